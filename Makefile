@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: ISC
+# ft: plain GNU make.  `make demo` and `make check` do all the set-up on a
+# fresh Debian machine (packages are installed when run as root).
+
+PREFIX	?= /usr/local
+DESTDIR	?=
+CC	?= cc
+ifeq ($(origin CC),default)
+CC	 = gcc
+endif
+CLANG	?= clang
+OPT	?= -O2
+WARN	 = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CFLAGS	?= $(OPT) -g
+FT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN)
+LDLIBS	 = -lsodium -lbsd
+VERSION	 = 0.1.0
+
+# Packages, by what needs them.
+PKGS_BUILD = gcc make pkg-config libbsd-dev libzstd-dev libcurl4-openssl-dev \
+	     libsodium-dev
+PKGS_CHECK = bats mandoc clang libclang-rt-14-dev libfuzzer-14-dev
+PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
+
+LIB_SRCS = lib/base/base.c lib/wire/wire.c lib/net/net.c \
+	   lib/job/rank.c lib/job/launch.c lib/pt2pt/pt2pt.c \
+	   lib/proto/proto.c lib/proto/proto_none.c \
+	   lib/mpi/env.c lib/mpi/objects.c lib/mpi/p2p.c
+LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
+LIB_HDRS = $(wildcard lib/*/*.h)
+CMDS	 = ftrun ftcc
+BINS	 = $(CMDS:%=bin/%)
+UNIT_SRCS = $(wildcard tests/unit/test_*.c)
+UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
+ASAN_BINS = $(UNIT_SRCS:tests/unit/%.c=build/asan/%)
+FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
+MANS	 = $(wildcard man/man*/*.[0-9])
+
+.PHONY: all deps deps-check deps-bench demo check unit asan fuzz fuzz-smoke \
+	bench install uninstall clean lint
+
+all: deps lib/libft.a lib/libft.so $(BINS) ft.pc
+
+# Install what is missing when root; otherwise say what to install.
+deps:
+	@sh mk/deps.sh $(PKGS_BUILD)
+deps-check:
+	@sh mk/deps.sh $(PKGS_BUILD) $(PKGS_CHECK)
+deps-bench:
+	@sh mk/deps.sh $(PKGS_BUILD) $(PKGS_BENCH)
+
+build/obj/%.o: %.c $(LIB_HDRS) lib/include/mpi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) -c -o $@ $<
+
+lib/libft.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $(LIB_OBJS)
+
+lib/libft.so: lib/libft.so.0
+	ln -sf libft.so.0 $@
+
+lib/libft.so.0: $(LIB_OBJS) lib/libft.map
+	$(CC) -shared -Wl,-soname,libft.so.0 -Wl,--version-script=lib/libft.map \
+	    -o $@ $(LIB_OBJS) $(LDLIBS)
+
+bin/%: cmd/%/main.c lib/libft.a $(LIB_HDRS)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(FT_CFLAGS) -o $@ $< lib/libft.a $(LDLIBS)
+
+ft.pc: mk/ft.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    mk/ft.pc.in > $@
+
+build/unit/%: tests/unit/%.c tests/unit/tap.h lib/libft.a
+	@mkdir -p build/unit
+	$(CC) $(CFLAGS) $(FT_CFLAGS) -Ilib -o $@ $< lib/libft.a $(LDLIBS)
+
+# The same unit tests, compiled with the library under ASan and UBSan.
+build/asan/%: tests/unit/%.c tests/unit/tap.h $(LIB_SRCS) $(LIB_HDRS)
+	@mkdir -p build/asan
+	$(CLANG) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer $(FT_CFLAGS) -Ilib -o $@ $< $(LIB_SRCS) \
+	    $(LDLIBS)
+
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(LIB_HDRS)
+	@mkdir -p build/fuzz
+	$(CLANG) -O1 -g -fsanitize=fuzzer,address,undefined \
+	    $(FT_CFLAGS) -Ilib -o $@ $< $(LIB_SRCS) $(LDLIBS)
+
+unit: all $(UNIT_BINS)
+asan: deps-check $(ASAN_BINS)
+fuzz: deps-check $(FUZZ_BINS)
+	@for f in $(FUZZ_BINS); do echo "== $$f"; \
+	    $$f -max_total_time=$${FUZZ_SECONDS:-60} -print_final_stats=0 \
+	    build/fuzz/corpus-$$(basename $$f) || exit 1; done
+
+check: deps-check all $(UNIT_BINS) $(ASAN_BINS) $(FUZZ_BINS)
+	@bash tests/run-all.sh
+
+demo: all
+	@bash examples/demo.sh
+
+bench: deps-bench all
+	@bash bench/run.sh
+
+lint:
+	mandoc -Tlint -W warning $(MANS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	    $(DESTDIR)$(PREFIX)/include/ft $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man3 \
+	    $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 755 bin/ftrun bin/ftcc $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 lib/libft.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 lib/libft.so $(DESTDIR)$(PREFIX)/lib/libft.so.0
+	ln -sf libft.so.0 $(DESTDIR)$(PREFIX)/lib/libft.so
+	install -m 644 lib/include/mpi.h $(DESTDIR)$(PREFIX)/include/ft/
+	install -m 644 ft.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	for m in $(MANS); do \
+	    install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/$$(basename $$(dirname $$m))/; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ftrun $(DESTDIR)$(PREFIX)/bin/ftcc \
+	    $(DESTDIR)$(PREFIX)/lib/libft.a $(DESTDIR)$(PREFIX)/lib/libft.so \
+	    $(DESTDIR)$(PREFIX)/lib/libft.so.0 \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ft.pc
+	rm -rf $(DESTDIR)$(PREFIX)/include/ft
+
+clean:
+	rm -rf build bin lib/libft.a lib/libft.so lib/libft.so.0 ft.pc

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Diagnostics sink, time, buffers, CRC32C and hex: the small things every
+ * layer of ft needs.  The diagnostics sink is the one mutable global.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base.h"
+
+static struct {
+	char	prog[64];
+	char	role[32];
+	int	level;
+} diag = { "ft", "", 0 };
+
+void
+ft_diag_init(const char *argv0)
+{
+	const char *slash;
+
+	if (argv0 == NULL)
+		return;
+	slash = strrchr(argv0, '/');
+	snprintf(diag.prog, sizeof(diag.prog), "%s",
+	    slash != NULL ? slash + 1 : argv0);
+}
+
+void
+ft_diag_setrole(const char *role)
+{
+	snprintf(diag.role, sizeof(diag.role), "%s", role != NULL ? role : "");
+}
+
+void
+ft_diag_setlevel(int level)
+{
+	diag.level = level;
+}
+
+int
+ft_diag_level(void)
+{
+	return diag.level;
+}
+
+const char *
+ft_diag_prog(void)
+{
+	return diag.prog;
+}
+
+static void
+vdiag(const char *level, int errnum, const char *fmt, va_list ap)
+{
+	char line[1024];
+	int n;
+
+	if (diag.role[0] != '\0')
+		n = snprintf(line, sizeof(line), "%s[%s]: %s: ", diag.prog,
+		    diag.role, level);
+	else
+		n = snprintf(line, sizeof(line), "%s: %s: ", diag.prog, level);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		n = 0;
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	n = (int)strlen(line);
+	if (errnum != 0)
+		snprintf(line + n, sizeof(line) - (size_t)n, ": %s",
+		    strerror(errnum));
+	n = (int)strlen(line);
+	if ((size_t)n + 1 >= sizeof(line))
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	/* One write so concurrent processes never interleave within a line. */
+	(void)!write(STDERR_FILENO, line, (size_t)n);
+}
+
+void
+ft_warn(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag("warning", saved, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void
+ft_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag("warning", 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+ft_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag.level < 1)
+		return;
+	va_start(ap, fmt);
+	vdiag("info", 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+ft_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag.level < 2)
+		return;
+	va_start(ap, fmt);
+	vdiag("debug", 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+ft_die(int code, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag("fatal", saved, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void
+ft_diex(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdiag("fatal", 0, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void
+ft__bug(const char *file, int line)
+{
+	char msg[256];
+	int n;
+
+	n = snprintf(msg, sizeof(msg), "%s: bug at %s:%d\n", diag.prog, file,
+	    line);
+	if (n > 0)
+		(void)!write(STDERR_FILENO, msg, (size_t)n);
+	abort();
+}
+
+int
+ft_exit(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		ft_warn("unable to write to standard output");
+		return FT_EXIT_TEMP;
+	}
+	return code;
+}
+
+uint64_t
+ft_now_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		FT_BUG();
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+double
+ft_now(void)
+{
+	return (double)ft_now_ns() / 1e9;
+}
+
+int
+ft_parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v, mult = 1e9;
+
+	if (s == NULL || *s == '\0')
+		goto bad;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !(v >= 0) || v > 1e9)
+		goto bad;
+	if (strcmp(end, "") == 0 || strcmp(end, "s") == 0)
+		mult = 1e9;
+	else if (strcmp(end, "ms") == 0)
+		mult = 1e6;
+	else if (strcmp(end, "us") == 0)
+		mult = 1e3;
+	else if (strcmp(end, "ns") == 0)
+		mult = 1;
+	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+		mult = 60e9;
+	else if (strcmp(end, "h") == 0)
+		mult = 3600e9;
+	else
+		goto bad;
+	*ns = (uint64_t)(v * mult);
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+/* Table-driven CRC32C, reflected polynomial 0x82f63b78. */
+static uint32_t crc32c_table[256];
+
+static void
+crc32c_init(void)
+{
+	uint32_t c;
+	int i, k;
+
+	for (i = 0; i < 256; i++) {
+		c = (uint32_t)i;
+		for (k = 0; k < 8; k++)
+			c = (c & 1) ? (c >> 1) ^ 0x82f63b78u : c >> 1;
+		crc32c_table[i] = c;
+	}
+}
+
+uint32_t
+ft_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	/* The table is a pure function of constants: computing it twice
+	 * from two threads writes the same values. */
+	if (crc32c_table[1] == 0)
+		crc32c_init();
+	crc = ~crc;
+	while (len-- > 0)
+		crc = crc32c_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+void
+ft_wbuf_init(struct ft_wbuf *b)
+{
+	b->p = NULL;
+	b->len = b->cap = 0;
+	b->err = 0;
+}
+
+void
+ft_wbuf_release(struct ft_wbuf *b)
+{
+	free(b->p);
+	ft_wbuf_init(b);
+}
+
+void
+ft_wbuf_reset(struct ft_wbuf *b)
+{
+	b->len = 0;
+	b->err = 0;
+}
+
+int
+ft_wbuf_reserve(struct ft_wbuf *b, size_t n)
+{
+	size_t ncap;
+	uint8_t *np;
+
+	if (b->err != 0)
+		return -1;
+	if (b->cap - b->len >= n)
+		return 0;
+	if (n > SIZE_MAX / 2 - b->len) {
+		b->err = ENOMEM;
+		return -1;
+	}
+	ncap = b->cap < 256 ? 256 : b->cap;
+	while (ncap - b->len < n)
+		ncap *= 2;
+	if ((np = realloc(b->p, ncap)) == NULL) {
+		b->err = ENOMEM;
+		return -1;
+	}
+	b->p = np;
+	b->cap = ncap;
+	return 0;
+}
+
+void
+ft_putbytes(struct ft_wbuf *b, const void *p, size_t n)
+{
+	if (n == 0 || ft_wbuf_reserve(b, n) != 0)
+		return;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+void
+ft_put8(struct ft_wbuf *b, uint8_t v)
+{
+	ft_putbytes(b, &v, 1);
+}
+
+void
+ft_put16(struct ft_wbuf *b, uint16_t v)
+{
+	uint8_t q[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+
+	ft_putbytes(b, q, 2);
+}
+
+void
+ft_put32(struct ft_wbuf *b, uint32_t v)
+{
+	uint8_t q[4];
+
+	ft_be32(q, v);
+	ft_putbytes(b, q, 4);
+}
+
+void
+ft_put64(struct ft_wbuf *b, uint64_t v)
+{
+	uint8_t q[8];
+
+	ft_be64(q, v);
+	ft_putbytes(b, q, 8);
+}
+
+void
+ft_putstr(struct ft_wbuf *b, const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	if (n > UINT16_MAX) {
+		b->err = EMSGSIZE;
+		return;
+	}
+	ft_put16(b, (uint16_t)n);
+	ft_putbytes(b, s, n);
+}
+
+void
+ft_wbuf_set32(struct ft_wbuf *b, size_t off, uint32_t v)
+{
+	if (b->err != 0 || off + 4 > b->len)
+		return;
+	ft_be32(b->p + off, v);
+}
+
+void
+ft_getbytes(struct ft_rbuf *b, void *dst, size_t n)
+{
+	if (b->err != 0 || b->len - b->off < n) {
+		b->err = EPROTO;
+		memset(dst, 0, n);
+		return;
+	}
+	memcpy(dst, b->p + b->off, n);
+	b->off += n;
+}
+
+void
+ft_getstr(struct ft_rbuf *b, char *dst, size_t dstsize)
+{
+	uint16_t n = ft_get16(b);
+
+	if (dstsize == 0)
+		FT_BUG();
+	dst[0] = '\0';
+	if (b->err != 0)
+		return;
+	if ((size_t)n >= dstsize || b->len - b->off < n ||
+	    memchr(b->p + b->off, '\0', n) != NULL) {
+		b->err = EPROTO;
+		return;
+	}
+	memcpy(dst, b->p + b->off, n);
+	dst[n] = '\0';
+	b->off += n;
+}
+
+int
+ft_hex_decode(const char *s, uint8_t *out, size_t outlen)
+{
+	size_t i;
+	int hi, lo;
+
+	if (strlen(s) != outlen * 2)
+		goto bad;
+	for (i = 0; i < outlen; i++) {
+		hi = s[2 * i];
+		lo = s[2 * i + 1];
+#define HEXVAL(c) ((c) >= '0' && (c) <= '9' ? (c) - '0' : \
+	(c) >= 'a' && (c) <= 'f' ? (c) - 'a' + 10 : -1)
+		hi = HEXVAL(hi);
+		lo = HEXVAL(lo);
+#undef HEXVAL
+		if (hi < 0 || lo < 0)
+			goto bad;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+void
+ft_hex_encode(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Jobs: what a rank learns from its launcher, the launcher <-> rank
+ * handshake (REGISTER, TABLE, FINALIZE, ABORT), and the launcher itself:
+ * spawning ranks, forwarding their stdio whole lines at a time,
+ * supervising them, and the job's exit status.  ftrun is a thin front
+ * end over ft_launch_run; the ftboot daemon will reuse the same pieces.
+ */
+#ifndef FT_JOB_H
+#define FT_JOB_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "../net/net.h"
+
+/* Environment variables the launcher sets for every rank. */
+#define FT_ENV_RANK	"FT_RANK"
+#define FT_ENV_SIZE	"FT_SIZE"
+#define FT_ENV_NODE	"FT_NODE"
+#define FT_ENV_LAUNCHER	"FT_LAUNCHER"	/* address of the launcher */
+#define FT_ENV_KEYFD	"FT_KEY_FD"	/* fd holding the 32-byte job key */
+#define FT_ENV_JOBDIR	"FT_JOB_DIR"	/* private directory for sockets */
+#define FT_ENV_TCP	"FT_TCP"	/* "1": TCP even on one host */
+#define FT_ENV_PROTO	"FT_PROTO"
+
+/* What a rank is told by its environment. */
+struct ft_job_env {
+	uint32_t	rank, size, node;
+	char		launcher[FT_WIRE_ADDR_MAX];
+	char		dir[FT_WIRE_ADDR_MAX];
+	char		proto[32];
+	uint8_t		key[FT_WIRE_KEYLEN];
+	int		force_tcp;
+};
+
+/*
+ * Read the job environment through get (getenv, or a test double).
+ * Reads the key from its descriptor and closes it.  Returns 1 when the
+ * process runs under a launcher, 0 when it runs alone (singleton: rank
+ * 0 of 1), -1 with errno EINVAL and a reason in *why when the
+ * environment is malformed.
+ */
+int	 ft_job_env_read(struct ft_job_env *,
+	    const char *(*get)(const char *), const char **why);
+
+/*
+ * Connect to the launcher, authenticate, REGISTER self and wait for the
+ * TABLE, blocking up to timeout_ms.  On success the ready connection is
+ * in *ctl and the table in *table (free with ft_msg_table_free).
+ * Returns 0, or -1 with errno (ETIMEDOUT, EACCES, EPROTO, ECONNRESET).
+ */
+int	 ft_job_join(const struct ft_job_env *, const struct ft_rank_addr *self,
+	    struct ft_conn *ctl, struct ft_msg_table *table, int timeout_ms);
+
+/* What ft_launch_run needs to run a job on this host. */
+struct ft_launch {
+	uint32_t	  nranks;
+	char		**argv;		/* program and arguments */
+	char		**setenv;	/* "VAR=VALUE" for every rank */
+	size_t		  nsetenv;
+	int		  tag_output;
+	uint64_t	  timeout_ns;	/* 0: none */
+	uint64_t	  grace_ns;	/* SIGTERM to SIGKILL */
+	FILE		 *events;	/* JSON lines, or NULL */
+	int		  force_tcp;
+	const char	 *proto;	/* fault-tolerance protocol name */
+	const char	 *tmpdir;	/* parent of the job directory */
+	const char	 *path;		/* PATH to find the program in */
+};
+
+#define FT_LAUNCH_TIMEOUT_STATUS	124
+
+/*
+ * Run a job to its end and return its exit status as mpirun does: 0
+ * when every rank exited 0, else the status of the lowest rank that
+ * exited non-zero by itself, 128+N for a rank killed by signal N, the
+ * code given to MPI_Abort, FT_LAUNCH_TIMEOUT_STATUS on a timeout.
+ * Failures before any rank started return FT_EXIT_USAGE, FT_EXIT_TEMP,
+ * 126 or 127 after a diagnostic.  Blocks; handles SIGINT, SIGTERM,
+ * SIGHUP and SIGCHLD while it runs.
+ */
+int	 ft_launch_run(const struct ft_launch *);
+
+/*
+ * Find prog as execvp(3) would.  Returns 0 with the path in out, or -1
+ * with ENOENT (not found) or EACCES (found, not executable).
+ */
+int	 ft_find_program(const char *prog, const char *path, char *out,
+	    size_t outsize);
+
+#endif

@@ -1,0 +1,1061 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The launcher: spawn every rank of a job on this host, give each the job
+ * key and the launcher's address, answer REGISTER with the TABLE once all
+ * have registered, release FINALIZE once all have finalized, forward
+ * stdio a whole line at a time, and end the job as mpirun would.
+ *
+ * Signals are blocked except inside ppoll, whose handlers only set flags,
+ * so the loop sees every SIGCHLD, SIGINT and SIGTERM between two polls.
+ */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "job.h"
+
+#define LINE_MAX_FWD	(64u << 10)	/* a longer line is split */
+
+struct outbuf {
+	int	 fd;		/* read end of the rank's pipe, or -1 */
+	int	 to;		/* STDOUT_FILENO or STDERR_FILENO */
+	char	*buf;
+	size_t	 len;
+};
+
+enum rank_state {
+	R_RUNNING = 0,
+	R_EXITED,
+};
+
+struct lrank {
+	pid_t		 pid;
+	enum rank_state	 state;
+	int		 status;	/* wait(2) status */
+	int		 registered;
+	int		 finalized;
+	int		 killed;	/* we sent it a signal while aborting */
+	struct ft_rank_addr addr;
+	struct lconn	*conn;
+	struct outbuf	 out, err;
+};
+
+struct lconn {
+	struct ft_conn	 c;
+	int		 rank;		/* -1 until REGISTER */
+	int		 closed;
+};
+
+struct launcher {
+	const struct ft_launch	*cf;
+	uint8_t			 key[FT_WIRE_KEYLEN];
+	char			 dir[256];
+	char			 sock[300];
+	char			 addr[FT_WIRE_ADDR_MAX];
+	int			 lfd;
+	struct lrank		*ranks;
+	uint32_t		 n, running, registered, finalized;
+	struct lconn		**conns;
+	size_t			 nconns;
+	/* stdin forwarding to rank 0 */
+	int			 stdin_open;
+	int			 in_fd;		/* write end to rank 0 */
+	char			 inbuf[4096];
+	size_t			 inlen, inoff;
+	/* How the job ends. */
+	int			 aborting;
+	int			 abort_status;	/* -1: decide from ranks */
+	uint64_t		 kill_at;	/* when to send SIGKILL */
+	int			 table_sent;
+	int			 stdout_broken;
+	uint64_t		 deadline;
+};
+
+static volatile sig_atomic_t got_chld, got_term;
+static volatile sig_atomic_t term_signo;
+
+static void
+on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		got_chld = 1;
+	else {
+		got_term = 1;
+		term_signo = sig;
+	}
+}
+
+static void
+event(struct launcher *l, const char *fmt, ...) FT_PRINTF(2, 3);
+
+/* One JSON object per line: {"t":<monotonic s>,"event":...}. */
+static void
+event(struct launcher *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->cf->events == NULL)
+		return;
+	fprintf(l->cf->events, "{\"t\":%.6f,", ft_now());
+	va_start(ap, fmt);
+	vfprintf(l->cf->events, fmt, ap);
+	va_end(ap);
+	fputs("}\n", l->cf->events);
+	fflush(l->cf->events);
+}
+
+/* Write a JSON string body: the reason texts we emit are ours, but a
+ * rank's MPI_Abort message is not. */
+static void
+json_quote(const char *s, char *out, size_t outsize)
+{
+	size_t o = 0;
+
+	for (; *s != '\0' && o + 7 < outsize; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\') {
+			out[o++] = '\\';
+			out[o++] = (char)ch;
+		} else if (ch < 0x20) {
+			o += (size_t)snprintf(out + o, outsize - o, "\\u%04x",
+			    ch);
+		} else
+			out[o++] = (char)ch;
+	}
+	out[o] = '\0';
+}
+
+int
+ft_find_program(const char *prog, const char *path, char *out,
+    size_t outsize)
+{
+	const char *p, *colon;
+	int found_noexec = 0;
+	struct stat sb;
+	size_t dlen;
+
+	if (strchr(prog, '/') != NULL) {
+		if (stat(prog, &sb) != 0) {
+			errno = ENOENT;
+			return -1;
+		}
+		if (S_ISDIR(sb.st_mode) || access(prog, X_OK) != 0) {
+			errno = EACCES;
+			return -1;
+		}
+		snprintf(out, outsize, "%s", prog);
+		return 0;
+	}
+	if (path == NULL || *path == '\0')
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = colon + 1) {
+		colon = strchr(p, ':');
+		dlen = colon != NULL ? (size_t)(colon - p) : strlen(p);
+		if ((int)snprintf(out, outsize, "%.*s%s%s", (int)dlen, p,
+		    dlen > 0 ? "/" : "", prog) < (int)outsize &&
+		    stat(out, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+			if (access(out, X_OK) == 0)
+				return 0;
+			found_noexec = 1;
+		}
+		if (colon == NULL)
+			break;
+	}
+	errno = found_noexec ? EACCES : ENOENT;
+	return -1;
+}
+
+static void
+fd_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl != -1)
+		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static int
+pipe_cloexec(int p[2])
+{
+	return pipe2(p, O_CLOEXEC);
+}
+
+/* Kill every running rank's process group with sig. */
+static void
+signal_ranks(struct launcher *l, int sig, int mark_killed)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->ranks[i].state != R_RUNNING || l->ranks[i].pid <= 0)
+			continue;
+		if (mark_killed)
+			l->ranks[i].killed = 1;
+		if (killpg(l->ranks[i].pid, sig) != 0)
+			(void)kill(l->ranks[i].pid, sig);
+	}
+}
+
+/* Start ending the job: SIGTERM now, SIGKILL after the grace period. */
+static void
+abort_job(struct launcher *l, int status)
+{
+	if (l->aborting)
+		return;
+	l->aborting = 1;
+	l->abort_status = status;
+	signal_ranks(l, SIGTERM, 1);
+	l->kill_at = ft_now_ns() + l->cf->grace_ns;
+}
+
+static void
+describe_status(int st, char *out, size_t outsize)
+{
+	if (WIFSIGNALED(st))
+		snprintf(out, outsize, "was killed by signal %d (%s)",
+		    WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(out, outsize, "exited with status %d",
+		    WEXITSTATUS(st));
+}
+
+static void
+flush_lines(struct launcher *l, uint32_t rank, struct outbuf *o, int final)
+{
+	char prefix[32], *nl, *line;
+	size_t plen = 0, llen, start = 0;
+	struct iovec iov[3];
+	ssize_t n;
+
+	if (l->cf->tag_output)
+		plen = (size_t)snprintf(prefix, sizeof(prefix), "[%u] ", rank);
+	while (start < o->len) {
+		line = o->buf + start;
+		nl = memchr(line, '\n', o->len - start);
+		if (nl != NULL)
+			llen = (size_t)(nl - line) + 1;
+		else if (final || o->len == LINE_MAX_FWD)
+			llen = o->len - start;
+		else
+			break;
+		iov[0].iov_base = prefix;
+		iov[0].iov_len = plen;
+		iov[1].iov_base = line;
+		iov[1].iov_len = llen;
+		/* A line cut by EOF or by its length is completed here, so
+		 * the next one never starts on the same line. */
+		iov[2].iov_base = "\n";
+		iov[2].iov_len = line[llen - 1] == '\n' ? 0 : 1;
+		if (!(o->to == STDOUT_FILENO && l->stdout_broken)) {
+			size_t total = plen + llen + iov[2].iov_len;
+			int cnt = 3;
+			struct iovec *v = iov;
+
+			while (total > 0) {
+				n = writev(o->to, v, cnt);
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0) {
+					if (o->to == STDOUT_FILENO)
+						l->stdout_broken = 1;
+					break;
+				}
+				total -= (size_t)n;
+				while (cnt > 0 && (size_t)n >= v->iov_len) {
+					n -= (ssize_t)v->iov_len;
+					v++;
+					cnt--;
+				}
+				if (cnt > 0) {
+					v->iov_base = (char *)v->iov_base + n;
+					v->iov_len -= (size_t)n;
+				}
+			}
+		}
+		start += llen;
+	}
+	memmove(o->buf, o->buf + start, o->len - start);
+	o->len -= start;
+}
+
+/* Read what a rank wrote; close the pipe on end of file. */
+static void
+read_output(struct launcher *l, uint32_t rank, struct outbuf *o)
+{
+	ssize_t n;
+	int rounds;
+
+	for (rounds = 0; rounds < 16 && o->fd != -1; rounds++) {
+		if (o->len == LINE_MAX_FWD)
+			flush_lines(l, rank, o, 0);
+		n = read(o->fd, o->buf + o->len, LINE_MAX_FWD - o->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			flush_lines(l, rank, o, 1);
+			close(o->fd);
+			o->fd = -1;
+			break;
+		}
+		o->len += (size_t)n;
+		flush_lines(l, rank, o, 0);
+	}
+}
+
+static void
+close_stdin(struct launcher *l)
+{
+	if (l->in_fd != -1)
+		close(l->in_fd);
+	l->in_fd = -1;
+	l->stdin_open = 0;
+}
+
+static void
+forward_stdin(struct launcher *l)
+{
+	ssize_t n;
+
+	if (l->inoff == l->inlen) {
+		n = read(STDIN_FILENO, l->inbuf, sizeof(l->inbuf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			return;
+		if (n <= 0) {
+			close_stdin(l);
+			return;
+		}
+		l->inlen = (size_t)n;
+		l->inoff = 0;
+	}
+	n = write(l->in_fd, l->inbuf + l->inoff, l->inlen - l->inoff);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n < 0) {
+		/* Rank 0 closed its stdin: the rest is not wanted. */
+		close_stdin(l);
+		return;
+	}
+	l->inoff += (size_t)n;
+}
+
+static int
+make_jobdir(struct launcher *l)
+{
+	const char *tmp = l->cf->tmpdir != NULL ? l->cf->tmpdir : "/tmp";
+
+	if ((size_t)snprintf(l->dir, sizeof(l->dir), "%s/ft.XXXXXX", tmp) >=
+	    sizeof(l->dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (mkdtemp(l->dir) == NULL)
+		return -1;
+	snprintf(l->sock, sizeof(l->sock), "unix:%s/launcher.sock", l->dir);
+	return 0;
+}
+
+static void
+remove_jobdir(struct launcher *l)
+{
+	char path[512];
+	uint32_t i;
+
+	if (l->dir[0] == '\0')
+		return;
+	unlink(l->sock + 5);
+	for (i = 0; i < l->n; i++) {
+		snprintf(path, sizeof(path), "%s/r%u.sock", l->dir, i);
+		unlink(path);
+	}
+	rmdir(l->dir);
+}
+
+static char *
+env_entry(const char *name, const char *fmt, ...) FT_PRINTF(2, 3);
+
+static char *
+env_entry(const char *name, const char *fmt, ...)
+{
+	char val[512], *s;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	if (asprintf(&s, "%s=%s", name, val) < 0)
+		return NULL;
+	return s;
+}
+
+/*
+ * Spawn rank i.  In the child: own process group, die with the
+ * launcher (PR_SET_PDEATHSIG), signals as they were, stdio on pipes,
+ * the key on an inherited pipe.  exec errors come back on errpipe.
+ */
+static int
+spawn(struct launcher *l, uint32_t i, const char *prog,
+    const sigset_t *origmask, int *errfd)
+{
+	int out[2], err[2], in[2] = { -1, -1 }, key[2], ep[2];
+	pid_t pid, parent = getpid();
+	char *extra[16];
+	size_t nextra = 0, k;
+	int devnull;
+
+	if (pipe_cloexec(out) != 0 || pipe_cloexec(err) != 0 ||
+	    pipe_cloexec(key) != 0 || pipe_cloexec(ep) != 0)
+		return -1;
+	if (i == 0 && l->stdin_open && pipe_cloexec(in) != 0)
+		return -1;
+	if (write(key[1], l->key, sizeof(l->key)) != (ssize_t)sizeof(l->key))
+		return -1;
+	close(key[1]);
+	extra[nextra++] = env_entry(FT_ENV_RANK, "%u", i);
+	extra[nextra++] = env_entry(FT_ENV_SIZE, "%u", l->n);
+	extra[nextra++] = env_entry(FT_ENV_NODE, "%u", 0u);
+	extra[nextra++] = env_entry(FT_ENV_LAUNCHER, "%s", l->addr);
+	extra[nextra++] = env_entry(FT_ENV_KEYFD, "%d", key[0]);
+	extra[nextra++] = env_entry(FT_ENV_JOBDIR, "%s", l->dir);
+	extra[nextra++] = env_entry(FT_ENV_PROTO, "%s",
+	    l->cf->proto != NULL ? l->cf->proto : "none");
+	if (l->cf->force_tcp)
+		extra[nextra++] = env_entry(FT_ENV_TCP, "1");
+	for (k = 0; k < nextra; k++)
+		if (extra[k] == NULL)
+			return -1;
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		return -1;
+	if (pid == 0) {
+		struct sigaction sa;
+
+		(void)setpgid(0, 0);
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		(void)sigaction(SIGCHLD, &sa, NULL);
+		(void)sigaction(SIGINT, &sa, NULL);
+		(void)sigaction(SIGTERM, &sa, NULL);
+		(void)sigaction(SIGHUP, &sa, NULL);
+		(void)sigaction(SIGPIPE, &sa, NULL);
+		(void)sigprocmask(SIG_SETMASK, origmask, NULL);
+		if (in[0] != -1)
+			(void)dup2(in[0], STDIN_FILENO);
+		else if ((devnull = open("/dev/null", O_RDONLY)) != -1)
+			(void)dup2(devnull, STDIN_FILENO);
+		(void)dup2(out[1], STDOUT_FILENO);
+		(void)dup2(err[1], STDERR_FILENO);
+		(void)fcntl(key[0], F_SETFD, 0);
+		for (k = 0; k < nextra; k++)
+			(void)putenv(extra[k]);
+		for (k = 0; k < l->cf->nsetenv; k++)
+			(void)putenv(l->cf->setenv[k]);
+		execv(prog, l->cf->argv);
+		{
+			int e = errno;
+
+			(void)!write(ep[1], &e, sizeof(e));
+		}
+		_exit(127);
+	}
+	for (k = 0; k < nextra; k++)
+		free(extra[k]);
+	close(out[1]);
+	close(err[1]);
+	close(key[0]);
+	close(ep[1]);
+	*errfd = ep[0];
+	if (in[0] != -1) {
+		close(in[0]);
+		l->in_fd = in[1];
+		fd_nonblock(in[1]);
+	}
+	fd_nonblock(out[0]);
+	fd_nonblock(err[0]);
+	l->ranks[i].pid = pid;
+	l->ranks[i].out.fd = out[0];
+	l->ranks[i].err.fd = err[0];
+	l->running++;
+	event(l, "\"event\":\"spawn\",\"rank\":%u,\"pid\":%d", i, (int)pid);
+	return 0;
+}
+
+static void
+send_frame(struct lconn *lc, const struct ft_wbuf *wb)
+{
+	if (lc == NULL || lc->closed)
+		return;
+	if (ft_conn_queue_copy(&lc->c, wb->p, wb->len) != 0)
+		lc->closed = 1;
+}
+
+static void
+send_table(struct launcher *l)
+{
+	struct ft_msg_table t;
+	struct ft_wbuf wb;
+	uint32_t i;
+
+	if ((t.ranks = calloc(l->n, sizeof(*t.ranks))) == NULL)
+		ft_die(FT_EXIT_TEMP, "unable to build the rank table");
+	t.n = l->n;
+	for (i = 0; i < l->n; i++)
+		t.ranks[i] = l->ranks[i].addr;
+	ft_wbuf_init(&wb);
+	if (ft_msg_table_encode(&wb, FT_WIRE_LAUNCHER, &t) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode the rank table");
+	for (i = 0; i < l->n; i++)
+		send_frame(l->ranks[i].conn, &wb);
+	ft_wbuf_release(&wb);
+	free(t.ranks);
+	l->table_sent = 1;
+}
+
+static void
+send_all_empty(struct launcher *l, unsigned int type)
+{
+	struct ft_wbuf wb;
+	uint32_t i;
+
+	ft_wbuf_init(&wb);
+	if (ft_msg_empty_encode(&wb, FT_WIRE_LAUNCHER, type) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode %s", ft_msg_name(type));
+	for (i = 0; i < l->n; i++)
+		send_frame(l->ranks[i].conn, &wb);
+	ft_wbuf_release(&wb);
+}
+
+/* Handle one frame from a rank.  Returns -1 to drop the connection. */
+static int
+on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
+    const uint8_t *body)
+{
+	size_t blen = h->len - FT_WIRE_HDRLEN;
+	struct ft_msg_register reg;
+	struct ft_msg_abort ab;
+	char reason[2 * FT_WIRE_TEXT_MAX];
+	struct lrank *r;
+
+	if (h->type == FT_MSG_REGISTER) {
+		if (ft_msg_register_decode(body, blen, &reg) != 0 ||
+		    reg.rank >= l->n || reg.rank != lc->c.peer ||
+		    lc->rank != -1 || l->ranks[reg.rank].registered)
+			return -1;
+		r = &l->ranks[reg.rank];
+		lc->rank = (int)reg.rank;
+		r->registered = 1;
+		r->addr = reg.addr;
+		r->conn = lc;
+		if (++l->registered == l->n)
+			send_table(l);
+		return 0;
+	}
+	if (lc->rank < 0)
+		return -1;
+	r = &l->ranks[lc->rank];
+	switch (h->type) {
+	case FT_MSG_ABORT:
+		if (ft_msg_abort_decode(body, blen, &ab) != 0)
+			return -1;
+		json_quote(ab.reason, reason, sizeof(reason));
+		ft_warnx("rank %d (pid %d) called MPI_Abort with code %d%s%s",
+		    lc->rank, (int)r->pid, ab.code, ab.reason[0] ? ": " : "",
+		    ab.reason);
+		event(l, "\"event\":\"abort\",\"rank\":%d,\"code\":%d,"
+		    "\"reason\":\"MPI_Abort: %s\"", lc->rank, ab.code, reason);
+		abort_job(l, ab.code & 0xff);
+		return 0;
+	case FT_MSG_FINALIZE:
+		if (ft_msg_empty_decode(body, blen) != 0 || r->finalized)
+			return -1;
+		r->finalized = 1;
+		if (++l->finalized == l->n)
+			send_all_empty(l, FT_MSG_FINALIZE_OK);
+		return 0;
+	default:
+		errno = EPROTO;
+		return -1;
+	}
+}
+
+static void
+lconn_read(struct launcher *l, struct lconn *lc)
+{
+	const uint8_t *body;
+	struct ft_hdr h;
+	ssize_t got;
+	int rc, rounds;
+
+	for (rounds = 0; rounds < 64; rounds++) {
+		while ((rc = ft_conn_frame(&lc->c, &h, &body)) == 1) {
+			if (lc->c.hs != FT_HS_READY) {
+				if (ft_conn_handshake(&lc->c, &h, body) < 0) {
+					ft_warnx("refused a connection: %s",
+					    errno == EACCES ? "wrong job key" :
+					    "malformed handshake");
+					lc->closed = 1;
+					return;
+				}
+				if (lc->c.hs == FT_HS_READY &&
+				    (lc->c.peer_role != FT_ROLE_RANK ||
+				    lc->c.peer >= l->n)) {
+					ft_warnx("refused a connection from "
+					    "an unknown rank");
+					lc->closed = 1;
+					return;
+				}
+				(void)ft_conn_flush(&lc->c);
+				continue;
+			}
+			if (on_rank_frame(l, lc, &h, body) != 0) {
+				ft_warnx("dropped the connection of rank %u: "
+				    "bad %s frame", lc->c.peer,
+				    ft_msg_name(h.type));
+				lc->closed = 1;
+				return;
+			}
+		}
+		if (rc < 0) {
+			ft_warnx("dropped a connection: malformed frame");
+			lc->closed = 1;
+			return;
+		}
+		got = ft_conn_fill(&lc->c);
+		if (got < 0) {
+			lc->closed = 1;
+			return;
+		}
+		if (got == 0)
+			return;
+	}
+}
+
+static void
+accept_conns(struct launcher *l)
+{
+	struct lconn *lc, **nc;
+	int fd;
+
+	while ((fd = ft_net_accept(l->lfd)) != -1) {
+		if ((lc = calloc(1, sizeof(*lc))) == NULL ||
+		    (nc = reallocarray(l->conns, l->nconns + 1,
+		    sizeof(*nc))) == NULL) {
+			free(lc);
+			close(fd);
+			return;
+		}
+		l->conns = nc;
+		if (ft_conn_accepted(&lc->c, fd, l->key, FT_WIRE_LAUNCHER) !=
+		    0) {
+			free(lc);
+			close(fd);
+			return;
+		}
+		lc->rank = -1;
+		l->conns[l->nconns++] = lc;
+	}
+}
+
+/* A rank has exited: record it and decide whether the job goes on. */
+static void
+rank_exited(struct launcher *l, uint32_t i, int st)
+{
+	struct lrank *r = &l->ranks[i];
+	char how[128];
+
+	r->state = R_EXITED;
+	r->status = st;
+	l->running--;
+	if (WIFSIGNALED(st))
+		event(l, "\"event\":\"exit\",\"rank\":%u,\"pid\":%d,"
+		    "\"signal\":%d", i, (int)r->pid, WTERMSIG(st));
+	else
+		event(l, "\"event\":\"exit\",\"rank\":%u,\"pid\":%d,"
+		    "\"status\":%d", i, (int)r->pid, WEXITSTATUS(st));
+	if (l->aborting)
+		return;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		if (!r->registered || r->finalized)
+			return;
+		ft_warnx("rank %u (pid %d) exited without calling "
+		    "MPI_Finalize; aborting the job", i, (int)r->pid);
+		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+		    "\"rank %u exited without calling MPI_Finalize\"", i, i);
+		abort_job(l, 1);
+		return;
+	}
+	describe_status(st, how, sizeof(how));
+	ft_warnx("rank %u (pid %d) %s; aborting the job", i, (int)r->pid, how);
+	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":\"rank %u %s\"",
+	    i, i, how);
+	abort_job(l, -1);
+}
+
+static void
+reap_children(struct launcher *l)
+{
+	uint32_t i;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		for (i = 0; i < l->n; i++)
+			if (l->ranks[i].pid == pid &&
+			    l->ranks[i].state == R_RUNNING) {
+				rank_exited(l, i, st);
+				break;
+			}
+	}
+}
+
+static int
+job_status(struct launcher *l)
+{
+	const struct lrank *r;
+	uint32_t i;
+
+	if (l->abort_status >= 0)
+		return l->abort_status;
+	for (i = 0; i < l->n; i++) {
+		r = &l->ranks[i];
+		if (r->killed || r->state != R_EXITED)
+			continue;
+		if (WIFSIGNALED(r->status))
+			return 128 + WTERMSIG(r->status);
+		if (WEXITSTATUS(r->status) != 0)
+			return WEXITSTATUS(r->status);
+	}
+	return l->aborting ? 1 : 0;
+}
+
+static void
+on_timeout(struct launcher *l)
+{
+	char list[1024];
+	size_t o = 0;
+	uint32_t i;
+
+	list[0] = '\0';
+	for (i = 0; i < l->n && o + 16 < sizeof(list); i++)
+		if (l->ranks[i].state == R_RUNNING)
+			o += (size_t)snprintf(list + o, sizeof(list) - o,
+			    "%s%u", o > 0 ? " " : "", i);
+	ft_warnx("the job timed out after %.3gs; ranks still running: %s",
+	    (double)l->cf->timeout_ns / 1e9, list);
+	event(l, "\"event\":\"abort\",\"reason\":\"timeout\","
+	    "\"running\":\"%s\"", list);
+	abort_job(l, FT_LAUNCH_TIMEOUT_STATUS);
+}
+
+/* Everything the loop polls, rebuilt every round. */
+struct pollset {
+	struct pollfd	*fds;
+	int		*what;	/* see the WHAT_* below */
+	size_t		 n;
+};
+
+enum {
+	WHAT_LISTEN = -1,
+	WHAT_STDIN = -2,
+	WHAT_STDIN_OUT = -3,
+	/* >= 0: conn index; rank outputs are encoded below */
+	WHAT_OUT_BASE = 1 << 24,
+};
+
+static void
+ps_add(struct pollset *ps, int fd, short events, int what)
+{
+	ps->fds[ps->n] = (struct pollfd){ fd, events, 0 };
+	ps->what[ps->n++] = what;
+}
+
+static void
+close_lconns(struct launcher *l)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < l->nconns; i++) {
+		struct lconn *lc = l->conns[i];
+
+		if (!lc->closed) {
+			l->conns[j++] = lc;
+			continue;
+		}
+		if (lc->rank >= 0 && l->ranks[lc->rank].conn == lc)
+			l->ranks[lc->rank].conn = NULL;
+		ft_conn_release(&lc->c);
+		free(lc);
+	}
+	l->nconns = j;
+}
+
+static int
+outputs_open(const struct launcher *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->ranks[i].out.fd != -1 || l->ranks[i].err.fd != -1)
+			return 1;
+	return 0;
+}
+
+static void
+loop(struct launcher *l, const sigset_t *waitmask)
+{
+	struct pollset ps;
+	struct timespec ts, *tsp;
+	uint64_t now, wake;
+	size_t i, cap;
+	int rc, w;
+
+	cap = 3 + 2 * (size_t)l->n;
+	ps.fds = calloc(cap + 1, sizeof(*ps.fds));
+	ps.what = calloc(cap + 1, sizeof(*ps.what));
+	if (ps.fds == NULL || ps.what == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	while (l->running > 0 || outputs_open(l)) {
+		if (got_chld) {
+			got_chld = 0;
+			reap_children(l);
+		}
+		if (got_term) {
+			got_term = 0;
+			ft_warnx("got signal %d; forwarding it to the ranks",
+			    (int)term_signo);
+			event(l, "\"event\":\"abort\",\"reason\":\"signal %d\"",
+			    (int)term_signo);
+			signal_ranks(l, term_signo, 0);
+			if (!l->aborting) {
+				l->aborting = 1;
+				l->abort_status = -1;
+				l->kill_at = ft_now_ns() + l->cf->grace_ns;
+			}
+		}
+		now = ft_now_ns();
+		if (l->deadline != 0 && now >= l->deadline && !l->aborting)
+			on_timeout(l);
+		if (l->aborting && l->kill_at != 0 && now >= l->kill_at) {
+			signal_ranks(l, SIGKILL, 1);
+			l->kill_at = 0;
+		}
+		if (l->running == 0 && !outputs_open(l))
+			break;
+		close_lconns(l);
+		if (cap < 3 + 2 * (size_t)l->n + l->nconns) {
+			cap = 3 + 2 * (size_t)l->n + l->nconns;
+			ps.fds = reallocarray(ps.fds, cap, sizeof(*ps.fds));
+			ps.what = reallocarray(ps.what, cap, sizeof(*ps.what));
+			if (ps.fds == NULL || ps.what == NULL)
+				ft_die(FT_EXIT_TEMP, "out of memory");
+		}
+		ps.n = 0;
+		ps_add(&ps, l->lfd, POLLIN, WHAT_LISTEN);
+		if (l->stdin_open && l->in_fd != -1) {
+			if (l->inoff == l->inlen)
+				ps_add(&ps, STDIN_FILENO, POLLIN, WHAT_STDIN);
+			else
+				ps_add(&ps, l->in_fd, POLLOUT, WHAT_STDIN_OUT);
+		}
+		for (i = 0; i < l->nconns; i++)
+			ps_add(&ps, l->conns[i]->c.fd, POLLIN |
+			    (ft_conn_want_write(&l->conns[i]->c) ? POLLOUT : 0),
+			    (int)i);
+		for (i = 0; i < l->n; i++) {
+			if (l->ranks[i].out.fd != -1)
+				ps_add(&ps, l->ranks[i].out.fd, POLLIN,
+				    WHAT_OUT_BASE + 2 * (int)i);
+			if (l->ranks[i].err.fd != -1)
+				ps_add(&ps, l->ranks[i].err.fd, POLLIN,
+				    WHAT_OUT_BASE + 2 * (int)i + 1);
+		}
+		wake = 0;
+		if (l->deadline != 0 && !l->aborting)
+			wake = l->deadline;
+		if (l->aborting && l->kill_at != 0)
+			wake = l->kill_at;
+		tsp = NULL;
+		if (wake != 0) {
+			uint64_t d = wake > now ? wake - now : 0;
+
+			ts.tv_sec = (time_t)(d / 1000000000u);
+			ts.tv_nsec = (long)(d % 1000000000u);
+			tsp = &ts;
+		}
+		rc = ppoll(ps.fds, (nfds_t)ps.n, tsp, waitmask);
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			ft_die(FT_EXIT_TEMP, "poll");
+		}
+		for (i = 0; i < ps.n; i++) {
+			short re = ps.fds[i].revents;
+
+			if (re == 0)
+				continue;
+			w = ps.what[i];
+			if (w == WHAT_LISTEN)
+				accept_conns(l);
+			else if (w == WHAT_STDIN || w == WHAT_STDIN_OUT)
+				forward_stdin(l);
+			else if (w >= WHAT_OUT_BASE) {
+				uint32_t r = (uint32_t)(w - WHAT_OUT_BASE) / 2;
+
+				read_output(l, r, (w - WHAT_OUT_BASE) % 2 ?
+				    &l->ranks[r].err : &l->ranks[r].out);
+			} else {
+				struct lconn *lc = l->conns[w];
+
+				if ((re & POLLOUT) &&
+				    ft_conn_flush(&lc->c) != 0)
+					lc->closed = 1;
+				if (!lc->closed &&
+				    (re & (POLLIN | POLLHUP | POLLERR)))
+					lconn_read(l, lc);
+				if (!lc->closed &&
+				    ft_conn_want_write(&lc->c))
+					(void)ft_conn_flush(&lc->c);
+			}
+		}
+	}
+	free(ps.fds);
+	free(ps.what);
+}
+
+int
+ft_launch_run(const struct ft_launch *cf)
+{
+	struct launcher l;
+	struct sigaction sa;
+	sigset_t block, orig, waitmask;
+	char prog[4096];
+	uint32_t i;
+	int status, e, *errfds;
+	ssize_t n;
+
+	memset(&l, 0, sizeof(l));
+	l.cf = cf;
+	l.n = cf->nranks;
+	l.lfd = -1;
+	l.in_fd = -1;
+	l.abort_status = -1;
+	if (ft_find_program(cf->argv[0], cf->path, prog, sizeof(prog)) != 0) {
+		if (errno == EACCES) {
+			ft_warnx("unable to run '%s': Permission denied",
+			    cf->argv[0]);
+			return 126;
+		}
+		ft_warnx("unable to run '%s': No such file or directory",
+		    cf->argv[0]);
+		return 127;
+	}
+	if ((l.ranks = calloc(l.n, sizeof(*l.ranks))) == NULL ||
+	    (errfds = calloc(l.n, sizeof(*errfds))) == NULL) {
+		ft_warn("unable to allocate %u ranks", l.n);
+		return FT_EXIT_TEMP;
+	}
+	for (i = 0; i < l.n; i++) {
+		l.ranks[i].out = (struct outbuf){ -1, STDOUT_FILENO, NULL, 0 };
+		l.ranks[i].err = (struct outbuf){ -1, STDERR_FILENO, NULL, 0 };
+		l.ranks[i].out.buf = malloc(LINE_MAX_FWD);
+		l.ranks[i].err.buf = malloc(LINE_MAX_FWD);
+		if (l.ranks[i].out.buf == NULL || l.ranks[i].err.buf == NULL) {
+			ft_warn("unable to allocate output buffers");
+			return FT_EXIT_TEMP;
+		}
+	}
+	ft_key_generate(l.key);
+	if (make_jobdir(&l) != 0) {
+		ft_warn("unable to create a job directory in '%s'",
+		    cf->tmpdir != NULL ? cf->tmpdir : "/tmp");
+		return FT_EXIT_TEMP;
+	}
+	if ((l.lfd = ft_net_listen(l.sock, l.addr, sizeof(l.addr))) == -1) {
+		ft_warn("unable to listen on '%s'", l.sock);
+		remove_jobdir(&l);
+		return FT_EXIT_TEMP;
+	}
+	/* Block the signals the loop handles; ppoll unblocks them. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	waitmask = orig;
+	sigaddset(&waitmask, SIGPIPE);
+	sigdelset(&waitmask, SIGCHLD);
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGHUP);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	l.stdin_open = 1;
+	if (cf->timeout_ns > 0)
+		l.deadline = ft_now_ns() + cf->timeout_ns;
+	for (i = 0; i < l.n; i++) {
+		errfds[i] = -1;
+		if (spawn(&l, i, prog, &orig, &errfds[i]) != 0) {
+			ft_warn("unable to start rank %u", i);
+			abort_job(&l, FT_EXIT_TEMP);
+			break;
+		}
+	}
+	/* An exec that failed reports its errno on the error pipe. */
+	for (i = 0; i < l.n; i++) {
+		if (errfds[i] == -1)
+			continue;
+		do
+			n = read(errfds[i], &e, sizeof(e));
+		while (n < 0 && errno == EINTR);
+		close(errfds[i]);
+		if (n == (ssize_t)sizeof(e) && !l.aborting) {
+			ft_warnx("unable to run '%s': %s", cf->argv[0],
+			    strerror(e));
+			event(&l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+			    "\"exec failed\"", i);
+			abort_job(&l, e == ENOENT ? 127 : 126);
+		}
+	}
+	free(errfds);
+	/* stdin stays blocking: it is shared with our parent, and it is
+	 * read only when poll says it is readable. */
+	if (!l.stdin_open || l.in_fd == -1)
+		close_stdin(&l);
+	loop(&l, &waitmask);
+	status = job_status(&l);
+	close_stdin(&l);
+	close_lconns(&l);
+	for (i = 0; i < l.nconns; i++) {
+		ft_conn_release(&l.conns[i]->c);
+		free(l.conns[i]);
+	}
+	free(l.conns);
+	close(l.lfd);
+	remove_jobdir(&l);
+	for (i = 0; i < l.n; i++) {
+		free(l.ranks[i].out.buf);
+		free(l.ranks[i].err.buf);
+	}
+	free(l.ranks);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	return status;
+}

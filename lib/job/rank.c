@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The rank's side of a job: read what the launcher put in the
+ * environment, then join the job: connect, authenticate, register our
+ * addresses and receive the table of everyone's.
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "job.h"
+
+static int
+get_u32(const char *(*get)(const char *), const char *name, uint32_t max,
+    uint32_t *out)
+{
+	const char *s = get(name);
+	char *end;
+	unsigned long v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v > max)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int
+ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
+    const char **why)
+{
+	const char *s;
+	uint32_t fd;
+	ssize_t n;
+	size_t got = 0;
+
+	memset(e, 0, sizeof(*e));
+	*why = NULL;
+	if (get(FT_ENV_LAUNCHER) == NULL) {
+		e->rank = 0;
+		e->size = 1;
+		return 0;
+	}
+	if (get_u32(get, FT_ENV_SIZE, FT_WIRE_MAX_RANKS, &e->size) != 0 ||
+	    e->size == 0)
+		*why = FT_ENV_SIZE;
+	else if (get_u32(get, FT_ENV_RANK, e->size - 1, &e->rank) != 0)
+		*why = FT_ENV_RANK;
+	else if (get_u32(get, FT_ENV_NODE, UINT32_MAX, &e->node) != 0)
+		*why = FT_ENV_NODE;
+	else if (get_u32(get, FT_ENV_KEYFD, 65535, &fd) != 0)
+		*why = FT_ENV_KEYFD;
+	if (*why != NULL)
+		goto bad;
+	snprintf(e->launcher, sizeof(e->launcher), "%s", get(FT_ENV_LAUNCHER));
+	if ((s = get(FT_ENV_JOBDIR)) != NULL)
+		snprintf(e->dir, sizeof(e->dir), "%s", s);
+	if ((s = get(FT_ENV_PROTO)) != NULL)
+		snprintf(e->proto, sizeof(e->proto), "%s", s);
+	else
+		snprintf(e->proto, sizeof(e->proto), "none");
+	s = get(FT_ENV_TCP);
+	e->force_tcp = s != NULL && strcmp(s, "1") == 0;
+	while (got < sizeof(e->key)) {
+		n = read((int)fd, e->key + got, sizeof(e->key) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close((int)fd);
+	if (got != sizeof(e->key)) {
+		*why = "the job key";
+		goto bad;
+	}
+	return 1;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+/* Wait for the connection to become readable or writable. */
+static int
+wait_io(struct ft_conn *c, uint64_t deadline)
+{
+	struct pollfd p = { c->fd, POLLIN, 0 };
+	uint64_t now = ft_now_ns();
+	int rc;
+
+	if (ft_conn_want_write(c))
+		p.events |= POLLOUT;
+	if (now >= deadline) {
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	rc = poll(&p, 1, (int)((deadline - now) / 1000000 + 1));
+	if (rc < 0 && errno != EINTR)
+		return -1;
+	if (rc == 0) {
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	return 0;
+}
+
+/* Pump the connection until a frame of the wanted type arrives. */
+static int
+await_frame(struct ft_conn *c, unsigned int type, struct ft_hdr *h,
+    const uint8_t **body, uint64_t deadline)
+{
+	int rc;
+
+	for (;;) {
+		if (ft_conn_flush(c) != 0)
+			return -1;
+		while ((rc = ft_conn_frame(c, h, body)) == 1) {
+			if (c->hs != FT_HS_READY) {
+				if (ft_conn_handshake(c, h, *body) < 0)
+					return -1;
+				if (ft_conn_flush(c) != 0)
+					return -1;
+				if (c->hs == FT_HS_READY && type == 0)
+					return 0;
+				continue;
+			}
+			if (h->type == type)
+				return 0;
+			errno = EPROTO;
+			return -1;
+		}
+		if (rc < 0)
+			return -1;
+		if (c->hs == FT_HS_READY && type == 0)
+			return 0;
+		if (wait_io(c, deadline) != 0)
+			return -1;
+		if (ft_conn_fill(c) < 0)
+			return -1;
+	}
+}
+
+int
+ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
+    struct ft_conn *ctl, struct ft_msg_table *table, int timeout_ms)
+{
+	uint64_t deadline = ft_now_ns() + (uint64_t)timeout_ms * 1000000;
+	struct ft_msg_register reg;
+	const uint8_t *body;
+	struct ft_wbuf wb;
+	struct ft_hdr h;
+	int fd, saved;
+
+	if ((fd = ft_net_connect(e->launcher)) == -1)
+		return -1;
+	if (ft_conn_connecting(ctl, fd, e->key, e->rank, FT_ROLE_RANK) != 0) {
+		close(fd);
+		return -1;
+	}
+	if (await_frame(ctl, 0, &h, &body, deadline) != 0)
+		goto fail;
+	reg.rank = e->rank;
+	reg.addr = *self;
+	ft_wbuf_init(&wb);
+	if (ft_msg_register_encode(&wb, e->rank, &reg) != 0 ||
+	    ft_conn_queue_copy(ctl, wb.p, wb.len) != 0) {
+		ft_wbuf_release(&wb);
+		goto fail;
+	}
+	ft_wbuf_release(&wb);
+	if (await_frame(ctl, FT_MSG_TABLE, &h, &body, deadline) != 0)
+		goto fail;
+	if (ft_msg_table_decode(body, h.len - FT_WIRE_HDRLEN, table) != 0)
+		goto fail;
+	if (table->n != e->size) {
+		ft_msg_table_free(table);
+		errno = EPROTO;
+		goto fail;
+	}
+	return 0;
+fail:
+	saved = errno;
+	ft_conn_release(ctl);
+	errno = saved;
+	return -1;
+}

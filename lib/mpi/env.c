@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * MPI's environment: start-up (join the job through the launcher),
+ * finalize (a barrier through the launcher, so no rank leaves while
+ * another may still talk to it), abort, time, names and versions.
+ * MPI_Init is the one place in libft that reads the environment: the
+ * launcher's contract with its ranks is made of variables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpi_impl.h"
+
+struct ft_mpi_state ft__mpi = { .spin_us = 50 };
+
+static const char *
+env_get(const char *name)
+{
+	return getenv(name);
+}
+
+static void
+on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
+{
+	(void)arg;
+	(void)body;
+	if (h == NULL) {
+		if (ft__mpi.finalize_ok)
+			return;
+		/* The launcher is gone: no rank may outlive it. */
+		ft_warnx("rank %u: lost the launcher; exiting", ft__mpi.env.rank);
+		_exit(FT_EXIT_TEMP);
+	}
+	if (h->type == FT_MSG_FINALIZE_OK)
+		ft__mpi.finalize_ok = 1;
+	else
+		ft_warnx("rank %u: ignored a %s frame from the launcher",
+		    ft__mpi.env.rank, ft_msg_name(h->type));
+}
+
+static int
+init_common(void)
+{
+	struct ft_pt_conf pc;
+	struct ft_rank_addr self;
+	struct ft_msg_table table;
+	struct ft_conn ctl;
+	const struct ft_proto_ops *proto;
+	const char *why, *s;
+	char role[32];
+	int rc;
+
+	if (ft__mpi.initialized || ft__mpi.finalized)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_OTHER, "MPI_Init",
+		    "MPI is already %s", ft__mpi.finalized ? "finalized" :
+		    "initialized");
+	ft_diag_init(getenv("FT_PROGNAME") != NULL ? getenv("FT_PROGNAME") :
+	    "ft");
+	rc = ft_job_env_read(&ft__mpi.env, env_get, &why);
+	if (rc < 0)
+		ft__mpi_abort(FT_EXIT_USAGE, why);
+	ft__mpi.singleton = rc == 0;
+	if (ft__mpi.singleton)
+		ft_random(ft__mpi.env.key, sizeof(ft__mpi.env.key));
+	snprintf(role, sizeof(role), "rank %u", ft__mpi.env.rank);
+	ft_diag_setrole(role);
+	if ((s = getenv("FT_SPIN_US")) != NULL)
+		ft__mpi.spin_us = (int)strtol(s, NULL, 10);
+	if ((proto = ft_proto_find(ft__mpi.singleton ? "none" :
+	    ft__mpi.env.proto)) == NULL)
+		ft__mpi_abort(FT_EXIT_USAGE, "unknown fault-tolerance protocol");
+	memset(&pc, 0, sizeof(pc));
+	pc.rank = ft__mpi.env.rank;
+	pc.size = ft__mpi.env.size;
+	pc.key = ft__mpi.env.key;
+	pc.proto = proto;
+	pc.force_tcp = ft__mpi.env.force_tcp;
+	pc.unix_dir = ft__mpi.env.dir[0] != '\0' ? ft__mpi.env.dir : NULL;
+	pc.node = ft__mpi.env.node;
+	if ((ft__mpi.pt = ft_pt_new(&pc)) == NULL)
+		ft__mpi_abort(FT_EXIT_TEMP, "unable to open listening sockets");
+	ft_pt_addr(ft__mpi.pt, &self);
+	if (ft__mpi.singleton) {
+		if (ft_pt_set_table(ft__mpi.pt, &self, 1) != 0)
+			ft__mpi_abort(FT_EXIT_TEMP, "out of memory");
+	} else {
+		if (ft_job_join(&ft__mpi.env, &self, &ctl, &table,
+		    60000) != 0) {
+			ft_warn("unable to join the job at '%s'",
+			    ft__mpi.env.launcher);
+			_exit(FT_EXIT_TEMP);
+		}
+		if (ft_pt_set_table(ft__mpi.pt, table.ranks, table.n) != 0)
+			ft__mpi_abort(FT_EXIT_TEMP, "bad rank table");
+		ft_msg_table_free(&table);
+		ft_pt_set_ctl(ft__mpi.pt, &ctl, on_ctl, NULL);
+	}
+	ft_mpi_comm_world.rank = (int)ft__mpi.env.rank;
+	ft_mpi_comm_world.size = (int)ft__mpi.env.size;
+	if ((ft_mpi_comm_world.world = calloc(ft__mpi.env.size,
+	    sizeof(uint32_t))) == NULL ||
+	    (ft_mpi_comm_self.world = calloc(1, sizeof(uint32_t))) == NULL)
+		ft__mpi_abort(FT_EXIT_TEMP, "out of memory");
+	for (uint32_t i = 0; i < ft__mpi.env.size; i++)
+		ft_mpi_comm_world.world[i] = i;
+	ft_mpi_comm_self.rank = 0;
+	ft_mpi_comm_self.size = 1;
+	ft_mpi_comm_self.world[0] = ft__mpi.env.rank;
+	ft__mpi.initialized = 1;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Init(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	ft__mpi.thread_level = MPI_THREAD_SINGLE;
+	return init_common();
+}
+
+int
+MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	(void)argc;
+	(void)argv;
+	if (provided == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Init_thread", "provided is NULL");
+	ft__mpi.thread_level = required < MPI_THREAD_SINGLE ?
+	    MPI_THREAD_SINGLE : required > MPI_THREAD_FUNNELED ?
+	    MPI_THREAD_FUNNELED : required;
+	*provided = ft__mpi.thread_level;
+	return init_common();
+}
+
+int
+MPI_Query_thread(int *provided)
+{
+	FT_MPI_CHECK_INIT("MPI_Query_thread");
+	*provided = ft__mpi.thread_level;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Is_thread_main(int *flag)
+{
+	FT_MPI_CHECK_INIT("MPI_Is_thread_main");
+	/* Under FUNNELED only the main thread may call MPI at all. */
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+static int
+not_busy_and_ok(void *arg)
+{
+	(void)arg;
+	return !ft_pt_busy(ft__mpi.pt) &&
+	    (ft__mpi.singleton || ft__mpi.finalize_ok);
+}
+
+static int
+not_busy(void *arg)
+{
+	(void)arg;
+	return !ft_pt_busy(ft__mpi.pt);
+}
+
+int
+MPI_Finalize(void)
+{
+	struct ft_wbuf wb;
+	struct ft_conn *ctl;
+
+	FT_MPI_CHECK_INIT("MPI_Finalize");
+	/* Every message we started must be out before we say we are done. */
+	ft__mpi_wait(not_busy, NULL);
+	if (!ft__mpi.singleton && (ctl = ft_pt_ctl(ft__mpi.pt)) != NULL) {
+		ft_wbuf_init(&wb);
+		if (ft_msg_empty_encode(&wb, ft__mpi.env.rank,
+		    FT_MSG_FINALIZE) != 0 ||
+		    ft_conn_queue_copy(ctl, wb.p, wb.len) != 0)
+			ft__mpi_abort(FT_EXIT_TEMP, "unable to tell the launcher");
+		ft_wbuf_release(&wb);
+	}
+	ft__mpi_wait(not_busy_and_ok, NULL);
+	ft_pt_free(ft__mpi.pt);
+	ft__mpi.pt = NULL;
+	free(ft_mpi_comm_world.world);
+	free(ft_mpi_comm_self.world);
+	ft_mpi_comm_world.world = ft_mpi_comm_self.world = NULL;
+	ft__mpi.finalized = 1;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Initialized(int *flag)
+{
+	*flag = ft__mpi.initialized;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Finalized(int *flag)
+{
+	*flag = ft__mpi.finalized;
+	return MPI_SUCCESS;
+}
+
+void
+ft__mpi_abort(int code, const char *why)
+{
+	struct ft_msg_abort ab;
+	struct ft_conn *ctl;
+	struct ft_wbuf wb;
+	uint64_t deadline;
+
+	if (ft__mpi.pt != NULL && !ft__mpi.singleton &&
+	    (ctl = ft_pt_ctl(ft__mpi.pt)) != NULL) {
+		ab.code = code;
+		snprintf(ab.reason, sizeof(ab.reason), "%s",
+		    why != NULL ? why : "");
+		ft_wbuf_init(&wb);
+		if (ft_msg_abort_encode(&wb, ft__mpi.env.rank, &ab) == 0 &&
+		    ft_conn_queue_copy(ctl, wb.p, wb.len) == 0) {
+			/* Give the launcher a moment to hear it; it kills
+			 * us anyway once it has. */
+			deadline = ft_now_ns() + 2000000000u;
+			while (ft_conn_want_write(ctl) &&
+			    ft_now_ns() < deadline)
+				(void)ft_pt_progress(ft__mpi.pt, 10);
+		}
+		ft_wbuf_release(&wb);
+	} else if (why != NULL)
+		ft_warnx("aborting: %s", why);
+	_exit(code & 0xff);
+}
+
+int
+MPI_Abort(MPI_Comm comm, int code)
+{
+	char why[64];
+
+	(void)comm;
+	snprintf(why, sizeof(why), "MPI_Abort(%d)", code);
+	if (!ft__mpi.initialized || ft__mpi.finalized)
+		_exit(code & 0xff);
+	ft__mpi_abort(code, why);
+}
+
+void
+ft__mpi_wait(int (*done)(void *), void *arg)
+{
+	uint64_t spin_until;
+
+	if (done(arg))
+		return;
+	spin_until = ft_now_ns() + (uint64_t)ft__mpi.spin_us * 1000;
+	while (!done(arg)) {
+		/* Spin briefly for latency, then sleep in poll. */
+		if (ft_pt_progress(ft__mpi.pt,
+		    ft_now_ns() < spin_until ? 0 : 100) != 0)
+			ft__mpi_abort(FT_EXIT_TEMP, "progress failed");
+	}
+}
+
+double
+MPI_Wtime(void)
+{
+	return ft_now();
+}
+
+double
+MPI_Wtick(void)
+{
+	struct timespec ts;
+
+	if (clock_getres(CLOCK_MONOTONIC, &ts) != 0)
+		return 1e-9;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+MPI_Get_processor_name(char *name, int *len)
+{
+	char host[MPI_MAX_PROCESSOR_NAME];
+
+	if (name == NULL || len == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Get_processor_name", "NULL argument");
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
+	*len = (int)strlen(name);
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Get_version(int *version, int *subversion)
+{
+	*version = MPI_VERSION;
+	*subversion = MPI_SUBVERSION;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Get_library_version(char *version, int *len)
+{
+	snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+	    "ft 0.1 (MPI %d.%d subset, wire protocol %d)", MPI_VERSION,
+	    MPI_SUBVERSION, FT_WIRE_VERSION);
+	*len = (int)strlen(version);
+	return MPI_SUCCESS;
+}

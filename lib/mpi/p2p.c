@@ -1,0 +1,940 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * MPI point-to-point: argument checks with the right error class, the
+ * send modes, requests and their completion calls.  Messages become bytes
+ * and world ranks here and go down to lib/pt2pt.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mpi_impl.h"
+
+#define TAG_UB	INT32_MAX
+
+static int
+check_args(const char *call, const void *buf, int count, MPI_Datatype type,
+    int peer, int tag, MPI_Comm comm, int recv)
+{
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, call,
+		    "invalid communicator");
+	if (count < 0)
+		return ft__mpi_err(comm, MPI_ERR_COUNT, call,
+		    "negative count %d", count);
+	if (!ft__mpi_type_ok(type))
+		return ft__mpi_err(comm, MPI_ERR_TYPE, call,
+		    "invalid datatype");
+	if (buf == NULL && count > 0 && type->size > 0)
+		return ft__mpi_err(comm, MPI_ERR_BUFFER, call,
+		    "NULL buffer with count %d", count);
+	if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) &&
+	    (peer < 0 || peer >= comm->size))
+		return ft__mpi_err(comm, MPI_ERR_RANK, call,
+		    "invalid rank %d in a communicator of size %d", peer,
+		    comm->size);
+	if (!(recv && tag == MPI_ANY_TAG) && (tag < 0 || tag > TAG_UB))
+		return ft__mpi_err(comm, MPI_ERR_TAG, call, "invalid tag %d",
+		    tag);
+	return MPI_SUCCESS;
+}
+
+static int
+req_done(void *arg)
+{
+	return ((struct ft_req *)arg)->done;
+}
+
+static void
+status_empty(MPI_Status *st)
+{
+	if (st == MPI_STATUS_IGNORE)
+		return;
+	st->MPI_SOURCE = MPI_ANY_SOURCE;
+	st->MPI_TAG = MPI_ANY_TAG;
+	st->MPI_ERROR = MPI_SUCCESS;
+	st->ft_cancelled = 0;
+	st->ft_bytes = 0;
+}
+
+static void
+status_procnull(MPI_Status *st)
+{
+	status_empty(st);
+	if (st != MPI_STATUS_IGNORE)
+		st->MPI_SOURCE = MPI_PROC_NULL;
+}
+
+/* The error class a completed request carries. */
+static int
+req_error(const struct ft_mpi_req *r)
+{
+	if (r->kind == FT_MPI_REQ_RECV && r->pt.st.error == EMSGSIZE)
+		return MPI_ERR_TRUNCATE;
+	return MPI_SUCCESS;
+}
+
+static void
+status_from(const struct ft_mpi_req *r, MPI_Status *st)
+{
+	if (st == MPI_STATUS_IGNORE)
+		return;
+	if (r->kind == FT_MPI_REQ_NULLPROC) {
+		status_procnull(st);
+		return;
+	}
+	status_empty(st);
+	st->ft_cancelled = r->pt.st.cancelled;
+	if (r->kind != FT_MPI_REQ_RECV || r->pt.st.cancelled)
+		return;
+	st->MPI_SOURCE = r->pt.st.source;
+	st->MPI_TAG = r->pt.st.tag;
+	st->MPI_ERROR = req_error(r);
+	st->ft_bytes = r->pt.st.bytes;
+}
+
+/* Segments move when bsend_alloc compacts: find them by offset. */
+static void
+bsend_release(long off)
+{
+	int i;
+
+	if (off < 0)
+		return;
+	for (i = 0; i < ft__mpi.nbsegs; i++)
+		if (ft__mpi.bsegs[i].used && ft__mpi.bsegs[i].off ==
+		    (size_t)off) {
+			ft__mpi.bsegs[i].used = 0;
+			return;
+		}
+}
+
+static void
+req_free(struct ft_mpi_req *r)
+{
+	bsend_release(r->bsend_seg);
+	free(r);
+}
+
+/* pt2pt completion: free a request the application already let go. */
+static void
+on_req_done(struct ft_req *pr)
+{
+	struct ft_mpi_req *r = pr->user;
+
+	bsend_release(r->bsend_seg);
+	r->bsend_seg = -1;
+	if (r->freed)
+		free(r);
+}
+
+static struct ft_mpi_req *
+req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
+{
+	struct ft_mpi_req *r;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return NULL;
+	r->kind = kind;
+	r->comm = comm;
+	r->bsend_seg = -1;
+	r->pt.on_done = on_req_done;
+	r->pt.user = r;
+	if (kind == FT_MPI_REQ_NULLPROC)
+		r->pt.done = 1;
+	return r;
+}
+
+static int
+start_send(const char *call, const void *buf, int count, MPI_Datatype type,
+    int dest, int tag, MPI_Comm comm, int mode, struct ft_req *pr)
+{
+	if (ft_pt_isend(ft__mpi.pt, pr, buf, (size_t)count * type->size,
+	    comm->world[dest], comm->ctx, (uint32_t)comm->rank, tag,
+	    mode) != 0)
+		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
+		    MPI_ERR_OTHER, call, "unable to send to rank %d: %s",
+		    dest, strerror(errno));
+	return MPI_SUCCESS;
+}
+
+static int
+blocking_send(const char *call, const void *buf, int count,
+    MPI_Datatype type, int dest, int tag, MPI_Comm comm, int mode)
+{
+	struct ft_req r;
+	int rc;
+
+	FT_MPI_CHECK_INIT(call);
+	if ((rc = check_args(call, buf, count, type, dest, tag, comm, 0)) !=
+	    MPI_SUCCESS)
+		return rc;
+	if (dest == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	r.on_done = NULL;
+	r.user = NULL;
+	if ((rc = start_send(call, buf, count, type, dest, tag, comm, mode,
+	    &r)) != MPI_SUCCESS)
+		return rc;
+	ft__mpi_wait(req_done, &r);
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+    MPI_Comm comm)
+{
+	return blocking_send("MPI_Send", buf, count, type, dest, tag, comm,
+	    FT_SEND_STANDARD);
+}
+
+int
+MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+    MPI_Comm comm)
+{
+	return blocking_send("MPI_Ssend", buf, count, type, dest, tag, comm,
+	    FT_SEND_SYNC);
+}
+
+/* A ready-mode send may be a standard one: the receive is posted. */
+int
+MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+    MPI_Comm comm)
+{
+	return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm,
+	    FT_SEND_STANDARD);
+}
+
+static int
+nonblocking_send(const char *call, const void *buf, int count,
+    MPI_Datatype type, int dest, int tag, MPI_Comm comm, int mode,
+    MPI_Request *req)
+{
+	struct ft_mpi_req *r;
+	int rc;
+
+	FT_MPI_CHECK_INIT(call);
+	if (req == NULL)
+		return ft__mpi_err(comm, MPI_ERR_REQUEST, call,
+		    "NULL request");
+	if ((rc = check_args(call, buf, count, type, dest, tag, comm, 0)) !=
+	    MPI_SUCCESS)
+		return rc;
+	if ((r = req_new(dest == MPI_PROC_NULL ? FT_MPI_REQ_NULLPROC :
+	    FT_MPI_REQ_SEND, comm)) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	if (dest != MPI_PROC_NULL &&
+	    (rc = start_send(call, buf, count, type, dest, tag, comm, mode,
+	    &r->pt)) != MPI_SUCCESS) {
+		free(r);
+		return rc;
+	}
+	*req = r;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+    MPI_Comm comm, MPI_Request *req)
+{
+	return nonblocking_send("MPI_Isend", buf, count, type, dest, tag, comm,
+	    FT_SEND_STANDARD, req);
+}
+
+int
+MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+    MPI_Comm comm, MPI_Request *req)
+{
+	return nonblocking_send("MPI_Issend", buf, count, type, dest, tag,
+	    comm, FT_SEND_SYNC, req);
+}
+
+int
+MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+    MPI_Comm comm, MPI_Request *req)
+{
+	return nonblocking_send("MPI_Irsend", buf, count, type, dest, tag,
+	    comm, FT_SEND_STANDARD, req);
+}
+
+int
+MPI_Buffer_attach(void *buf, int size)
+{
+	FT_MPI_CHECK_INIT("MPI_Buffer_attach");
+	if (ft__mpi.bbuf != NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_BUFFER,
+		    "MPI_Buffer_attach", "a buffer is already attached");
+	if (size < 0 || (buf == NULL && size > 0))
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_BUFFER,
+		    "MPI_Buffer_attach", "invalid buffer");
+	ft__mpi.bbuf = buf;
+	ft__mpi.bsize = (size_t)size;
+	ft__mpi.nbsegs = 0;
+	return MPI_SUCCESS;
+}
+
+static int
+bsends_idle(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; i < ft__mpi.nbsegs; i++)
+		if (ft__mpi.bsegs[i].used)
+			return 0;
+	return 1;
+}
+
+int
+MPI_Buffer_detach(void *bufp, int *size)
+{
+	FT_MPI_CHECK_INIT("MPI_Buffer_detach");
+	if (bufp == NULL || size == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Buffer_detach", "NULL argument");
+	/* Detach blocks until every buffered message has gone out. */
+	ft__mpi_wait(bsends_idle, NULL);
+	*(void **)bufp = ft__mpi.bbuf;
+	*size = (int)ft__mpi.bsize;
+	ft__mpi.bbuf = NULL;
+	ft__mpi.bsize = 0;
+	free(ft__mpi.bsegs);
+	ft__mpi.bsegs = NULL;
+	ft__mpi.nbsegs = 0;
+	return MPI_SUCCESS;
+}
+
+/*
+ * Find room for len bytes (plus MPI_BSEND_OVERHEAD) in the attached
+ * buffer: first fit between the regions in use, kept in offset order.
+ */
+static int
+bsend_alloc(size_t len, size_t *off)
+{
+	struct ft_bseg *ns;
+	size_t need = len + MPI_BSEND_OVERHEAD, at = 0;
+	int i, j;
+
+	/* Forget regions that are done, keeping order. */
+	for (i = j = 0; i < ft__mpi.nbsegs; i++)
+		if (ft__mpi.bsegs[i].used)
+			ft__mpi.bsegs[j++] = ft__mpi.bsegs[i];
+	ft__mpi.nbsegs = j;
+	for (i = 0; i <= ft__mpi.nbsegs; i++) {
+		size_t end = i < ft__mpi.nbsegs ? ft__mpi.bsegs[i].off :
+		    ft__mpi.bsize;
+
+		if (end >= at && end - at >= need)
+			break;
+		if (i < ft__mpi.nbsegs)
+			at = ft__mpi.bsegs[i].off + ft__mpi.bsegs[i].len;
+	}
+	if (i > ft__mpi.nbsegs)
+		return -1;
+	if ((ns = reallocarray(ft__mpi.bsegs, (size_t)ft__mpi.nbsegs + 1,
+	    sizeof(*ns))) == NULL)
+		return -1;
+	ft__mpi.bsegs = ns;
+	memmove(&ns[i + 1], &ns[i], (size_t)(ft__mpi.nbsegs - i) * sizeof(*ns));
+	ns[i].off = at;
+	ns[i].len = need;
+	ns[i].used = 1;
+	ft__mpi.nbsegs++;
+	*off = at;
+	return i;
+}
+
+int
+MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+    MPI_Comm comm)
+{
+	struct ft_mpi_req *r;
+	size_t len, off;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Bsend");
+	if ((rc = check_args("MPI_Bsend", buf, count, type, dest, tag, comm,
+	    0)) != MPI_SUCCESS)
+		return rc;
+	if (dest == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	len = (size_t)count * type->size;
+	if (bsend_alloc(len, &off) < 0)
+		return ft__mpi_err(comm, MPI_ERR_BUFFER, "MPI_Bsend",
+		    "the attached buffer has no room for %zu bytes", len);
+	if (len > 0)
+		memcpy(ft__mpi.bbuf + off, buf, len);
+	if ((r = req_new(FT_MPI_REQ_SEND, comm)) == NULL) {
+		bsend_release((long)off);
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Bsend",
+		    "out of memory");
+	}
+	r->bsend_seg = (long)off;
+	r->freed = 1;		/* nobody waits for it */
+	if ((rc = start_send("MPI_Bsend", ft__mpi.bbuf + off, count, type,
+	    dest, tag, comm, FT_SEND_STANDARD, &r->pt)) != MPI_SUCCESS) {
+		req_free(r);
+		return rc;
+	}
+	return MPI_SUCCESS;
+}
+
+static int
+start_recv(const char *call, void *buf, int count, MPI_Datatype type,
+    int src, int tag, MPI_Comm comm, struct ft_req *pr)
+{
+	if (ft_pt_irecv(ft__mpi.pt, pr, buf, (size_t)count * type->size,
+	    src == MPI_ANY_SOURCE ? FT_PT_ANY : src,
+	    tag == MPI_ANY_TAG ? FT_PT_ANY : tag, comm->ctx) != 0)
+		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
+		    MPI_ERR_OTHER, call, "unable to receive: %s",
+		    strerror(errno));
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
+    MPI_Comm comm, MPI_Status *st)
+{
+	struct ft_mpi_req r;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Recv");
+	if ((rc = check_args("MPI_Recv", buf, count, type, src, tag, comm,
+	    1)) != MPI_SUCCESS)
+		return rc;
+	if (src == MPI_PROC_NULL) {
+		status_procnull(st);
+		return MPI_SUCCESS;
+	}
+	memset(&r, 0, sizeof(r));
+	r.kind = FT_MPI_REQ_RECV;
+	r.comm = comm;
+	r.bsend_seg = -1;
+	if ((rc = start_recv("MPI_Recv", buf, count, type, src, tag, comm,
+	    &r.pt)) != MPI_SUCCESS)
+		return rc;
+	ft__mpi_wait(req_done, &r.pt);
+	status_from(&r, st);
+	if ((rc = req_error(&r)) != MPI_SUCCESS)
+		return ft__mpi_err(comm, rc, "MPI_Recv",
+		    "a message of %zu bytes from rank %d does not fit in %zu "
+		    "bytes", r.pt.st.msglen, r.pt.st.source, r.pt.cap);
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag,
+    MPI_Comm comm, MPI_Request *req)
+{
+	struct ft_mpi_req *r;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Irecv");
+	if (req == NULL)
+		return ft__mpi_err(comm, MPI_ERR_REQUEST, "MPI_Irecv",
+		    "NULL request");
+	if ((rc = check_args("MPI_Irecv", buf, count, type, src, tag, comm,
+	    1)) != MPI_SUCCESS)
+		return rc;
+	if ((r = req_new(src == MPI_PROC_NULL ? FT_MPI_REQ_NULLPROC :
+	    FT_MPI_REQ_RECV, comm)) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Irecv",
+		    "out of memory");
+	if (src != MPI_PROC_NULL &&
+	    (rc = start_recv("MPI_Irecv", buf, count, type, src, tag, comm,
+	    &r->pt)) != MPI_SUCCESS) {
+		free(r);
+		return rc;
+	}
+	*req = r;
+	return MPI_SUCCESS;
+}
+
+/* Finish a completed request: status, error class, free, NULL handle. */
+static int
+req_finish(MPI_Request *req, MPI_Status *st)
+{
+	struct ft_mpi_req *r = *req;
+	int rc = req_error(r);
+
+	status_from(r, st);
+	req_free(r);
+	*req = MPI_REQUEST_NULL;
+	return rc;
+}
+
+static int
+report(struct ft_mpi_req *r, MPI_Comm comm, int rc, const char *call)
+{
+	(void)r;
+	if (rc == MPI_SUCCESS)
+		return rc;
+	if (rc == MPI_ERR_IN_STATUS)
+		return ft__mpi_err(comm, rc, call,
+		    "a request completed with an error");
+	return ft__mpi_err(comm, rc, call, "a received message was "
+	    "larger than the receive buffer");
+}
+
+int
+MPI_Wait(MPI_Request *req, MPI_Status *st)
+{
+	MPI_Comm comm;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Wait");
+	if (req == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait",
+		    "NULL request");
+	if (*req == MPI_REQUEST_NULL) {
+		status_empty(st);
+		return MPI_SUCCESS;
+	}
+	ft__mpi_wait(req_done, &(*req)->pt);
+	comm = (*req)->comm;
+	rc = req_finish(req, st);
+	return report(NULL, comm, rc, "MPI_Wait");
+}
+
+int
+MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
+{
+	MPI_Comm comm;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Test");
+	if (req == NULL || flag == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Test",
+		    "NULL argument");
+	if (*req == MPI_REQUEST_NULL) {
+		*flag = 1;
+		status_empty(st);
+		return MPI_SUCCESS;
+	}
+	if (!(*req)->pt.done)
+		(void)ft_pt_progress(ft__mpi.pt, 0);
+	*flag = (*req)->pt.done;
+	if (!*flag)
+		return MPI_SUCCESS;
+	comm = (*req)->comm;
+	rc = req_finish(req, st);
+	return report(NULL, comm, rc, "MPI_Test");
+}
+
+struct many {
+	int		 n;
+	MPI_Request	*reqs;
+	int		 need_all;
+};
+
+/* Every non-null request done (need_all), or any one done, or all null. */
+static int
+many_done(void *arg)
+{
+	const struct many *m = arg;
+	int i, active = 0, done = 0;
+
+	for (i = 0; i < m->n; i++) {
+		if (m->reqs[i] == MPI_REQUEST_NULL)
+			continue;
+		active++;
+		if (m->reqs[i]->pt.done)
+			done++;
+	}
+	if (active == 0)
+		return 1;
+	return m->need_all ? done == active : done > 0;
+}
+
+static int
+check_array(const char *call, int n, MPI_Request *reqs)
+{
+	if (n < 0)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_COUNT, call,
+		    "negative count %d", n);
+	if (n > 0 && reqs == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_REQUEST, call,
+		    "NULL request array");
+	return MPI_SUCCESS;
+}
+
+/* Finish every done request of the array; returns IN_STATUS on errors. */
+static int
+finish_all(int n, MPI_Request *reqs, MPI_Status *sts, MPI_Comm *errcomm)
+{
+	int i, rc, any = 0;
+	MPI_Comm comm;
+
+	for (i = 0; i < n; i++) {
+		MPI_Status *st = sts == MPI_STATUSES_IGNORE ? NULL : &sts[i];
+
+		if (reqs[i] == MPI_REQUEST_NULL) {
+			status_empty(st);
+			continue;
+		}
+		comm = reqs[i]->comm;
+		rc = req_finish(&reqs[i], st);
+		if (st != NULL)
+			st->MPI_ERROR = rc;
+		if (rc != MPI_SUCCESS && !any) {
+			any = 1;
+			*errcomm = comm;
+		}
+	}
+	return any ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+int
+MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
+{
+	struct many m = { n, reqs, 1 };
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Waitall");
+	if ((rc = check_array("MPI_Waitall", n, reqs)) != MPI_SUCCESS)
+		return rc;
+	ft__mpi_wait(many_done, &m);
+	rc = finish_all(n, reqs, sts, &comm);
+	return report(NULL, comm, rc, "MPI_Waitall");
+}
+
+int
+MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
+{
+	struct many m = { n, reqs, 1 };
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Testall");
+	if ((rc = check_array("MPI_Testall", n, reqs)) != MPI_SUCCESS)
+		return rc;
+	if (flag == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testall",
+		    "NULL flag");
+	if (!many_done(&m))
+		(void)ft_pt_progress(ft__mpi.pt, 0);
+	*flag = many_done(&m);
+	if (!*flag)
+		return MPI_SUCCESS;
+	rc = finish_all(n, reqs, sts, &comm);
+	return report(NULL, comm, rc, "MPI_Testall");
+}
+
+/* The lowest index of a done request, MPI_UNDEFINED if all are null,
+ * -1 if none is done yet. */
+static int
+first_done(int n, MPI_Request *reqs)
+{
+	int i, active = 0;
+
+	for (i = 0; i < n; i++) {
+		if (reqs[i] == MPI_REQUEST_NULL)
+			continue;
+		active++;
+		if (reqs[i]->pt.done)
+			return i;
+	}
+	return active == 0 ? MPI_UNDEFINED : -1;
+}
+
+static int
+finish_one(int n, MPI_Request *reqs, int *index, MPI_Status *st,
+    const char *call)
+{
+	MPI_Comm comm;
+	int i = first_done(n, reqs), rc;
+
+	*index = i;
+	if (i == MPI_UNDEFINED) {
+		status_empty(st);
+		return MPI_SUCCESS;
+	}
+	comm = reqs[i]->comm;
+	rc = req_finish(&reqs[i], st);
+	return report(NULL, comm, rc, call);
+}
+
+int
+MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
+{
+	struct many m = { n, reqs, 0 };
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Waitany");
+	if ((rc = check_array("MPI_Waitany", n, reqs)) != MPI_SUCCESS)
+		return rc;
+	if (index == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Waitany",
+		    "NULL index");
+	ft__mpi_wait(many_done, &m);
+	return finish_one(n, reqs, index, st, "MPI_Waitany");
+}
+
+int
+MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st)
+{
+	int rc, i;
+
+	FT_MPI_CHECK_INIT("MPI_Testany");
+	if ((rc = check_array("MPI_Testany", n, reqs)) != MPI_SUCCESS)
+		return rc;
+	if (index == NULL || flag == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testany",
+		    "NULL argument");
+	if ((i = first_done(n, reqs)) == -1) {
+		(void)ft_pt_progress(ft__mpi.pt, 0);
+		i = first_done(n, reqs);
+	}
+	if (i == -1) {
+		*flag = 0;
+		*index = MPI_UNDEFINED;
+		return MPI_SUCCESS;
+	}
+	*flag = 1;
+	return finish_one(n, reqs, index, st, "MPI_Testany");
+}
+
+/* Finish every done request, listing their indices. */
+static int
+finish_some(int n, MPI_Request *reqs, int *outcount, int *indices,
+    MPI_Status *sts, const char *call)
+{
+	MPI_Comm comm = MPI_COMM_WORLD, c;
+	int i, k = 0, active = 0, rc, any = 0;
+
+	for (i = 0; i < n; i++) {
+		MPI_Status *st;
+
+		if (reqs[i] == MPI_REQUEST_NULL)
+			continue;
+		active++;
+		if (!reqs[i]->pt.done)
+			continue;
+		st = sts == MPI_STATUSES_IGNORE ? NULL : &sts[k];
+		c = reqs[i]->comm;
+		rc = req_finish(&reqs[i], st);
+		if (st != NULL)
+			st->MPI_ERROR = rc;
+		if (rc != MPI_SUCCESS && !any) {
+			any = 1;
+			comm = c;
+		}
+		indices[k++] = i;
+	}
+	*outcount = active == 0 ? MPI_UNDEFINED : k;
+	return report(NULL, comm, any ? MPI_ERR_IN_STATUS : MPI_SUCCESS, call);
+}
+
+int
+MPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices,
+    MPI_Status *sts)
+{
+	struct many m = { n, reqs, 0 };
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Waitsome");
+	if ((rc = check_array("MPI_Waitsome", n, reqs)) != MPI_SUCCESS)
+		return rc;
+	if (outcount == NULL || (n > 0 && indices == NULL))
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Waitsome",
+		    "NULL argument");
+	ft__mpi_wait(many_done, &m);
+	return finish_some(n, reqs, outcount, indices, sts, "MPI_Waitsome");
+}
+
+int
+MPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices,
+    MPI_Status *sts)
+{
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Testsome");
+	if ((rc = check_array("MPI_Testsome", n, reqs)) != MPI_SUCCESS)
+		return rc;
+	if (outcount == NULL || (n > 0 && indices == NULL))
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testsome",
+		    "NULL argument");
+	(void)ft_pt_progress(ft__mpi.pt, 0);
+	return finish_some(n, reqs, outcount, indices, sts, "MPI_Testsome");
+}
+
+int
+MPI_Request_free(MPI_Request *req)
+{
+	struct ft_mpi_req *r;
+
+	FT_MPI_CHECK_INIT("MPI_Request_free");
+	if (req == NULL || *req == MPI_REQUEST_NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_REQUEST,
+		    "MPI_Request_free", "invalid request");
+	r = *req;
+	*req = MPI_REQUEST_NULL;
+	if (r->pt.done)
+		req_free(r);
+	else
+		r->freed = 1;	/* on_req_done frees it */
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Cancel(MPI_Request *req)
+{
+	FT_MPI_CHECK_INIT("MPI_Cancel");
+	if (req == NULL || *req == MPI_REQUEST_NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_REQUEST,
+		    "MPI_Cancel", "invalid request");
+	/* Only receives not yet matched can be cancelled; a send always
+	 * completes normally, which the standard allows. */
+	if ((*req)->kind == FT_MPI_REQ_RECV)
+		(void)ft_pt_cancel(ft__mpi.pt, &(*req)->pt);
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Test_cancelled(const MPI_Status *st, int *flag)
+{
+	if (st == NULL || flag == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Test_cancelled", "NULL argument");
+	*flag = st->ft_cancelled;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+    int stag, void *rbuf, int rcount, MPI_Datatype rtype, int src, int rtag,
+    MPI_Comm comm, MPI_Status *st)
+{
+	MPI_Request reqs[2];
+	MPI_Status sts[2];
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Sendrecv");
+	if ((rc = check_args("MPI_Sendrecv", sbuf, scount, stype, dest, stag,
+	    comm, 0)) != MPI_SUCCESS ||
+	    (rc = check_args("MPI_Sendrecv", rbuf, rcount, rtype, src, rtag,
+	    comm, 1)) != MPI_SUCCESS)
+		return rc;
+	if ((rc = MPI_Irecv(rbuf, rcount, rtype, src, rtag, comm,
+	    &reqs[0])) != MPI_SUCCESS)
+		return rc;
+	if ((rc = MPI_Isend(sbuf, scount, stype, dest, stag, comm,
+	    &reqs[1])) != MPI_SUCCESS) {
+		(void)MPI_Cancel(&reqs[0]);
+		(void)MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+		return rc;
+	}
+	{
+		struct many m = { 2, reqs, 1 };
+
+		ft__mpi_wait(many_done, &m);
+	}
+	rc = req_finish(&reqs[0], &sts[0]);
+	(void)req_finish(&reqs[1], &sts[1]);
+	if (st != MPI_STATUS_IGNORE)
+		*st = sts[0];
+	return report(NULL, comm, rc, "MPI_Sendrecv");
+}
+
+int
+MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
+    int stag, int src, int rtag, MPI_Comm comm, MPI_Status *st)
+{
+	size_t len;
+	void *tmp;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Sendrecv_replace");
+	if ((rc = check_args("MPI_Sendrecv_replace", buf, count, type, dest,
+	    stag, comm, 0)) != MPI_SUCCESS ||
+	    (rc = check_args("MPI_Sendrecv_replace", buf, count, type, src,
+	    rtag, comm, 1)) != MPI_SUCCESS)
+		return rc;
+	len = (size_t)count * type->size;
+	if ((tmp = malloc(len > 0 ? len : 1)) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
+		    "MPI_Sendrecv_replace", "out of memory");
+	if (len > 0)
+		memcpy(tmp, buf, len);
+	rc = MPI_Sendrecv(tmp, count, type, dest, stag, buf, count, type, src,
+	    rtag, comm, st);
+	free(tmp);
+	return rc;
+}
+
+int
+MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
+{
+	struct ft_pt_status ps;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Iprobe");
+	if ((rc = check_args("MPI_Iprobe", NULL, 0, MPI_BYTE, src, tag, comm,
+	    1)) != MPI_SUCCESS)
+		return rc;
+	if (flag == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Iprobe",
+		    "NULL flag");
+	if (src == MPI_PROC_NULL) {
+		*flag = 1;
+		status_procnull(st);
+		return MPI_SUCCESS;
+	}
+	*flag = ft_pt_iprobe(ft__mpi.pt, src == MPI_ANY_SOURCE ? FT_PT_ANY :
+	    src, tag == MPI_ANY_TAG ? FT_PT_ANY : tag, comm->ctx, &ps);
+	if (!*flag) {
+		(void)ft_pt_progress(ft__mpi.pt, 0);
+		*flag = ft_pt_iprobe(ft__mpi.pt, src == MPI_ANY_SOURCE ?
+		    FT_PT_ANY : src, tag == MPI_ANY_TAG ? FT_PT_ANY : tag,
+		    comm->ctx, &ps);
+	}
+	if (*flag && st != MPI_STATUS_IGNORE) {
+		status_empty(st);
+		st->MPI_SOURCE = ps.source;
+		st->MPI_TAG = ps.tag;
+		st->ft_bytes = ps.msglen;
+	}
+	return MPI_SUCCESS;
+}
+
+struct probe {
+	int		 src, tag;
+	uint32_t	 ctx;
+	struct ft_pt_status st;
+};
+
+static int
+probe_found(void *arg)
+{
+	struct probe *p = arg;
+
+	return ft_pt_iprobe(ft__mpi.pt, p->src, p->tag, p->ctx, &p->st);
+}
+
+int
+MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+	struct probe p;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Probe");
+	if ((rc = check_args("MPI_Probe", NULL, 0, MPI_BYTE, src, tag, comm,
+	    1)) != MPI_SUCCESS)
+		return rc;
+	if (src == MPI_PROC_NULL) {
+		status_procnull(st);
+		return MPI_SUCCESS;
+	}
+	p.src = src == MPI_ANY_SOURCE ? FT_PT_ANY : src;
+	p.tag = tag == MPI_ANY_TAG ? FT_PT_ANY : tag;
+	p.ctx = comm->ctx;
+	ft__mpi_wait(probe_found, &p);
+	if (st != MPI_STATUS_IGNORE) {
+		status_empty(st);
+		st->MPI_SOURCE = p.st.source;
+		st->MPI_TAG = p.st.tag;
+		st->ft_bytes = p.st.msglen;
+	}
+	return MPI_SUCCESS;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The protocol registry: a fixed array searched by name, no plugins,
+ * and the calls that run a hook or its core default.
+ */
+#include <stdlib.h>
+
+#include "proto.h"
+
+static const struct ft_proto_ops *const registry[] = {
+	&ft__proto_none,
+};
+
+const struct ft_proto_ops *
+ft_proto_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < FT_NELEM(registry); i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	errno = ENOENT;
+	return NULL;
+}
+
+const char *
+ft_proto_names(void)
+{
+	return "none";
+}
+
+int
+ft_proto_init(struct ft_proto *p, const struct ft_proto_ops *ops,
+    const struct ft_conf *conf)
+{
+	memset(p, 0, sizeof(*p));
+	if (ops->abi != FT_PROTO_ABI) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	p->ops = ops;
+	p->conf = *conf;
+	if (ops->privsize > 0 && (p->priv = calloc(1, ops->privsize)) == NULL)
+		return -1;
+	if (ops->init != NULL && ops->init(p, conf) != 0) {
+		free(p->priv);
+		p->priv = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void
+ft_proto_release(struct ft_proto *p)
+{
+	if (p->ops != NULL && p->ops->fini != NULL)
+		p->ops->fini(p);
+	free(p->priv);
+	p->priv = NULL;
+	p->ops = NULL;
+}
+
+int
+ft_proto_send(struct ft_proto *p, struct ft_msg *m)
+{
+	p->sent++;
+	if (p->ops->send == NULL)
+		return 0;
+	return p->ops->send(p, m);
+}
+
+int
+ft_proto_deliver(struct ft_proto *p, const struct ft_msg *m)
+{
+	p->delivered++;
+	if (p->ops->deliver == NULL)
+		return 0;
+	return p->ops->deliver(p, m);
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Rank-to-rank messages in bytes: connections to every peer (Unix sockets
+ * on one host, TCP otherwise, opened on first use), eager sends for small
+ * messages, rendezvous (RTS, CTS, data) for large and synchronous ones,
+ * matching against posted and unexpected queues per communicator context,
+ * and the progress engine.  Datatypes and communicator ranks are the MPI
+ * layer's business: here a message is bytes with a context, a source
+ * rank in the communicator, and a tag.
+ *
+ * Ordering: every message from rank i to rank j travels on the one
+ * connection i opened to j, and unexpected messages queue in arrival
+ * order, so messages from one source on one context never overtake.
+ *
+ * The engine is single-threaded: only the thread that called
+ * ft_pt_init calls into it (MPI_THREAD_FUNNELED).
+ */
+#ifndef FT_PT2PT_H
+#define FT_PT2PT_H
+
+#include "../net/net.h"
+#include "../proto/proto.h"
+
+#define FT_PT_ANY		(-1)	/* wildcard source or tag */
+#define FT_PT_EAGER_MAX		(64u << 10)
+
+enum ft_req_kind {
+	FT_REQ_SEND = 1,
+	FT_REQ_RECV,
+};
+
+enum ft_send_mode {
+	FT_SEND_STANDARD = 0,
+	FT_SEND_SYNC,		/* complete only once matched */
+};
+
+struct ft_pt_status {
+	int	 source;	/* rank in the communicator */
+	int	 tag;
+	int	 error;		/* 0, or EMSGSIZE when truncated */
+	int	 cancelled;
+	size_t	 bytes;		/* bytes received (after truncation) */
+	size_t	 msglen;	/* bytes the sender sent */
+};
+
+struct ft_req {
+	enum ft_req_kind	 kind;
+	int			 done;
+	int			 posted;	/* in a posted queue */
+	/* Receives. */
+	void			*buf;
+	size_t			 cap;
+	int			 src;		/* or FT_PT_ANY */
+	int			 tag;		/* or FT_PT_ANY */
+	uint32_t		 ctx;
+	size_t			 got;
+	/* Sends. */
+	const void		*sbuf;
+	size_t			 len;
+	uint32_t		 dst;		/* world rank */
+	int			 mode;
+	/* Both. */
+	uint64_t		 id;		/* rendezvous handle, or 0 */
+	struct ft_pt_status	 st;
+	struct ft_req		*next, *prev;
+	/* Called once when the request completes (never if it fails). */
+	void			(*on_done)(struct ft_req *);
+	void			*user;
+};
+
+struct ft_pt;
+
+struct ft_pt_conf {
+	uint32_t		 rank, size;	/* world */
+	const uint8_t		*key;		/* FT_WIRE_KEYLEN, not owned */
+	const struct ft_proto_ops *proto;
+	int			 force_tcp;	/* TCP even on one host */
+	const char		*unix_dir;	/* where to listen, or NULL */
+	const char		*tcp_host;	/* "127.0.0.1" by default */
+	uint32_t		 node;		/* this host's index */
+};
+
+/*
+ * Create the engine and open its listeners.  Returns NULL with errno.
+ * ft_pt_addr gives this rank's addresses for the launcher's table.
+ */
+struct ft_pt *ft_pt_new(const struct ft_pt_conf *);
+void	 ft_pt_addr(const struct ft_pt *, struct ft_rank_addr *);
+
+/*
+ * Hand the engine the addresses of every rank (n must equal the world
+ * size); the engine keeps a copy.  Returns 0, or -1 with EINVAL.
+ */
+int	 ft_pt_set_table(struct ft_pt *, const struct ft_rank_addr *, uint32_t n);
+
+/*
+ * The launcher connection, already authenticated: the engine polls it
+ * with the rest and hands each frame to on_ctl (which may be called
+ * from any progress call), and calls on_ctl with h == NULL when it
+ * closes.  The engine owns conn from now on.
+ */
+void	 ft_pt_set_ctl(struct ft_pt *, struct ft_conn *,
+	    void (*on_ctl)(void *, const struct ft_hdr *, const uint8_t *),
+	    void *arg);
+struct ft_conn *ft_pt_ctl(struct ft_pt *);
+
+/* Close every connection and free the engine. */
+void	 ft_pt_free(struct ft_pt *);
+
+/*
+ * Start a send of len bytes from buf to world rank dst, on context ctx,
+ * as rank src of the communicator.  The caller owns req, which must stay
+ * put until done.  Returns 0, or -1 with errno (ENOMEM; ECONNRESET when
+ * dst is known to be gone).
+ */
+int	 ft_pt_isend(struct ft_pt *, struct ft_req *, const void *buf,
+	    size_t len, uint32_t dst, uint32_t ctx, uint32_t src, int tag,
+	    int mode);
+/* Start a receive; src and tag may be FT_PT_ANY. */
+int	 ft_pt_irecv(struct ft_pt *, struct ft_req *, void *buf, size_t cap,
+	    int src, int tag, uint32_t ctx);
+/*
+ * Look for a matching message that has arrived and not been received.
+ * Returns 1 and fills st (source, tag, msglen), or 0.
+ */
+int	 ft_pt_iprobe(struct ft_pt *, int src, int tag, uint32_t ctx,
+	    struct ft_pt_status *);
+/* Cancel a receive not yet matched: returns 1 if it was cancelled. */
+int	 ft_pt_cancel(struct ft_pt *, struct ft_req *);
+
+/*
+ * Make progress: accept, connect, read and write whatever is ready,
+ * waiting up to timeout_ms (0: do not wait, -1: until something
+ * happens).  Returns 0, or -1 with errno on a local failure (ENOMEM).
+ */
+int	 ft_pt_progress(struct ft_pt *, int timeout_ms);
+
+/* Anything still to be written or waiting for a CTS? */
+int	 ft_pt_busy(const struct ft_pt *);
+
+/* World rank and size, and peers known to be gone. */
+uint32_t ft_pt_rank(const struct ft_pt *);
+uint32_t ft_pt_size(const struct ft_pt *);
+int	 ft_pt_peer_gone(const struct ft_pt *, uint32_t);
+
+#endif

@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Encoders and decoders for every frame ft sends.  Decoders follow one
+ * order: fixed fields through a bounded cursor, then counts checked
+ * against what is left before anything is allocated, then the body must
+ * be consumed exactly.
+ */
+#include <stdlib.h>
+
+#include "wire.h"
+
+_Static_assert(FT_WIRE_HDRLEN == 16, "frame header is 16 bytes");
+_Static_assert(FT_WIRE_CHUNK + FT_WIRE_HDRLEN + FT_RDATA_FIXED <=
+    FT_FRAME_MAX, "a rendezvous chunk fits in a frame");
+
+int
+ft_hdr_decode(const uint8_t *p, struct ft_hdr *h)
+{
+	if ((p[0] << 8 | p[1]) != FT_WIRE_MAGIC) {
+		errno = EPROTO;
+		return -1;
+	}
+	h->version = p[2];
+	h->type = p[3];
+	h->len = ft_rd32(p + 4);
+	h->sender = ft_rd32(p + 8);
+	h->flags = ft_rd32(p + 12);
+	if (h->version < FT_WIRE_VERSION_MIN || h->version > FT_WIRE_VERSION ||
+	    (h->flags & ~FT_FLAG_KNOWN) != 0) {
+		errno = EPROTO;
+		return -1;
+	}
+	if (h->len < FT_WIRE_HDRLEN || h->len > FT_FRAME_MAX) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return 0;
+}
+
+void
+ft_hdr_encode(uint8_t *p, const struct ft_hdr *h)
+{
+	p[0] = FT_WIRE_MAGIC >> 8;
+	p[1] = FT_WIRE_MAGIC & 0xff;
+	p[2] = h->version;
+	p[3] = h->type;
+	ft_be32(p + 4, h->len);
+	ft_be32(p + 8, h->sender);
+	ft_be32(p + 12, h->flags);
+}
+
+const char *
+ft_msg_name(unsigned int type)
+{
+	switch (type) {
+	case FT_MSG_HELLO:
+		return "HELLO";
+	case FT_MSG_CHALLENGE:
+		return "CHALLENGE";
+	case FT_MSG_AUTH:
+		return "AUTH";
+	case FT_MSG_REGISTER:
+		return "REGISTER";
+	case FT_MSG_TABLE:
+		return "TABLE";
+	case FT_MSG_ABORT:
+		return "ABORT";
+	case FT_MSG_FINALIZE:
+		return "FINALIZE";
+	case FT_MSG_FINALIZE_OK:
+		return "FINALIZE_OK";
+	case FT_MSG_EAGER:
+		return "EAGER";
+	case FT_MSG_RTS:
+		return "RTS";
+	case FT_MSG_CTS:
+		return "CTS";
+	case FT_MSG_RDATA:
+		return "RDATA";
+	default:
+		return "unknown";
+	}
+}
+
+/* Start a frame: reserve the header, to be completed by frame_end. */
+static size_t
+frame_begin(struct ft_wbuf *b, unsigned int type, uint32_t sender,
+    uint32_t flags)
+{
+	struct ft_hdr h = { FT_WIRE_VERSION, (uint8_t)type, 0, sender, flags };
+	size_t start = b->len;
+
+	if (ft_wbuf_reserve(b, FT_WIRE_HDRLEN) == 0) {
+		ft_hdr_encode(b->p + b->len, &h);
+		b->len += FT_WIRE_HDRLEN;
+	}
+	return start;
+}
+
+static int
+frame_end(struct ft_wbuf *b, size_t start)
+{
+	if (b->err == 0 && b->len - start > FT_FRAME_MAX)
+		b->err = EMSGSIZE;
+	if (b->err != 0) {
+		errno = b->err;
+		if (start <= b->len)
+			b->len = start;
+		b->err = 0;
+		return -1;
+	}
+	ft_wbuf_set32(b, start + 4, (uint32_t)(b->len - start));
+	return 0;
+}
+
+/* A decoder's last step: the body must have been consumed exactly. */
+static int
+decode_done(struct ft_rbuf *r)
+{
+	if (r->err != 0 || r->off != r->len) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+int
+ft_msg_hello_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_hello *m)
+{
+	size_t s = frame_begin(b, FT_MSG_HELLO, sender, 0);
+
+	ft_put8(b, m->minver);
+	ft_put8(b, m->maxver);
+	ft_put8(b, m->role);
+	ft_put8(b, 0);
+	ft_put32(b, m->id);
+	ft_putbytes(b, m->nonce, sizeof(m->nonce));
+	return frame_end(b, s);
+}
+
+int
+ft_msg_hello_decode(const uint8_t *p, size_t len, struct ft_msg_hello *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->minver = ft_get8(&r);
+	m->maxver = ft_get8(&r);
+	m->role = ft_get8(&r);
+	if (ft_get8(&r) != 0)
+		r.err = EPROTO;
+	m->id = ft_get32(&r);
+	ft_getbytes(&r, m->nonce, sizeof(m->nonce));
+	if (m->minver > m->maxver)
+		r.err = EPROTO;
+	return decode_done(&r);
+}
+
+int
+ft_msg_challenge_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_challenge *m)
+{
+	size_t s = frame_begin(b, FT_MSG_CHALLENGE, sender, 0);
+
+	ft_put8(b, m->version);
+	ft_put8(b, 0);
+	ft_put16(b, 0);
+	ft_put32(b, m->id);
+	ft_putbytes(b, m->nonce, sizeof(m->nonce));
+	ft_putbytes(b, m->mac, sizeof(m->mac));
+	return frame_end(b, s);
+}
+
+int
+ft_msg_challenge_decode(const uint8_t *p, size_t len,
+    struct ft_msg_challenge *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->version = ft_get8(&r);
+	if (ft_get8(&r) != 0 || ft_get16(&r) != 0)
+		r.err = EPROTO;
+	m->id = ft_get32(&r);
+	ft_getbytes(&r, m->nonce, sizeof(m->nonce));
+	ft_getbytes(&r, m->mac, sizeof(m->mac));
+	return decode_done(&r);
+}
+
+int
+ft_msg_auth_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_auth *m)
+{
+	size_t s = frame_begin(b, FT_MSG_AUTH, sender, 0);
+
+	ft_putbytes(b, m->mac, sizeof(m->mac));
+	return frame_end(b, s);
+}
+
+int
+ft_msg_auth_decode(const uint8_t *p, size_t len, struct ft_msg_auth *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	ft_getbytes(&r, m->mac, sizeof(m->mac));
+	return decode_done(&r);
+}
+
+static void
+put_addr(struct ft_wbuf *b, const struct ft_rank_addr *a)
+{
+	ft_put32(b, a->node);
+	ft_put32(b, a->pid);
+	ft_putstr(b, a->unix_addr);
+	ft_putstr(b, a->tcp_addr);
+}
+
+static void
+get_addr(struct ft_rbuf *r, struct ft_rank_addr *a)
+{
+	a->node = ft_get32(r);
+	a->pid = ft_get32(r);
+	ft_getstr(r, a->unix_addr, sizeof(a->unix_addr));
+	ft_getstr(r, a->tcp_addr, sizeof(a->tcp_addr));
+}
+
+/* The smallest encoding of one address: two words, two empty strings. */
+#define ADDR_MIN_BYTES	12
+
+int
+ft_msg_register_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_register *m)
+{
+	size_t s = frame_begin(b, FT_MSG_REGISTER, sender, 0);
+
+	ft_put32(b, m->rank);
+	put_addr(b, &m->addr);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_register_decode(const uint8_t *p, size_t len,
+    struct ft_msg_register *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->rank = ft_get32(&r);
+	get_addr(&r, &m->addr);
+	return decode_done(&r);
+}
+
+int
+ft_msg_table_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_table *m)
+{
+	size_t s = frame_begin(b, FT_MSG_TABLE, sender, 0);
+	uint32_t i;
+
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++)
+		put_addr(b, &m->ranks[i]);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_table_decode(const uint8_t *p, size_t len, struct ft_msg_table *m)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	m->n = 0;
+	m->ranks = NULL;
+	ft_rbuf_init(&r, p, len);
+	m->n = ft_get32(&r);
+	/* Bound the count by what the body can hold before allocating. */
+	if (r.err != 0 || m->n == 0 || m->n > FT_WIRE_MAX_RANKS ||
+	    m->n > ft_rbuf_left(&r) / ADDR_MIN_BYTES) {
+		m->n = 0;
+		errno = EPROTO;
+		return -1;
+	}
+	if ((m->ranks = calloc(m->n, sizeof(*m->ranks))) == NULL) {
+		m->n = 0;
+		return -1;
+	}
+	for (i = 0; i < m->n && r.err == 0; i++)
+		get_addr(&r, &m->ranks[i]);
+	if (decode_done(&r) != 0) {
+		ft_msg_table_free(m);
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+void
+ft_msg_table_free(struct ft_msg_table *m)
+{
+	free(m->ranks);
+	m->ranks = NULL;
+	m->n = 0;
+}
+
+int
+ft_msg_abort_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_abort *m)
+{
+	size_t s = frame_begin(b, FT_MSG_ABORT, sender, 0);
+
+	ft_put32(b, (uint32_t)m->code);
+	ft_putstr(b, m->reason);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_abort_decode(const uint8_t *p, size_t len, struct ft_msg_abort *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->code = (int32_t)ft_get32(&r);
+	ft_getstr(&r, m->reason, sizeof(m->reason));
+	return decode_done(&r);
+}
+
+int
+ft_msg_empty_encode(struct ft_wbuf *b, uint32_t sender, unsigned int type)
+{
+	return frame_end(b, frame_begin(b, type, sender, 0));
+}
+
+int
+ft_msg_empty_decode(const uint8_t *p, size_t len)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	return decode_done(&r);
+}
+
+int
+ft_msg_rts_encode(struct ft_wbuf *b, uint32_t sender, uint32_t flags,
+    const struct ft_msg_rts *m)
+{
+	size_t s = frame_begin(b, FT_MSG_RTS, sender, flags);
+
+	ft_put32(b, m->ctx);
+	ft_put32(b, m->src);
+	ft_put32(b, (uint32_t)m->tag);
+	ft_put64(b, m->seq);
+	ft_put64(b, m->size);
+	ft_put64(b, m->sreq);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_rts_decode(const uint8_t *p, size_t len, struct ft_msg_rts *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->ctx = ft_get32(&r);
+	m->src = ft_get32(&r);
+	m->tag = (int32_t)ft_get32(&r);
+	m->seq = ft_get64(&r);
+	m->size = ft_get64(&r);
+	m->sreq = ft_get64(&r);
+	if (m->tag < 0)
+		r.err = EPROTO;
+	return decode_done(&r);
+}
+
+int
+ft_msg_cts_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_cts *m)
+{
+	size_t s = frame_begin(b, FT_MSG_CTS, sender, 0);
+
+	ft_put64(b, m->sreq);
+	ft_put64(b, m->rreq);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_cts_decode(const uint8_t *p, size_t len, struct ft_msg_cts *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->sreq = ft_get64(&r);
+	m->rreq = ft_get64(&r);
+	return decode_done(&r);
+}
+
+static int
+data_prefix(uint8_t *out, unsigned int type, uint32_t sender, size_t fixed,
+    size_t payload)
+{
+	struct ft_hdr h = { FT_WIRE_VERSION, (uint8_t)type, 0, sender, 0 };
+
+	if (payload > FT_FRAME_MAX - FT_WIRE_HDRLEN - fixed) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	h.len = (uint32_t)(FT_WIRE_HDRLEN + fixed + payload);
+	ft_hdr_encode(out, &h);
+	return 0;
+}
+
+int
+ft_msg_eager_prefix(uint8_t *out, uint32_t sender,
+    const struct ft_msg_eager *m, size_t payload)
+{
+	uint8_t *q = out + FT_WIRE_HDRLEN;
+
+	if (data_prefix(out, FT_MSG_EAGER, sender, FT_EAGER_FIXED,
+	    payload) != 0)
+		return -1;
+	ft_be32(q, m->ctx);
+	ft_be32(q + 4, m->src);
+	ft_be32(q + 8, (uint32_t)m->tag);
+	ft_be64(q + 12, m->seq);
+	return 0;
+}
+
+int
+ft_msg_eager_decode(const uint8_t *p, size_t len, struct ft_msg_eager *m)
+{
+	if (len < FT_EAGER_FIXED) {
+		errno = EPROTO;
+		return -1;
+	}
+	m->ctx = ft_rd32(p);
+	m->src = ft_rd32(p + 4);
+	m->tag = (int32_t)ft_rd32(p + 8);
+	m->seq = ft_rd64(p + 12);
+	if (m->tag < 0) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+int
+ft_msg_rdata_prefix(uint8_t *out, uint32_t sender,
+    const struct ft_msg_rdata *m, size_t payload)
+{
+	uint8_t *q = out + FT_WIRE_HDRLEN;
+
+	if (data_prefix(out, FT_MSG_RDATA, sender, FT_RDATA_FIXED,
+	    payload) != 0)
+		return -1;
+	ft_be64(q, m->rreq);
+	ft_be64(q + 8, m->offset);
+	return 0;
+}
+
+int
+ft_msg_rdata_decode(const uint8_t *p, size_t len, struct ft_msg_rdata *m)
+{
+	if (len < FT_RDATA_FIXED) {
+		errno = EPROTO;
+		return -1;
+	}
+	m->rreq = ft_rd64(p);
+	m->offset = ft_rd64(p + 8);
+	return 0;
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Every byte format that crosses a socket: the 16-byte frame header and
+ * one encoder/decoder pair per message type.  Pure functions over
+ * buffers, big-endian, every length checked before use.  ft-wire(7)
+ * documents the formats; tests/fuzz/ holds one target per decoder.
+ *
+ * Encoders append one whole frame (header included) to a ft_wbuf and
+ * return 0, or -1 with ENOMEM or EMSGSIZE.  Decoders take the frame
+ * body (the bytes after the header), fill the caller's struct and
+ * return 0, or -1 with errno EPROTO when the body is malformed: short,
+ * too long, a bad count, a string with a NUL byte or longer than its
+ * field.  Decoders never allocate except ft_msg_table_decode, whose
+ * result the caller frees with ft_msg_table_free.
+ */
+#ifndef FT_WIRE_H
+#define FT_WIRE_H
+
+#include "../base/base.h"
+
+#define FT_WIRE_MAGIC		0x4654	/* "FT" */
+#define FT_WIRE_VERSION		1	/* newest version this build speaks */
+#define FT_WIRE_VERSION_MIN	1	/* oldest version this build speaks */
+#define FT_WIRE_HDRLEN		16
+#define FT_FRAME_MAX		(16u << 20)	/* whole frame, header included */
+#define FT_WIRE_CHUNK		(8u << 20)	/* rendezvous data per frame */
+#define FT_WIRE_NONCE		32
+#define FT_WIRE_MAC		32
+#define FT_WIRE_KEYLEN		32
+#define FT_WIRE_MAX_RANKS	(1u << 20)
+#define FT_WIRE_NODE_MAX	64	/* host names, NUL included */
+#define FT_WIRE_ADDR_MAX	128	/* "unix:/path" or "tcp:host:port" */
+#define FT_WIRE_TEXT_MAX	1024
+
+enum ft_msg_type {
+	/* Handshake: every connection starts with these three. */
+	FT_MSG_HELLO = 1,
+	FT_MSG_CHALLENGE = 2,
+	FT_MSG_AUTH = 3,
+	/* Rank <-> launcher. */
+	FT_MSG_REGISTER = 16,
+	FT_MSG_TABLE = 17,
+	FT_MSG_ABORT = 18,
+	FT_MSG_FINALIZE = 19,
+	FT_MSG_FINALIZE_OK = 20,
+	/* Rank <-> rank. */
+	FT_MSG_EAGER = 32,
+	FT_MSG_RTS = 33,
+	FT_MSG_CTS = 34,
+	FT_MSG_RDATA = 35,
+};
+
+/* Header flags.  Unknown bits must be zero. */
+#define FT_FLAG_SYNC	0x1u	/* RTS of a synchronous-mode send */
+#define FT_FLAG_KNOWN	(FT_FLAG_SYNC)
+
+struct ft_hdr {
+	uint8_t		version;
+	uint8_t		type;
+	uint32_t	len;		/* whole frame, header included */
+	uint32_t	sender;		/* world rank, or FT_WIRE_LAUNCHER */
+	uint32_t	flags;
+};
+
+#define FT_WIRE_LAUNCHER	0xffffffffu
+
+/*
+ * Decode and check a header: magic, a version this build speaks, a
+ * length between FT_WIRE_HDRLEN and FT_FRAME_MAX, no unknown flag.
+ * p must hold at least FT_WIRE_HDRLEN bytes.  Returns 0, or -1 with
+ * EPROTO (bad magic, version or flags) or EMSGSIZE (bad length).
+ */
+int	 ft_hdr_decode(const uint8_t *p, struct ft_hdr *);
+void	 ft_hdr_encode(uint8_t *p, const struct ft_hdr *);
+const char *ft_msg_name(unsigned int type);
+
+/* Roles a connecting peer announces in HELLO. */
+#define FT_ROLE_RANK		1
+#define FT_ROLE_LAUNCHER	2
+
+struct ft_msg_hello {
+	uint8_t		minver, maxver;
+	uint8_t		role;
+	uint32_t	id;
+	uint8_t		nonce[FT_WIRE_NONCE];
+};
+
+struct ft_msg_challenge {
+	uint8_t		version;	/* chosen by the acceptor */
+	uint32_t	id;		/* the acceptor's id */
+	uint8_t		nonce[FT_WIRE_NONCE];
+	uint8_t		mac[FT_WIRE_MAC];
+};
+
+struct ft_msg_auth {
+	uint8_t		mac[FT_WIRE_MAC];
+};
+
+struct ft_rank_addr {
+	uint32_t	node;		/* index of the host in the job */
+	uint32_t	pid;
+	char		unix_addr[FT_WIRE_ADDR_MAX];
+	char		tcp_addr[FT_WIRE_ADDR_MAX];
+};
+
+struct ft_msg_register {
+	uint32_t		rank;
+	struct ft_rank_addr	addr;
+};
+
+struct ft_msg_table {
+	uint32_t		 n;
+	struct ft_rank_addr	*ranks;	/* n entries, heap */
+};
+
+struct ft_msg_abort {
+	int32_t		code;
+	char		reason[FT_WIRE_TEXT_MAX];
+};
+
+/* The fixed part of EAGER; the payload follows it to the frame's end. */
+#define FT_EAGER_FIXED	20
+struct ft_msg_eager {
+	uint32_t	ctx;
+	uint32_t	src;		/* rank in the communicator */
+	int32_t		tag;
+	uint64_t	seq;		/* per (sender, receiver) message number */
+};
+
+struct ft_msg_rts {
+	uint32_t	ctx;
+	uint32_t	src;
+	int32_t		tag;
+	uint64_t	seq;
+	uint64_t	size;
+	uint64_t	sreq;		/* sender's handle, echoed in CTS */
+};
+
+struct ft_msg_cts {
+	uint64_t	sreq;
+	uint64_t	rreq;		/* receiver's handle, echoed in RDATA */
+};
+
+/* The fixed part of RDATA; the payload follows it. */
+#define FT_RDATA_FIXED	16
+struct ft_msg_rdata {
+	uint64_t	rreq;
+	uint64_t	offset;
+};
+
+int	 ft_msg_hello_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_hello *);
+int	 ft_msg_hello_decode(const uint8_t *, size_t, struct ft_msg_hello *);
+int	 ft_msg_challenge_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_challenge *);
+int	 ft_msg_challenge_decode(const uint8_t *, size_t,
+	    struct ft_msg_challenge *);
+int	 ft_msg_auth_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_auth *);
+int	 ft_msg_auth_decode(const uint8_t *, size_t, struct ft_msg_auth *);
+int	 ft_msg_register_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_register *);
+int	 ft_msg_register_decode(const uint8_t *, size_t,
+	    struct ft_msg_register *);
+int	 ft_msg_table_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_table *);
+int	 ft_msg_table_decode(const uint8_t *, size_t, struct ft_msg_table *);
+void	 ft_msg_table_free(struct ft_msg_table *);
+int	 ft_msg_abort_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_abort *);
+int	 ft_msg_abort_decode(const uint8_t *, size_t, struct ft_msg_abort *);
+/* FINALIZE and FINALIZE_OK have an empty body. */
+int	 ft_msg_empty_encode(struct ft_wbuf *, uint32_t sender,
+	    unsigned int type);
+int	 ft_msg_empty_decode(const uint8_t *, size_t);
+int	 ft_msg_rts_encode(struct ft_wbuf *, uint32_t sender, uint32_t flags,
+	    const struct ft_msg_rts *);
+int	 ft_msg_rts_decode(const uint8_t *, size_t, struct ft_msg_rts *);
+int	 ft_msg_cts_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_cts *);
+int	 ft_msg_cts_decode(const uint8_t *, size_t, struct ft_msg_cts *);
+
+/*
+ * Data frames are written without copying the payload: the encoder
+ * fills the fixed bytes (header and fixed part, FT_WIRE_HDRLEN +
+ * FT_*_FIXED bytes) into out, and the caller sends the payload right
+ * after them.  payload is at most FT_FRAME_MAX minus those bytes, or
+ * the call returns -1 with EMSGSIZE.  The decoders read the fixed part
+ * only and need at least FT_*_FIXED bytes of body.
+ */
+int	 ft_msg_eager_prefix(uint8_t *out, uint32_t sender,
+	    const struct ft_msg_eager *, size_t payload);
+int	 ft_msg_eager_decode(const uint8_t *, size_t, struct ft_msg_eager *);
+int	 ft_msg_rdata_prefix(uint8_t *out, uint32_t sender,
+	    const struct ft_msg_rdata *, size_t payload);
+int	 ft_msg_rdata_decode(const uint8_t *, size_t, struct ft_msg_rdata *);
+
+#endif

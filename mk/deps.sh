@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# Install the Debian packages named on the command line that are missing:
+# with apt-get when root, else say what to install and fail.
+set -eu
+command -v dpkg-query >/dev/null 2>&1 || {
+	echo "deps: not a Debian system; make sure these are installed: $*" >&2
+	exit 0
+}
+missing=""
+for p in "$@"; do
+	s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$s" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing Debian packages:$missing" >&2
+	echo "deps: run as root, or: sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086
+apt-get install -y -q $missing >/dev/null 2>&1 || {
+	apt-get update -q >/dev/null 2>&1
+	apt-get install -y -q $missing >/dev/null
+}
