@@ -22,10 +22,7 @@ PKGS_BUILD = gcc make pkg-config libbsd-dev libzstd-dev libcurl4-openssl-dev \
 PKGS_CHECK = bats mandoc clang libclang-rt-14-dev libfuzzer-14-dev
 PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 
-LIB_SRCS = lib/base/base.c lib/wire/wire.c lib/net/net.c \
-	   lib/job/rank.c lib/job/launch.c lib/pt2pt/pt2pt.c \
-	   lib/proto/proto.c lib/proto/proto_none.c \
-	   lib/mpi/env.c lib/mpi/objects.c lib/mpi/p2p.c
+LIB_SRCS = $(sort $(wildcard lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
 LIB_HDRS = $(wildcard lib/*/*.h)
 CMDS	 = ftrun ftcc

@@ -244,6 +244,15 @@ FT_MPI_API int	MPI_Request_free(MPI_Request *);
 FT_MPI_API int	MPI_Cancel(MPI_Request *);
 FT_MPI_API int	MPI_Test_cancelled(const MPI_Status *, int *);
 
+/* BEGIN datatypes: derived types, packing (owner: lib/mpi/type.c) */
+/* END datatypes */
+
+/* BEGIN collectives and operations (owner: lib/mpi/coll.c, op.c) */
+/* END collectives and operations */
+
+/* BEGIN communicators, groups, topologies, info (owner: lib/mpi/comm.c) */
+/* END communicators, groups, topologies, info */
+
 #ifdef __cplusplus
 }
 #endif

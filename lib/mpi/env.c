@@ -6,6 +6,7 @@
  * MPI_Init is the one place in libft that reads the environment: the
  * launcher's contract with its ranks is made of variables.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -66,6 +67,10 @@ init_common(void)
 		ft_random(ft__mpi.env.key, sizeof(ft__mpi.env.key));
 	snprintf(role, sizeof(role), "rank %u", ft__mpi.env.rank);
 	ft_diag_setrole(role);
+	/* Spinning buys latency when every rank has a core; when ranks
+	 * outnumber cores it steals the core the sender needs, so yield. */
+	ft__mpi.oversubscribed = (long)ft__mpi.env.size >
+	    sysconf(_SC_NPROCESSORS_ONLN);
 	if ((s = getenv("FT_SPIN_US")) != NULL)
 		ft__mpi.spin_us = (int)strtol(s, NULL, 10);
 	if ((proto = ft_proto_find(ft__mpi.singleton ? "none" :
@@ -260,9 +265,12 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 	spin_until = ft_now_ns() + (uint64_t)ft__mpi.spin_us * 1000;
 	while (!done(arg)) {
 		/* Spin briefly for latency, then sleep in poll. */
-		if (ft_pt_progress(ft__mpi.pt,
-		    ft_now_ns() < spin_until ? 0 : 100) != 0)
+		int spin = ft_now_ns() < spin_until;
+
+		if (ft_pt_progress(ft__mpi.pt, spin ? 0 : 100) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "progress failed");
+		if (spin && ft__mpi.oversubscribed)
+			sched_yield();
 	}
 }
 

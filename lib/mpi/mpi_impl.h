@@ -10,6 +10,8 @@
 #include "../include/mpi.h"
 #include "../job/job.h"
 #include "../pt2pt/pt2pt.h"
+#include "comm.h"
+#include "type.h"
 
 struct ft_mpi_errh {
 	int	kind;
@@ -19,24 +21,6 @@ enum {
 	FT_ERRH_FATAL = 1,
 	FT_ERRH_RETURN,
 	FT_ERRH_ABORT,
-};
-
-struct ft_mpi_comm {
-	uint32_t		 ctx;		/* point-to-point context */
-	int			 rank, size;
-	uint32_t		*world;		/* comm rank -> world rank */
-	MPI_Errhandler		 errh;
-	char			 name[MPI_MAX_OBJECT_NAME];
-	int			 predefined;
-};
-
-struct ft_mpi_type {
-	size_t		 size;		/* bytes of data */
-	MPI_Aint	 lb, extent;
-	int		 predefined;
-	int		 committed;
-	int		 contiguous;	/* data is size bytes at buf + lb */
-	const char	*name;
 };
 
 enum ft_mpi_req_kind {
@@ -51,6 +35,11 @@ struct ft_mpi_req {
 	MPI_Comm		 comm;
 	int			 freed;		/* MPI_Request_free'd */
 	long			 bsend_seg;	/* offset in the attached buffer, or -1 */
+	/* Data that is not one dense block travels packed. */
+	void			*packbuf;
+	void			*ubuf;		/* the application's buffer */
+	int			 ucount;
+	MPI_Datatype		 utype;
 	int			 is_recv;
 };
 
@@ -63,6 +52,7 @@ struct ft_mpi_state {
 	int			 singleton;
 	int			 finalize_ok;
 	int			 spin_us;
+	int			 oversubscribed;
 	/* Buffered-mode sends (MPI_Buffer_attach). */
 	uint8_t			*bbuf;
 	size_t			 bsize;
@@ -81,10 +71,6 @@ extern struct ft_mpi_state ft__mpi;
  */
 int	 ft__mpi_err(MPI_Comm, int code, const char *call, const char *fmt,
 	    ...) FT_PRINTF(4, 5);
-/* Is comm a valid communicator? */
-int	 ft__mpi_comm_ok(MPI_Comm);
-/* Is type a valid, committed datatype? */
-int	 ft__mpi_type_ok(MPI_Datatype);
 /* Progress until done(arg) is true. */
 void	 ft__mpi_wait(int (*done)(void *), void *arg);
 /* End the whole job with code, after a message. */

@@ -112,15 +112,25 @@ static void
 req_free(struct ft_mpi_req *r)
 {
 	bsend_release(r->bsend_seg);
+	free(r->packbuf);
 	free(r);
 }
 
-/* pt2pt completion: free a request the application already let go. */
+/*
+ * pt2pt completion: unpack what arrived packed, give back buffered-mode
+ * space, free a request the application already let go.
+ */
 static void
 on_req_done(struct ft_req *pr)
 {
 	struct ft_mpi_req *r = pr->user;
 
+	if (r->packbuf != NULL && r->kind == FT_MPI_REQ_RECV &&
+	    !pr->st.cancelled)
+		ft__mpi_unpack(r->packbuf, pr->st.bytes, r->ubuf, r->ucount,
+		    r->utype);
+	free(r->packbuf);
+	r->packbuf = NULL;
 	bsend_release(r->bsend_seg);
 	r->bsend_seg = -1;
 	if (r->freed)
@@ -145,16 +155,44 @@ req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
 }
 
 static int
-start_send(const char *call, const void *buf, int count, MPI_Datatype type,
-    int dest, int tag, MPI_Comm comm, int mode, struct ft_req *pr)
+send_bytes(const char *call, const void *data, size_t len, int dest, int tag,
+    MPI_Comm comm, int mode, struct ft_req *pr)
 {
-	if (ft_pt_isend(ft__mpi.pt, pr, buf, (size_t)count * type->size,
-	    comm->world[dest], comm->ctx, (uint32_t)comm->rank, tag,
-	    mode) != 0)
+	if (ft_pt_isend(ft__mpi.pt, pr, data, len, comm->world[dest],
+	    comm->ctx, (uint32_t)comm->rank, tag, mode) != 0)
 		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
 		    MPI_ERR_OTHER, call, "unable to send to rank %d: %s",
 		    dest, strerror(errno));
 	return MPI_SUCCESS;
+}
+
+/*
+ * Start a send of count elements of type: straight from buf when they
+ * form one dense block, else packed into *pack (the caller frees it once
+ * the send is done).
+ */
+static int
+start_send(const char *call, const void *buf, int count, MPI_Datatype type,
+    int dest, int tag, MPI_Comm comm, int mode, struct ft_req *pr,
+    void **pack)
+{
+	size_t len = (size_t)count * type->size;
+	MPI_Aint off;
+	int rc;
+
+	*pack = NULL;
+	if (ft__mpi_type_dense(type, count, &off))
+		return send_bytes(call, (const char *)buf + off, len, dest, tag,
+		    comm, mode, pr);
+	if ((*pack = malloc(len > 0 ? len : 1)) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	ft__mpi_pack(buf, count, type, *pack);
+	if ((rc = send_bytes(call, *pack, len, dest, tag, comm, mode, pr)) !=
+	    MPI_SUCCESS) {
+		free(*pack);
+		*pack = NULL;
+	}
+	return rc;
 }
 
 static int
@@ -162,6 +200,7 @@ blocking_send(const char *call, const void *buf, int count,
     MPI_Datatype type, int dest, int tag, MPI_Comm comm, int mode)
 {
 	struct ft_req r;
+	void *pack;
 	int rc;
 
 	FT_MPI_CHECK_INIT(call);
@@ -173,9 +212,10 @@ blocking_send(const char *call, const void *buf, int count,
 	r.on_done = NULL;
 	r.user = NULL;
 	if ((rc = start_send(call, buf, count, type, dest, tag, comm, mode,
-	    &r)) != MPI_SUCCESS)
+	    &r, &pack)) != MPI_SUCCESS)
 		return rc;
 	ft__mpi_wait(req_done, &r);
+	free(pack);
 	return MPI_SUCCESS;
 }
 
@@ -224,9 +264,15 @@ nonblocking_send(const char *call, const void *buf, int count,
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
 	if (dest != MPI_PROC_NULL &&
 	    (rc = start_send(call, buf, count, type, dest, tag, comm, mode,
-	    &r->pt)) != MPI_SUCCESS) {
+	    &r->pt, &r->packbuf)) != MPI_SUCCESS) {
 		free(r);
 		return rc;
+	}
+	/* An eager send completed inside start_send, before packbuf was
+	 * recorded: nothing refers to the packed copy any more. */
+	if (r->pt.done && r->packbuf != NULL) {
+		free(r->packbuf);
+		r->packbuf = NULL;
 	}
 	*req = r;
 	return MPI_SUCCESS;
@@ -361,8 +407,7 @@ MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	if (bsend_alloc(len, &off) < 0)
 		return ft__mpi_err(comm, MPI_ERR_BUFFER, "MPI_Bsend",
 		    "the attached buffer has no room for %zu bytes", len);
-	if (len > 0)
-		memcpy(ft__mpi.bbuf + off, buf, len);
+	ft__mpi_pack(buf, count, type, ft__mpi.bbuf + off);
 	if ((r = req_new(FT_MPI_REQ_SEND, comm)) == NULL) {
 		bsend_release((long)off);
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Bsend",
@@ -370,19 +415,39 @@ MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	}
 	r->bsend_seg = (long)off;
 	r->freed = 1;		/* nobody waits for it */
-	if ((rc = start_send("MPI_Bsend", ft__mpi.bbuf + off, count, type,
-	    dest, tag, comm, FT_SEND_STANDARD, &r->pt)) != MPI_SUCCESS) {
+	if ((rc = send_bytes("MPI_Bsend", ft__mpi.bbuf + off, len, dest, tag,
+	    comm, FT_SEND_STANDARD, &r->pt)) != MPI_SUCCESS) {
 		req_free(r);
 		return rc;
 	}
 	return MPI_SUCCESS;
 }
 
+/*
+ * Start a receive into buf, or into a packed buffer that on_req_done
+ * unpacks when the data is not one dense block.  r->pt.on_done must be
+ * on_req_done.
+ */
 static int
 start_recv(const char *call, void *buf, int count, MPI_Datatype type,
-    int src, int tag, MPI_Comm comm, struct ft_req *pr)
+    int src, int tag, MPI_Comm comm, struct ft_mpi_req *r)
 {
-	if (ft_pt_irecv(ft__mpi.pt, pr, buf, (size_t)count * type->size,
+	size_t len = (size_t)count * type->size;
+	MPI_Aint off;
+	void *dst;
+
+	if (ft__mpi_type_dense(type, count, &off))
+		dst = (char *)buf + off;
+	else {
+		if ((r->packbuf = malloc(len > 0 ? len : 1)) == NULL)
+			return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+			    "out of memory");
+		r->ubuf = buf;
+		r->ucount = count;
+		r->utype = type;
+		dst = r->packbuf;
+	}
+	if (ft_pt_irecv(ft__mpi.pt, &r->pt, dst, len,
 	    src == MPI_ANY_SOURCE ? FT_PT_ANY : src,
 	    tag == MPI_ANY_TAG ? FT_PT_ANY : tag, comm->ctx) != 0)
 		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
@@ -410,8 +475,10 @@ MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 	r.kind = FT_MPI_REQ_RECV;
 	r.comm = comm;
 	r.bsend_seg = -1;
+	r.pt.on_done = on_req_done;
+	r.pt.user = &r;
 	if ((rc = start_recv("MPI_Recv", buf, count, type, src, tag, comm,
-	    &r.pt)) != MPI_SUCCESS)
+	    &r)) != MPI_SUCCESS)
 		return rc;
 	ft__mpi_wait(req_done, &r.pt);
 	status_from(&r, st);
@@ -442,8 +509,8 @@ MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag,
 		    "out of memory");
 	if (src != MPI_PROC_NULL &&
 	    (rc = start_recv("MPI_Irecv", buf, count, type, src, tag, comm,
-	    &r->pt)) != MPI_SUCCESS) {
-		free(r);
+	    r)) != MPI_SUCCESS) {
+		req_free(r);
 		return rc;
 	}
 	*req = r;
@@ -852,13 +919,16 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
 	    rtag, comm, 1)) != MPI_SUCCESS)
 		return rc;
 	len = (size_t)count * type->size;
+	if (len > INT32_MAX)
+		return ft__mpi_err(comm, MPI_ERR_COUNT, "MPI_Sendrecv_replace",
+		    "message of %zu bytes is too large", len);
 	if ((tmp = malloc(len > 0 ? len : 1)) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
 		    "MPI_Sendrecv_replace", "out of memory");
-	if (len > 0)
-		memcpy(tmp, buf, len);
-	rc = MPI_Sendrecv(tmp, count, type, dest, stag, buf, count, type, src,
-	    rtag, comm, st);
+	/* Send a packed copy, so the receive may overwrite buf at once. */
+	ft__mpi_pack(buf, count, type, tmp);
+	rc = MPI_Sendrecv(tmp, (int)len, MPI_BYTE, dest, stag, buf, count,
+	    type, src, rtag, comm, st);
 	free(tmp);
 	return rc;
 }

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: ISC
+# Run every test suite of ft and print one closing line
+# "N passed, N failed, N skipped".  Every suite speaks TAP; a test
+# binary that dies without saying "not ok" counts as one failure.
+# Usage: tests/run-all.sh [SUITE ...]   (unit asan bats mpi fuzz man)
+set -u
+cd "$(dirname "$0")/.."
+export PATH="$PWD/bin:$PATH"
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(unit asan bats mpi fuzz man)
+pass=0 fail=0 skip=0
+log=build/test-log
+mkdir -p "$log"
+
+# Count TAP lines from stdin; show failures and their diagnostics.
+tally() {
+	local suite=$1 line shown=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*"# skip"* | "ok "*"# SKIP"*) skip=$((skip + 1)) ;;
+		"ok "*) pass=$((pass + 1)) ;;
+		"not ok "*)
+			fail=$((fail + 1))
+			echo "$suite: $line"
+			shown=1
+			;;
+		"#"*) [ $shown -eq 1 ] && echo "$suite: $line" ;;
+		*) shown=0 ;;
+		esac
+	done
+}
+
+run_bin() {	# suite binary
+	local out rc
+	out="$log/$1-$(basename "$2").tap"
+	timeout 300 "$2" >"$out" 2>&1
+	rc=$?
+	tally "$1" <"$out"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out"; then
+		fail=$((fail + 1))
+		echo "$1: not ok - $(basename "$2") exited with status $rc (see $out)"
+		tail -5 "$out" | sed "s/^/$1: # /"
+	fi
+}
+
+for s in "${suites[@]}"; do
+	case $s in
+	unit)
+		for t in build/unit/test_*; do [ -x "$t" ] && run_bin unit "$t"; done ;;
+	asan)
+		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+		for t in build/asan/test_*; do [ -x "$t" ] && run_bin asan "$t"; done ;;
+	bats)
+		if ls tests/*.bats >/dev/null 2>&1; then
+			bats --tap tests/*.bats >"$log/bats.tap" 2>&1
+			tally bats <"$log/bats.tap"
+		fi ;;
+	mpi)
+		bash tests/mpi/run.sh >"$log/mpi.tap" 2>&1
+		tally mpi <"$log/mpi.tap" ;;
+	fuzz)
+		tally fuzz < <(n=0
+		for f in build/fuzz/fuzz_*; do
+			[ -x "$f" ] || continue
+			n=$((n + 1))
+			corpus="build/fuzz/corpus-$(basename "$f")"
+			mkdir -p "$corpus"
+			if "$f" -max_total_time="${FUZZ_SECONDS:-4}" \
+			    -print_final_stats=0 "$corpus" \
+			    >"$log/$(basename "$f").log" 2>&1; then
+				echo "ok $n - fuzz smoke $(basename "$f")"
+			else
+				echo "not ok $n - fuzz smoke $(basename "$f") (see $log/$(basename "$f").log)"
+			fi
+		done) ;;
+	man)
+		tally man < <(n=0
+		for m in man/man*/*.[0-9]; do
+			[ -f "$m" ] || continue
+			n=$((n + 1))
+			if out=$(mandoc -Tlint -W warning "$m" 2>&1) && [ -z "$out" ]; then
+				echo "ok $n - mandoc -Tlint $m"
+			else
+				echo "not ok $n - mandoc -Tlint $m"
+				printf '%s\n' "$out" | sed 's/^/# /'
+			fi
+		done) ;;
+	*)
+		echo "run-all: unknown suite '$s'" >&2
+		exit 100 ;;
+	esac
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
