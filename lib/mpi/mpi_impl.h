@@ -27,6 +27,7 @@ enum ft_mpi_req_kind {
 	FT_MPI_REQ_SEND = 1,
 	FT_MPI_REQ_RECV,
 	FT_MPI_REQ_NULLPROC,	/* complete at once: PROC_NULL */
+	FT_MPI_REQ_COLL,	/* a nonblocking collective */
 };
 
 struct ft_mpi_req {
@@ -40,7 +41,21 @@ struct ft_mpi_req {
 	void			*ubuf;		/* the application's buffer */
 	int			 ucount;
 	MPI_Datatype		 utype;
-	int			 is_recv;
+	/*
+	 * Requests that are not one pt2pt transfer (nonblocking
+	 * collectives) set advance: the completion calls run it to make
+	 * progress, and it sets pt.done (and err) when finished; release
+	 * frees state when the request is freed.
+	 */
+	int			(*advance)(struct ft_mpi_req *);
+	void			(*release)(struct ft_mpi_req *);
+	void			*state;
+	int			 err;		/* error class, when not 0 */
+	/* Persistent requests: the arguments MPI_Start uses again. */
+	int			 persistent, active;
+	const void		*pbuf;
+	int			 pcount, ppeer, ptag, pmode;
+	MPI_Datatype		 ptype;
 };
 
 /* The one MPI state of the process. */
@@ -73,6 +88,27 @@ int	 ft__mpi_err(MPI_Comm, int code, const char *call, const char *fmt,
 	    ...) FT_PRINTF(4, 5);
 /* Progress until done(arg) is true. */
 void	 ft__mpi_wait(int (*done)(void *), void *arg);
+/*
+ * Requests for the MPI layer's own use.  ft__mpi_req_new returns a
+ * zeroed heap request of kind on comm (NULL when out of memory); the
+ * completion calls (MPI_Wait, ...) free it as usual.  The _ctx calls
+ * start a transfer of count elements of type on an explicit context:
+ * collectives use comm->ctx + 1 so they never match application
+ * messages.  r is a request set up by ft__mpi_req_init (on the stack,
+ * say) or ft__mpi_req_new; it is done when r->pt.done, and
+ * ft__mpi_req_cleanup releases what a stack request may still hold.
+ * They return an MPI error class (already reported on comm).
+ */
+struct ft_mpi_req *ft__mpi_req_new(enum ft_mpi_req_kind, MPI_Comm);
+void	 ft__mpi_req_init(struct ft_mpi_req *, enum ft_mpi_req_kind, MPI_Comm);
+void	 ft__mpi_req_cleanup(struct ft_mpi_req *);
+int	 ft__mpi_isend_ctx(const void *buf, int count, MPI_Datatype, int dest,
+	    int tag, MPI_Comm, uint32_t ctx, struct ft_mpi_req *);
+int	 ft__mpi_irecv_ctx(void *buf, int count, MPI_Datatype, int src,
+	    int tag, MPI_Comm, uint32_t ctx, struct ft_mpi_req *);
+/* Progress until every one of n requests is done; n may be 0. */
+void	 ft__mpi_wait_reqs(struct ft_mpi_req *, int n);
+
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
 

@@ -68,6 +68,8 @@ status_procnull(MPI_Status *st)
 static int
 req_error(const struct ft_mpi_req *r)
 {
+	if (r->err != 0)
+		return r->err;
 	if (r->kind == FT_MPI_REQ_RECV && r->pt.st.error == EMSGSIZE)
 		return MPI_ERR_TRUNCATE;
 	return MPI_SUCCESS;
@@ -112,8 +114,31 @@ static void
 req_free(struct ft_mpi_req *r)
 {
 	bsend_release(r->bsend_seg);
+	if (r->release != NULL)
+		r->release(r);
 	free(r->packbuf);
 	free(r);
+}
+
+/* Null handles and inactive persistent requests complete at once. */
+static int
+req_is_null(MPI_Request r)
+{
+	return r == MPI_REQUEST_NULL || (r->persistent && !r->active);
+}
+
+static int
+mreq_done(struct ft_mpi_req *r)
+{
+	if (!r->pt.done && r->advance != NULL)
+		(void)r->advance(r);
+	return r->pt.done;
+}
+
+static int
+mreq_done_cb(void *arg)
+{
+	return mreq_done(arg);
 }
 
 /*
@@ -137,13 +162,11 @@ on_req_done(struct ft_req *pr)
 		free(r);
 }
 
-static struct ft_mpi_req *
-req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
+void
+ft__mpi_req_init(struct ft_mpi_req *r, enum ft_mpi_req_kind kind,
+    MPI_Comm comm)
 {
-	struct ft_mpi_req *r;
-
-	if ((r = calloc(1, sizeof(*r))) == NULL)
-		return NULL;
+	memset(r, 0, sizeof(*r));
 	r->kind = kind;
 	r->comm = comm;
 	r->bsend_seg = -1;
@@ -151,30 +174,61 @@ req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
 	r->pt.user = r;
 	if (kind == FT_MPI_REQ_NULLPROC)
 		r->pt.done = 1;
+}
+
+void
+ft__mpi_req_cleanup(struct ft_mpi_req *r)
+{
+	free(r->packbuf);
+	r->packbuf = NULL;
+}
+
+static struct ft_mpi_req *
+req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
+{
+	struct ft_mpi_req *r;
+
+	if ((r = malloc(sizeof(*r))) == NULL)
+		return NULL;
+	ft__mpi_req_init(r, kind, comm);
 	return r;
 }
 
+struct ft_mpi_req *
+ft__mpi_req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
+{
+	return req_new(kind, comm);
+}
+
 static int
-send_bytes(const char *call, const void *data, size_t len, int dest, int tag,
-    MPI_Comm comm, int mode, struct ft_req *pr)
+send_bytes_ctx(const char *call, const void *data, size_t len, int dest,
+    int tag, MPI_Comm comm, uint32_t ctx, int mode, struct ft_req *pr)
 {
 	if (ft_pt_isend(ft__mpi.pt, pr, data, len, comm->world[dest],
-	    comm->ctx, (uint32_t)comm->rank, tag, mode) != 0)
+	    ctx, (uint32_t)comm->rank, tag, mode) != 0)
 		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
 		    MPI_ERR_OTHER, call, "unable to send to rank %d: %s",
 		    dest, strerror(errno));
 	return MPI_SUCCESS;
 }
 
+static int
+send_bytes(const char *call, const void *data, size_t len, int dest, int tag,
+    MPI_Comm comm, int mode, struct ft_req *pr)
+{
+	return send_bytes_ctx(call, data, len, dest, tag, comm, comm->ctx,
+	    mode, pr);
+}
+
 /*
- * Start a send of count elements of type: straight from buf when they
- * form one dense block, else packed into *pack (the caller frees it once
- * the send is done).
+ * Start a send of count elements of type on context ctx: straight from
+ * buf when they form one dense block, else packed into *pack (the caller
+ * frees it once the send is done).
  */
 static int
-start_send(const char *call, const void *buf, int count, MPI_Datatype type,
-    int dest, int tag, MPI_Comm comm, int mode, struct ft_req *pr,
-    void **pack)
+start_send_ctx(const char *call, const void *buf, int count,
+    MPI_Datatype type, int dest, int tag, MPI_Comm comm, uint32_t ctx,
+    int mode, struct ft_req *pr, void **pack)
 {
 	size_t len = (size_t)count * type->size;
 	MPI_Aint off;
@@ -182,17 +236,38 @@ start_send(const char *call, const void *buf, int count, MPI_Datatype type,
 
 	*pack = NULL;
 	if (ft__mpi_type_dense(type, count, &off))
-		return send_bytes(call, (const char *)buf + off, len, dest, tag,
-		    comm, mode, pr);
+		return send_bytes_ctx(call, (const char *)buf + off, len, dest,
+		    tag, comm, ctx, mode, pr);
 	if ((*pack = malloc(len > 0 ? len : 1)) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
 	ft__mpi_pack(buf, count, type, *pack);
-	if ((rc = send_bytes(call, *pack, len, dest, tag, comm, mode, pr)) !=
-	    MPI_SUCCESS) {
+	if ((rc = send_bytes_ctx(call, *pack, len, dest, tag, comm, ctx, mode,
+	    pr)) != MPI_SUCCESS) {
 		free(*pack);
 		*pack = NULL;
 	}
 	return rc;
+}
+
+static int
+start_send(const char *call, const void *buf, int count, MPI_Datatype type,
+    int dest, int tag, MPI_Comm comm, int mode, struct ft_req *pr,
+    void **pack)
+{
+	return start_send_ctx(call, buf, count, type, dest, tag, comm,
+	    comm->ctx, mode, pr, pack);
+}
+
+int
+ft__mpi_isend_ctx(const void *buf, int count, MPI_Datatype type, int dest,
+    int tag, MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
+{
+	if (dest == MPI_PROC_NULL) {
+		r->pt.done = 1;
+		return MPI_SUCCESS;
+	}
+	return start_send_ctx("MPI collective", buf, count, type, dest, tag,
+	    comm, ctx, FT_SEND_STANDARD, &r->pt, &r->packbuf);
 }
 
 static int
@@ -429,8 +504,8 @@ MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
  * on_req_done.
  */
 static int
-start_recv(const char *call, void *buf, int count, MPI_Datatype type,
-    int src, int tag, MPI_Comm comm, struct ft_mpi_req *r)
+start_recv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
+    int src, int tag, MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
 {
 	size_t len = (size_t)count * type->size;
 	MPI_Aint off;
@@ -449,11 +524,57 @@ start_recv(const char *call, void *buf, int count, MPI_Datatype type,
 	}
 	if (ft_pt_irecv(ft__mpi.pt, &r->pt, dst, len,
 	    src == MPI_ANY_SOURCE ? FT_PT_ANY : src,
-	    tag == MPI_ANY_TAG ? FT_PT_ANY : tag, comm->ctx) != 0)
+	    tag == MPI_ANY_TAG ? FT_PT_ANY : tag, ctx) != 0)
 		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
 		    MPI_ERR_OTHER, call, "unable to receive: %s",
 		    strerror(errno));
 	return MPI_SUCCESS;
+}
+
+static int
+start_recv(const char *call, void *buf, int count, MPI_Datatype type,
+    int src, int tag, MPI_Comm comm, struct ft_mpi_req *r)
+{
+	return start_recv_ctx(call, buf, count, type, src, tag, comm,
+	    comm->ctx, r);
+}
+
+int
+ft__mpi_irecv_ctx(void *buf, int count, MPI_Datatype type, int src, int tag,
+    MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
+{
+	if (src == MPI_PROC_NULL) {
+		r->kind = FT_MPI_REQ_NULLPROC;
+		r->pt.done = 1;
+		return MPI_SUCCESS;
+	}
+	return start_recv_ctx("MPI collective", buf, count, type, src, tag,
+	    comm, ctx, r);
+}
+
+struct reqvec {
+	struct ft_mpi_req	*r;
+	int			 n;
+};
+
+static int
+reqvec_done(void *arg)
+{
+	const struct reqvec *v = arg;
+	int i;
+
+	for (i = 0; i < v->n; i++)
+		if (!mreq_done(&v->r[i]))
+			return 0;
+	return 1;
+}
+
+void
+ft__mpi_wait_reqs(struct ft_mpi_req *r, int n)
+{
+	struct reqvec v = { r, n };
+
+	ft__mpi_wait(reqvec_done, &v);
 }
 
 int
@@ -525,6 +646,13 @@ req_finish(MPI_Request *req, MPI_Status *st)
 	int rc = req_error(r);
 
 	status_from(r, st);
+	if (r->persistent) {
+		/* A persistent request goes back to inactive, not away. */
+		r->active = 0;
+		free(r->packbuf);
+		r->packbuf = NULL;
+		return rc;
+	}
 	req_free(r);
 	*req = MPI_REQUEST_NULL;
 	return rc;
@@ -553,11 +681,11 @@ MPI_Wait(MPI_Request *req, MPI_Status *st)
 	if (req == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait",
 		    "NULL request");
-	if (*req == MPI_REQUEST_NULL) {
+	if (req_is_null(*req)) {
 		status_empty(st);
 		return MPI_SUCCESS;
 	}
-	ft__mpi_wait(req_done, &(*req)->pt);
+	ft__mpi_wait(mreq_done_cb, *req);
 	comm = (*req)->comm;
 	rc = req_finish(req, st);
 	return report(NULL, comm, rc, "MPI_Wait");
@@ -573,14 +701,14 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 	if (req == NULL || flag == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Test",
 		    "NULL argument");
-	if (*req == MPI_REQUEST_NULL) {
+	if (req_is_null(*req)) {
 		*flag = 1;
 		status_empty(st);
 		return MPI_SUCCESS;
 	}
-	if (!(*req)->pt.done)
+	if (!mreq_done(*req))
 		(void)ft_pt_progress(ft__mpi.pt, 0);
-	*flag = (*req)->pt.done;
+	*flag = mreq_done(*req);
 	if (!*flag)
 		return MPI_SUCCESS;
 	comm = (*req)->comm;
@@ -602,10 +730,10 @@ many_done(void *arg)
 	int i, active = 0, done = 0;
 
 	for (i = 0; i < m->n; i++) {
-		if (m->reqs[i] == MPI_REQUEST_NULL)
+		if (req_is_null(m->reqs[i]))
 			continue;
 		active++;
-		if (m->reqs[i]->pt.done)
+		if (mreq_done(m->reqs[i]))
 			done++;
 	}
 	if (active == 0)
@@ -635,7 +763,7 @@ finish_all(int n, MPI_Request *reqs, MPI_Status *sts, MPI_Comm *errcomm)
 	for (i = 0; i < n; i++) {
 		MPI_Status *st = sts == MPI_STATUSES_IGNORE ? NULL : &sts[i];
 
-		if (reqs[i] == MPI_REQUEST_NULL) {
+		if (req_is_null(reqs[i])) {
 			status_empty(st);
 			continue;
 		}
@@ -696,10 +824,10 @@ first_done(int n, MPI_Request *reqs)
 	int i, active = 0;
 
 	for (i = 0; i < n; i++) {
-		if (reqs[i] == MPI_REQUEST_NULL)
+		if (req_is_null(reqs[i]))
 			continue;
 		active++;
-		if (reqs[i]->pt.done)
+		if (mreq_done(reqs[i]))
 			return i;
 	}
 	return active == 0 ? MPI_UNDEFINED : -1;
@@ -773,10 +901,10 @@ finish_some(int n, MPI_Request *reqs, int *outcount, int *indices,
 	for (i = 0; i < n; i++) {
 		MPI_Status *st;
 
-		if (reqs[i] == MPI_REQUEST_NULL)
+		if (req_is_null(reqs[i]))
 			continue;
 		active++;
-		if (!reqs[i]->pt.done)
+		if (!mreq_done(reqs[i]))
 			continue;
 		st = sts == MPI_STATUSES_IGNORE ? NULL : &sts[k];
 		c = reqs[i]->comm;
@@ -837,8 +965,11 @@ MPI_Request_free(MPI_Request *req)
 		    "MPI_Request_free", "invalid request");
 	r = *req;
 	*req = MPI_REQUEST_NULL;
-	if (r->pt.done)
+	if (r->pt.done || (r->persistent && !r->active))
 		req_free(r);
+	else if (r->advance != NULL)
+		/* Nobody will drive it any more: finish it here. */
+		ft__mpi_wait(mreq_done_cb, r), req_free(r);
 	else
 		r->freed = 1;	/* on_req_done frees it */
 	return MPI_SUCCESS;
