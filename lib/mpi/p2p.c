@@ -259,15 +259,25 @@ start_send(const char *call, const void *buf, int count, MPI_Datatype type,
 }
 
 int
-ft__mpi_isend_ctx(const void *buf, int count, MPI_Datatype type, int dest,
-    int tag, MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
+ft__mpi_isend_mode_ctx(const void *buf, int count, MPI_Datatype type,
+    int dest, int tag, MPI_Comm comm, uint32_t ctx, int mode,
+    struct ft_mpi_req *r)
 {
 	if (dest == MPI_PROC_NULL) {
+		r->kind = FT_MPI_REQ_NULLPROC;
 		r->pt.done = 1;
 		return MPI_SUCCESS;
 	}
 	return start_send_ctx("MPI collective", buf, count, type, dest, tag,
-	    comm, ctx, FT_SEND_STANDARD, &r->pt, &r->packbuf);
+	    comm, ctx, mode, &r->pt, &r->packbuf);
+}
+
+int
+ft__mpi_isend_ctx(const void *buf, int count, MPI_Datatype type, int dest,
+    int tag, MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
+{
+	return ft__mpi_isend_mode_ctx(buf, count, type, dest, tag, comm, ctx,
+	    FT_SEND_STANDARD, r);
 }
 
 static int
