@@ -25,7 +25,7 @@ PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
 LIB_HDRS = $(wildcard lib/*/*.h)
-CMDS	 = ftrun ftcc
+CMDS	 = ftrun ftcc fttest
 BINS	 = $(CMDS:%=bin/%)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
@@ -34,7 +34,7 @@ FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 MANS	 = $(wildcard man/man*/*.[0-9])
 
-.PHONY: all deps deps-check deps-bench demo check unit asan fuzz fuzz-smoke \
+.PHONY: FORCE all deps deps-check deps-bench demo check unit asan fuzz fuzz-smoke \
 	bench install uninstall clean lint
 
 all: deps lib/libft.a lib/libft.so $(BINS) ft.pc
@@ -66,7 +66,8 @@ bin/%: cmd/%/main.c lib/libft.a $(LIB_HDRS)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(FT_CFLAGS) -o $@ $< lib/libft.a $(LDLIBS)
 
-ft.pc: mk/ft.pc.in Makefile
+# Rebuilt every time: PREFIX may differ between make and make install.
+ft.pc: mk/ft.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    mk/ft.pc.in > $@
 
@@ -100,7 +101,7 @@ demo: all
 	@bash examples/demo.sh
 
 bench: deps-bench all
-	@bash bench/run.sh
+	@FTBIN=$(CURDIR)/bin bash bench/run.sh
 
 lint:
 	mandoc -Tlint -W warning $(MANS)
@@ -127,6 +128,9 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/lib/libft.so.0 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ft.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/ft
+	for m in $(MANS); do \
+	    rm -f $(DESTDIR)$(PREFIX)/share/man/$$(basename $$(dirname $$m))/$$(basename $$m); \
+	done
 
 clean:
 	rm -rf build bin lib/libft.a lib/libft.so lib/libft.so.0 ft.pc

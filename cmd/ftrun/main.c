@@ -4,6 +4,7 @@
  * the launcher lives in lib/job.
  */
 #include <bsd/stdlib.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ usage(void)
 	fprintf(stderr,
 	    "usage: ftrun [-n N] [--tag-output] [--timeout SECONDS] "
 	    "[-x VAR[=VALUE]]\n"
-	    "             [--events FILE] [--ft PROTOCOL] [--tcp] [--] "
+	    "             [--events FILE] [--ft PROTOCOL] [--tcp] [--grace D] [--] "
 	    "PROGRAM [ARGS ...]\n");
 	exit(FT_EXIT_USAGE);
 }
@@ -74,6 +75,9 @@ main(int argc, char *argv[])
 	int ch, status;
 
 	ft_diag_init(argv[0]);
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) == -1)
+			(void)open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
 	memset(&cf, 0, sizeof(cf));
 	cf.nranks = 1;
 	cf.grace_ns = 3000000000u;

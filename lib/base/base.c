@@ -212,7 +212,11 @@ ft_parse_duration(const char *s, uint64_t *ns)
 		mult = 3600e9;
 	else
 		goto bad;
-	*ns = (uint64_t)(v * mult);
+	/* Round to the nearest nanosecond; refuse what a uint64_t cannot
+	 * hold (about 584 years). */
+	if (v * mult + 0.5 >= 18446744073709551616.0)
+		goto bad;
+	*ns = (uint64_t)(v * mult + 0.5);
 	return 0;
 bad:
 	errno = EINVAL;

@@ -123,12 +123,13 @@ ft_get8(struct ft_rbuf *b)
 static inline uint16_t
 ft_get16(struct ft_rbuf *b)
 {
-	const uint8_t *q = b->p + b->off;
+	const uint8_t *q;
 
 	if (b->err != 0 || b->len - b->off < 2) {
 		b->err = EPROTO;
 		return 0;
 	}
+	q = b->p + b->off;
 	b->off += 2;
 	return (uint16_t)(q[0] << 8 | q[1]);
 }
@@ -136,12 +137,13 @@ ft_get16(struct ft_rbuf *b)
 static inline uint32_t
 ft_get32(struct ft_rbuf *b)
 {
-	const uint8_t *q = b->p + b->off;
+	const uint8_t *q;
 
 	if (b->err != 0 || b->len - b->off < 4) {
 		b->err = EPROTO;	/* sticky: later gets return 0 */
 		return 0;
 	}
+	q = b->p + b->off;
 	b->off += 4;
 	return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
 	    (uint32_t)q[2] << 8 | q[3];

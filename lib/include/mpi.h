@@ -63,7 +63,12 @@ typedef struct MPI_Status {
 #define MPI_ERR_IN_STATUS	18
 #define MPI_ERR_PENDING		19
 #define MPI_ERR_NO_MEM		20
-#define MPI_ERR_LASTCODE	20
+#define MPI_ERR_KEYVAL		21
+#define MPI_ERR_INFO		22
+#define MPI_ERR_INFO_KEY	23
+#define MPI_ERR_INFO_VALUE	24
+#define MPI_ERR_INFO_NOKEY	25
+#define MPI_ERR_LASTCODE	25
 
 /* Wildcards and special ranks. */
 #define MPI_ANY_SOURCE		(-1)
@@ -245,12 +250,302 @@ FT_MPI_API int	MPI_Cancel(MPI_Request *);
 FT_MPI_API int	MPI_Test_cancelled(const MPI_Status *, int *);
 
 /* BEGIN datatypes: derived types, packing (owner: lib/mpi/type.c) */
+/*
+ * MPI_PACKED, and the pair types of MPI_MAXLOC and MPI_MINLOC, laid out
+ * as the C structs { float v; int i; } and so on (MPI_DOUBLE_INT has
+ * size 12 and extent 16).
+ */
+extern FT_MPI_API struct ft_mpi_type ft_mpi_packed, ft_mpi_2int,
+    ft_mpi_float_int, ft_mpi_double_int, ft_mpi_long_int, ft_mpi_short_int,
+    ft_mpi_long_double_int;
+#define MPI_PACKED		(&ft_mpi_packed)
+#define MPI_2INT		(&ft_mpi_2int)
+#define MPI_FLOAT_INT		(&ft_mpi_float_int)
+#define MPI_DOUBLE_INT		(&ft_mpi_double_int)
+#define MPI_LONG_INT		(&ft_mpi_long_int)
+#define MPI_SHORT_INT		(&ft_mpi_short_int)
+#define MPI_LONG_DOUBLE_INT	(&ft_mpi_long_double_int)
+
+/* Absolute addresses (MPI_Get_address) count from MPI_BOTTOM. */
+#define MPI_BOTTOM		((void *)0)
+
+FT_MPI_API int	MPI_Type_contiguous(int, MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_vector(int, int, int, MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_hvector(int, int, MPI_Aint, MPI_Datatype,
+		    MPI_Datatype *);
+FT_MPI_API int	MPI_Type_indexed(int, const int [], const int [],
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_hindexed(int, const int [], const MPI_Aint [],
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_indexed_block(int, int, const int [],
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_hindexed_block(int, int, const MPI_Aint [],
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_struct(int, const int [], const MPI_Aint [],
+		    const MPI_Datatype [], MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_resized(MPI_Datatype, MPI_Aint, MPI_Aint,
+		    MPI_Datatype *);
+FT_MPI_API int	MPI_Type_dup(MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_commit(MPI_Datatype *);
+FT_MPI_API int	MPI_Type_free(MPI_Datatype *);
+FT_MPI_API int	MPI_Type_size_x(MPI_Datatype, MPI_Count *);
+FT_MPI_API int	MPI_Type_get_extent(MPI_Datatype, MPI_Aint *, MPI_Aint *);
+FT_MPI_API int	MPI_Type_get_extent_x(MPI_Datatype, MPI_Count *, MPI_Count *);
+FT_MPI_API int	MPI_Type_get_true_extent(MPI_Datatype, MPI_Aint *,
+		    MPI_Aint *);
+FT_MPI_API int	MPI_Type_get_true_extent_x(MPI_Datatype, MPI_Count *,
+		    MPI_Count *);
+FT_MPI_API int	MPI_Type_set_name(MPI_Datatype, const char *);
+FT_MPI_API int	MPI_Type_get_name(MPI_Datatype, char *, int *);
+FT_MPI_API int	MPI_Get_elements(const MPI_Status *, MPI_Datatype, int *);
+FT_MPI_API int	MPI_Get_elements_x(const MPI_Status *, MPI_Datatype,
+		    MPI_Count *);
+FT_MPI_API int	MPI_Pack(const void *, int, MPI_Datatype, void *, int, int *,
+		    MPI_Comm);
+FT_MPI_API int	MPI_Unpack(const void *, int, int *, void *, int,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Pack_size(int, MPI_Datatype, MPI_Comm, int *);
+FT_MPI_API int	MPI_Get_address(const void *, MPI_Aint *);
+FT_MPI_API MPI_Aint MPI_Aint_add(MPI_Aint, MPI_Aint);
+FT_MPI_API MPI_Aint MPI_Aint_diff(MPI_Aint, MPI_Aint);
 /* END datatypes */
 
 /* BEGIN collectives and operations (owner: lib/mpi/coll.c, op.c) */
+typedef struct ft_mpi_op	*MPI_Op;
+typedef void	MPI_User_function(void *, void *, int *, MPI_Datatype *);
+
+#define MPI_OP_NULL		((MPI_Op)0)
+/* The send buffer argument that says "the data is in the receive buffer". */
+#define MPI_IN_PLACE		((void *)1)
+
+extern FT_MPI_API struct ft_mpi_op ft_mpi_op_max, ft_mpi_op_min,
+    ft_mpi_op_sum, ft_mpi_op_prod, ft_mpi_op_land, ft_mpi_op_band,
+    ft_mpi_op_lor, ft_mpi_op_bor, ft_mpi_op_lxor, ft_mpi_op_bxor,
+    ft_mpi_op_maxloc, ft_mpi_op_minloc, ft_mpi_op_replace, ft_mpi_op_no_op;
+#define MPI_MAX			(&ft_mpi_op_max)
+#define MPI_MIN			(&ft_mpi_op_min)
+#define MPI_SUM			(&ft_mpi_op_sum)
+#define MPI_PROD		(&ft_mpi_op_prod)
+#define MPI_LAND		(&ft_mpi_op_land)
+#define MPI_BAND		(&ft_mpi_op_band)
+#define MPI_LOR			(&ft_mpi_op_lor)
+#define MPI_BOR			(&ft_mpi_op_bor)
+#define MPI_LXOR		(&ft_mpi_op_lxor)
+#define MPI_BXOR		(&ft_mpi_op_bxor)
+#define MPI_MAXLOC		(&ft_mpi_op_maxloc)
+#define MPI_MINLOC		(&ft_mpi_op_minloc)
+#define MPI_REPLACE		(&ft_mpi_op_replace)
+#define MPI_NO_OP		(&ft_mpi_op_no_op)
+
+/* Operations. */
+FT_MPI_API int	MPI_Op_create(MPI_User_function *, int, MPI_Op *);
+FT_MPI_API int	MPI_Op_free(MPI_Op *);
+FT_MPI_API int	MPI_Op_commutative(MPI_Op, int *);
+FT_MPI_API int	MPI_Reduce_local(const void *, void *, int, MPI_Datatype,
+		    MPI_Op);
+
+/* Collectives. */
+FT_MPI_API int	MPI_Barrier(MPI_Comm);
+FT_MPI_API int	MPI_Bcast(void *, int, MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	MPI_Reduce(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    int, MPI_Comm);
+FT_MPI_API int	MPI_Allreduce(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm);
+FT_MPI_API int	MPI_Gather(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	MPI_Gatherv(const void *, int, MPI_Datatype, void *,
+		    const int *, const int *, MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	MPI_Scatter(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	MPI_Scatterv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	MPI_Allgather(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Allgatherv(const void *, int, MPI_Datatype, void *,
+		    const int *, const int *, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Alltoall(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Alltoallv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Alltoallw(const void *, const int *, const int *,
+		    const MPI_Datatype *, void *, const int *, const int *,
+		    const MPI_Datatype *, MPI_Comm);
+FT_MPI_API int	MPI_Reduce_scatter(const void *, void *, const int *,
+		    MPI_Datatype, MPI_Op, MPI_Comm);
+FT_MPI_API int	MPI_Reduce_scatter_block(const void *, void *, int,
+		    MPI_Datatype, MPI_Op, MPI_Comm);
+FT_MPI_API int	MPI_Scan(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm);
+FT_MPI_API int	MPI_Exscan(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm);
+
+/* Nonblocking collectives: completed by MPI_Wait, MPI_Test and kin. */
+FT_MPI_API int	MPI_Ibarrier(MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ibcast(void *, int, MPI_Datatype, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	MPI_Ireduce(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    int, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Iallreduce(const void *, void *, int, MPI_Datatype,
+		    MPI_Op, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Igather(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, int, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Igatherv(const void *, int, MPI_Datatype, void *,
+		    const int *, const int *, MPI_Datatype, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	MPI_Iscatter(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, int, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Iscatterv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	MPI_Iallgather(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Iallgatherv(const void *, int, MPI_Datatype, void *,
+		    const int *, const int *, MPI_Datatype, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	MPI_Ialltoall(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ialltoallv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ialltoallw(const void *, const int *, const int *,
+		    const MPI_Datatype *, void *, const int *, const int *,
+		    const MPI_Datatype *, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ireduce_scatter(const void *, void *, const int *,
+		    MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ireduce_scatter_block(const void *, void *, int,
+		    MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Iscan(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Iexscan(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm, MPI_Request *);
+
+/* Persistent point-to-point requests. */
+FT_MPI_API int	MPI_Send_init(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ssend_init(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Rsend_init(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Bsend_init(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Recv_init(void *, int, MPI_Datatype, int, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	MPI_Start(MPI_Request *);
+FT_MPI_API int	MPI_Startall(int, MPI_Request *);
 /* END collectives and operations */
 
 /* BEGIN communicators, groups, topologies, info (owner: lib/mpi/comm.c) */
+typedef struct ft_mpi_group	*MPI_Group;
+typedef struct ft_mpi_info	*MPI_Info;
+
+typedef int	MPI_Comm_copy_attr_function(MPI_Comm, int, void *, void *,
+		    void *, int *);
+typedef int	MPI_Comm_delete_attr_function(MPI_Comm, int, void *, void *);
+/* MPI-1 names of the same callbacks (deprecated). */
+typedef MPI_Comm_copy_attr_function	MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function	MPI_Delete_function;
+
+#define MPI_GROUP_NULL		((MPI_Group)0)
+#define MPI_INFO_NULL		((MPI_Info)0)
+extern FT_MPI_API struct ft_mpi_group ft_mpi_group_empty;
+#define MPI_GROUP_EMPTY		(&ft_mpi_group_empty)
+
+/* Results of MPI_Comm_compare and MPI_Group_compare. */
+#define MPI_IDENT		0
+#define MPI_CONGRUENT		1
+#define MPI_SIMILAR		2
+#define MPI_UNEQUAL		3
+
+/* Topologies (MPI_Topo_test); ft implements MPI_CART only. */
+#define MPI_GRAPH		1
+#define MPI_CART		2
+#define MPI_DIST_GRAPH		3
+
+#define MPI_COMM_TYPE_SHARED	1
+
+#define MPI_KEYVAL_INVALID	(-1)
+#define MPI_MAX_INFO_KEY	255
+#define MPI_MAX_INFO_VAL	1024
+
+/* Attribute callbacks: none, or copy the value on MPI_Comm_dup. */
+FT_MPI_API int	ft_mpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *,
+		    int *);
+#define MPI_COMM_NULL_COPY_FN	((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN	((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN		(ft_mpi_comm_dup_fn)
+#define MPI_NULL_COPY_FN	((MPI_Copy_function *)0)
+#define MPI_NULL_DELETE_FN	((MPI_Delete_function *)0)
+#define MPI_DUP_FN		(ft_mpi_comm_dup_fn)
+
+/* Communicators (MPI_Comm_rank, _size, _get_attr are declared above). */
+FT_MPI_API int	MPI_Comm_dup(MPI_Comm, MPI_Comm *);
+FT_MPI_API int	MPI_Comm_dup_with_info(MPI_Comm, MPI_Info, MPI_Comm *);
+FT_MPI_API int	MPI_Comm_split(MPI_Comm, int, int, MPI_Comm *);
+FT_MPI_API int	MPI_Comm_split_type(MPI_Comm, int, int, MPI_Info,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Comm_create(MPI_Comm, MPI_Group, MPI_Comm *);
+FT_MPI_API int	MPI_Comm_create_group(MPI_Comm, MPI_Group, int, MPI_Comm *);
+FT_MPI_API int	MPI_Comm_free(MPI_Comm *);
+FT_MPI_API int	MPI_Comm_compare(MPI_Comm, MPI_Comm, int *);
+FT_MPI_API int	MPI_Comm_test_inter(MPI_Comm, int *);
+FT_MPI_API int	MPI_Comm_group(MPI_Comm, MPI_Group *);
+FT_MPI_API int	MPI_Comm_set_name(MPI_Comm, const char *);
+FT_MPI_API int	MPI_Comm_get_name(MPI_Comm, char *, int *);
+FT_MPI_API int	MPI_Comm_set_info(MPI_Comm, MPI_Info);
+FT_MPI_API int	MPI_Comm_get_info(MPI_Comm, MPI_Info *);
+
+/* Attributes. */
+FT_MPI_API int	MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *,
+		    MPI_Comm_delete_attr_function *, int *, void *);
+FT_MPI_API int	MPI_Comm_free_keyval(int *);
+FT_MPI_API int	MPI_Comm_set_attr(MPI_Comm, int, void *);
+FT_MPI_API int	MPI_Comm_delete_attr(MPI_Comm, int);
+FT_MPI_API int	MPI_Keyval_create(MPI_Copy_function *, MPI_Delete_function *,
+		    int *, void *);
+FT_MPI_API int	MPI_Keyval_free(int *);
+FT_MPI_API int	MPI_Attr_put(MPI_Comm, int, void *);
+FT_MPI_API int	MPI_Attr_get(MPI_Comm, int, void *, int *);
+FT_MPI_API int	MPI_Attr_delete(MPI_Comm, int);
+
+/* Groups. */
+FT_MPI_API int	MPI_Group_size(MPI_Group, int *);
+FT_MPI_API int	MPI_Group_rank(MPI_Group, int *);
+FT_MPI_API int	MPI_Group_translate_ranks(MPI_Group, int, const int *,
+		    MPI_Group, int *);
+FT_MPI_API int	MPI_Group_compare(MPI_Group, MPI_Group, int *);
+FT_MPI_API int	MPI_Group_union(MPI_Group, MPI_Group, MPI_Group *);
+FT_MPI_API int	MPI_Group_intersection(MPI_Group, MPI_Group, MPI_Group *);
+FT_MPI_API int	MPI_Group_difference(MPI_Group, MPI_Group, MPI_Group *);
+FT_MPI_API int	MPI_Group_incl(MPI_Group, int, const int *, MPI_Group *);
+FT_MPI_API int	MPI_Group_excl(MPI_Group, int, const int *, MPI_Group *);
+FT_MPI_API int	MPI_Group_range_incl(MPI_Group, int, int [][3], MPI_Group *);
+FT_MPI_API int	MPI_Group_range_excl(MPI_Group, int, int [][3], MPI_Group *);
+FT_MPI_API int	MPI_Group_free(MPI_Group *);
+
+/* Cartesian topologies. */
+FT_MPI_API int	MPI_Dims_create(int, int, int *);
+FT_MPI_API int	MPI_Cart_create(MPI_Comm, int, const int *, const int *, int,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Cart_get(MPI_Comm, int, int *, int *, int *);
+FT_MPI_API int	MPI_Cart_rank(MPI_Comm, const int *, int *);
+FT_MPI_API int	MPI_Cart_coords(MPI_Comm, int, int, int *);
+FT_MPI_API int	MPI_Cart_shift(MPI_Comm, int, int, int *, int *);
+FT_MPI_API int	MPI_Cart_sub(MPI_Comm, const int *, MPI_Comm *);
+FT_MPI_API int	MPI_Cart_map(MPI_Comm, int, const int *, const int *, int *);
+FT_MPI_API int	MPI_Cartdim_get(MPI_Comm, int *);
+FT_MPI_API int	MPI_Topo_test(MPI_Comm, int *);
+
+/* Info objects: hints are accepted and ignored. */
+FT_MPI_API int	MPI_Info_create(MPI_Info *);
+FT_MPI_API int	MPI_Info_set(MPI_Info, const char *, const char *);
+FT_MPI_API int	MPI_Info_get(MPI_Info, const char *, int, char *, int *);
+FT_MPI_API int	MPI_Info_get_valuelen(MPI_Info, const char *, int *, int *);
+FT_MPI_API int	MPI_Info_get_nkeys(MPI_Info, int *);
+FT_MPI_API int	MPI_Info_get_nthkey(MPI_Info, int, char *);
+FT_MPI_API int	MPI_Info_delete(MPI_Info, const char *);
+FT_MPI_API int	MPI_Info_dup(MPI_Info, MPI_Info *);
+FT_MPI_API int	MPI_Info_free(MPI_Info *);
 /* END communicators, groups, topologies, info */
 
 #ifdef __cplusplus

@@ -76,6 +76,9 @@ struct launcher {
 	int			 table_sent;
 	int			 stdout_broken;
 	uint64_t		 deadline;
+	int			 user_signal;	/* SIGINT/TERM/HUP forwarded */
+	const char		*progname;
+	uint64_t		 drain_at;
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -242,7 +245,7 @@ flush_lines(struct launcher *l, uint32_t rank, struct outbuf *o, int final)
 		nl = memchr(line, '\n', o->len - start);
 		if (nl != NULL)
 			llen = (size_t)(nl - line) + 1;
-		else if (final || o->len == LINE_MAX_FWD)
+		else if (final || (start == 0 && o->len == LINE_MAX_FWD))
 			llen = o->len - start;
 		else
 			break;
@@ -380,6 +383,25 @@ remove_jobdir(struct launcher *l)
 	rmdir(l->dir);
 }
 
+/* A file without a #! line is a shell script, as execvp(3) has it. */
+static void
+exec_script(const char *prog, char **argv)
+{
+	char **nargv;
+	size_t n;
+
+	for (n = 0; argv[n] != NULL; n++)
+		continue;
+	if ((nargv = calloc(n + 2, sizeof(*nargv))) == NULL)
+		return;
+	nargv[0] = "sh";
+	nargv[1] = (char *)(uintptr_t)prog;
+	memcpy(nargv + 2, argv + 1, n * sizeof(*nargv));
+	execv("/bin/sh", nargv);
+	free(nargv);
+	errno = ENOEXEC;
+}
+
 static char *
 env_entry(const char *name, const char *fmt, ...) FT_PRINTF(2, 3);
 
@@ -426,6 +448,7 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	extra[nextra++] = env_entry(FT_ENV_LAUNCHER, "%s", l->addr);
 	extra[nextra++] = env_entry(FT_ENV_KEYFD, "%d", key[0]);
 	extra[nextra++] = env_entry(FT_ENV_JOBDIR, "%s", l->dir);
+	extra[nextra++] = env_entry("FT_PROGNAME", "%s", l->progname);
 	extra[nextra++] = env_entry(FT_ENV_PROTO, "%s",
 	    l->cf->proto != NULL ? l->cf->proto : "none");
 	if (l->cf->force_tcp)
@@ -453,16 +476,22 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 		(void)sigprocmask(SIG_SETMASK, origmask, NULL);
 		if (in[0] != -1)
 			(void)dup2(in[0], STDIN_FILENO);
-		else if ((devnull = open("/dev/null", O_RDONLY)) != -1)
+		else if ((devnull = open("/dev/null", O_RDONLY)) != -1) {
 			(void)dup2(devnull, STDIN_FILENO);
+			if (devnull != STDIN_FILENO)
+				close(devnull);
+		}
 		(void)dup2(out[1], STDOUT_FILENO);
 		(void)dup2(err[1], STDERR_FILENO);
 		(void)fcntl(key[0], F_SETFD, 0);
-		for (k = 0; k < nextra; k++)
-			(void)putenv(extra[k]);
+		/* The job's own variables win over -x. */
 		for (k = 0; k < l->cf->nsetenv; k++)
 			(void)putenv(l->cf->setenv[k]);
+		for (k = 0; k < nextra; k++)
+			(void)putenv(extra[k]);
 		execv(prog, l->cf->argv);
+		if (errno == ENOEXEC)
+			exec_script(prog, l->cf->argv);
 		{
 			int e = errno;
 
@@ -570,12 +599,13 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		if (ft_msg_abort_decode(body, blen, &ab) != 0)
 			return -1;
 		json_quote(ab.reason, reason, sizeof(reason));
-		ft_warnx("rank %d (pid %d) called MPI_Abort with code %d%s%s",
+		ft_warnx("rank %d (pid %d) aborted the job with code %d%s%s",
 		    lc->rank, (int)r->pid, ab.code, ab.reason[0] ? ": " : "",
 		    ab.reason);
 		event(l, "\"event\":\"abort\",\"rank\":%d,\"code\":%d,"
-		    "\"reason\":\"MPI_Abort: %s\"", lc->rank, ab.code, reason);
-		abort_job(l, ab.code & 0xff);
+		    "\"reason\":\"%s\"", lc->rank, ab.code, reason);
+		/* An abort never reads as success, whatever its code. */
+		abort_job(l, (ab.code & 0xff) != 0 ? ab.code & 0xff : 1);
 		return 0;
 	case FT_MSG_FINALIZE:
 		if (ft_msg_empty_decode(body, blen) != 0 || r->finalized)
@@ -634,6 +664,8 @@ lconn_read(struct launcher *l, struct lconn *lc)
 		}
 		got = ft_conn_fill(&lc->c);
 		if (got < 0) {
+			if (lc->c.hs != FT_HS_READY)
+				ft_warnx("refused a connection: closed during the handshake");
 			lc->closed = 1;
 			return;
 		}
@@ -728,16 +760,21 @@ job_status(struct launcher *l)
 
 	if (l->abort_status >= 0)
 		return l->abort_status;
+	/*
+	 * Ranks we ended while aborting do not decide the status, the
+	 * failure that made us abort does; but when the user signalled the
+	 * job, the ranks' own answer to that signal is the status.
+	 */
 	for (i = 0; i < l->n; i++) {
 		r = &l->ranks[i];
-		if (r->killed || r->state != R_EXITED)
+		if ((r->killed && !l->user_signal) || r->state != R_EXITED)
 			continue;
 		if (WIFSIGNALED(r->status))
 			return 128 + WTERMSIG(r->status);
 		if (WEXITSTATUS(r->status) != 0)
 			return WEXITSTATUS(r->status);
 	}
-	return l->aborting ? 1 : 0;
+	return l->aborting && !l->user_signal ? 1 : 0;
 }
 
 static void
@@ -838,6 +875,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			event(l, "\"event\":\"abort\",\"reason\":\"signal %d\"",
 			    (int)term_signo);
 			signal_ranks(l, term_signo, 0);
+			l->user_signal = 1;
 			if (!l->aborting) {
 				l->aborting = 1;
 				l->abort_status = -1;
@@ -845,7 +883,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			}
 		}
 		now = ft_now_ns();
-		if (l->deadline != 0 && now >= l->deadline && !l->aborting)
+		if (l->deadline != 0 && now >= l->deadline && !l->aborting && l->running > 0)
 			on_timeout(l);
 		if (l->aborting && l->kill_at != 0 && now >= l->kill_at) {
 			signal_ranks(l, SIGKILL, 1);
@@ -853,6 +891,19 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		}
 		if (l->running == 0 && !outputs_open(l))
 			break;
+		if (l->running == 0 && l->drain_at == 0)
+			l->drain_at = now + l->cf->grace_ns;
+		if (l->running == 0 && now >= l->drain_at) {
+			for (i = 0; i < l->n; i++) {
+				struct outbuf *ob[2] = { &l->ranks[i].out, &l->ranks[i].err };
+				for (int k = 0; k < 2; k++) if (ob[k]->fd != -1) {
+					flush_lines(l, (uint32_t)i, ob[k], 1);
+					close(ob[k]->fd);
+					ob[k]->fd = -1;
+				}
+			}
+			break;
+		}
 		close_lconns(l);
 		if (cap < 3 + 2 * (size_t)l->n + l->nconns) {
 			cap = 3 + 2 * (size_t)l->n + l->nconns;
@@ -886,6 +937,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			wake = l->deadline;
 		if (l->aborting && l->kill_at != 0)
 			wake = l->kill_at;
+		if (l->running == 0 && l->drain_at != 0)
+			wake = l->drain_at;
 		tsp = NULL;
 		if (wake != 0) {
 			uint64_t d = wake > now ? wake - now : 0;
@@ -951,6 +1004,8 @@ ft_launch_run(const struct ft_launch *cf)
 	l.lfd = -1;
 	l.in_fd = -1;
 	l.abort_status = -1;
+	l.progname = strrchr(cf->argv[0], '/') != NULL ?
+	    strrchr(cf->argv[0], '/') + 1 : cf->argv[0];
 	if (ft_find_program(cf->argv[0], cf->path, prog, sizeof(prog)) != 0) {
 		if (errno == EACCES) {
 			ft_warnx("unable to run '%s': Permission denied",
@@ -1056,6 +1111,15 @@ ft_launch_run(const struct ft_launch *cf)
 		free(l.ranks[i].err.buf);
 	}
 	free(l.ranks);
+	{
+		sigset_t ps;
+		struct timespec zero = { 0, 0 };
+
+		sigemptyset(&ps);
+		sigaddset(&ps, SIGPIPE);
+		while (sigtimedwait(&ps, NULL, &zero) > 0)
+			;
+	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	return status;
 }

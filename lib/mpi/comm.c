@@ -1,14 +1,48 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Communicators: the predefined ones, handle checks, rank, size and
- * attributes.
+ * Communicators: the predefined ones, the registry behind handle checks,
+ * context-id agreement, dup, split, create, free, compare, names, and
+ * attributes with their keyvals.  The one collective step these need,
+ * an all-gather among the members, is done here on the parent's
+ * collective context (ctx + 1) with tags of comm.c's own, so that
+ * communicators do not depend on lib/mpi/coll.c.
+ *
+ * Every collective creation call first exchanges each member's error
+ * class for its own arguments, so that a bad argument on one rank
+ * makes every rank fail together rather than leaving the others
+ * waiting.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "mpi_impl.h"
 
-/* Context ids: even ones carry point-to-point, odd ones collectives. */
+#ifdef MPI_ERR_KEYVAL
+#define ERR_KEYVAL		MPI_ERR_KEYVAL
+#else
+#define ERR_KEYVAL		MPI_ERR_ARG
+#endif
+
+/* Tags of the agreement traffic on a parent's collective context. */
+#define TAG_GATHER		(FT_MPI_COMM_TAG_BASE + 0)
+#define TAG_BCAST		(FT_MPI_COMM_TAG_BASE + 1)
+/* MPI_Comm_create_group puts the application's tag in the low bits. */
+#define TAG_GROUP_GATHER	(FT_MPI_COMM_TAG_BASE + 0x10000000)
+#define TAG_GROUP_BCAST		(FT_MPI_COMM_TAG_BASE + 0x20000000)
+#define TAG_GROUP_MASK		0x0fffffff
+
+/* Context ids: world 0, self 2, then agreed ones; never reused. */
+#define CTX_FIRST		4
+#define CTX_LAST		(UINT32_MAX - 3)
+
+/* User keyvals are numbered from here; the predefined keys are lower. */
+#define KEYVAL_BASE		64
+
+/* Words of an agreement row: the error class, the next free context. */
+#define ROW_ERR			0
+#define ROW_CTX			1
+#define ROW_EXTRA		2
+
 struct ft_mpi_comm ft_mpi_comm_world = {
 	.ctx = 0, .errh = &ft_mpi_errors_are_fatal, .name = "MPI_COMM_WORLD",
 	.predefined = 1,
@@ -18,12 +52,951 @@ struct ft_mpi_comm ft_mpi_comm_self = {
 	.predefined = 1,
 };
 
+struct keyval {
+	MPI_Comm_copy_attr_function	*copy;
+	MPI_Comm_delete_attr_function	*del;
+	void				*extra;
+	int				 handle;	/* not freed yet */
+	int				 refs;	/* handle + attributes */
+};
+
+/*
+ * The state of this file: the live user communicators, those freed
+ * while an operation still holds them, the next free context id, and
+ * the keyvals (slots are never reused, so a freed keyval stays
+ * invalid).
+ */
+static struct {
+	struct ft_mpi_hset	 live;
+	struct ft_mpi_hset	 held;
+	uint32_t		 next_ctx;
+	struct keyval		*kv;
+	int			 nkv;
+} cs = { .next_ctx = CTX_FIRST };
+
+/* Address sets ------------------------------------------------------- */
+
+static size_t
+hslot(const void *p, size_t cap)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 32) & (cap - 1);
+}
+
+static int
+hset_grow(struct ft_mpi_hset *s)
+{
+	const void **old = s->slot, **ns;
+	size_t oldcap = s->cap, cap = s->cap == 0 ? 16 : s->cap * 2, i, j;
+
+	if ((ns = calloc(cap, sizeof(*ns))) == NULL)
+		return -1;
+	for (i = 0; i < oldcap; i++) {
+		if (old[i] == NULL)
+			continue;
+		for (j = hslot(old[i], cap); ns[j] != NULL; j = (j + 1) &
+		    (cap - 1))
+			continue;
+		ns[j] = old[i];
+	}
+	free(old);
+	s->slot = ns;
+	s->cap = cap;
+	return 0;
+}
+
+int
+ft__mpi_hset_add(struct ft_mpi_hset *s, const void *p)
+{
+	size_t i;
+
+	if (ft__mpi_hset_has(s, p))
+		return 0;
+	if ((s->n + 1) * 2 > s->cap && hset_grow(s) != 0)
+		return -1;
+	for (i = hslot(p, s->cap); s->slot[i] != NULL; i = (i + 1) &
+	    (s->cap - 1))
+		continue;
+	s->slot[i] = p;
+	s->n++;
+	return 0;
+}
+
+int
+ft__mpi_hset_has(const struct ft_mpi_hset *s, const void *p)
+{
+	size_t i;
+
+	if (s->cap == 0 || p == NULL)
+		return 0;
+	for (i = hslot(p, s->cap); s->slot[i] != NULL; i = (i + 1) &
+	    (s->cap - 1))
+		if (s->slot[i] == p)
+			return 1;
+	return 0;
+}
+
+void
+ft__mpi_hset_del(struct ft_mpi_hset *s, const void *p)
+{
+	size_t i, j, k, mask = s->cap - 1;
+
+	if (s->cap == 0 || p == NULL)
+		return;
+	for (i = hslot(p, s->cap); s->slot[i] != p; i = (i + 1) & mask)
+		if (s->slot[i] == NULL)
+			return;
+	s->slot[i] = NULL;
+	s->n--;
+	/*
+	 * Shift later members of the probe run back into the hole when
+	 * their home slot is not between the hole and where they are, so
+	 * that lookups never stop early at it.
+	 */
+	for (j = (i + 1) & mask; s->slot[j] != NULL; j = (j + 1) & mask) {
+		k = hslot(s->slot[j], s->cap);
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		s->slot[i] = s->slot[j];
+		s->slot[j] = NULL;
+		i = j;
+	}
+}
+
+void
+ft__mpi_hset_release(struct ft_mpi_hset *s)
+{
+	free(s->slot);
+	s->slot = NULL;
+	s->n = s->cap = 0;
+}
+
+/* Communicator objects ----------------------------------------------- */
+
 int
 ft__mpi_comm_ok(MPI_Comm c)
 {
 	if (c == MPI_COMM_NULL)
 		return 0;
-	return c == MPI_COMM_WORLD || c == MPI_COMM_SELF;
+	if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF)
+		return 1;
+	return ft__mpi_hset_has(&cs.live, c);
+}
+
+MPI_Comm
+ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world, int n,
+    int rank)
+{
+	struct ft_mpi_comm *c;
+
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	if ((c->world = calloc((size_t)n, sizeof(*c->world))) == NULL ||
+	    ft__mpi_hset_add(&cs.live, c) != 0) {
+		free(c->world);
+		free(c);
+		return NULL;
+	}
+	memcpy(c->world, world, (size_t)n * sizeof(*c->world));
+	c->ctx = ctx;
+	c->size = n;
+	c->rank = rank;
+	c->errh = parent != MPI_COMM_NULL ? parent->errh :
+	    MPI_ERRORS_ARE_FATAL;
+	return c;
+}
+
+static struct keyval *
+kv_any(int keyval)
+{
+	if (keyval < KEYVAL_BASE || keyval - KEYVAL_BASE >= cs.nkv ||
+	    cs.kv[keyval - KEYVAL_BASE].refs == 0)
+		return NULL;
+	return &cs.kv[keyval - KEYVAL_BASE];
+}
+
+/* A keyval the application may still use. */
+static struct keyval *
+kv_user(int keyval)
+{
+	struct keyval *kv = kv_any(keyval);
+
+	return kv != NULL && kv->handle ? kv : NULL;
+}
+
+static void
+kv_unref(int keyval)
+{
+	struct keyval *kv = kv_any(keyval);
+
+	if (kv != NULL)
+		kv->refs--;
+}
+
+/* Drop attributes without calling anything (MPI_Finalize, failures). */
+static void
+attrs_drop(MPI_Comm c)
+{
+	struct ft_mpi_attr *a;
+
+	while ((a = c->attrs) != NULL) {
+		c->attrs = a->next;
+		kv_unref(a->keyval);
+		free(a);
+	}
+}
+
+/*
+ * Delete every attribute of c, newest first, through its delete
+ * function.  Stops at the first failure and returns its code, leaving
+ * the attributes not yet deleted in place.
+ */
+static int
+attrs_delete(MPI_Comm c)
+{
+	struct ft_mpi_attr *a;
+	struct keyval *kv;
+	int rc;
+
+	while ((a = c->attrs) != NULL) {
+		kv = kv_any(a->keyval);
+		if (kv != NULL && kv->del != NULL &&
+		    (rc = kv->del(c, a->keyval, a->val, kv->extra)) !=
+		    MPI_SUCCESS)
+			return rc;
+		/* The delete function may have changed the list. */
+		if (c->attrs == a)
+			c->attrs = a->next;
+		else {
+			struct ft_mpi_attr **pp;
+
+			for (pp = &c->attrs; *pp != NULL && *pp != a;
+			    pp = &(*pp)->next)
+				continue;
+			if (*pp == NULL)
+				continue;
+			*pp = a->next;
+		}
+		kv_unref(a->keyval);
+		free(a);
+	}
+	return MPI_SUCCESS;
+}
+
+static void
+comm_memfree(MPI_Comm c)
+{
+	attrs_drop(c);
+	ft__mpi_topo_free(c->topo);
+	free(c->world);
+	free(c);
+}
+
+/*
+ * The handle stops being valid at once; the memory goes when nothing
+ * holds it any more.
+ */
+static void
+comm_destroy(MPI_Comm c)
+{
+	ft__mpi_hset_del(&cs.live, c);
+	if (c->holds > 0 && ft__mpi_hset_add(&cs.held, c) == 0)
+		return;
+	/* Out of memory to remember it: leak it rather than free it. */
+	if (c->holds == 0)
+		comm_memfree(c);
+}
+
+void
+ft__mpi_comm_hold(MPI_Comm c)
+{
+	if (!c->predefined)
+		c->holds++;
+}
+
+void
+ft__mpi_comm_release(MPI_Comm c)
+{
+	if (c->predefined || --c->holds > 0)
+		return;
+	if (ft__mpi_hset_has(&cs.held, c)) {
+		ft__mpi_hset_del(&cs.held, c);
+		comm_memfree(c);
+	}
+}
+
+/* Agreement ---------------------------------------------------------- */
+
+/*
+ * Give up on requests after a failure: cancel receives not matched
+ * yet, and free the requests and the table only when the engine no
+ * longer refers to them (else they are left behind on purpose).
+ */
+static void
+abandon(struct ft_mpi_req *r, int nr, uint32_t *all)
+{
+	int i, pending = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (!r[i].pt.done && r[i].kind == FT_MPI_REQ_RECV)
+			(void)ft_pt_cancel(ft__mpi.pt, &r[i].pt);
+		if (!r[i].pt.done)
+			pending = 1;
+	}
+	if (pending)
+		return;
+	for (i = 0; i < nr; i++)
+		ft__mpi_req_cleanup(&r[i]);
+	free(r);
+	free(all);
+}
+
+/*
+ * All-gather n words from each of the m members of comm: members[i] is
+ * the comm rank of member i (NULL: comm rank i), me is the caller's
+ * member index.  Member 0 gathers the table and sends it back whole,
+ * on comm's collective context with tags gtag and btag.  On success
+ * *out is the table (member i's words at i * n), which the caller
+ * frees.  Returns an MPI error class, already reported on comm.
+ * Member 0 does work linear in m; creating communicators is rare
+ * enough for that, and a tree would scale better.
+ */
+static int
+allgather(MPI_Comm comm, const int *members, int m, int me,
+    const uint32_t *mine, int n, int gtag, int btag, uint32_t **out)
+{
+	struct ft_mpi_req *r;
+	uint32_t *all, cctx = comm->ctx + 1;
+	int i, nr = 0, rc = MPI_SUCCESS;
+
+#define MEMBER(i)	(members != NULL ? members[(i)] : (i))
+	all = calloc((size_t)m * (size_t)n, sizeof(*all));
+	r = calloc(m > 2 ? (size_t)m - 1 : 2, sizeof(*r));
+	if (all == NULL || r == NULL) {
+		free(all);
+		free(r);
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI communicator",
+		    "out of memory");
+	}
+	memcpy(all + (size_t)me * n, mine, (size_t)n * sizeof(*mine));
+	if (m == 1)
+		goto done;
+	if (me != 0) {
+		ft__mpi_req_init(&r[0], FT_MPI_REQ_RECV, comm);
+		ft__mpi_req_init(&r[1], FT_MPI_REQ_SEND, comm);
+		if ((rc = ft__mpi_irecv_ctx(all, m * n, MPI_UINT32_T,
+		    MEMBER(0), btag, comm, cctx, &r[0])) != MPI_SUCCESS)
+			goto fail;
+		nr = 1;
+		if ((rc = ft__mpi_isend_ctx(mine, n, MPI_UINT32_T, MEMBER(0),
+		    gtag, comm, cctx, &r[1])) != MPI_SUCCESS)
+			goto fail;
+		nr = 2;
+		ft__mpi_wait_reqs(r, nr);
+		goto check;
+	}
+	for (i = 1; i < m; i++) {
+		ft__mpi_req_init(&r[nr], FT_MPI_REQ_RECV, comm);
+		if ((rc = ft__mpi_irecv_ctx(all + (size_t)i * n, n,
+		    MPI_UINT32_T, MEMBER(i), gtag, comm, cctx, &r[nr])) !=
+		    MPI_SUCCESS)
+			goto fail;
+		nr++;
+	}
+	ft__mpi_wait_reqs(r, nr);
+	for (i = 0; i < nr; i++)
+		if (r[i].pt.st.error != 0 || r[i].pt.st.bytes !=
+		    (size_t)n * sizeof(*all)) {
+			rc = ft__mpi_err(comm, MPI_ERR_INTERN,
+			    "MPI communicator", "rank %d sent %zu bytes, "
+			    "expected %zu", MEMBER(i + 1), r[i].pt.st.bytes,
+			    (size_t)n * sizeof(*all));
+			goto fail;
+		}
+	for (i = 0; i < nr; i++)
+		ft__mpi_req_cleanup(&r[i]);
+	for (i = 1, nr = 0; i < m; i++) {
+		ft__mpi_req_init(&r[nr], FT_MPI_REQ_SEND, comm);
+		if ((rc = ft__mpi_isend_ctx(all, m * n, MPI_UINT32_T,
+		    MEMBER(i), btag, comm, cctx, &r[nr])) != MPI_SUCCESS)
+			goto fail;
+		nr++;
+	}
+	ft__mpi_wait_reqs(r, nr);
+check:
+	if (me != 0 && (r[0].pt.st.error != 0 || r[0].pt.st.bytes !=
+	    (size_t)m * n * sizeof(*all))) {
+		rc = ft__mpi_err(comm, MPI_ERR_INTERN, "MPI communicator",
+		    "rank %d sent a table of %zu bytes, expected %zu",
+		    MEMBER(0), r[0].pt.st.bytes, (size_t)m * n * sizeof(*all));
+		goto fail;
+	}
+	for (i = 0; i < nr; i++)
+		ft__mpi_req_cleanup(&r[i]);
+done:
+	free(r);
+	*out = all;
+	return MPI_SUCCESS;
+fail:
+	abandon(r, nr, all);
+	return rc;
+#undef MEMBER
+}
+
+/*
+ * Agree among the m members (as for allgather) on a new context id and
+ * on whether every member's arguments were good: each member gives
+ * err, its own error class (0 if fine, with why saying what is wrong),
+ * and n extra words.  On success *ctx is the agreed id, the next free
+ * id moves past it, and *table (freed by the caller) holds each
+ * member's row of ROW_EXTRA + n words.  Returns an MPI error class,
+ * already reported on comm: every member fails if any one does.
+ */
+static int
+agree(MPI_Comm comm, const char *call, const int *members, int m, int me,
+    int err, const char *why, const uint32_t *extra, int n, int gtag,
+    int btag, uint32_t *ctx, uint32_t **table)
+{
+	uint32_t row[ROW_EXTRA + 4], *all = NULL, max = 0;
+	int i, w = ROW_EXTRA + n, rc, bad = -1;
+
+	if (n > 4)
+		FT_BUG();
+	row[ROW_ERR] = (uint32_t)err;
+	row[ROW_CTX] = cs.next_ctx;
+	if (n > 0)
+		memcpy(row + ROW_EXTRA, extra, (size_t)n * sizeof(*extra));
+	if ((rc = allgather(comm, members, m, me, row, w, gtag, btag,
+	    &all)) != MPI_SUCCESS)
+		return rc;
+	for (i = 0; i < m; i++) {
+		if (all[i * w + ROW_ERR] != 0 && bad < 0)
+			bad = i;
+		if (all[i * w + ROW_CTX] > max)
+			max = all[i * w + ROW_CTX];
+	}
+	if (bad >= 0 || max > CTX_LAST) {
+		rc = bad >= 0 ? (int)all[bad * w + ROW_ERR] : MPI_ERR_INTERN;
+		free(all);
+		if (err != 0)
+			return ft__mpi_err(comm, err, call, "%s", why);
+		if (bad >= 0)
+			return ft__mpi_err(comm, rc, call, "rank %d passed an "
+			    "invalid argument", members != NULL ?
+			    members[bad] : bad);
+		return ft__mpi_err(comm, rc, call,
+		    "no context id is left for a new communicator");
+	}
+	*ctx = max;
+	cs.next_ctx = max + 2;
+	*table = all;
+	return MPI_SUCCESS;
+}
+
+/* Creation ----------------------------------------------------------- */
+
+struct slot {
+	int	key, rank;
+};
+
+static int
+slot_cmp(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int
+ft__mpi_comm_split(MPI_Comm comm, int color, int key, int err,
+    const char *why, const char *call, MPI_Comm *newcomm)
+{
+	struct slot *s;
+	uint32_t extra[2], *all, *world, ctx;
+	int i, k = 0, me = -1, rc;
+
+	extra[0] = (uint32_t)color;
+	extra[1] = (uint32_t)key;
+	if ((rc = agree(comm, call, NULL, comm->size, comm->rank, err, why,
+	    extra, 2, TAG_GATHER, TAG_BCAST, &ctx, &all)) != MPI_SUCCESS)
+		return rc;
+	if (color == MPI_UNDEFINED) {
+		free(all);
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	if ((s = calloc((size_t)comm->size, sizeof(*s))) == NULL ||
+	    (world = calloc((size_t)comm->size, sizeof(*world))) == NULL) {
+		free(s);
+		free(all);
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	}
+	for (i = 0; i < comm->size; i++) {
+		const uint32_t *row = all + i * (ROW_EXTRA + 2);
+
+		if ((int)row[ROW_EXTRA] != color)
+			continue;
+		s[k].key = (int)row[ROW_EXTRA + 1];
+		s[k++].rank = i;
+	}
+	free(all);
+	/* Order by key, ties by rank in comm. */
+	qsort(s, (size_t)k, sizeof(*s), slot_cmp);
+	for (i = 0; i < k; i++) {
+		world[i] = comm->world[s[i].rank];
+		if (s[i].rank == comm->rank)
+			me = i;
+	}
+	free(s);
+	*newcomm = ft__mpi_comm_new(comm, ctx, world, k, me);
+	free(world);
+	if (*newcomm == MPI_COMM_NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	const char *why = "";
+	int err = 0;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_split");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_split",
+		    "invalid communicator");
+	if (newcomm == NULL) {
+		err = MPI_ERR_ARG;
+		why = "NULL newcomm";
+	} else if (color < 0 && color != MPI_UNDEFINED) {
+		err = MPI_ERR_ARG;
+		why = "negative color";
+	}
+	return ft__mpi_comm_split(comm, color, key, err, why, "MPI_Comm_split",
+	    newcomm);
+}
+
+int
+MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
+    MPI_Comm *newcomm)
+{
+	const char *why = "";
+	int err = 0, color = MPI_UNDEFINED;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_split_type");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_split_type",
+		    "invalid communicator");
+	if (newcomm == NULL) {
+		err = MPI_ERR_ARG;
+		why = "NULL newcomm";
+	} else if (info != MPI_INFO_NULL && !ft__mpi_info_ok(info)) {
+		err = MPI_ERR_ARG;
+		why = "invalid info object";
+	} else if (type == MPI_COMM_TYPE_SHARED) {
+		/* Ranks share memory when they share a host. */
+		color = (int)(ft__mpi.env.node & INT32_MAX);
+	} else if (type != MPI_UNDEFINED) {
+		err = MPI_ERR_ARG;
+		why = "unknown split type";
+	}
+	return ft__mpi_comm_split(comm, color, key, err, why,
+	    "MPI_Comm_split_type", newcomm);
+}
+
+static int
+comm_dup(const char *call, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	struct ft_mpi_attr *a, *na, **tail;
+	struct keyval *kv;
+	MPI_Comm c;
+	const char *why = "";
+	uint32_t ctx, *all;
+	void *out;
+	int err = 0, flag, rc;
+
+	FT_MPI_CHECK_INIT(call);
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, call,
+		    "invalid communicator");
+	if (newcomm == NULL) {
+		err = MPI_ERR_ARG;
+		why = "NULL newcomm";
+	} else if (info != MPI_INFO_NULL && !ft__mpi_info_ok(info)) {
+		err = MPI_ERR_ARG;
+		why = "invalid info object";
+	}
+	if ((rc = agree(comm, call, NULL, comm->size, comm->rank, err, why,
+	    NULL, 0, TAG_GATHER, TAG_BCAST, &ctx, &all)) != MPI_SUCCESS)
+		return rc;
+	free(all);
+	if ((c = ft__mpi_comm_new(comm, ctx, comm->world, comm->size,
+	    comm->rank)) == MPI_COMM_NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	if (comm->topo != NULL &&
+	    (c->topo = ft__mpi_topo_dup(comm->topo)) == NULL) {
+		comm_destroy(c);
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	}
+	/* Copy attributes through their copy functions, keeping order. */
+	tail = &c->attrs;
+	for (a = comm->attrs; a != NULL; a = a->next) {
+		if ((kv = kv_any(a->keyval)) == NULL || kv->copy == NULL)
+			continue;
+		out = NULL;
+		flag = 0;
+		if ((rc = kv->copy(comm, a->keyval, kv->extra, a->val, &out,
+		    &flag)) != MPI_SUCCESS) {
+			(void)attrs_delete(c);
+			comm_destroy(c);
+			return ft__mpi_err(comm, rc, call, "the copy function "
+			    "of keyval %d failed", a->keyval);
+		}
+		if (!flag)
+			continue;
+		if ((na = calloc(1, sizeof(*na))) == NULL) {
+			(void)attrs_delete(c);
+			comm_destroy(c);
+			return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+			    "out of memory");
+		}
+		na->keyval = a->keyval;
+		na->val = out;
+		kv->refs++;
+		*tail = na;
+		tail = &na->next;
+	}
+	*newcomm = c;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	return comm_dup("MPI_Comm_dup", comm, MPI_INFO_NULL, newcomm);
+}
+
+int
+MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	return comm_dup("MPI_Comm_dup_with_info", comm, info, newcomm);
+}
+
+/*
+ * The comm ranks of group's members, in group order, into out (group
+ * size entries).  Returns 0, or -1 if some member is not in comm.
+ */
+static int
+group_in_comm(MPI_Comm comm, MPI_Group group, int *out)
+{
+	int *map, i;
+
+	if (group->size == 0)
+		return 0;
+	if ((map = malloc(ft__mpi.env.size * sizeof(*map))) == NULL)
+		return -2;
+	for (i = 0; i < (int)ft__mpi.env.size; i++)
+		map[i] = -1;
+	for (i = 0; i < comm->size; i++)
+		if (comm->world[i] < ft__mpi.env.size)
+			map[comm->world[i]] = i;
+	for (i = 0; i < group->size; i++) {
+		if (group->world[i] >= ft__mpi.env.size ||
+		    map[group->world[i]] < 0) {
+			free(map);
+			return -1;
+		}
+		out[i] = map[group->world[i]];
+	}
+	free(map);
+	return 0;
+}
+
+int
+MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	const char *why = "";
+	uint32_t ctx, *all;
+	int *ranks = NULL, err = 0, rc;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_create");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_create",
+		    "invalid communicator");
+	if (newcomm == NULL) {
+		err = MPI_ERR_ARG;
+		why = "NULL newcomm";
+	} else if (!ft__mpi_group_ok(group)) {
+		err = MPI_ERR_GROUP;
+		why = "invalid group";
+	} else if ((ranks = calloc((size_t)group->size + 1,
+	    sizeof(*ranks))) == NULL) {
+		err = MPI_ERR_NO_MEM;
+		why = "out of memory";
+	} else if ((rc = group_in_comm(comm, group, ranks)) != 0) {
+		err = rc == -1 ? MPI_ERR_GROUP : MPI_ERR_NO_MEM;
+		why = rc == -1 ? "the group is not a subgroup of the "
+		    "communicator's" : "out of memory";
+	}
+	free(ranks);
+	if ((rc = agree(comm, "MPI_Comm_create", NULL, comm->size, comm->rank,
+	    err, why, NULL, 0, TAG_GATHER, TAG_BCAST, &ctx, &all)) !=
+	    MPI_SUCCESS)
+		return rc;
+	free(all);
+	if (group->rank == MPI_UNDEFINED) {
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	if ((*newcomm = ft__mpi_comm_new(comm, ctx, group->world, group->size,
+	    group->rank)) == MPI_COMM_NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_create",
+		    "out of memory");
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+    MPI_Comm *newcomm)
+{
+	uint32_t ctx, *all;
+	int *ranks, rc;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_create_group");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_create_group",
+		    "invalid communicator");
+	if (!ft__mpi_group_ok(group))
+		return ft__mpi_err(comm, MPI_ERR_GROUP, "MPI_Comm_create_group",
+		    "invalid group");
+	if (newcomm == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_create_group",
+		    "NULL newcomm");
+	if (tag < 0)
+		return ft__mpi_err(comm, MPI_ERR_TAG, "MPI_Comm_create_group",
+		    "invalid tag %d", tag);
+	if ((ranks = calloc((size_t)group->size + 1, sizeof(*ranks))) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
+		    "MPI_Comm_create_group", "out of memory");
+	/*
+	 * Only the members of group call this, all with the same group, so
+	 * each of them finds the same argument errors without talking.
+	 */
+	if ((rc = group_in_comm(comm, group, ranks)) != 0) {
+		free(ranks);
+		if (rc == -1)
+			return ft__mpi_err(comm, MPI_ERR_GROUP,
+			    "MPI_Comm_create_group", "the group is not a "
+			    "subgroup of the communicator's");
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
+		    "MPI_Comm_create_group", "out of memory");
+	}
+	if (group->rank == MPI_UNDEFINED) {
+		free(ranks);
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	rc = agree(comm, "MPI_Comm_create_group", ranks, group->size,
+	    group->rank, 0, "", NULL, 0, TAG_GROUP_GATHER |
+	    (tag & TAG_GROUP_MASK), TAG_GROUP_BCAST | (tag & TAG_GROUP_MASK),
+	    &ctx, &all);
+	free(ranks);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	free(all);
+	if ((*newcomm = ft__mpi_comm_new(comm, ctx, group->world, group->size,
+	    group->rank)) == MPI_COMM_NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
+		    "MPI_Comm_create_group", "out of memory");
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_free(MPI_Comm *comm)
+{
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_free");
+	if (comm == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Comm_free",
+		    "NULL argument");
+	if (!ft__mpi_comm_ok(*comm))
+		return ft__mpi_err(*comm, MPI_ERR_COMM, "MPI_Comm_free",
+		    "invalid communicator");
+	if ((*comm)->predefined)
+		return ft__mpi_err(*comm, MPI_ERR_COMM, "MPI_Comm_free",
+		    "%s cannot be freed", (*comm)->name);
+	if ((rc = attrs_delete(*comm)) != MPI_SUCCESS)
+		return ft__mpi_err(*comm, rc, "MPI_Comm_free",
+		    "an attribute delete function failed");
+	/*
+	 * Context ids are never reused, so messages still travelling on
+	 * this one can match nothing else: freeing is local.
+	 */
+	comm_destroy(*comm);
+	*comm = MPI_COMM_NULL;
+	return MPI_SUCCESS;
+}
+
+static int
+u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Compare two lists of n world ranks: MPI_IDENT if equal, MPI_SIMILAR
+ * if equal as sets, else MPI_UNEQUAL (or -1 when out of memory).
+ */
+int
+ft__mpi_ranks_compare(const uint32_t *a, const uint32_t *b, int n)
+{
+	uint32_t *x, *y;
+	int res;
+
+	if (n == 0 || memcmp(a, b, (size_t)n * sizeof(*a)) == 0)
+		return MPI_IDENT;
+	x = malloc((size_t)n * sizeof(*x));
+	y = malloc((size_t)n * sizeof(*y));
+	if (x == NULL || y == NULL) {
+		free(x);
+		free(y);
+		return -1;
+	}
+	memcpy(x, a, (size_t)n * sizeof(*x));
+	memcpy(y, b, (size_t)n * sizeof(*y));
+	qsort(x, (size_t)n, sizeof(*x), u32_cmp);
+	qsort(y, (size_t)n, sizeof(*y), u32_cmp);
+	res = memcmp(x, y, (size_t)n * sizeof(*x)) == 0 ? MPI_SIMILAR :
+	    MPI_UNEQUAL;
+	free(x);
+	free(y);
+	return res;
+}
+
+int
+MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
+{
+	int res;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_compare");
+	if (!ft__mpi_comm_ok(c1) || !ft__mpi_comm_ok(c2))
+		return ft__mpi_err(ft__mpi_comm_ok(c1) ? c1 : c2, MPI_ERR_COMM,
+		    "MPI_Comm_compare", "invalid communicator");
+	if (result == NULL)
+		return ft__mpi_err(c1, MPI_ERR_ARG, "MPI_Comm_compare",
+		    "NULL argument");
+	if (c1 == c2) {
+		*result = MPI_IDENT;
+		return MPI_SUCCESS;
+	}
+	if (c1->size != c2->size) {
+		*result = MPI_UNEQUAL;
+		return MPI_SUCCESS;
+	}
+	if ((res = ft__mpi_ranks_compare(c1->world, c2->world,
+	    c1->size)) < 0)
+		return ft__mpi_err(c1, MPI_ERR_NO_MEM, "MPI_Comm_compare",
+		    "out of memory");
+	/* Distinct communicators over the same ranks are congruent. */
+	*result = res == MPI_IDENT ? MPI_CONGRUENT : res;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+	FT_MPI_CHECK_INIT("MPI_Comm_test_inter");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_test_inter",
+		    "invalid communicator");
+	if (flag == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_test_inter",
+		    "NULL argument");
+	*flag = 0;	/* ft has intracommunicators only */
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+	FT_MPI_CHECK_INIT("MPI_Comm_group");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_group",
+		    "invalid communicator");
+	if (group == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_group",
+		    "NULL argument");
+	if ((*group = ft__mpi_group_new(comm->world, comm->size)) ==
+	    MPI_GROUP_NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_group",
+		    "out of memory");
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+	FT_MPI_CHECK_INIT("MPI_Comm_set_name");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_set_name",
+		    "invalid communicator");
+	if (name == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_set_name",
+		    "NULL name");
+	/* Longer names are cut, as the standard allows. */
+	snprintf(comm->name, sizeof(comm->name), "%s", name);
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_get_name(MPI_Comm comm, char *name, int *len)
+{
+	FT_MPI_CHECK_INIT("MPI_Comm_get_name");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_get_name",
+		    "invalid communicator");
+	if (name == NULL || len == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_name",
+		    "NULL argument");
+	snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
+	*len = (int)strlen(name);
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+	FT_MPI_CHECK_INIT("MPI_Comm_set_info");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_set_info",
+		    "invalid communicator");
+	if (info != MPI_INFO_NULL && !ft__mpi_info_ok(info))
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_set_info",
+		    "invalid info object");
+	/* ft takes no hints. */
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
+{
+	FT_MPI_CHECK_INIT("MPI_Comm_get_info");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_get_info",
+		    "invalid communicator");
+	if (info == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_info",
+		    "NULL argument");
+	/* No hint is in use: a new, empty object the caller frees. */
+	return MPI_Info_create(info);
 }
 
 int
@@ -54,6 +1027,109 @@ MPI_Comm_size(MPI_Comm comm, int *size)
 	return MPI_SUCCESS;
 }
 
+/* Attributes --------------------------------------------------------- */
+
+int
+ft_mpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in,
+    void *out, int *flag)
+{
+	(void)comm;
+	(void)keyval;
+	(void)extra;
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
+    MPI_Comm_delete_attr_function *del, int *keyval, void *extra)
+{
+	struct keyval *nk;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_create_keyval");
+	if (keyval == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Comm_create_keyval", "NULL keyval");
+	if (cs.nkv >= INT32_MAX - KEYVAL_BASE ||
+	    (nk = reallocarray(cs.kv, (size_t)cs.nkv + 1, sizeof(*nk))) ==
+	    NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_NO_MEM,
+		    "MPI_Comm_create_keyval", "out of memory");
+	cs.kv = nk;
+	nk[cs.nkv] = (struct keyval){ copy, del, extra, 1, 1 };
+	*keyval = KEYVAL_BASE + cs.nkv++;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_free_keyval(int *keyval)
+{
+	struct keyval *kv;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_free_keyval");
+	if (keyval == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Comm_free_keyval", "NULL keyval");
+	if ((kv = kv_user(*keyval)) == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, ERR_KEYVAL,
+		    "MPI_Comm_free_keyval", "invalid keyval %d", *keyval);
+	/* Attributes still set keep it alive for their delete calls. */
+	kv->handle = 0;
+	kv->refs--;
+	*keyval = MPI_KEYVAL_INVALID;
+	return MPI_SUCCESS;
+}
+
+static struct ft_mpi_attr *
+attr_find(MPI_Comm comm, int keyval)
+{
+	struct ft_mpi_attr *a;
+
+	for (a = comm->attrs; a != NULL; a = a->next)
+		if (a->keyval == keyval)
+			return a;
+	return NULL;
+}
+
+int
+MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
+{
+	struct ft_mpi_attr *a;
+	struct keyval *kv;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_set_attr");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_set_attr",
+		    "invalid communicator");
+	if ((kv = kv_user(keyval)) == NULL)
+		return ft__mpi_err(comm, ERR_KEYVAL, "MPI_Comm_set_attr",
+		    keyval > 0 && keyval < KEYVAL_BASE ?
+		    "predefined attribute %d cannot be set" :
+		    "invalid keyval %d", keyval);
+	if ((a = attr_find(comm, keyval)) != NULL) {
+		/* The old value goes through its delete function first. */
+		if (kv->del != NULL &&
+		    (rc = kv->del(comm, keyval, a->val, kv->extra)) !=
+		    MPI_SUCCESS)
+			return ft__mpi_err(comm, rc, "MPI_Comm_set_attr",
+			    "the delete function of keyval %d failed",
+			    keyval);
+		a->val = val;
+		return MPI_SUCCESS;
+	}
+	if ((a = calloc(1, sizeof(*a))) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_set_attr",
+		    "out of memory");
+	a->keyval = keyval;
+	a->val = val;
+	a->next = comm->attrs;
+	comm->attrs = a;
+	kv->refs++;
+	return MPI_SUCCESS;
+}
+
 int
 MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 {
@@ -61,6 +1137,7 @@ MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 	    io = MPI_ANY_SOURCE, wtime_global = 0, appnum = 0,
 	    lastused = MPI_ERR_LASTCODE;
 	static int universe;
+	struct ft_mpi_attr *a;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_get_attr");
 	if (!ft__mpi_comm_ok(comm))
@@ -82,6 +1159,7 @@ MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 		*(int **)val = &io;
 		break;
 	case MPI_WTIME_IS_GLOBAL:
+		/* Each host's monotonic clock has its own origin. */
 		*(int **)val = &wtime_global;
 		break;
 	case MPI_UNIVERSE_SIZE:
@@ -95,8 +1173,110 @@ MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 		break;
 	default:
 		*flag = 0;
-		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_attr",
-		    "unknown attribute key %d", key);
+		if (kv_user(key) == NULL)
+			return ft__mpi_err(comm, ERR_KEYVAL,
+			    "MPI_Comm_get_attr", "invalid keyval %d", key);
+		if ((a = attr_find(comm, key)) != NULL) {
+			*(void **)val = a->val;
+			*flag = 1;
+		}
 	}
 	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+{
+	struct ft_mpi_attr *a, **pp;
+	struct keyval *kv;
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_delete_attr");
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_delete_attr",
+		    "invalid communicator");
+	if ((kv = kv_user(keyval)) == NULL)
+		return ft__mpi_err(comm, ERR_KEYVAL, "MPI_Comm_delete_attr",
+		    "invalid keyval %d", keyval);
+	if ((a = attr_find(comm, keyval)) == NULL)
+		return MPI_SUCCESS;
+	if (kv->del != NULL &&
+	    (rc = kv->del(comm, keyval, a->val, kv->extra)) != MPI_SUCCESS)
+		return ft__mpi_err(comm, rc, "MPI_Comm_delete_attr",
+		    "the delete function of keyval %d failed", keyval);
+	/* Look again: the delete function may have changed the list. */
+	for (pp = &comm->attrs; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == a) {
+			*pp = a->next;
+			kv_unref(keyval);
+			free(a);
+			break;
+		}
+	return MPI_SUCCESS;
+}
+
+/* The MPI-1 names (deprecated, still common). */
+int
+MPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del,
+    int *keyval, void *extra)
+{
+	return MPI_Comm_create_keyval(copy, del, keyval, extra);
+}
+
+int
+MPI_Keyval_free(int *keyval)
+{
+	return MPI_Comm_free_keyval(keyval);
+}
+
+int
+MPI_Attr_put(MPI_Comm comm, int keyval, void *val)
+{
+	return MPI_Comm_set_attr(comm, keyval, val);
+}
+
+int
+MPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
+{
+	return MPI_Comm_get_attr(comm, keyval, val, flag);
+}
+
+int
+MPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+	return MPI_Comm_delete_attr(comm, keyval);
+}
+
+/* MPI_Finalize ------------------------------------------------------- */
+
+void
+ft__mpi_comm_fini_begin(void)
+{
+	/* As if MPI_COMM_SELF were freed: a failure is the caller's. */
+	(void)attrs_delete(MPI_COMM_SELF);
+}
+
+void
+ft__mpi_comm_fini_end(void)
+{
+	size_t i;
+
+	for (i = 0; i < cs.live.cap; i++)
+		if (cs.live.slot[i] != NULL)
+			comm_memfree((MPI_Comm)(uintptr_t)cs.live.slot[i]);
+	for (i = 0; i < cs.held.cap; i++)
+		if (cs.held.slot[i] != NULL)
+			comm_memfree((MPI_Comm)(uintptr_t)cs.held.slot[i]);
+	ft__mpi_hset_release(&cs.live);
+	ft__mpi_hset_release(&cs.held);
+	attrs_drop(MPI_COMM_WORLD);
+	attrs_drop(MPI_COMM_SELF);
+	free(ft_mpi_comm_world.world);
+	free(ft_mpi_comm_self.world);
+	ft_mpi_comm_world.world = ft_mpi_comm_self.world = NULL;
+	free(cs.kv);
+	cs.kv = NULL;
+	cs.nkv = 0;
+	ft__mpi_group_fini();
+	ft__mpi_info_fini();
 }

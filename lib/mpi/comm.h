@@ -1,13 +1,46 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Communicators inside the MPI layer.  Each communicator owns a pair of
+ * Communicators, groups, attributes, Cartesian topologies and info
+ * objects inside the MPI layer.  Each communicator owns a pair of
  * context ids: ctx for point-to-point, ctx + 1 for collectives, so the
- * two never match each other's messages.
+ * two never match each other's messages.  Context ids are agreed when a
+ * communicator is made (the maximum of every member's next free id) and
+ * never reused, so no process ever holds two communicators with the
+ * same id.  Handles of every kind are checked against registries of
+ * live objects, never dereferenced first, so a freed or garbage handle
+ * is an error and not a crash.
  */
 #ifndef FT_MPI_COMM_H
 #define FT_MPI_COMM_H
 
 #include "../include/mpi.h"
+
+/*
+ * Tags at or above this on a communicator's collective context
+ * (ctx + 1) belong to comm.c's own agreement traffic; collectives use
+ * tags below it.
+ */
+#define FT_MPI_COMM_TAG_BASE	0x40000000
+
+/* A set of object addresses, for handle checks: open addressing. */
+struct ft_mpi_hset {
+	const void	**slot;
+	size_t		  n, cap;	/* cap is 0 or a power of two */
+};
+
+/* One attribute cached on a communicator. */
+struct ft_mpi_attr {
+	struct ft_mpi_attr	*next;
+	int			 keyval;
+	void			*val;
+};
+
+/* A Cartesian topology (the only kind ft implements). */
+struct ft_mpi_topo {
+	int	 kind;		/* MPI_CART */
+	int	 ndims;
+	int	*dims, *periods, *coords;	/* ndims each */
+};
 
 struct ft_mpi_comm {
 	uint32_t		 ctx;		/* point-to-point context */
@@ -16,9 +49,93 @@ struct ft_mpi_comm {
 	MPI_Errhandler		 errh;
 	char			 name[MPI_MAX_OBJECT_NAME];
 	int			 predefined;
+	struct ft_mpi_attr	*attrs;		/* newest first */
+	struct ft_mpi_topo	*topo;		/* or NULL */
+	int			 holds;		/* ft__mpi_comm_hold */
 };
 
-/* Is comm a valid communicator? */
+struct ft_mpi_group {
+	int			 size;
+	int			 rank;		/* ours, or MPI_UNDEFINED */
+	uint32_t		*world;		/* group rank -> world rank */
+	int			 predefined;
+};
+
+/* Is comm a live communicator?  Never dereferences a bad handle. */
 int	 ft__mpi_comm_ok(MPI_Comm);
+/* Is group a live group (MPI_GROUP_EMPTY included)? */
+int	 ft__mpi_group_ok(MPI_Group);
+/* Is info a live info object (not MPI_INFO_NULL)? */
+int	 ft__mpi_info_ok(MPI_Info);
+
+/*
+ * Keep comm's memory (ctx, rank, size, world) alive for an operation
+ * that outlives the call that started it, such as a nonblocking
+ * collective: MPI_Comm_free may come first, and then the handle is no
+ * longer valid but the memory stays until the last release.  Each hold
+ * needs one release.  Predefined communicators are never freed, and
+ * both calls are no-ops for them.
+ */
+void	 ft__mpi_comm_hold(MPI_Comm);
+void	 ft__mpi_comm_release(MPI_Comm);
+
+/*
+ * Make a communicator on context ctx from n world ranks (copied), with
+ * the caller at index rank, inheriting parent's error handler, and
+ * register it.  Returns NULL when out of memory.  MPI_Comm_free (or
+ * MPI_Finalize) frees it.
+ */
+MPI_Comm ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world,
+	    int n, int rank);
+
+/*
+ * The core of MPI_Comm_split, for topo.c: collective over comm.  err is
+ * the caller's argument error (an MPI error class, or 0, with why
+ * saying what is wrong), agreed with the other ranks so that every rank
+ * fails together; call names the MPI call for messages.  On success
+ * *newcomm is the caller's new communicator or MPI_COMM_NULL (color
+ * MPI_UNDEFINED); on failure *newcomm is untouched.  Returns an MPI
+ * error class, already reported on comm.
+ */
+int	 ft__mpi_comm_split(MPI_Comm, int color, int key, int err,
+	    const char *why, const char *call, MPI_Comm *newcomm);
+
+/*
+ * Compare two lists of n world ranks: MPI_IDENT if equal, MPI_SIMILAR
+ * if equal as sets, else MPI_UNEQUAL; -1 when out of memory.
+ */
+int	 ft__mpi_ranks_compare(const uint32_t *, const uint32_t *, int n);
+
+/*
+ * A group of n world ranks (copied); NULL when out of memory.  n == 0
+ * gives MPI_GROUP_EMPTY.  MPI_Group_free frees it.
+ */
+MPI_Group ft__mpi_group_new(const uint32_t *world, int n);
+
+/* Copy a topology; NULL when out of memory.  topo_free frees. */
+struct ft_mpi_topo *ft__mpi_topo_dup(const struct ft_mpi_topo *);
+void	 ft__mpi_topo_free(struct ft_mpi_topo *);
+
+/*
+ * The address sets behind the handle checks.  add returns 0, or -1
+ * when out of memory; release frees the set's storage, not the
+ * objects.
+ */
+int	 ft__mpi_hset_add(struct ft_mpi_hset *, const void *);
+void	 ft__mpi_hset_del(struct ft_mpi_hset *, const void *);
+int	 ft__mpi_hset_has(const struct ft_mpi_hset *, const void *);
+void	 ft__mpi_hset_release(struct ft_mpi_hset *);
+
+/*
+ * MPI_Finalize's steps: comm_fini_begin runs first, while MPI still
+ * works, and deletes MPI_COMM_SELF's attributes (calling their delete
+ * functions, newest first, as the standard asks); comm_fini_end runs
+ * last and frees every communicator, group, info object and keyval
+ * still held, without calling anything.
+ */
+void	 ft__mpi_comm_fini_begin(void);
+void	 ft__mpi_comm_fini_end(void);
+void	 ft__mpi_group_fini(void);
+void	 ft__mpi_info_fini(void);
 
 #endif

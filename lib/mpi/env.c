@@ -6,6 +6,7 @@
  * MPI_Init is the one place in libft that reads the environment: the
  * launcher's contract with its ranks is made of variables.
  */
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,10 +59,13 @@ init_common(void)
 		    "MPI is already %s", ft__mpi.finalized ? "finalized" :
 		    "initialized");
 	ft_diag_init(getenv("FT_PROGNAME") != NULL ? getenv("FT_PROGNAME") :
-	    "ft");
+	    program_invocation_short_name);
 	rc = ft_job_env_read(&ft__mpi.env, env_get, &why);
-	if (rc < 0)
-		ft__mpi_abort(FT_EXIT_USAGE, why);
+	if (rc < 0) {
+		ft_warnx("MPI_Init: the launcher's variable %s is missing or "
+		    "malformed; run the program with ftrun", why);
+		ft__mpi_abort(FT_EXIT_USAGE, NULL);
+	}
 	ft__mpi.singleton = rc == 0;
 	if (ft__mpi.singleton)
 		ft_random(ft__mpi.env.key, sizeof(ft__mpi.env.key));
@@ -71,8 +75,11 @@ init_common(void)
 	 * outnumber cores it steals the core the sender needs, so yield. */
 	ft__mpi.oversubscribed = (long)ft__mpi.env.size >
 	    sysconf(_SC_NPROCESSORS_ONLN);
-	if ((s = getenv("FT_SPIN_US")) != NULL)
-		ft__mpi.spin_us = (int)strtol(s, NULL, 10);
+	if ((s = getenv("FT_SPIN_US")) != NULL) {
+		long v = strtol(s, NULL, 10);
+
+		ft__mpi.spin_us = v < 0 ? 0 : v > 1000000 ? 1000000 : (int)v;
+	}
 	if ((proto = ft_proto_find(ft__mpi.singleton ? "none" :
 	    ft__mpi.env.proto)) == NULL)
 		ft__mpi_abort(FT_EXIT_USAGE, "unknown fault-tolerance protocol");
@@ -91,8 +98,10 @@ init_common(void)
 		if (ft_pt_set_table(ft__mpi.pt, &self, 1) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "out of memory");
 	} else {
+		/* No deadline of our own: the launcher ends the job if a
+		 * rank never comes, and ranks may start late. */
 		if (ft_job_join(&ft__mpi.env, &self, &ctl, &table,
-		    60000) != 0) {
+		    INT32_MAX) != 0) {
 			ft_warn("unable to join the job at '%s'",
 			    ft__mpi.env.launcher);
 			_exit(FT_EXIT_TEMP);
@@ -180,6 +189,7 @@ MPI_Finalize(void)
 	struct ft_conn *ctl;
 
 	FT_MPI_CHECK_INIT("MPI_Finalize");
+	ft__mpi_comm_fini_begin();
 	/* Every message we started must be out before we say we are done. */
 	ft__mpi_wait(not_busy, NULL);
 	if (!ft__mpi.singleton && (ctl = ft_pt_ctl(ft__mpi.pt)) != NULL) {
@@ -193,9 +203,7 @@ MPI_Finalize(void)
 	ft__mpi_wait(not_busy_and_ok, NULL);
 	ft_pt_free(ft__mpi.pt);
 	ft__mpi.pt = NULL;
-	free(ft_mpi_comm_world.world);
-	free(ft_mpi_comm_self.world);
-	ft_mpi_comm_world.world = ft_mpi_comm_self.world = NULL;
+	ft__mpi_comm_fini_end();
 	ft__mpi.finalized = 1;
 	return MPI_SUCCESS;
 }
@@ -240,7 +248,9 @@ ft__mpi_abort(int code, const char *why)
 		ft_wbuf_release(&wb);
 	} else if (why != NULL)
 		ft_warnx("aborting: %s", why);
-	_exit(code & 0xff);
+	/* What the rank printed before the error must not be lost. */
+	fflush(NULL);
+	_exit((code & 0xff) != 0 ? code & 0xff : 1);
 }
 
 int
@@ -250,8 +260,10 @@ MPI_Abort(MPI_Comm comm, int code)
 
 	(void)comm;
 	snprintf(why, sizeof(why), "MPI_Abort(%d)", code);
-	if (!ft__mpi.initialized || ft__mpi.finalized)
+	if (!ft__mpi.initialized || ft__mpi.finalized) {
+		fflush(NULL);
 		_exit(code & 0xff);
+	}
 	ft__mpi_abort(code, why);
 }
 

@@ -35,6 +35,11 @@ static const char *const err_text[] = {
 	[MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
 	[MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
 	[MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM: out of memory",
+	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
+	[MPI_ERR_INFO] = "MPI_ERR_INFO: invalid info object",
+	[MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY: info key too long",
+	[MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE: info value too long",
+	[MPI_ERR_INFO_NOKEY] = "MPI_ERR_INFO_NOKEY: no such info key",
 };
 
 _Static_assert(sizeof(err_text) / sizeof(err_text[0]) == MPI_ERR_LASTCODE + 1,
@@ -83,9 +88,12 @@ ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 	va_end(ap);
 	snprintf(why, sizeof(why), "%s: %s (%s)", call, msg,
 	    code >= 0 && code <= MPI_ERR_LASTCODE ? err_text[code] : "?");
-	ft_warnx("%s", why);
-	if (!ft__mpi.initialized || ft__mpi.finalized)
+	/* The launcher prints why, once; alone we print it ourselves. */
+	if (!ft__mpi.initialized || ft__mpi.finalized) {
+		ft_warnx("%s", why);
+		fflush(NULL);
 		_exit(code);
+	}
 	ft__mpi_abort(code, why);
 }
 

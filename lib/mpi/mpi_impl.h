@@ -120,9 +120,9 @@ void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
 	do {								\
 		if (!ft__mpi.initialized || ft__mpi.finalized)		\
 			return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_OTHER, \
-			    call, "called %s MPI_Init",		\
+			    call, "called %s",				\
 			    ft__mpi.finalized ? "after MPI_Finalize" :	\
-			    "before");					\
+			    "before MPI_Init");				\
 	} while (0)
 
 #endif

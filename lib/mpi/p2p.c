@@ -24,7 +24,8 @@ check_args(const char *call, const void *buf, int count, MPI_Datatype type,
 	if (!ft__mpi_type_ok(type))
 		return ft__mpi_err(comm, MPI_ERR_TYPE, call,
 		    "invalid datatype");
-	if (buf == NULL && count > 0 && type->size > 0)
+	/* Derived types may address absolute memory from MPI_BOTTOM. */
+	if (buf == NULL && count > 0 && type->size > 0 && type->predefined)
 		return ft__mpi_err(comm, MPI_ERR_BUFFER, call,
 		    "NULL buffer with count %d", count);
 	if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) &&
@@ -117,6 +118,7 @@ req_free(struct ft_mpi_req *r)
 	if (r->release != NULL)
 		r->release(r);
 	free(r->packbuf);
+	ft__mpi_type_release(r->utype);
 	free(r);
 }
 
@@ -156,6 +158,8 @@ on_req_done(struct ft_req *pr)
 		    r->utype);
 	free(r->packbuf);
 	r->packbuf = NULL;
+	ft__mpi_type_release(r->utype);
+	r->utype = NULL;
 	bsend_release(r->bsend_seg);
 	r->bsend_seg = -1;
 	if (r->freed)
@@ -181,6 +185,8 @@ ft__mpi_req_cleanup(struct ft_mpi_req *r)
 {
 	free(r->packbuf);
 	r->packbuf = NULL;
+	ft__mpi_type_release(r->utype);
+	r->utype = NULL;
 }
 
 static struct ft_mpi_req *
@@ -530,6 +536,8 @@ start_recv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
 		r->ubuf = buf;
 		r->ucount = count;
 		r->utype = type;
+		/* Freeing the type must not pull it from under us. */
+		ft__mpi_type_retain(type);
 		dst = r->packbuf;
 	}
 	if (ft_pt_irecv(ft__mpi.pt, &r->pt, dst, len,

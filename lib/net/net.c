@@ -69,7 +69,9 @@ split_tcp(const char *a, char *host, size_t hostsize, char *port,
 		hlen = (size_t)(colon - a);
 	}
 	if (hlen == 0 || hlen >= hostsize || strlen(colon + 1) >= portsize ||
-	    colon[1] == '\0')
+	    colon[1] == '\0' ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1) ||
+	    strtol(colon + 1, NULL, 10) > 65535)
 		return -1;
 	memcpy(host, a, hlen);
 	host[hlen] = '\0';
@@ -290,6 +292,7 @@ ft_conn_connecting(struct ft_conn *c, int fd, const uint8_t *key,
 	if (conn_init(c, fd, key, self) != 0)
 		return -1;
 	c->hs = FT_HS_CONNECTING;
+	c->role = role;
 	h.minver = FT_WIRE_VERSION_MIN;
 	h.maxver = FT_WIRE_VERSION;
 	h.role = role;
@@ -348,7 +351,8 @@ flush_hs(struct ft_conn *c)
 	ssize_t n;
 
 	while (c->hsout.len > 0) {
-		n = send(c->fd, c->hsout.p, c->hsout.len, MSG_NOSIGNAL);
+		n = send(c->fd, c->hsout.p, c->hsout.len,
+		    MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -390,7 +394,7 @@ ft_conn_flush(struct ft_conn *c)
 			cnt++;
 		}
 		struct msghdr mh = { .msg_iov = iov, .msg_iovlen = (size_t)cnt };
-		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
+		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -410,9 +414,8 @@ ft_conn_flush(struct ft_conn *c)
 		if (s != NULL && left > 0) {
 			s->p += left;
 			s->len -= left;
-		}
-		if (s != NULL)
 			return 0;	/* the socket is full */
+		}
 	}
 	return 0;
 }
@@ -487,7 +490,8 @@ ft_conn_send2(struct ft_conn *c, const void *a, size_t alen, const void *b,
 		return -1;
 	if (done < alen) {
 		memcpy(copy, (const uint8_t *)a + done, alen - done);
-		memcpy(copy + alen - done, b, blen);
+		if (blen > 0)
+			memcpy(copy + alen - done, b, blen);
 	} else
 		memcpy(copy, (const uint8_t *)b + (done - alen), rest);
 	if (enqueue(c, copy, rest, copy, NULL, NULL) != 0) {
@@ -559,6 +563,11 @@ ft_conn_frame(struct ft_conn *c, struct ft_hdr *h, const uint8_t **body)
 		return 0;
 	if (ft_hdr_decode(c->ibuf + c->ibeg, h) != 0)
 		return -1;
+	/* Nothing large is owed to a peer that has not proved the key. */
+	if (c->hs != FT_HS_READY && h->len > FT_WIRE_HS_MAX) {
+		errno = EMSGSIZE;
+		return -1;
+	}
 	if (avail < h->len) {
 		/* Make room for the whole frame: compact, then grow. */
 		if (c->ibeg > 0) {
@@ -582,15 +591,16 @@ ft_conn_frame(struct ft_conn *c, struct ft_hdr *h, const uint8_t **body)
 /* HMAC over a label, the version, both ids and both nonces. */
 static void
 hs_mac(const struct ft_conn *c, const char *label, uint8_t version,
-    uint32_t connector, uint32_t acceptor, const uint8_t *nonce_c,
-    const uint8_t *nonce_a, uint8_t out[FT_WIRE_MAC])
+    uint8_t role, uint32_t connector, uint32_t acceptor,
+    const uint8_t *nonce_c, const uint8_t *nonce_a, uint8_t out[FT_WIRE_MAC])
 {
 	crypto_auth_hmacsha256_state st;
-	uint8_t ids[9];
+	uint8_t ids[10];
 
 	ids[0] = version;
-	ft_be32(ids + 1, connector);
-	ft_be32(ids + 5, acceptor);
+	ids[1] = role;
+	ft_be32(ids + 2, connector);
+	ft_be32(ids + 6, acceptor);
 	crypto_auth_hmacsha256_init(&st, c->key, FT_WIRE_KEYLEN);
 	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label,
 	    strlen(label) + 1);
@@ -637,8 +647,8 @@ ft_conn_handshake(struct ft_conn *c, const struct ft_hdr *h,
 		ch.version = c->version;
 		ch.id = c->self;
 		memcpy(ch.nonce, c->nonce_self, FT_WIRE_NONCE);
-		hs_mac(c, "ft challenge", c->version, c->peer, c->self,
-		    c->nonce_peer, c->nonce_self, ch.mac);
+		hs_mac(c, "ft challenge", c->version, c->peer_role, c->peer,
+		    c->self, c->nonce_peer, c->nonce_self, ch.mac);
 		if (ft_msg_challenge_encode(&c->hsout, c->self, &ch) != 0)
 			return hs_fail(c, ENOMEM);
 		c->hs = FT_HS_WAIT_AUTH;
@@ -649,14 +659,14 @@ ft_conn_handshake(struct ft_conn *c, const struct ft_hdr *h,
 		    ch.version < FT_WIRE_VERSION_MIN ||
 		    ch.version > FT_WIRE_VERSION)
 			return hs_fail(c, EPROTO);
-		hs_mac(c, "ft challenge", ch.version, c->self, ch.id,
+		hs_mac(c, "ft challenge", ch.version, c->role, c->self, ch.id,
 		    c->nonce_self, ch.nonce, mac);
 		if (sodium_memcmp(mac, ch.mac, FT_WIRE_MAC) != 0)
 			return hs_fail(c, EACCES);
 		c->version = ch.version;
 		c->peer = ch.id;
 		memcpy(c->nonce_peer, ch.nonce, FT_WIRE_NONCE);
-		hs_mac(c, "ft auth", c->version, c->self, c->peer,
+		hs_mac(c, "ft auth", c->version, c->role, c->self, c->peer,
 		    c->nonce_self, c->nonce_peer, au.mac);
 		if (ft_msg_auth_encode(&c->hsout, c->self, &au) != 0)
 			return hs_fail(c, ENOMEM);
@@ -666,7 +676,7 @@ ft_conn_handshake(struct ft_conn *c, const struct ft_hdr *h,
 		if (h->type != FT_MSG_AUTH ||
 		    ft_msg_auth_decode(body, blen, &au) != 0)
 			return hs_fail(c, EPROTO);
-		hs_mac(c, "ft auth", c->version, c->peer, c->self,
+		hs_mac(c, "ft auth", c->version, c->peer_role, c->peer, c->self,
 		    c->nonce_peer, c->nonce_self, mac);
 		if (sodium_memcmp(mac, au.mac, FT_WIRE_MAC) != 0)
 			return hs_fail(c, EACCES);

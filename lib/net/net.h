@@ -7,10 +7,11 @@
  *
  * The handshake (ft-wire(7)): the connecting side sends HELLO with a fresh
  * nonce; the accepting side answers CHALLENGE with its own nonce and an
- * HMAC-SHA-256 (libsodium) over both nonces, both ids and the version
- * under the shared key; the connecting side checks it and answers AUTH
- * with its own HMAC.  Each side has then proved it knows the key, and
- * frames queued before that are only sent after it.
+ * HMAC-SHA-256 (libsodium) over the version, the connector's role, both
+ * ids and both nonces under the shared key; the connecting side checks
+ * it and answers AUTH with its own HMAC.  Each side has then proved it
+ * knows the key, and frames queued before that are only sent after it.
+ * Until then no frame larger than FT_WIRE_HS_MAX is accepted.
  */
 #ifndef FT_NET_H
 #define FT_NET_H
@@ -63,6 +64,7 @@ struct ft_conn {
 	enum ft_hs_state hs;
 	uint32_t	 self;		/* our id in the handshake */
 	uint32_t	 peer;		/* the peer's id, once known */
+	uint8_t		 role;		/* ours, when we connected */
 	uint8_t		 peer_role;
 	uint8_t		 version;	/* negotiated wire version */
 	const uint8_t	*key;		/* FT_WIRE_KEYLEN bytes, not owned */
@@ -80,6 +82,7 @@ struct ft_conn {
 };
 
 #define FT_CONN_IBUF	(256u << 10)
+#define FT_WIRE_HS_MAX	256	/* largest frame before the handshake ends */
 
 /*
  * Set up conn over fd, as the connecting side (ft_conn_connecting:

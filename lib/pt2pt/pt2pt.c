@@ -54,6 +54,7 @@ enum rd_phase {
 struct pconn {
 	struct ft_conn	 c;
 	int		 outgoing;	/* we opened it: our sends go here */
+	uint32_t	 dialed;	/* outgoing: the rank we called */
 	int		 closed;
 	/* Reading a data frame's payload: left bytes to dst, then skip. */
 	enum rd_phase	 phase;
@@ -459,6 +460,7 @@ req_complete(struct ft_pt *pt, struct ft_req *r)
 static void
 deliver(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t seq)
 {
+	r->seq = seq;
 	struct ft_msg m = { r->ctx, wsrc, pt->rank, r->st.tag, seq, r->buf,
 	    r->st.bytes };
 
@@ -496,6 +498,7 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 		return -1;
 	}
 	pc->c.peer = dst;
+	pc->dialed = dst;
 	pc->outgoing = 1;
 	pt->peers[dst].out = pc;
 	(void)ft_conn_flush(&pc->c);
@@ -618,7 +621,8 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 
 /* Answer an RTS that a receive matched: register it and send CTS. */
 static int
-send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq)
+send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq,
+    uint64_t seq)
 {
 	struct ft_msg_cts cts;
 	struct ft_wbuf wb;
@@ -629,6 +633,8 @@ send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq)
 		return -1;
 	if (slot_add(pt, r) == 0)
 		return -1;
+	r->seq = seq;
+	r->peer = wsrc;
 	cts.sreq = sreq;
 	cts.rreq = r->id;
 	ft_wbuf_init(&wb);
@@ -642,7 +648,7 @@ send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq)
 	}
 	/* Nothing follows a CTS for an empty message. */
 	if (r->st.msglen == 0)
-		deliver(pt, r, wsrc, 0);
+		deliver(pt, r, wsrc, seq);
 	return 0;
 }
 
@@ -683,7 +689,7 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 		req_complete(pt, s);
 		break;
 	case UX_RTS:
-		rc = send_cts(pt, r, u->wsrc, u->sreq);
+		rc = send_cts(pt, r, u->wsrc, u->sreq, u->seq);
 		break;
 	}
 	free(u->data);
@@ -795,7 +801,7 @@ on_rts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 		return -1;
 	if ((r = posted_take(m, rts.src, rts.tag)) != NULL) {
 		recv_matched(r, rts.src, rts.tag, rts.size);
-		return send_cts(pt, r, pc->c.peer, rts.sreq);
+		return send_cts(pt, r, pc->c.peer, rts.sreq, rts.seq);
 	}
 	if ((u = calloc(1, sizeof(*u))) == NULL)
 		return -1;
@@ -831,7 +837,7 @@ on_eager(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	pc->ux = NULL;
 	if ((r = posted_take(m, eg.src, eg.tag)) != NULL) {
 		recv_matched(r, eg.src, eg.tag, len);
-		r->id = eg.seq;	/* remembered for the deliver hook */
+		r->seq = eg.seq;
 		pc->req = r;
 		pc->dst = r->buf;
 		pc->left = r->st.bytes;
@@ -869,8 +875,8 @@ on_rdata(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	if (ft_msg_rdata_decode(fixed, FT_RDATA_FIXED, &rd) != 0)
 		return -1;
 	r = slot_find(pt, rd.rreq);
-	if (r == NULL || r->kind != FT_REQ_RECV || rd.offset != r->got ||
-	    len > r->st.msglen - r->got) {
+	if (r == NULL || r->kind != FT_REQ_RECV || r->peer != pc->c.peer ||
+	    rd.offset != r->got || len > r->st.msglen - r->got) {
 		errno = EPROTO;
 		return -1;
 	}
@@ -881,7 +887,7 @@ on_rdata(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	pc->phase = RD_PAYLOAD;
 	pc->req = r;
 	pc->ux = NULL;
-	pc->dst = (uint8_t *)r->buf + rd.offset;
+	pc->dst = keep > 0 ? (uint8_t *)r->buf + rd.offset : NULL;
 	pc->left = keep;
 	pc->skip = len - keep;
 	pc->wsrc = pc->c.peer;
@@ -904,13 +910,9 @@ payload_done(struct ft_pt *pt, struct pconn *pc)
 		if (r->id != 0 && slot_find(pt, r->id) == r) {
 			/* Rendezvous: done when every chunk is in. */
 			if (r->got == r->st.msglen)
-				deliver(pt, r, pc->wsrc, 0);
-		} else {
-			uint64_t seq = r->id;
-
-			r->id = 0;
-			deliver(pt, r, pc->wsrc, seq);
-		}
+				deliver(pt, r, pc->wsrc, r->seq);
+		} else
+			deliver(pt, r, pc->wsrc, r->seq);
 		return 0;
 	}
 	if (u == NULL)
@@ -960,9 +962,13 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 	struct ft_hdr h;
 	size_t avail, n, fixed;
 	ssize_t got;
-	int rc, rounds;
+	int rc;
 
-	for (rounds = 0; rounds < 256; rounds++) {
+	/*
+	 * Go on until the socket is drained and nothing whole is buffered:
+	 * poll(2) only reports the socket, not what already sits in ibuf.
+	 */
+	for (;;) {
 		avail = ft_conn_avail(&pc->c);
 		if (pc->phase == RD_PAYLOAD) {
 			if (pc->left == 0 && pc->skip == 0) {
@@ -1043,10 +1049,11 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 						    &h, body) < 0)
 							return -1;
 						if (pc->c.hs == FT_HS_READY &&
-						    !pc->outgoing &&
+						    (pc->outgoing ?
+						    pc->c.peer != pc->dialed :
 						    (pc->c.peer >= pt->size ||
 						    pc->c.peer_role !=
-						    FT_ROLE_RANK)) {
+						    FT_ROLE_RANK))) {
 							errno = EPROTO;
 							return -1;
 						}
@@ -1064,26 +1071,40 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 		if (got == 0)
 			return 0;
 	}
-	return 0;
 }
 
 static void
 conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 {
-	uint32_t peer = pc->c.peer;
+	uint32_t peer = pc->outgoing ? pc->dialed : pc->c.peer;
 
 	if (pc->closed)
 		return;
 	pc->closed = 1;
-	if (why != NULL && pc->c.hs != FT_HS_READY)
-		ft_warnx("refused a connection from %s: %s",
-		    pc->c.peer < pt->size ? "a rank" : "an unknown peer", why);
+	if (pc->outgoing && pc->c.hs != FT_HS_READY)
+		ft_warnx("unable to connect to rank %u: %s", peer,
+		    why != NULL ? why : "closed during the handshake");
+	else if (pc->c.hs != FT_HS_READY)
+		ft_warnx("refused a connection: %s",
+		    pc->c.hs == FT_HS_FAILED && errno == EACCES ?
+		    "wrong job key" : why != NULL ? why :
+		    "closed during the handshake");
 	else if (why != NULL && !pc->c.eof)
 		ft_warnx("dropped the connection with rank %u: %s", peer, why);
-	if (pc->c.hs == FT_HS_READY && peer < pt->size) {
+	if ((pc->c.hs == FT_HS_READY || pc->outgoing) && peer < pt->size) {
 		pt->peers[peer].gone = 1;
 		if (pt->peers[peer].out == pc)
 			pt->peers[peer].out = NULL;
+	}
+	/* A message cut short by the close is lost with its sender. */
+	if (pc->ux != NULL) {
+		free(pc->ux->data);
+		free(pc->ux);
+		pc->ux = NULL;
+	}
+	if (pc->req != NULL) {
+		pc->req->st.error = ECONNRESET;
+		pc->req = NULL;
 	}
 	close(pc->c.fd);
 	pc->c.fd = -1;

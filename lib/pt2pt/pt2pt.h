@@ -61,6 +61,8 @@ struct ft_req {
 	int			 mode;
 	/* Both. */
 	uint64_t		 id;		/* rendezvous handle, or 0 */
+	uint64_t		 seq;		/* the message's number */
+	uint32_t		 peer;		/* receives: world rank of the sender */
 	struct ft_pt_status	 st;
 	struct ft_req		*next, *prev;
 	/* Called once when the request completes (never if it fails). */

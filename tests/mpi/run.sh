@@ -33,7 +33,7 @@ while read -r name nps; do
 		n=$((n + 1))
 		log="$out/$name.$np.log"
 		timeout 180 ftrun -n "$np" --timeout 120 "$out/$name" \
-		    >"$log" 2>&1
+		    </dev/null >"$log" 2>&1
 		rc=$?
 		if [ $rc -eq 0 ] && grep -qx ' *No Errors' "$log"; then
 			echo "ok $n - $name -n $np"

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: ISC
+# ftrun's exit status: the job's (as mpirun's), 124 on --timeout, the
+# MPI_Abort code, 1 for a rank that left without MPI_Finalize, 100 for
+# bad arguments, 126 and 127 when the program cannot run.
+
+load common
+bats_require_minimum_version 1.5.0
+
+@test "ftrun exits 0 when every rank exits 0" {
+	run -0 --separate-stderr ftrun -n 3 true
+	[ -z "$output" ]
+	[ -z "$stderr" ]
+}
+
+@test "ftrun exits with the status of the rank that failed, and says so" {
+	run -3 --separate-stderr ftrun -n 3 sh -c \
+	    '[ "$FT_RANK" = 1 ] && exit 3; exit 0'
+	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 1\ \(pid\ [0-9]+\)\ exited\ with\ status\ 3\;\ aborting\ the\ job$ ]]
+}
+
+@test "ftrun exits 128+N for a rank killed by signal N and ends the others" {
+	# Ranks 0 and 2 would sleep forever: only the abort can end them.
+	run -137 --separate-stderr ftrun -n 3 sh -c \
+	    '[ "$FT_RANK" = 1 ] && kill -KILL $$; exec sleep 1000'
+	[ -z "$output" ]
+	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 1\ \(pid\ [0-9]+\)\ was\ killed\ by\ signal\ 9\ \(Killed\)\;\ aborting\ the\ job$ ]]
+}
+
+@test "ftrun names the signal that killed a rank" {
+	run -139 --separate-stderr ftrun -n 2 sh -c \
+	    '[ "$FT_RANK" = 0 ] && kill -SEGV $$; exec sleep 1000'
+	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 0\ \(pid\ [0-9]+\)\ was\ killed\ by\ signal\ 11\ \(Segmentation\ fault\)\;\ aborting\ the\ job$ ]]
+}
+
+@test "ftrun --timeout exits 124 and names the ranks still running" {
+	run -124 --separate-stderr ftrun -n 2 --timeout 1 sleep 1000
+	[ -z "$output" ]
+	[[ $stderr == "ftrun: warning: the job timed out after 1s; ranks still running: 0 1" ]]
+}
+
+@test "ftrun --timeout names only the ranks still running" {
+	# Rank 1 is gone long before the timeout; 0 and 2 never end.
+	run -124 --separate-stderr ftrun -n 3 --timeout 3 sh -c \
+	    '[ "$FT_RANK" = 1 ] && exit 0; exec sleep 1000'
+	[[ $stderr == *"timed out"*"; ranks still running: 0 2" ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "ftrun --timeout takes a duration with a unit" {
+	run -124 --separate-stderr ftrun --timeout 500ms sleep 1000
+	[[ $stderr == *"timed out after 0.5s; ranks still running: 0" ]]
+}
+
+@test "ftrun ends the job with the code given to MPI_Abort" {
+	ft_build abort
+	run -7 --separate-stderr ftrun -n 3 "$FT_PROGS/abort" 7
+	[ "$output" = "rank 2 aborting with 7" ]
+	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 2\ \(pid\ [0-9]+\)\ called\ MPI_Abort\ with\ code\ 7 ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "ftrun: MPI_Abort from rank 0 of 1" {
+	ft_build abort
+	run -42 --separate-stderr ftrun -n 1 "$FT_PROGS/abort" 42 0
+	[ "$output" = "rank 0 aborting with 42" ]
+	[[ $stderr == *"rank 0 (pid "*") called MPI_Abort with code 42"* ]]
+}
+
+@test "ftrun aborts the job when a rank exits 0 without MPI_Finalize" {
+	ft_build nofinalize
+	run -1 --separate-stderr ftrun -n 3 "$FT_PROGS/nofinalize" 1
+	[ "$output" = "rank 1 leaving without MPI_Finalize" ]
+	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 1\ \(pid\ [0-9]+\)\ exited\ without\ calling\ MPI_Finalize\;\ aborting\ the\ job$ ]]
+}
+
+@test "ftrun exits 0 when every rank has exited 0, whatever they left behind" {
+	# The rank leaves a child that holds its stdout.  The job is over
+	# when its ranks are; timeout only bounds the test.
+	run -0 --separate-stderr timeout -s KILL 20 ftrun -n 1 --timeout 3 \
+	    --grace 1 sh -c \
+	    'sleep 6 & echo $! >"$1/holder.pid"; echo started' sh \
+	    "$BATS_TEST_TMPDIR"
+	[ "$output" = "started" ]
+	[ -z "$stderr" ]
+}
+
+@test "ftrun -n 0 exits 100" {
+	run -100 --separate-stderr ftrun -n 0 true
+	[ -z "$output" ]
+	[ "$stderr" = "ftrun: fatal: -n '0' is too small" ]
+}
+
+@test "ftrun -n abc exits 100" {
+	run -100 --separate-stderr ftrun -n abc true
+	[ "$stderr" = "ftrun: fatal: -n 'abc' is invalid" ]
+}
+
+@test "ftrun with an unknown option exits 100 with the usage" {
+	run -100 --separate-stderr ftrun --bogus true
+	[ -z "$output" ]
+	[[ $stderr == *"'--bogus'"*"usage: ftrun "* ]]
+}
+
+@test "ftrun without a program exits 100 with the usage" {
+	run -100 --separate-stderr ftrun -n 2
+	[ -z "$output" ]
+	[[ $stderr == "usage: ftrun "*"PROGRAM"* ]]
+}
+
+@test "ftrun's usage lists every option" {
+	run -100 --separate-stderr ftrun
+	for opt in "-n N" --tag-output "--timeout SECONDS" "-x VAR[=VALUE]" \
+	    "--events FILE" "--ft PROTOCOL" --tcp "--grace" "PROGRAM"; do
+		echo "looking for '$opt'"
+		[[ $stderr == *"$opt"* ]]
+	done
+}
+
+@test "ftrun --timeout xyz exits 100" {
+	run -100 --separate-stderr ftrun --timeout xyz true
+	[ "$stderr" = "ftrun: fatal: --timeout 'xyz' is not a positive duration" ]
+}
+
+@test "ftrun --grace xyz exits 100" {
+	run -100 --separate-stderr ftrun --grace xyz true
+	[[ $stderr == "ftrun: fatal: --grace 'xyz'"* ]]
+}
+
+@test "ftrun -x with an undefined variable exits 100" {
+	unset FT_TEST_UNDEFINED
+	run -100 --separate-stderr ftrun -x FT_TEST_UNDEFINED true
+	[[ $stderr == "ftrun: fatal: -x 'FT_TEST_UNDEFINED': "* ]]
+}
+
+@test "ftrun --ft with an unknown protocol exits 100 and lists the valid ones" {
+	run -100 --separate-stderr ftrun --ft nosuch true
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "ftrun: fatal: unknown protocol 'nosuch' (valid: "*"none"*")" ]]
+}
+
+@test "ftrun --ft none is accepted" {
+	run -0 --separate-stderr ftrun --ft none -n 2 sh -c 'echo "$FT_PROTO"'
+	[ "$output" = "$(printf 'none\nnone')" ]
+	[ -z "$stderr" ]
+}
+
+@test "ftrun --events with a file it cannot create exits 100" {
+	run -100 --separate-stderr ftrun --events "$BATS_TEST_TMPDIR/no/such/dir" true
+	[[ $stderr == "ftrun: fatal: unable to open '"*"no/such/dir'"* ]]
+}
+
+@test "ftrun exits 127 when the program does not exist" {
+	run -127 --separate-stderr ftrun -n 2 nosuch
+	[ -z "$output" ]
+	[[ $stderr == "ftrun: "*"unable to run 'nosuch': No such file or directory" ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "ftrun exits 127 when the program path does not exist" {
+	run -127 --separate-stderr ftrun "$BATS_TEST_TMPDIR/nosuch"
+	[[ $stderr == "ftrun: "*"unable to run '$BATS_TEST_TMPDIR/nosuch': No such file or directory" ]]
+}
+
+@test "ftrun exits 126 when the program is not executable" {
+	printf '#!/bin/sh\necho hi\n' >"$BATS_TEST_TMPDIR/noexec"
+	chmod 644 "$BATS_TEST_TMPDIR/noexec"
+	run -126 --separate-stderr ftrun -n 2 "$BATS_TEST_TMPDIR/noexec"
+	[ -z "$output" ]
+	[[ $stderr == "ftrun: "*"unable to run '$BATS_TEST_TMPDIR/noexec': Permission denied" ]]
+}
+
+@test "ftrun exits 126 when the program is a directory" {
+	run -126 --separate-stderr ftrun "$BATS_TEST_TMPDIR"
+	[[ $stderr == "ftrun: "*"unable to run '$BATS_TEST_TMPDIR'"* ]]
+}
+
+@test "ftrun exits 126 when the program cannot be executed" {
+	# Executable, but not a format the kernel can run.
+	printf '\177ELF garbage' >"$BATS_TEST_TMPDIR/garbage"
+	chmod 755 "$BATS_TEST_TMPDIR/garbage"
+	run -126 --separate-stderr ftrun -n 2 "$BATS_TEST_TMPDIR/garbage"
+	[[ $stderr == *"unable to run '$BATS_TEST_TMPDIR/garbage': Exec format error"* ]]
+}

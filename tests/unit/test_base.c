@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Unit tests of the base layer: CRC32C against published vectors, write
+ * buffers and read cursors (round trips, big-endian layout, sticky
+ * errors), length-prefixed strings, duration parsing and hex.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "base/base.h"
+#include "tap.h"
+
+static void
+test_crc32c(void)
+{
+	uint8_t buf[32];
+	size_t i;
+
+	T_EQ_UINT(ft_crc32c(0, "123456789", 9), 0xe3069283u,
+	    "crc32c(\"123456789\") is the check value 0xe3069283");
+	T_EQ_UINT(ft_crc32c(0, "", 0), 0, "crc32c of nothing is 0");
+	T_EQ_UINT(ft_crc32c(ft_crc32c(0, "1234", 4), "56789", 5),
+	    0xe3069283u, "crc32c can be computed in pieces");
+	/* RFC 3720, appendix B.4. */
+	memset(buf, 0, sizeof(buf));
+	T_EQ_UINT(ft_crc32c(0, buf, sizeof(buf)), 0x8a9136aau,
+	    "crc32c of 32 zero bytes (RFC 3720)");
+	memset(buf, 0xff, sizeof(buf));
+	T_EQ_UINT(ft_crc32c(0, buf, sizeof(buf)), 0x62a8ab43u,
+	    "crc32c of 32 0xff bytes (RFC 3720)");
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)i;
+	T_EQ_UINT(ft_crc32c(0, buf, sizeof(buf)), 0x46dd794eu,
+	    "crc32c of 00..1f (RFC 3720)");
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(31 - i);
+	T_EQ_UINT(ft_crc32c(0, buf, sizeof(buf)), 0x113fdb5cu,
+	    "crc32c of 1f..00 (RFC 3720)");
+}
+
+/*
+ * A cursor over no bytes at all, as a decoder of an empty body gets.
+ * Every get must fail cleanly; computing NULL + 0 before the length
+ * check is undefined behaviour, which UBSan reports.
+ */
+static int
+empty_cursor(void *arg)
+{
+	struct ft_rbuf r;
+	uint8_t one;
+
+	ft_rbuf_init(&r, NULL, 0);
+	if (ft_get8(&r) != 0 || r.err != EPROTO)
+		return 1;
+	ft_rbuf_init(&r, NULL, 0);
+	if (ft_get16(&r) != 0 || r.err != EPROTO)
+		return 1;
+	ft_rbuf_init(&r, NULL, 0);
+	if (ft_get32(&r) != 0 || r.err != EPROTO)
+		return 1;
+	ft_rbuf_init(&r, NULL, 0);
+	if (ft_get64(&r) != 0 || r.err != EPROTO)
+		return 1;
+	ft_rbuf_init(&r, NULL, 0);
+	ft_getbytes(&r, &one, 1);
+	return r.err == EPROTO && one == 0 ? 0 : 1;
+}
+
+static void
+test_wbuf_rbuf(void)
+{
+	static const uint8_t want[] = {
+		0xab,
+		0xbe, 0xef,
+		0xde, 0xad, 0xbe, 0xef,
+		0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+		'x', 'y', 'z',
+		0x00, 0x02, 'h', 'i',
+		0x00, 0x00,
+	};
+	struct ft_wbuf b;
+	struct ft_rbuf r;
+	uint8_t three[3], big[5000];
+	char s[8];
+	size_t i;
+
+	ft_wbuf_init(&b);
+	T_OK(b.p == NULL && b.len == 0 && b.err == 0, "wbuf_init is empty");
+	ft_put8(&b, 0xab);
+	ft_put16(&b, 0xbeef);
+	ft_put32(&b, 0xdeadbeefu);
+	ft_put64(&b, 0x0123456789abcdefull);
+	ft_putbytes(&b, "xyz", 3);
+	ft_putstr(&b, "hi");
+	ft_putstr(&b, NULL);
+	T_EQ_INT(b.err, 0, "puts leave err at 0");
+	T_OK(b.len == sizeof(want) && memcmp(b.p, want, sizeof(want)) == 0,
+	    "puts are big-endian and strings are 16-bit length prefixed");
+
+	ft_rbuf_init(&r, b.p, b.len);
+	T_EQ_UINT(ft_get8(&r), 0xab, "get8");
+	T_EQ_UINT(ft_get16(&r), 0xbeef, "get16");
+	T_EQ_UINT(ft_get32(&r), 0xdeadbeefu, "get32");
+	T_EQ_UINT(ft_get64(&r), 0x0123456789abcdefull, "get64");
+	ft_getbytes(&r, three, 3);
+	T_OK(memcmp(three, "xyz", 3) == 0, "getbytes");
+	ft_getstr(&r, s, sizeof(s));
+	T_EQ_STR(s, "hi", "getstr");
+	ft_getstr(&r, s, sizeof(s));
+	T_EQ_STR(s, "", "getstr of an empty string");
+	T_OK(r.err == 0 && ft_rbuf_left(&r) == 0, "the cursor is at the end");
+
+	/* Read cursor: errors are sticky. */
+	T_EQ_UINT(ft_get8(&r), 0, "get8 past the end returns 0");
+	T_EQ_INT(r.err, EPROTO, "and sets err to EPROTO");
+	ft_rbuf_init(&r, b.p, b.len);
+	T_EQ_UINT(ft_get64(&r), 0xabbeefdeadbeef01ull, "get64 reads 8 bytes");
+	r.off = b.len - 3;
+	T_EQ_UINT(ft_get32(&r), 0, "get32 with 3 bytes left returns 0");
+	T_OK(r.err == EPROTO && r.off == b.len - 3,
+	    "a short get neither moves the cursor nor clears err");
+	T_EQ_UINT(ft_get8(&r), 0, "after an error get8 returns 0 though a "
+	    "byte is left");
+	T_EQ_UINT(ft_rbuf_left(&r), 0, "rbuf_left is 0 after an error");
+	memset(three, 0x55, sizeof(three));
+	ft_getbytes(&r, three, 3);
+	T_OK(three[0] == 0 && three[1] == 0 && three[2] == 0,
+	    "getbytes after an error zero-fills");
+	ft_rbuf_init(&r, b.p, 1);
+	T_EQ_UINT(ft_get16(&r), 0, "get16 of a 1-byte buffer fails");
+	T_EQ_INT(r.err, EPROTO, "with EPROTO");
+	T_OK(t_child(empty_cursor, NULL), "gets on an empty cursor over NULL "
+	    "fail with EPROTO without pointer arithmetic on NULL (UBSan)");
+
+	/* Write buffer: set32, reset, growth, sticky errors. */
+	ft_wbuf_set32(&b, 3, 0x11223344u);
+	T_OK(b.p[3] == 0x11 && b.p[6] == 0x44, "wbuf_set32 overwrites");
+	i = b.len;
+	ft_wbuf_set32(&b, b.len - 3, 0);
+	T_OK(b.len == i && b.p[b.len - 1] == 0x00 && b.p[b.len - 3] == 'i',
+	    "wbuf_set32 past the end does nothing");
+	ft_wbuf_reset(&b);
+	T_OK(b.len == 0 && b.err == 0 && b.p != NULL,
+	    "wbuf_reset keeps the memory");
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t)(i * 7);
+	ft_putbytes(&b, big, sizeof(big));
+	ft_putbytes(&b, big, sizeof(big));
+	T_OK(b.err == 0 && b.len == 2 * sizeof(big) && b.cap >= b.len &&
+	    memcmp(b.p + sizeof(big), big, sizeof(big)) == 0,
+	    "the buffer grows");
+	b.err = ENOMEM;
+	i = b.len;
+	ft_put32(&b, 1);
+	ft_putstr(&b, "abc");
+	T_OK(b.len == i && b.err == ENOMEM, "puts after an error do nothing");
+	T_EQ_INT(ft_wbuf_reserve(&b, 1), -1, "reserve after an error fails");
+	ft_wbuf_reset(&b);
+	T_EQ_INT(ft_wbuf_reserve(&b, SIZE_MAX - 8), -1,
+	    "reserving nearly SIZE_MAX fails");
+	T_EQ_INT(b.err, ENOMEM, "with ENOMEM");
+	ft_wbuf_release(&b);
+	T_OK(b.p == NULL && b.len == 0 && b.cap == 0 && b.err == 0,
+	    "wbuf_release empties");
+}
+
+static void
+test_strings(void)
+{
+	struct ft_wbuf b;
+	struct ft_rbuf r;
+	char dst[8], *longstr;
+	uint8_t raw[16];
+
+	ft_wbuf_init(&b);
+	ft_putstr(&b, "1234567");
+	ft_rbuf_init(&r, b.p, b.len);
+	ft_getstr(&r, dst, sizeof(dst));
+	T_OK(r.err == 0 && strcmp(dst, "1234567") == 0,
+	    "getstr: dstsize - 1 bytes fit");
+
+	ft_wbuf_reset(&b);
+	ft_putstr(&b, "12345678");
+	ft_rbuf_init(&r, b.p, b.len);
+	memset(dst, 'x', sizeof(dst));
+	ft_getstr(&r, dst, sizeof(dst));
+	T_EQ_INT(r.err, EPROTO, "getstr: dstsize bytes do not fit");
+	T_EQ_INT(dst[0], '\0', "and dst is left empty");
+
+	ft_getstr(&r, dst, 1);
+	T_EQ_INT(r.err, EPROTO, "getstr after an error keeps EPROTO");
+
+	ft_rbuf_init(&r, b.p, b.len);
+	ft_getstr(&r, dst, 1);
+	T_EQ_INT(r.err, EPROTO, "getstr: a 1-byte dst holds only \"\"");
+
+	/* A string with a NUL byte inside. */
+	memcpy(raw, "\x00\x03" "a\0b", 5);
+	ft_rbuf_init(&r, raw, 5);
+	ft_getstr(&r, dst, sizeof(dst));
+	T_EQ_INT(r.err, EPROTO, "getstr: an embedded NUL is rejected");
+	memcpy(raw, "\x00\x02" "ab\0", 5);
+	ft_rbuf_init(&r, raw, 5);
+	ft_getstr(&r, dst, sizeof(dst));
+	T_OK(r.err == 0 && strcmp(dst, "ab") == 0 && r.off == 4,
+	    "getstr: a NUL after the string is not part of it");
+	memcpy(raw, "\x00\x03" "\0ab", 5);
+	ft_rbuf_init(&r, raw, 5);
+	ft_getstr(&r, dst, sizeof(dst));
+	T_EQ_INT(r.err, EPROTO, "getstr: a leading NUL is rejected");
+
+	/* The length says more than the buffer has. */
+	memcpy(raw, "\x00\x05" "abc", 5);
+	ft_rbuf_init(&r, raw, 5);
+	ft_getstr(&r, dst, sizeof(dst));
+	T_OK(r.err == EPROTO && dst[0] == '\0',
+	    "getstr: a length past the end is rejected");
+	memcpy(raw, "\xff\xff" "abc", 5);
+	ft_rbuf_init(&r, raw, 5);
+	ft_getstr(&r, dst, sizeof(dst));
+	T_EQ_INT(r.err, EPROTO, "getstr: length 65535 with 3 bytes");
+	ft_rbuf_init(&r, raw, 1);
+	ft_getstr(&r, dst, sizeof(dst));
+	T_EQ_INT(r.err, EPROTO, "getstr: half a length");
+
+	/* The longest string a 16-bit length holds, and one more. */
+	if ((longstr = malloc(UINT16_MAX + 2)) == NULL)
+		abort();
+	memset(longstr, 'a', UINT16_MAX + 1);
+	longstr[UINT16_MAX] = '\0';
+	ft_wbuf_reset(&b);
+	ft_putstr(&b, longstr);
+	T_OK(b.err == 0 && b.len == 2 + UINT16_MAX && b.p[0] == 0xff &&
+	    b.p[1] == 0xff, "putstr of 65535 bytes");
+	longstr[UINT16_MAX] = 'a';
+	longstr[UINT16_MAX + 1] = '\0';
+	ft_wbuf_reset(&b);
+	ft_putstr(&b, longstr);
+	T_OK(b.err == EMSGSIZE && b.len == 0,
+	    "putstr of 65536 bytes fails with EMSGSIZE");
+	free(longstr);
+	ft_wbuf_release(&b);
+}
+
+static void
+test_duration(void)
+{
+	static const struct {
+		const char	*s;
+		uint64_t	 ns;
+	} good[] = {
+		{ "100ms", 100000000ull },
+		{ "2.5s", 2500000000ull },
+		{ "1m", 60000000000ull },
+		{ "500us", 500000ull },
+		{ "3", 3000000000ull },
+		{ "0", 0 },
+		{ "0.5", 500000000ull },
+		{ "7ns", 7 },
+		{ "2min", 120000000000ull },
+		{ "1h", 3600000000000ull },
+		{ "1.001ms", 1001000ull },
+		{ "1.003s", 1003000000ull },
+	};
+	static const char *bad[] = {
+		"", "x", "-1", "5q", "ms", "1 s", "5ss", "nan", "inf",
+		"-0.5s", "1e10",
+	};
+	uint64_t ns;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < FT_NELEM(good); i++) {
+		ns = 12345;
+		rc = ft_parse_duration(good[i].s, &ns);
+		T_OK(rc == 0 && ns == good[i].ns, "duration \"%s\" is %" PRIu64
+		    " ns", good[i].s, good[i].ns);
+		if (rc != 0 || ns != good[i].ns)
+			t_diag("got rc %d, %" PRIu64 " ns", rc, ns);
+	}
+	for (i = 0; i < FT_NELEM(bad); i++) {
+		ns = 12345;
+		errno = 0;
+		rc = ft_parse_duration(bad[i], &ns);
+		T_OK(rc == -1 && errno == EINVAL && ns == 12345,
+		    "duration \"%s\" is rejected with EINVAL", bad[i]);
+	}
+	T_FAILS(ft_parse_duration(NULL, &ns), EINVAL,
+	    "duration NULL is rejected with EINVAL");
+}
+
+/*
+ * A number of minutes or hours within the number check but whose
+ * nanoseconds do not fit in 64 bits: the conversion of the product is
+ * undefined behaviour (UBSan aborts on it) and gives garbage otherwise.
+ */
+static int
+duration_overflow(void *arg)
+{
+	const char *s = arg;
+	uint64_t ns = 0;
+
+	if (ft_parse_duration(s, &ns) == 0) {
+		t_diag("\"%s\" parsed as %" PRIu64 " ns", s, ns);
+		return 1;
+	}
+	return errno == EINVAL ? 0 : 1;
+}
+
+static void
+test_duration_overflow(void)
+{
+	T_OK(t_child(duration_overflow, "1000000000h"),
+	    "duration \"1000000000h\" (3.6e21 ns) is rejected, no overflow");
+	T_OK(t_child(duration_overflow, "400000000m"),
+	    "duration \"400000000m\" (2.4e19 ns) is rejected, no overflow");
+}
+
+static void
+test_hex(void)
+{
+	static const uint8_t bin[] = { 0x00, 0x01, 0x7f, 0x80, 0xab, 0xff };
+	uint8_t out[sizeof(bin)], all[256], all2[256];
+	char hex[2 * 256 + 1];
+	size_t i;
+
+	ft_hex_encode(bin, sizeof(bin), hex);
+	T_EQ_STR(hex, "00017f80abff", "hex_encode, lowercase");
+	memset(out, 0, sizeof(out));
+	T_OK(ft_hex_decode(hex, out, sizeof(out)) == 0 &&
+	    memcmp(out, bin, sizeof(bin)) == 0, "hex_decode reverses it");
+	ft_hex_encode(bin, 0, hex);
+	T_EQ_STR(hex, "", "hex_encode of nothing is \"\"");
+	T_EQ_INT(ft_hex_decode("", out, 0), 0, "hex_decode of \"\" into 0 "
+	    "bytes");
+	for (i = 0; i < sizeof(all); i++)
+		all[i] = (uint8_t)i;
+	ft_hex_encode(all, sizeof(all), hex);
+	T_OK(ft_hex_decode(hex, all2, sizeof(all2)) == 0 &&
+	    memcmp(all, all2, sizeof(all)) == 0,
+	    "every byte value round-trips");
+
+	T_FAILS(ft_hex_decode("00017f80abf", out, sizeof(out)), EINVAL,
+	    "hex_decode: one digit short");
+	T_FAILS(ft_hex_decode("00017f80abff00", out, sizeof(out)), EINVAL,
+	    "hex_decode: one byte too many");
+	T_FAILS(ft_hex_decode("0g017f80abff", out, sizeof(out)), EINVAL,
+	    "hex_decode: not a hex digit");
+	T_FAILS(ft_hex_decode("00017f80ab f", out, sizeof(out)), EINVAL,
+	    "hex_decode: a space");
+	T_FAILS(ft_hex_decode("", out, 1), EINVAL,
+	    "hex_decode: empty string for 1 byte");
+}
+
+int
+main(void)
+{
+	test_crc32c();
+	test_wbuf_rbuf();
+	test_strings();
+	test_duration();
+	test_duration_overflow();
+	test_hex();
+	return t_done();
+}
