@@ -383,6 +383,32 @@ remove_jobdir(struct launcher *l)
 	rmdir(l->dir);
 }
 
+/*
+ * Like bash, refuse to hand sh a file that is binary (a NUL in its first
+ * line, or an ELF header the kernel would not take): sh would only fail
+ * with its own, less clear error.
+ */
+static int
+looks_binary(const char *prog)
+{
+	unsigned char head[128];
+	ssize_t len, i;
+	int fd;
+
+	if ((fd = open(prog, O_RDONLY | O_CLOEXEC)) == -1)
+		return 1;
+	len = read(fd, head, sizeof(head));
+	close(fd);
+	if (len < 0)
+		return 1;
+	if (len >= 4 && memcmp(head, "\177ELF", 4) == 0)
+		return 1;
+	for (i = 0; i < len && head[i] != '\n'; i++)
+		if (head[i] == '\0')
+			return 1;
+	return 0;
+}
+
 /* A file without a #! line is a shell script, as execvp(3) has it. */
 static void
 exec_script(const char *prog, char **argv)
@@ -390,6 +416,10 @@ exec_script(const char *prog, char **argv)
 	char **nargv;
 	size_t n;
 
+	if (looks_binary(prog)) {
+		errno = ENOEXEC;
+		return;
+	}
 	for (n = 0; argv[n] != NULL; n++)
 		continue;
 	if ((nargv = calloc(n + 2, sizeof(*nargv))) == NULL)
@@ -598,10 +628,16 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	case FT_MSG_ABORT:
 		if (ft_msg_abort_decode(body, blen, &ab) != 0)
 			return -1;
-		json_quote(ab.reason, reason, sizeof(reason));
-		ft_warnx("rank %d (pid %d) aborted the job with code %d%s%s",
-		    lc->rank, (int)r->pid, ab.code, ab.reason[0] ? ": " : "",
-		    ab.reason);
+		json_quote(ab.reason[0] != '\0' ? ab.reason : "MPI_Abort",
+		    reason, sizeof(reason));
+		/* An empty reason is MPI_Abort's: the program chose to end. */
+		if (ab.reason[0] == '\0')
+			ft_warnx("rank %d (pid %d) called MPI_Abort with code %d",
+			    lc->rank, (int)r->pid, ab.code);
+		else
+			ft_warnx("rank %d (pid %d) aborted the job with code "
+			    "%d: %s", lc->rank, (int)r->pid, ab.code,
+			    ab.reason);
 		event(l, "\"event\":\"abort\",\"rank\":%d,\"code\":%d,"
 		    "\"reason\":\"%s\"", lc->rank, ab.code, reason);
 		/* An abort never reads as success, whatever its code. */

@@ -255,7 +255,8 @@ bcast_long(struct ft_coll_sched *s, void *buf, int count, MPI_Datatype type,
 	int dense;
 	char *data;
 
-#define CHUNK_OFF(c)	((size_t)(c) * chunk < bytes ? (size_t)(c) * chunk : bytes)
+#define CHUNK_OFF(c)							\
+	((size_t)(c) * chunk < bytes ? (size_t)(c) * chunk : bytes)
 #define CHUNK_LEN(c, k)	((int)(CHUNK_OFF((c) + (k)) - CHUNK_OFF(c)))
 	if ((dense = ft__mpi_type_dense(type, count, &off)))
 		data = (char *)buf + off;
@@ -989,7 +990,8 @@ ft__coll_allgather(struct ft_coll_sched *s, const void *sbuf, int scount,
 	else if (n > 1 && blk * (size_t)n <= ALLGATHER_SHORT) {
 		/* Recursive doubling: swap aligned runs of 2^k blocks. */
 		for (mask = 1, step = 0; mask < n; mask <<= 1, step++) {
-			int me = r & ~(mask - 1), peer = (r ^ mask) & ~(mask - 1);
+			int me = r & ~(mask - 1);
+			int peer = (r ^ mask) & ~(mask - 1);
 
 			ft__coll_send(s, at(rbuf, (MPI_Aint)me * rcount, rtype),
 			    mask * rcount, rtype, r ^ mask,

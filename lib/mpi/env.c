@@ -233,8 +233,9 @@ ft__mpi_abort(int code, const char *why)
 	if (ft__mpi.pt != NULL && !ft__mpi.singleton &&
 	    (ctl = ft_pt_ctl(ft__mpi.pt)) != NULL) {
 		ab.code = code;
+		/* An empty reason tells the launcher it was MPI_Abort. */
 		snprintf(ab.reason, sizeof(ab.reason), "%s",
-		    why != NULL ? why : "");
+		    why != NULL ? why : "fatal error");
 		ft_wbuf_init(&wb);
 		if (ft_msg_abort_encode(&wb, ft__mpi.env.rank, &ab) == 0 &&
 		    ft_conn_queue_copy(ctl, wb.p, wb.len) == 0) {
@@ -246,7 +247,7 @@ ft__mpi_abort(int code, const char *why)
 				(void)ft_pt_progress(ft__mpi.pt, 10);
 		}
 		ft_wbuf_release(&wb);
-	} else if (why != NULL)
+	} else if (why != NULL && why[0] != '\0')
 		ft_warnx("aborting: %s", why);
 	/* What the rank printed before the error must not be lost. */
 	fflush(NULL);
@@ -256,15 +257,12 @@ ft__mpi_abort(int code, const char *why)
 int
 MPI_Abort(MPI_Comm comm, int code)
 {
-	char why[64];
-
 	(void)comm;
-	snprintf(why, sizeof(why), "MPI_Abort(%d)", code);
 	if (!ft__mpi.initialized || ft__mpi.finalized) {
 		fflush(NULL);
 		_exit(code & 0xff);
 	}
-	ft__mpi_abort(code, why);
+	ft__mpi_abort(code, "");
 }
 
 void

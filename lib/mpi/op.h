@@ -42,7 +42,7 @@ struct ft_mpi_op {
 	MPI_User_function	*fn;		/* FT_OP_USER only */
 	int			 commute;
 	int			 predefined;
-	int			 refs;		/* handle and pending schedules */
+	int			 refs;	/* the handle, pending schedules */
 	const char		*name;
 };
 
@@ -97,7 +97,7 @@ struct ft_coll_sched {
 	uint32_t		 ctx;		/* comm->ctx + 1 */
 	const char		*call;
 	int			 err;		/* MPI error class, or 0 */
-	int			 nb;		/* nonblocking: hold types, ops */
+	int			 nb;	/* nonblocking: holds types, ops */
 	struct ft_coll_step	*steps;
 	int			 nsteps, capsteps;
 	int			 pc;		/* next step to start */

@@ -109,7 +109,7 @@ fac(int r, int i, int issigned)
 		for (i = 0; i < N; i++) {				\
 			for (r = 0; r < nprocs; r++) {			\
 				x = o == 3 ? (T)fac(r, i, issigned) :	\
-				    (T)(val(r, i) + (issigned ? 0 : 3));	\
+				    (T)(val(r, i) + (issigned ? 0 : 3)); \
 				if (r == 0) {				\
 					want = x;			\
 					continue;			\
@@ -129,7 +129,7 @@ fac(int r, int i, int issigned)
 			}						\
 			if (out[i] != want) {				\
 				fail("%s op %d element %d: %lld, expected " \
-				    "%lld", #MT, o, i, (long long)out[i],	\
+				    "%lld", #MT, o, i, (long long)out[i], \
 				    (long long)want);			\
 				break;					\
 			}						\
@@ -150,7 +150,7 @@ fac(int r, int i, int issigned)
 			if (out[i] != want) {				\
 				fail("%s op %d: MPI_Reduce_local gave "	\
 				    "%lld, expected %lld", #MT, o,	\
-				    (long long)out[i], (long long)want);	\
+				    (long long)out[i], (long long)want); \
 				break;					\
 			}						\
 		}							\
