@@ -75,17 +75,37 @@ build/unit/%: tests/unit/%.c tests/unit/tap.h lib/libft.a
 	@mkdir -p build/unit
 	$(CC) $(CFLAGS) $(FT_CFLAGS) -Ilib -o $@ $< lib/libft.a $(LDLIBS)
 
-# The same unit tests, compiled with the library under ASan and UBSan.
-build/asan/%: tests/unit/%.c tests/unit/tap.h $(LIB_SRCS) $(LIB_HDRS)
-	@mkdir -p build/asan
-	$(CLANG) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	    -fno-omit-frame-pointer $(FT_CFLAGS) -Ilib -o $@ $< $(LIB_SRCS) \
+# The same unit tests, and the fuzz targets, linked with the library built
+# once under ASan and UBSan (and, for fuzzing, coverage instrumentation).
+ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+FUZZ_FLAGS = -O1 -g -fsanitize=address,undefined
+ASAN_OBJS = $(LIB_SRCS:%.c=build/asan/obj/%.o)
+FUZZ_OBJS = $(LIB_SRCS:%.c=build/fuzz/obj/%.o)
+
+build/asan/obj/%.o: %.c $(LIB_HDRS) lib/include/mpi.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(ASAN_FLAGS) $(FT_CFLAGS) -c -o $@ $<
+
+build/fuzz/obj/%.o: %.c $(LIB_HDRS) lib/include/mpi.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(FT_CFLAGS) -c -o $@ $<
+
+build/asan/libft.a: $(ASAN_OBJS)
+	rm -f $@
+	ar rcs $@ $(ASAN_OBJS)
+
+build/fuzz/libft.a: $(FUZZ_OBJS)
+	rm -f $@
+	ar rcs $@ $(FUZZ_OBJS)
+
+build/asan/%: tests/unit/%.c tests/unit/tap.h build/asan/libft.a
+	$(CLANG) $(ASAN_FLAGS) $(FT_CFLAGS) -Ilib -o $@ $< build/asan/libft.a \
 	    $(LDLIBS)
 
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(LIB_HDRS)
-	@mkdir -p build/fuzz
-	$(CLANG) -O1 -g -fsanitize=fuzzer,address,undefined \
-	    $(FT_CFLAGS) -Ilib -o $@ $< $(LIB_SRCS) $(LDLIBS)
+build/fuzz/%: tests/fuzz/%.c build/fuzz/libft.a
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer $(FT_CFLAGS) -Ilib -o $@ $< \
+	    build/fuzz/libft.a $(LDLIBS)
 
 unit: all $(UNIT_BINS)
 asan: deps-check $(ASAN_BINS)
@@ -102,6 +122,8 @@ demo: all
 
 bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/run.sh
+	@FTBIN=$(CURDIR)/bin bash bench/coll.sh
+	@FTBIN=$(CURDIR)/bin bash bench/typepack.sh
 
 lint:
 	mandoc -Tlint -W warning $(MANS)

@@ -24,6 +24,22 @@ has_lines() {	# file n text
 }
 
 # Wait (bounded) for the background ftrun to end; its status in $st.
+ft_alive() {
+	! ft_gone "$1"
+}
+
+# No ftrun watchdog runs with TMPDIR=DIR in its environment.
+no_watchdog_in() {
+	local f c
+	for f in /proc/[0-9]*/comm; do
+		read -r c 2>/dev/null <"$f" || continue
+		[ "$c" = ftrun-watchdog ] || continue
+		tr '\0' '\n' 2>/dev/null <"${f%comm}environ" |
+		    grep -qxF "TMPDIR=$1" && return 1
+	done
+	return 0
+}
+
 wait_ftrun() {
 	ft_poll 30 ft_gone "$bgpid"
 	st=0
@@ -130,4 +146,33 @@ wait_ftrun() {
 	[ "$st" -eq 137 ]
 	[ "${#ranks[@]}" -eq 3 ]
 	ft_poll 30 ft_all_gone "${ranks[@]}"
+}
+
+# Each rank starts a grandchild that ftrun never sees; PR_SET_PDEATHSIG
+# alone would leave it running, and the job directory behind.
+@test "nothing the ranks started outlives ftrun killed with SIGKILL" {
+	mkdir "$BATS_TEST_TMPDIR/jobs"
+	TMPDIR="$BATS_TEST_TMPDIR/jobs" ft_bg ftrun -n 2 sh -c \
+	    'sleep 1000 & echo $! >"$1/gc.$FT_RANK.pid"; wait' \
+	    sh "$BATS_TEST_TMPDIR" \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	ft_poll 30 test -s "$BATS_TEST_TMPDIR/gc.1.pid"
+	ft_poll 30 test -s "$BATS_TEST_TMPDIR/gc.0.pid"
+	gc0=$(cat "$BATS_TEST_TMPDIR/gc.0.pid")
+	gc1=$(cat "$BATS_TEST_TMPDIR/gc.1.pid")
+	ft_alive "$gc0"
+	ft_alive "$gc1"
+	[ -n "$(ls -A "$BATS_TEST_TMPDIR/jobs")" ]
+	kill -KILL "$bgpid"
+	wait_ftrun
+	[ "$st" -eq 137 ]
+	ft_poll 30 ft_all_gone "$gc0" "$gc1"
+	ft_poll 30 test -z "$(ls -A "$BATS_TEST_TMPDIR/jobs")"
+}
+
+@test "a job that ends normally leaves no watchdog behind" {
+	mkdir "$BATS_TEST_TMPDIR/jobs"
+	TMPDIR="$BATS_TEST_TMPDIR/jobs" run -0 ftrun -n 2 true
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/jobs")" ]
+	ft_poll 30 no_watchdog_in "$BATS_TEST_TMPDIR/jobs"
 }

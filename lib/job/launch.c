@@ -79,6 +79,7 @@ struct launcher {
 	int			 user_signal;	/* SIGINT/TERM/HUP forwarded */
 	const char		*progname;
 	uint64_t		 drain_at;
+	int			 watchdog_fd;	/* write end, or -1 */
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -384,6 +385,109 @@ remove_jobdir(struct launcher *l)
 }
 
 /*
+ * PR_SET_PDEATHSIG ends the ranks when ftrun is killed, but not what the
+ * ranks started, and nothing would remove the job directory.  A watchdog,
+ * detached from ftrun so that it is nobody's rank, learns the process
+ * group of each rank through a pipe.  If the pipe closes without ftrun
+ * first writing 0 (the job ended normally), ftrun died: the watchdog kills
+ * those groups and removes the directory.
+ */
+static void
+watchdog_run(int rfd, const char *dir, uint32_t n)
+{
+	char path[512];
+	pid_t *pgids = NULL, *grown;
+	size_t npg = 0, cap = 0, k;
+	int32_t pgid;
+	ssize_t got;
+	int devnull;
+
+	(void)setsid();
+	(void)prctl(PR_SET_NAME, "ftrun-watchdog");
+	(void)signal(SIGINT, SIG_IGN);
+	(void)signal(SIGTERM, SIG_IGN);
+	(void)signal(SIGHUP, SIG_IGN);
+	(void)signal(SIGPIPE, SIG_IGN);
+	if ((devnull = open("/dev/null", O_RDWR)) != -1) {
+		(void)dup2(devnull, STDIN_FILENO);
+		(void)dup2(devnull, STDOUT_FILENO);
+		(void)dup2(devnull, STDERR_FILENO);
+	}
+	(void)dup2(rfd, 3);
+	closefrom(4);
+	for (;;) {
+		do
+			got = read(3, &pgid, sizeof(pgid));
+		while (got < 0 && errno == EINTR);
+		if (got != (ssize_t)sizeof(pgid))
+			break;
+		if (pgid == 0)
+			_exit(0);
+		if (npg == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((grown = realloc(pgids, cap * sizeof(*pgids))) ==
+			    NULL)
+				break;
+			pgids = grown;
+		}
+		pgids[npg++] = pgid;
+	}
+	for (k = 0; k < npg; k++)
+		(void)killpg(pgids[k], SIGKILL);
+	snprintf(path, sizeof(path), "%s/launcher.sock", dir);
+	(void)unlink(path);
+	for (k = 0; k < n; k++) {
+		snprintf(path, sizeof(path), "%s/r%zu.sock", dir, k);
+		(void)unlink(path);
+	}
+	(void)rmdir(dir);
+	_exit(0);
+}
+
+/* Start the watchdog as a grandchild, so that ftrun never reaps it. */
+static int
+start_watchdog(struct launcher *l)
+{
+	int p[2], st;
+	pid_t mid;
+
+	if (pipe_cloexec(p) != 0)
+		return -1;
+	if ((mid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (mid == 0) {
+		if (fork() == 0)
+			watchdog_run(p[0], l->dir, l->n);
+		_exit(0);
+	}
+	close(p[0]);
+	while (waitpid(mid, &st, 0) == -1 && errno == EINTR)
+		continue;
+	l->watchdog_fd = p[1];
+	return 0;
+}
+
+static void
+watchdog_tell(struct launcher *l, pid_t pgid)
+{
+	int32_t v = (int32_t)pgid;
+	ssize_t n;
+
+	if (l->watchdog_fd == -1)
+		return;
+	do
+		n = write(l->watchdog_fd, &v, sizeof(v));
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(v)) {
+		close(l->watchdog_fd);
+		l->watchdog_fd = -1;
+	}
+}
+
+/*
  * Like bash, refuse to hand sh a file that is binary (a NUL in its first
  * line, or an ELF header the kernel would not take): sh would only fail
  * with its own, less clear error.
@@ -544,6 +648,7 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	fd_nonblock(out[0]);
 	fd_nonblock(err[0]);
 	l->ranks[i].pid = pid;
+	watchdog_tell(l, pid);
 	l->ranks[i].out.fd = out[0];
 	l->ranks[i].err.fd = err[0];
 	l->running++;
@@ -1040,6 +1145,7 @@ ft_launch_run(const struct ft_launch *cf)
 	l.lfd = -1;
 	l.in_fd = -1;
 	l.abort_status = -1;
+	l.watchdog_fd = -1;
 	l.progname = strrchr(cf->argv[0], '/') != NULL ?
 	    strrchr(cf->argv[0], '/') + 1 : cf->argv[0];
 	if (ft_find_program(cf->argv[0], cf->path, prog, sizeof(prog)) != 0) {
@@ -1078,6 +1184,9 @@ ft_launch_run(const struct ft_launch *cf)
 		remove_jobdir(&l);
 		return FT_EXIT_TEMP;
 	}
+	if (start_watchdog(&l) != 0)
+		ft_warn("unable to start the watchdog; if ftrun is killed, "
+		    "what the ranks started may outlive it");
 	/* Block the signals the loop handles; ppoll unblocks them. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
@@ -1142,6 +1251,9 @@ ft_launch_run(const struct ft_launch *cf)
 	free(l.conns);
 	close(l.lfd);
 	remove_jobdir(&l);
+	watchdog_tell(&l, 0);
+	if (l.watchdog_fd != -1)
+		close(l.watchdog_fd);
 	for (i = 0; i < l.n; i++) {
 		free(l.ranks[i].out.buf);
 		free(l.ranks[i].err.buf);
