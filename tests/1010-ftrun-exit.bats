@@ -181,3 +181,22 @@ bats_require_minimum_version 1.5.0
 	run -126 --separate-stderr ftrun -n 2 "$BATS_TEST_TMPDIR/garbage"
 	[[ $stderr == *"unable to run '$BATS_TEST_TMPDIR/garbage': Exec format error"* ]]
 }
+
+# A rank that never joins leaves the others waiting in MPI_Init for good;
+# ftrun ends the job instead, whichever comes first.
+@test "ftrun aborts when a rank exits 0 without MPI_Init while others joined" {
+	ft_build hello
+	run -1 --separate-stderr ftrun -n 3 --timeout 60 sh -c \
+	    '[ "$FT_RANK" = 1 ] && exit 0; exec "$0"' "$FT_PROGS/hello"
+	[[ $stderr == *"rank 1 (pid "*") exited without calling MPI_Init, and the ranks that did wait for it; aborting the job"* ]]
+	[[ $stderr != *"timed out"* ]]
+}
+
+@test "ftrun aborts when ranks join after one exited without MPI_Init" {
+	ft_build hello
+	run -1 --separate-stderr ftrun -n 3 --timeout 60 sh -c \
+	    '[ "$FT_RANK" = 2 ] && exit 0; sleep 0.5; exec "$0"' \
+	    "$FT_PROGS/hello"
+	[[ $stderr == *"rank 2 (pid "*") exited without calling MPI_Init"* ]]
+	[[ $stderr != *"timed out"* ]]
+}

@@ -435,3 +435,39 @@ ft_hex_encode(const uint8_t *p, size_t n, char *out)
 	}
 	out[2 * n] = '\0';
 }
+
+/*
+ * Message copies: when a sender outruns its receiver, every eager message
+ * is copied into the send queue, and again into the receiver's unexpected
+ * queue, and freed soon after: thousands a second of 64 KiB buffers, which
+ * malloc hands back to the kernel and faults in again each time (a
+ * streaming benchmark lost 90% of its bandwidth to that).  Copies of
+ * QBUF_MIN to FT_BUF_POOLED bytes come from a free list instead, which
+ * keeps at most QPOOL_MAX buffers (8 MiB) between bursts.  One thread uses
+ * the library (MPI_THREAD_FUNNELED at most), so the list needs no lock.
+ */
+#define QBUF_MIN	(4u << 10)
+#define QPOOL_MAX	128
+
+static void	*qpool[QPOOL_MAX];
+static int	 qpool_n;
+
+void *
+ft_buf_get(size_t len, int *pooled)
+{
+	*pooled = len >= QBUF_MIN && len <= FT_BUF_POOLED;
+	if (!*pooled)
+		return malloc(len);
+	if (qpool_n > 0)
+		return qpool[--qpool_n];
+	return malloc(FT_BUF_POOLED);
+}
+
+void
+ft_buf_put(void *p, int pooled)
+{
+	if (pooled && p != NULL && qpool_n < QPOOL_MAX)
+		qpool[qpool_n++] = p;
+	else
+		free(p);
+}

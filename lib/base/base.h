@@ -71,6 +71,14 @@ struct ft_wbuf {
 	int	 err;
 };
 
+/*
+ * Short-lived message copies.  ft_buf_get returns a buffer of at least len
+ * bytes and sets *pooled; give it back with ft_buf_put and that flag.
+ */
+#define FT_BUF_POOLED	((64u << 10) + 64)	/* largest pooled copy */
+void	*ft_buf_get(size_t len, int *pooled);
+void	 ft_buf_put(void *, int pooled);
+
 void	 ft_wbuf_init(struct ft_wbuf *);
 void	 ft_wbuf_release(struct ft_wbuf *);
 void	 ft_wbuf_reset(struct ft_wbuf *);

@@ -62,6 +62,7 @@ struct launcher {
 	int			 lfd;
 	struct lrank		*ranks;
 	uint32_t		 n, running, registered, finalized;
+	int			 unjoined;	/* a rank exited 0, never joined */
 	struct lconn		**conns;
 	size_t			 nconns;
 	/* stdin forwarding to rank 0 */
@@ -702,6 +703,21 @@ send_all_empty(struct launcher *l, unsigned int type)
 }
 
 /* Handle one frame from a rank.  Returns -1 to drop the connection. */
+/*
+ * Rank i ended without joining the job while others have joined (or
+ * will): those wait in MPI_Init for a table that can never be complete.
+ */
+static void
+unjoinable(struct launcher *l, uint32_t i)
+{
+	ft_warnx("rank %u (pid %d) exited without calling MPI_Init, and the "
+	    "ranks that did wait for it; aborting the job", i,
+	    (int)l->ranks[i].pid);
+	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+	    "\"rank %u exited without calling MPI_Init\"", i, i);
+	abort_job(l, 1);
+}
+
 static int
 on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
     const uint8_t *body)
@@ -724,6 +740,8 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		r->conn = lc;
 		if (++l->registered == l->n)
 			send_table(l);
+		else if (l->unjoined >= 0 && !l->aborting)
+			unjoinable(l, l->unjoined);
 		return 0;
 	}
 	if (lc->rank < 0)
@@ -860,6 +878,12 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 	if (l->aborting)
 		return;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		if (!r->registered && l->unjoined < 0) {
+			l->unjoined = (int)i;
+			if (l->registered > 0)
+				unjoinable(l, i);
+			return;
+		}
 		if (!r->registered || r->finalized)
 			return;
 		ft_warnx("rank %u (pid %d) exited without calling "
@@ -1146,6 +1170,7 @@ ft_launch_run(const struct ft_launch *cf)
 	l.in_fd = -1;
 	l.abort_status = -1;
 	l.watchdog_fd = -1;
+	l.unjoined = -1;
 	l.progname = strrchr(cf->argv[0], '/') != NULL ?
 	    strrchr(cf->argv[0], '/') + 1 : cf->argv[0];
 	if (ft_find_program(cf->argv[0], cf->path, prog, sizeof(prog)) != 0) {

@@ -96,6 +96,8 @@ status_from(const struct ft_mpi_req *r, MPI_Status *st)
 }
 
 /* Segments move when bsend_alloc compacts: find them by offset. */
+static void	req_dealloc(struct ft_mpi_req *);
+
 static void
 bsend_release(long off)
 {
@@ -119,7 +121,7 @@ req_free(struct ft_mpi_req *r)
 		r->release(r);
 	free(r->packbuf);
 	ft__mpi_type_release(r->utype);
-	free(r);
+	req_dealloc(r);
 }
 
 /* Null handles and inactive persistent requests complete at once. */
@@ -163,7 +165,7 @@ on_req_done(struct ft_req *pr)
 	bsend_release(r->bsend_seg);
 	r->bsend_seg = -1;
 	if (r->freed)
-		free(r);
+		req_dealloc(r);
 }
 
 void
@@ -189,6 +191,12 @@ ft__mpi_req_cleanup(struct ft_mpi_req *r)
 	r->utype = NULL;
 }
 
+/*
+ * A request handed to the application holds its communicator: MPI_Comm_free
+ * only marks a communicator for deallocation while operations on it are
+ * pending (MPI-3.1 section 6.4.3), and a persistent request may be started
+ * again after it.
+ */
 static struct ft_mpi_req *
 req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
 {
@@ -197,7 +205,18 @@ req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
 	if ((r = malloc(sizeof(*r))) == NULL)
 		return NULL;
 	ft__mpi_req_init(r, kind, comm);
+	if (comm != MPI_COMM_NULL)
+		ft__mpi_comm_hold(comm);
 	return r;
+}
+
+/* Free a request from req_new; r->comm is the one it was made on. */
+static void
+req_dealloc(struct ft_mpi_req *r)
+{
+	if (r->comm != MPI_COMM_NULL)
+		ft__mpi_comm_release(r->comm);
+	free(r);
 }
 
 struct ft_mpi_req *
@@ -356,7 +375,7 @@ nonblocking_send(const char *call, const void *buf, int count,
 	if (dest != MPI_PROC_NULL &&
 	    (rc = start_send(call, buf, count, type, dest, tag, comm, mode,
 	    &r->pt, &r->packbuf)) != MPI_SUCCESS) {
-		free(r);
+		req_dealloc(r);
 		return rc;
 	}
 	/* An eager send completed inside start_send, before packbuf was

@@ -314,7 +314,7 @@ ft_conn_accepted(struct ft_conn *c, int fd, const uint8_t *key,
 static void
 oseg_free(struct ft_oseg *s)
 {
-	free(s->owned);
+	ft_buf_put(s->owned, s->pooled);
 	free(s);
 }
 
@@ -432,6 +432,7 @@ enqueue(struct ft_conn *c, const void *p, size_t len, void *owned,
 	s->p = p;
 	s->len = len;
 	s->owned = owned;
+	s->pooled = 0;
 	s->done = done;
 	s->arg = arg;
 	if (c->oq_tail != NULL)
@@ -479,6 +480,7 @@ ft_conn_send2(struct ft_conn *c, const void *a, size_t alen, const void *b,
 	ssize_t n = write_now(c, a, alen, b, blen);
 	size_t done, rest;
 	uint8_t *copy;
+	int pooled;
 
 	if (n < 0)
 		return -1;
@@ -486,7 +488,7 @@ ft_conn_send2(struct ft_conn *c, const void *a, size_t alen, const void *b,
 	if (done == alen + blen)
 		return 0;
 	rest = alen + blen - done;
-	if ((copy = malloc(rest)) == NULL)
+	if ((copy = ft_buf_get(rest, &pooled)) == NULL)
 		return -1;
 	if (done < alen) {
 		memcpy(copy, (const uint8_t *)a + done, alen - done);
@@ -495,9 +497,10 @@ ft_conn_send2(struct ft_conn *c, const void *a, size_t alen, const void *b,
 	} else
 		memcpy(copy, (const uint8_t *)b + (done - alen), rest);
 	if (enqueue(c, copy, rest, copy, NULL, NULL) != 0) {
-		free(copy);
+		ft_buf_put(copy, pooled);
 		return -1;
 	}
+	c->oq_tail->pooled = pooled;
 	return 0;
 }
 

@@ -46,6 +46,7 @@ struct ft_oseg {
 	const uint8_t	*p;		/* bytes still to send */
 	size_t		 len;
 	void		*owned;		/* freed when sent, may be NULL */
+	int		 pooled;	/* owned came from the copy pool */
 	void		(*done)(void *);	/* called once sent */
 	void		*arg;
 };

@@ -33,7 +33,8 @@ struct unexp {
 	int32_t		 tag;
 	uint64_t	 seq;
 	size_t		 len;
-	uint8_t		*data;		/* UX_EAGER */
+	uint8_t		*data;		/* UX_EAGER, from ft_buf_get */
+	int		 pooled;
 	uint64_t	 sreq;		/* UX_RTS */
 	struct ft_req	*self;		/* UX_SELF */
 };
@@ -70,6 +71,8 @@ struct peer {
 	struct pconn	*out;
 	uint64_t	 sseq;
 	int		 gone;
+	uint64_t	 eager_out;	/* our eager bytes it has not matched */
+	uint64_t	 eager_in;	/* its eager bytes we matched, unreturned */
 };
 
 /* Requests waiting in a rendezvous, found by the id in CTS and RDATA. */
@@ -241,7 +244,7 @@ mctx_free(struct mctx *m)
 
 	for (u = m->ux_head; u != NULL; u = next) {
 		next = u->next;
-		free(u->data);
+		ft_buf_put(u->data, u->pooled);
 		free(u);
 	}
 	free(m);
@@ -545,7 +548,8 @@ send_self(struct ft_pt *pt, struct ft_req *s, uint32_t ctx, uint32_t src,
 	u->len = s->len;
 	if (s->len <= FT_PT_EAGER_MAX && s->mode != FT_SEND_SYNC) {
 		u->kind = UX_EAGER;
-		if (s->len > 0 && (u->data = malloc(s->len)) == NULL) {
+		if (s->len > 0 && (u->data = ft_buf_get(s->len,
+		    &u->pooled)) == NULL) {
 			free(u);
 			return -1;
 		}
@@ -594,7 +598,10 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 		return send_self(pt, r, ctx, src, tag, seq);
 	if ((pc = peer_conn(pt, dst)) == NULL)
 		return -1;
-	if (len <= FT_PT_EAGER_MAX && mode != FT_SEND_SYNC) {
+	if (len <= FT_PT_EAGER_MAX && mode != FT_SEND_SYNC &&
+	    pt->peers[dst].eager_out + len + FT_PT_EAGER_COST <=
+	    FT_PT_EAGER_WINDOW) {
+		pt->peers[dst].eager_out += len + FT_PT_EAGER_COST;
 		eg = (struct ft_msg_eager){ ctx, src, tag, seq };
 		if (ft_msg_eager_prefix(prefix, pt->rank, &eg, len) != 0 ||
 		    ft_conn_send2(&pc->c, prefix, sizeof(prefix), buf,
@@ -617,6 +624,33 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * An eager message from world rank wsrc was matched: its bytes count
+ * towards the credit we owe wsrc, paid once a quarter window is due.
+ * Best effort: a peer we cannot reach any more needs no credit.
+ */
+static void
+eager_matched(struct ft_pt *pt, uint32_t wsrc, size_t len)
+{
+	struct ft_msg_credit cr;
+	struct peer *p = &pt->peers[wsrc];
+	struct ft_wbuf wb;
+	struct pconn *pc;
+
+	if (wsrc == pt->rank)
+		return;
+	p->eager_in += len + FT_PT_EAGER_COST;
+	if (p->eager_in < FT_PT_EAGER_WINDOW / 4 || p->gone ||
+	    (pc = peer_conn(pt, wsrc)) == NULL)
+		return;
+	cr.bytes = p->eager_in;
+	ft_wbuf_init(&wb);
+	if (ft_msg_credit_encode(&wb, pt->rank, &cr) == 0 &&
+	    ft_conn_queue_copy(&pc->c, wb.p, wb.len) == 0)
+		p->eager_in = 0;
+	ft_wbuf_release(&wb);
 }
 
 /* Answer an RTS that a receive matched: register it and send CTS. */
@@ -680,6 +714,7 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 		if (r->st.bytes > 0)
 			memcpy(buf, u->data, r->st.bytes);
 		deliver(pt, r, u->wsrc, u->seq);
+		eager_matched(pt, u->wsrc, u->len);
 		break;
 	case UX_SELF:
 		s = u->self;
@@ -692,7 +727,7 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 		rc = send_cts(pt, r, u->wsrc, u->sreq, u->seq);
 		break;
 	}
-	free(u->data);
+	ft_buf_put(u->data, u->pooled);
 	free(u);
 	return rc;
 }
@@ -842,6 +877,7 @@ on_eager(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 		pc->dst = r->buf;
 		pc->left = r->st.bytes;
 		pc->skip = len - r->st.bytes;
+		eager_matched(pt, pc->c.peer, len);
 		return 0;
 	}
 	if ((u = calloc(1, sizeof(*u))) == NULL)
@@ -852,7 +888,7 @@ on_eager(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	u->tag = eg.tag;
 	u->seq = eg.seq;
 	u->len = len;
-	if (len > 0 && (u->data = malloc(len)) == NULL) {
+	if (len > 0 && (u->data = ft_buf_get(len, &u->pooled)) == NULL) {
 		free(u);
 		return -1;
 	}
@@ -925,11 +961,29 @@ payload_done(struct ft_pt *pt, struct pconn *pc)
 		if (r->st.bytes > 0)
 			memcpy(r->buf, u->data, r->st.bytes);
 		deliver(pt, r, u->wsrc, u->seq);
-		free(u->data);
+		ft_buf_put(u->data, u->pooled);
 		free(u);
 		return 0;
 	}
 	ux_append(m, u);
+	return 0;
+}
+
+/* The peer matched some of our eager messages: we may send more. */
+static int
+on_credit(struct ft_pt *pt, struct pconn *pc, const uint8_t *body,
+    size_t blen)
+{
+	struct ft_msg_credit cr;
+	struct peer *p = &pt->peers[pc->c.peer];
+
+	if (ft_msg_credit_decode(body, blen, &cr) != 0)
+		return -1;
+	if (cr.bytes > p->eager_out) {
+		errno = EPROTO;
+		return -1;
+	}
+	p->eager_out -= cr.bytes;
 	return 0;
 }
 
@@ -945,6 +999,8 @@ on_frame(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 		return on_rts(pt, pc, body, blen);
 	case FT_MSG_CTS:
 		return on_cts(pt, pc, body, blen);
+	case FT_MSG_CREDIT:
+		return on_credit(pt, pc, body, blen);
 	default:
 		errno = EPROTO;
 		return -1;

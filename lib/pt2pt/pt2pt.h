@@ -23,6 +23,16 @@
 
 #define FT_PT_ANY		(-1)	/* wildcard source or tag */
 #define FT_PT_EAGER_MAX		(64u << 10)
+/*
+ * Eager flow control: a sender may have at most FT_PT_EAGER_WINDOW bytes
+ * of eager messages (payload plus FT_PT_EAGER_COST each) that the receiver
+ * has not yet matched; beyond that it sends by rendezvous, which waits for
+ * the receive.  The receiver returns credit in CREDIT frames, a quarter
+ * window at a time.  So a fast sender can never fill a slow receiver's
+ * memory with unexpected messages.
+ */
+#define FT_PT_EAGER_WINDOW	(4u << 20)
+#define FT_PT_EAGER_COST	64u
 
 enum ft_req_kind {
 	FT_REQ_SEND = 1,

@@ -77,6 +77,8 @@ ft_msg_name(unsigned int type)
 		return "CTS";
 	case FT_MSG_RDATA:
 		return "RDATA";
+	case FT_MSG_CREDIT:
+		return "CREDIT";
 	default:
 		return "unknown";
 	}
@@ -392,6 +394,28 @@ ft_msg_cts_decode(const uint8_t *p, size_t len, struct ft_msg_cts *m)
 	ft_rbuf_init(&r, p, len);
 	m->sreq = ft_get64(&r);
 	m->rreq = ft_get64(&r);
+	return decode_done(&r);
+}
+
+int
+ft_msg_credit_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_credit *m)
+{
+	size_t s = frame_begin(b, FT_MSG_CREDIT, sender, 0);
+
+	ft_put64(b, m->bytes);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_credit_decode(const uint8_t *p, size_t len, struct ft_msg_credit *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->bytes = ft_get64(&r);
+	if (m->bytes == 0)
+		r.err = EPROTO;
 	return decode_done(&r);
 }
 

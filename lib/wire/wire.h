@@ -48,6 +48,7 @@ enum ft_msg_type {
 	FT_MSG_RTS = 33,
 	FT_MSG_CTS = 34,
 	FT_MSG_RDATA = 35,
+	FT_MSG_CREDIT = 36,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -141,6 +142,11 @@ struct ft_msg_cts {
 	uint64_t	rreq;		/* receiver's handle, echoed in RDATA */
 };
 
+/* Eager bytes the receiver has matched, which the sender may reuse. */
+struct ft_msg_credit {
+	uint64_t	bytes;		/* never 0 */
+};
+
 /* The fixed part of RDATA; the payload follows it. */
 #define FT_RDATA_FIXED	16
 struct ft_msg_rdata {
@@ -179,6 +185,10 @@ int	 ft_msg_rts_decode(const uint8_t *, size_t, struct ft_msg_rts *);
 int	 ft_msg_cts_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_cts *);
 int	 ft_msg_cts_decode(const uint8_t *, size_t, struct ft_msg_cts *);
+int	 ft_msg_credit_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_credit *);
+int	 ft_msg_credit_decode(const uint8_t *, size_t,
+	    struct ft_msg_credit *);
 
 /*
  * Data frames are written without copying the payload: the encoder

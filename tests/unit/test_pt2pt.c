@@ -938,6 +938,76 @@ test_burst(void)
 	free(got);
 }
 
+/*
+ * Eager flow control: with no receive posted, only a window's worth of
+ * eager sends complete; the rest wait, as rendezvous, for their receives.
+ * Everything arrives in order, and once matched the credit comes back.
+ */
+static void
+test_flow_control(void)
+{
+	enum { N = 100 };
+	const size_t len = FT_PT_EAGER_MAX;
+	const int window = (int)(FT_PT_EAGER_WINDOW /
+	    (len + FT_PT_EAGER_COST));
+	struct ft_pt *a, *b;
+	struct ft_req *s, *r, **rq, xs, xr, *xq[2] = { &xs, &xr };
+	uint8_t *sbuf, *rbuf;
+	int i, done, ok;
+
+	duo(&a, &b, NULL, dir);
+	s = calloc(N, sizeof(*s));
+	r = calloc(N, sizeof(*r));
+	rq = calloc(2 * N, sizeof(*rq));
+	sbuf = xmalloc(N * len);
+	rbuf = xmalloc(N * len);
+	if (s == NULL || r == NULL || rq == NULL)
+		abort();
+	for (i = ok = 0; i < N; i++) {
+		pattern(sbuf + (size_t)i * len, len, (uint32_t)i);
+		ok += ft_pt_isend(a, &s[i], sbuf + (size_t)i * len, len, 1, 1,
+		    0, 7, FT_SEND_STANDARD) == 0;
+	}
+	T_EQ_INT(ok, N, "flow: every send starts");
+	spin(a, b, 20000);
+	for (i = done = 0; i < N; i++)
+		done += s[i].done;
+	if (!T_OK(done == window, "flow: with no receive posted, only the "
+	    "eager window (%d of %d sends) completes", window, N))
+		t_diag("%d sends completed", done);
+	for (i = 0; i < N; i++) {
+		(void)ft_pt_irecv(b, &r[i], rbuf + (size_t)i * len, len, 0, 7,
+		    1);
+		rq[i] = &r[i];
+		rq[N + i] = &s[i];
+	}
+	ok = run(a, b, rq, 2 * N);
+	for (i = 0; ok && i < N; i++)
+		if (r[i].st.bytes != len ||
+		    !pattern_ok(rbuf + (size_t)i * len, len, (uint32_t)i)) {
+			t_diag("message %d is wrong", i);
+			ok = 0;
+		}
+	T_OK(ok, "flow: all %d arrive, in order, eager and rendezvous mixed",
+	    N);
+	/* The receiver has matched everything: the window is open again. */
+	spin(a, b, 2000);
+	memset(&xs, 0, sizeof(xs));
+	memset(&xr, 0, sizeof(xr));
+	(void)ft_pt_isend(a, &xs, sbuf, len, 1, 1, 0, 8, FT_SEND_STANDARD);
+	T_OK(xs.done, "flow: credit came back: an eager send completes at "
+	    "once again");
+	(void)ft_pt_irecv(b, &xr, rbuf, len, 0, 8, 1);
+	T_OK(run(a, b, xq, 2), "flow: and is received");
+	ft_pt_free(a);
+	ft_pt_free(b);
+	free(s);
+	free(r);
+	free(rq);
+	free(sbuf);
+	free(rbuf);
+}
+
 /* ---- The protocol seam sees every message with its number. ---- */
 
 struct rec {
@@ -1255,6 +1325,7 @@ main(void)
 	ft_pt_free(b);
 
 	test_burst();
+	test_flow_control();
 	test_proto_seq();
 	T_OK(in_child(rendezvous_first), "a rendezvous as the first "
 	    "message to a peer (RTS queued before the handshake, UBSan)");

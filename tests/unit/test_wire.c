@@ -23,6 +23,7 @@ static struct ft_msg_table	 s_table = { 3, s_ranks };
 static struct ft_msg_abort	 s_abort;
 static struct ft_msg_rts	 s_rts;
 static struct ft_msg_cts	 s_cts;
+static struct ft_msg_credit	 s_credit;
 static struct ft_msg_eager	 s_eager;
 static struct ft_msg_rdata	 s_rdata;
 
@@ -74,6 +75,7 @@ samples_init(void)
 	s_rts.sreq = 0x8000000100000002ull;
 	s_cts.sreq = 0x8000000100000002ull;
 	s_cts.rreq = 0xffffffff00000001ull;
+	s_credit.bytes = 0x0000000100400040ull;
 	s_eager.ctx = 0x80000001u;
 	s_eager.src = 0xfffffffeu;
 	s_eager.tag = 0x7ffffffe;
@@ -269,6 +271,22 @@ enc_finalize_ok(struct ft_wbuf *b)
 }
 
 static int
+chk_credit(const uint8_t *p, size_t n)
+{
+	struct ft_msg_credit m;
+
+	if (ft_msg_credit_decode(p, n, &m) != 0)
+		return -1;
+	return m.bytes == s_credit.bytes ? 0 : 1;
+}
+
+static int
+enc_credit(struct ft_wbuf *b)
+{
+	return ft_msg_credit_encode(b, SENDER, &s_credit);
+}
+
+static int
 enc_rts(struct ft_wbuf *b)
 {
 	return ft_msg_rts_encode(b, SENDER, FT_FLAG_SYNC, &s_rts);
@@ -324,6 +342,7 @@ static const struct codec {
 	    chk_empty },
 	{ "RTS", FT_MSG_RTS, FT_FLAG_SYNC, 0, enc_rts, chk_rts },
 	{ "CTS", FT_MSG_CTS, 0, 0, enc_cts, chk_cts },
+	{ "CREDIT", FT_MSG_CREDIT, 0, 0, enc_credit, chk_credit },
 	{ "EAGER", FT_MSG_EAGER, 0, FT_EAGER_FIXED, enc_eager, chk_eager },
 	{ "RDATA", FT_MSG_RDATA, 0, FT_RDATA_FIXED, enc_rdata, chk_rdata },
 };
@@ -706,6 +725,18 @@ test_fields(void)
 	T_FAILS(ft_msg_challenge_decode(b.p + FT_WIRE_HDRLEN,
 	    b.len - FT_WIRE_HDRLEN, &ch), EPROTO,
 	    "challenge: a nonzero reserved word fails");
+
+	/* A credit of nothing is never sent: refuse it. */
+	{
+		struct ft_msg_credit cr;
+
+		ft_wbuf_reset(&b);
+		T_EQ_INT(enc_credit(&b), 0, "credit encodes");
+		memset(b.p + FT_WIRE_HDRLEN, 0, 8);
+		T_FAILS(ft_msg_credit_decode(b.p + FT_WIRE_HDRLEN,
+		    b.len - FT_WIRE_HDRLEN, &cr), EPROTO,
+		    "credit: 0 bytes fails");
+	}
 
 	/* Negative tags are for wildcards, never on the wire. */
 	ft_wbuf_reset(&b);
