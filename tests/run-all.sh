@@ -8,7 +8,7 @@ set -u
 cd "$(dirname "$0")/.."
 export PATH="$PWD/bin:$PATH"
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit asan bats mpi fuzz man)
+[ ${#suites[@]} -eq 0 ] && suites=(unit asan bats mpi valgrind fuzz man)
 pass=0 fail=0 skip=0
 log=build/test-log
 mkdir -p "$log"
@@ -60,6 +60,9 @@ for s in "${suites[@]}"; do
 	mpi)
 		bash tests/mpi/run.sh >"$log/mpi.tap" 2>&1
 		tally mpi <"$log/mpi.tap" ;;
+	valgrind)
+		bash tests/mpi/valgrind.sh >"$log/valgrind.tap" 2>&1
+		tally valgrind <"$log/valgrind.tap" ;;
 	fuzz)
 		tally fuzz < <(n=0
 		for f in build/fuzz/fuzz_*; do

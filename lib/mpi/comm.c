@@ -363,8 +363,8 @@ abandon(struct ft_mpi_req *r, int nr, uint32_t *all)
  * enough for that, and a tree would scale better.
  */
 static int
-allgather(MPI_Comm comm, const int *members, int m, int me,
-    const uint32_t *mine, int n, int gtag, int btag, uint32_t **out)
+allgather(MPI_Comm comm, const char *call, const int *members, int m,
+    int me, const uint32_t *mine, int n, int gtag, int btag, uint32_t **out)
 {
 	struct ft_mpi_req *r;
 	uint32_t *all, cctx = comm->ctx + 1;
@@ -385,11 +385,11 @@ allgather(MPI_Comm comm, const int *members, int m, int me,
 	if (me != 0) {
 		ft__mpi_req_init(&r[0], FT_MPI_REQ_RECV, comm);
 		ft__mpi_req_init(&r[1], FT_MPI_REQ_SEND, comm);
-		if ((rc = ft__mpi_irecv_ctx(all, m * n, MPI_UINT32_T,
+		if ((rc = ft__mpi_irecv_ctx(call, all, m * n, MPI_UINT32_T,
 		    MEMBER(0), btag, comm, cctx, &r[0])) != MPI_SUCCESS)
 			goto fail;
 		nr = 1;
-		if ((rc = ft__mpi_isend_ctx(mine, n, MPI_UINT32_T, MEMBER(0),
+		if ((rc = ft__mpi_isend_ctx(call, mine, n, MPI_UINT32_T, MEMBER(0),
 		    gtag, comm, cctx, &r[1])) != MPI_SUCCESS)
 			goto fail;
 		nr = 2;
@@ -398,7 +398,7 @@ allgather(MPI_Comm comm, const int *members, int m, int me,
 	}
 	for (i = 1; i < m; i++) {
 		ft__mpi_req_init(&r[nr], FT_MPI_REQ_RECV, comm);
-		if ((rc = ft__mpi_irecv_ctx(all + (size_t)i * n, n,
+		if ((rc = ft__mpi_irecv_ctx(call, all + (size_t)i * n, n,
 		    MPI_UINT32_T, MEMBER(i), gtag, comm, cctx, &r[nr])) !=
 		    MPI_SUCCESS)
 			goto fail;
@@ -418,7 +418,7 @@ allgather(MPI_Comm comm, const int *members, int m, int me,
 		ft__mpi_req_cleanup(&r[i]);
 	for (i = 1, nr = 0; i < m; i++) {
 		ft__mpi_req_init(&r[nr], FT_MPI_REQ_SEND, comm);
-		if ((rc = ft__mpi_isend_ctx(all, m * n, MPI_UINT32_T,
+		if ((rc = ft__mpi_isend_ctx(call, all, m * n, MPI_UINT32_T,
 		    MEMBER(i), btag, comm, cctx, &r[nr])) != MPI_SUCCESS)
 			goto fail;
 		nr++;
@@ -467,7 +467,7 @@ agree(MPI_Comm comm, const char *call, const int *members, int m, int me,
 	row[ROW_CTX] = cs.next_ctx;
 	if (n > 0)
 		memcpy(row + ROW_EXTRA, extra, (size_t)n * sizeof(*extra));
-	if ((rc = allgather(comm, members, m, me, row, w, gtag, btag,
+	if ((rc = allgather(comm, call, members, m, me, row, w, gtag, btag,
 	    &all)) != MPI_SUCCESS)
 		return rc;
 	for (i = 0; i < m; i++) {

@@ -102,14 +102,16 @@ void	 ft__mpi_wait(int (*done)(void *), void *arg);
 struct ft_mpi_req *ft__mpi_req_new(enum ft_mpi_req_kind, MPI_Comm);
 void	 ft__mpi_req_init(struct ft_mpi_req *, enum ft_mpi_req_kind, MPI_Comm);
 void	 ft__mpi_req_cleanup(struct ft_mpi_req *);
-int	 ft__mpi_isend_ctx(const void *buf, int count, MPI_Datatype, int dest,
-	    int tag, MPI_Comm, uint32_t ctx, struct ft_mpi_req *);
-/* The same with a send mode (FT_SEND_STANDARD or FT_SEND_SYNC). */
-int	 ft__mpi_isend_mode_ctx(const void *buf, int count, MPI_Datatype,
-	    int dest, int tag, MPI_Comm, uint32_t ctx, int mode,
+int	 ft__mpi_isend_ctx(const char *call, const void *buf, int count,
+	    MPI_Datatype, int dest, int tag, MPI_Comm, uint32_t ctx,
 	    struct ft_mpi_req *);
-int	 ft__mpi_irecv_ctx(void *buf, int count, MPI_Datatype, int src,
-	    int tag, MPI_Comm, uint32_t ctx, struct ft_mpi_req *);
+/* The same with a send mode (FT_SEND_STANDARD or FT_SEND_SYNC). */
+int	 ft__mpi_isend_mode_ctx(const char *call, const void *buf, int count,
+	    MPI_Datatype, int dest, int tag, MPI_Comm, uint32_t ctx, int mode,
+	    struct ft_mpi_req *);
+int	 ft__mpi_irecv_ctx(const char *call, void *buf, int count,
+	    MPI_Datatype, int src, int tag, MPI_Comm, uint32_t ctx,
+	    struct ft_mpi_req *);
 /* Progress until every one of n requests is done; n may be 0. */
 void	 ft__mpi_wait_reqs(struct ft_mpi_req *, int n);
 

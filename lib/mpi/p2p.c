@@ -284,25 +284,26 @@ start_send(const char *call, const void *buf, int count, MPI_Datatype type,
 }
 
 int
-ft__mpi_isend_mode_ctx(const void *buf, int count, MPI_Datatype type,
-    int dest, int tag, MPI_Comm comm, uint32_t ctx, int mode,
-    struct ft_mpi_req *r)
+ft__mpi_isend_mode_ctx(const char *call, const void *buf, int count,
+    MPI_Datatype type, int dest, int tag, MPI_Comm comm, uint32_t ctx,
+    int mode, struct ft_mpi_req *r)
 {
 	if (dest == MPI_PROC_NULL) {
 		r->kind = FT_MPI_REQ_NULLPROC;
 		r->pt.done = 1;
 		return MPI_SUCCESS;
 	}
-	return start_send_ctx("MPI collective", buf, count, type, dest, tag,
-	    comm, ctx, mode, &r->pt, &r->packbuf);
+	return start_send_ctx(call, buf, count, type, dest, tag, comm, ctx,
+	    mode, &r->pt, &r->packbuf);
 }
 
 int
-ft__mpi_isend_ctx(const void *buf, int count, MPI_Datatype type, int dest,
-    int tag, MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
+ft__mpi_isend_ctx(const char *call, const void *buf, int count,
+    MPI_Datatype type, int dest, int tag, MPI_Comm comm, uint32_t ctx,
+    struct ft_mpi_req *r)
 {
-	return ft__mpi_isend_mode_ctx(buf, count, type, dest, tag, comm, ctx,
-	    FT_SEND_STANDARD, r);
+	return ft__mpi_isend_mode_ctx(call, buf, count, type, dest, tag, comm,
+	    ctx, FT_SEND_STANDARD, r);
 }
 
 static int
@@ -577,16 +578,16 @@ start_recv(const char *call, void *buf, int count, MPI_Datatype type,
 }
 
 int
-ft__mpi_irecv_ctx(void *buf, int count, MPI_Datatype type, int src, int tag,
-    MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
+ft__mpi_irecv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
+    int src, int tag, MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
 {
 	if (src == MPI_PROC_NULL) {
 		r->kind = FT_MPI_REQ_NULLPROC;
 		r->pt.done = 1;
 		return MPI_SUCCESS;
 	}
-	return start_recv_ctx("MPI collective", buf, count, type, src, tag,
-	    comm, ctx, r);
+	return start_recv_ctx(call, buf, count, type, src, tag, comm, ctx,
+	    r);
 }
 
 struct reqvec {

@@ -163,7 +163,7 @@ start(const char *call, struct ft_mpi_req *r)
 	r->active = 1;
 	switch (r->pmode) {
 	case PM_RECV:
-		rc = ft__mpi_irecv_ctx((void *)(uintptr_t)r->pbuf, r->pcount,
+		rc = ft__mpi_irecv_ctx(call, (void *)(uintptr_t)r->pbuf, r->pcount,
 		    r->ptype, r->ppeer, r->ptag, r->comm, r->comm->ctx, r);
 		break;
 	case PM_BUFFERED:
@@ -172,15 +172,15 @@ start(const char *call, struct ft_mpi_req *r)
 		r->pt.done = 1;
 		break;
 	default:
-		rc = ft__mpi_isend_mode_ctx(r->pbuf, r->pcount, r->ptype,
+		rc = ft__mpi_isend_mode_ctx(call, r->pbuf, r->pcount, r->ptype,
 		    r->ppeer, r->ptag, r->comm, r->comm->ctx, r->pmode, r);
 		break;
 	}
 	if (rc != MPI_SUCCESS) {
+		/* Already reported, under call's name. */
 		ft__mpi_req_cleanup(r);
 		r->active = 0;
-		return ft__mpi_err(r->comm, rc, call,
-		    "unable to start the transfer");
+		return rc;
 	}
 	return MPI_SUCCESS;
 }

@@ -793,7 +793,8 @@ on_cts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	struct ft_req *r;
 	struct pconn *out;
 	uint8_t prefix[FT_WIRE_HDRLEN + FT_RDATA_FIXED];
-	size_t off, n;
+	const uint8_t *sbuf;
+	size_t off, n, len;
 
 	if (ft_msg_cts_decode(body, blen, &cts) != 0)
 		return -1;
@@ -809,14 +810,20 @@ on_cts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 		rdata_sent(r);
 		return 0;
 	}
-	for (off = 0; off < r->len; off += n) {
-		n = r->len - off < FT_WIRE_CHUNK ? r->len - off : FT_WIRE_CHUNK;
+	/*
+	 * The last chunk may be written at once, and its completion may
+	 * free r (a buffered send's request): read nothing from r after.
+	 */
+	len = r->len;
+	sbuf = r->sbuf;
+	for (off = 0; off < len; off += n) {
+		n = len - off < FT_WIRE_CHUNK ? len - off : FT_WIRE_CHUNK;
 		rd.rreq = cts.rreq;
 		rd.offset = off;
 		if (ft_msg_rdata_prefix(prefix, pt->rank, &rd, n) != 0 ||
 		    ft_conn_queue_copy(&out->c, prefix, sizeof(prefix)) != 0 ||
-		    ft_conn_queue_ref(&out->c, (const uint8_t *)r->sbuf + off,
-		    n, off + n == r->len ? rdata_sent : NULL, r) != 0)
+		    ft_conn_queue_ref(&out->c, sbuf + off, n,
+		    off + n == len ? rdata_sent : NULL, r) != 0)
 			return -1;
 	}
 	return 0;
