@@ -77,12 +77,21 @@ timeout -k 5 600 "${run_ompi[@]}" </dev/null >ompi.out || failed=1
 # Lines: "pack   NAME  BYTES bytes  GB/s min X  median Y  max Z".
 printf '%-6s %-36s %10s %10s %10s %10s %8s\n' op case "ft min" "ft med" \
 	"ompi min" "ompi med" "ft/ompi"
-awk 'FNR == NR { min[$1 " " $2] = $7; med[$1 " " $2] = $9; next }
-	($1 " " $2) in med {
-		k = $1 " " $2
-		r = $9 > 0 ? med[k] / $9 : 0
+awk 'function key(  k, i) {
+		# The case name may hold spaces: it ends before "N bytes".
+		k = $1
+		for (i = 2; i <= NF - 9; i++)
+			k = k " " $i
+		return k
+	}
+	FNR == NR { min[key()] = $(NF - 4); med[key()] = $(NF - 2); next }
+	key() in med {
+		k = key()
+		r = $(NF - 2) > 0 ? med[k] / $(NF - 2) : 0
+		split(k, w, " ")
 		printf "%-6s %-36s %10.2f %10.2f %10.2f %10.2f %7.2fx\n",
-		    $1, $2, min[k], med[k], $7, $9, r
+		    w[1], substr(k, length(w[1]) + 2), min[k], med[k],
+		    $(NF - 4), $(NF - 2), r
 	}' ft.out ompi.out
 echo "(GB/s of packed data; GB = 10^9 bytes; ratio of medians)"
 exit "$failed"
