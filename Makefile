@@ -25,7 +25,7 @@ PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
 LIB_HDRS = $(wildcard lib/*/*.h)
-CMDS	 = ftrun ftcc fttest
+CMDS	 = ftrun ftcc ftgossip fttest
 BINS	 = $(CMDS:%=bin/%)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
@@ -124,6 +124,7 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/run.sh
 	@FTBIN=$(CURDIR)/bin bash bench/coll.sh
 	@FTBIN=$(CURDIR)/bin bash bench/typepack.sh
+	@FTBIN=$(CURDIR)/bin bash bench/gossip-sim.sh
 
 lint:
 	mandoc -Tlint -W warning $(MANS)
@@ -134,7 +135,7 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man3 \
 	    $(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 755 bin/ftrun bin/ftcc $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 bin/ftrun bin/ftcc bin/ftgossip $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 lib/libft.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 lib/libft.so $(DESTDIR)$(PREFIX)/lib/libft.so.0
 	ln -sf libft.so.0 $(DESTDIR)$(PREFIX)/lib/libft.so
@@ -146,6 +147,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ftrun $(DESTDIR)$(PREFIX)/bin/ftcc \
+	    $(DESTDIR)$(PREFIX)/bin/ftgossip \
 	    $(DESTDIR)$(PREFIX)/lib/libft.a $(DESTDIR)$(PREFIX)/lib/libft.so \
 	    $(DESTDIR)$(PREFIX)/lib/libft.so.0 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ft.pc

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Failure detection (ARCHITECTURE.md section 3, layer detect): the gossip
+ * schedules of P2P-MPI's detector and the simulation of how failures can
+ * cut its gossip paths.  Members are numbered 0 .. n-1; a round is one
+ * gossip period, counted from 1.
+ *
+ * Schedules (s is the sender, L = ceil(log2 n)):
+ *	random	a destination drawn uniformly from the others each round
+ *	rr	round r: (s + r) mod n, r = 1 .. n-1, cycle n-1
+ *	brr	round r: (s + 2^(r-1)) mod n, r = 1 .. L, cycle L
+ *	dbrr	rounds 1 .. L as brr, rounds L+1 .. 2L counter-clockwise,
+ *		(s - 2^(r-L-1)) mod n, cycle 2L
+ */
+#ifndef FT_DETECT_H
+#define FT_DETECT_H
+
+#include "../base/base.h"
+
+enum ft_gossip_proto {
+	FT_GOSSIP_RANDOM = 0,
+	FT_GOSSIP_RR,
+	FT_GOSSIP_BRR,
+	FT_GOSSIP_DBRR,
+};
+
+#define FT_GOSSIP_NMAX		65536u	/* members at most */
+#define FT_GOSSIP_SAFETY	3	/* Tcleanup, over min rounds, halved */
+
+/* Parse "random", "rr", "brr" or "dbrr"; -1 with EINVAL otherwise. */
+int	 ft_gossip_proto_parse(const char *, enum ft_gossip_proto *);
+const char *ft_gossip_proto_name(enum ft_gossip_proto);
+
+/* ceil(log2 n), 0 for n <= 1. */
+uint32_t ft_gossip_log2(uint32_t n);
+
+/* Rounds in one cycle of the schedule: 0 when n < 2; 1 for random. */
+uint32_t ft_gossip_cycle(enum ft_gossip_proto, uint32_t n);
+
+/*
+ * The destination of member s in round r (r >= 1) of a deterministic
+ * schedule; for random, *rng (xorshift state, never 0) draws it.  n >= 2.
+ */
+uint32_t ft_gossip_dest(enum ft_gossip_proto, uint32_t n, uint32_t s,
+	    uint64_t r, uint64_t *rng);
+
+/*
+ * The minimum dissemination time in rounds, Tcleanup_min / Tgossip: BRR
+ * L, DBRR 2L, RR ceil((sqrt(1 + 8n) - 1) / 2); random has no bound, and
+ * gets ceil(log2 n) + ceil(ln n), the rounds push gossip needs to reach
+ * everyone with high probability.  The default cleanup is
+ * FT_GOSSIP_SAFETY / 2 times that, rounded up, and at least 3 rounds:
+ * 3L for DBRR, as in the P2P-MPI paper.
+ */
+uint32_t ft_gossip_min_rounds(enum ft_gossip_proto, uint32_t n);
+uint32_t ft_gossip_cleanup_rounds(enum ft_gossip_proto, uint32_t n);
+
+/* xorshift64*; *state must not be 0. */
+uint64_t ft_gossip_rand(uint64_t *state);
+
+/*
+ * Detector failure.  With each member failed independently, the detector
+ * fails when two live members remain, one of which can never hear of the
+ * other: in the directed graph whose vertices are the live members and
+ * whose edges are the gossip messages of one cycle between live members,
+ * some live member cannot reach another (the graph is not strongly
+ * connected).  Heartbeats only travel along those edges, one hop per
+ * round, and the schedule repeats every cycle, so a pair that no path
+ * joins stays apart for good.  A job with fewer than two live members
+ * does not count as a failure.
+ *
+ * For random, whose destinations change every round, paths are never cut
+ * for good; its figure is the chance that the destinations of one window
+ * of ceil(log2 n) rounds, with the failures, leave some pair unjoined.
+ */
+
+/* The results of a simulation. */
+struct ft_gossip_simres {
+	uint64_t	 trials;
+	uint64_t	 failures;
+	/* exact runs: per number f of failed members, the failing sets */
+	uint64_t	*fail_by_f;	/* n + 1 counters, or NULL */
+	uint64_t	*sets_by_f;	/* n + 1 counters, or NULL */
+};
+
+/*
+ * Monte Carlo: trials (rounded up to a multiple of 64) independent
+ * failure sets, each member failed with probability p, drawn from *rng.
+ * Returns 0, or -1 with errno (EINVAL, ENOMEM).
+ */
+int	 ft_gossip_sim_mc(enum ft_gossip_proto, uint32_t n, double p,
+	    uint64_t trials, uint64_t *rng, struct ft_gossip_simres *);
+
+/*
+ * Exact: every one of the 2^n failure sets (n <= FT_GOSSIP_EXACT_MAX),
+ * counted by size into res->fail_by_f and res->sets_by_f, which the
+ * caller provides (n + 1 zeroed counters each).  The probability for a
+ * given p is then ft_gossip_exact_prob.  Deterministic schedules only.
+ * Sets first .. last - 1 of the 2^n (so two threads can share the work).
+ */
+#define FT_GOSSIP_EXACT_MAX	30
+int	 ft_gossip_sim_exact(enum ft_gossip_proto, uint32_t n, uint64_t first,
+	    uint64_t last, struct ft_gossip_simres *);
+double	 ft_gossip_exact_prob(const struct ft_gossip_simres *, uint32_t n,
+	    double p);
+
+#endif

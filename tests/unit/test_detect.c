@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * lib/detect: gossip schedules, dissemination bounds, and the detector
+ * failure simulation, whose bit-parallel reachability is checked against
+ * a plain graph search over every failure set of small groups.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "detect/detect.h"
+
+static void
+test_schedules(void)
+{
+	static const uint32_t brr8[] = { 1, 2, 4, 1, 2, 4 };
+	static const uint32_t dbrr8[] = { 1, 2, 4, 7, 6, 4, 1 };
+	static const uint32_t rr5[] = { 1, 2, 3, 4, 1 };
+	uint32_t r, d, hits[7], ok;
+	uint64_t rng = 42;
+	enum ft_gossip_proto p;
+
+	ok = 1;
+	for (r = 1; r <= 6; r++)
+		ok &= ft_gossip_dest(FT_GOSSIP_BRR, 8, 0, r, NULL) ==
+		    brr8[r - 1];
+	T_OK(ok, "brr, n=8: member 0 sends to 1, 2, 4, then again");
+	ok = 1;
+	for (r = 1; r <= 7; r++)
+		ok &= ft_gossip_dest(FT_GOSSIP_DBRR, 8, 0, r, NULL) ==
+		    dbrr8[r - 1];
+	T_OK(ok, "dbrr, n=8: 1, 2, 4 clockwise, then 7, 6, 4, then again");
+	ok = 1;
+	for (r = 1; r <= 5; r++)
+		ok &= ft_gossip_dest(FT_GOSSIP_RR, 5, 0, r, NULL) == rr5[r - 1];
+	T_OK(ok, "rr, n=5: (s + r) mod n over r = 1..4, then again");
+	T_EQ_UINT(ft_gossip_dest(FT_GOSSIP_BRR, 6, 5, 3, NULL), 3,
+	    "brr, n=6: member 5 in round 3 sends to (5 + 4) mod 6");
+	T_EQ_UINT(ft_gossip_dest(FT_GOSSIP_DBRR, 6, 1, 5, NULL), 5,
+	    "dbrr, n=6: member 1 in round 5 sends to (1 - 2) mod 6");
+
+	memset(hits, 0, sizeof(hits));
+	ok = 1;
+	for (r = 1; r <= 7000; r++) {
+		d = ft_gossip_dest(FT_GOSSIP_RANDOM, 7, 3, r, &rng);
+		if (d >= 7 || d == 3)
+			ok = 0;
+		else
+			hits[d]++;
+	}
+	for (d = 0; d < 7; d++)
+		if (d != 3 && (hits[d] < 900 || hits[d] > 1450))
+			ok = 0;
+	T_OK(ok, "random: never itself, every other member about 1/6th "
+	    "of the time");
+
+	T_EQ_UINT(ft_gossip_log2(1), 0, "log2: 1 -> 0");
+	T_EQ_UINT(ft_gossip_log2(2), 1, "log2: 2 -> 1");
+	T_EQ_UINT(ft_gossip_log2(5), 3, "log2: 5 -> 3");
+	T_EQ_UINT(ft_gossip_log2(256), 8, "log2: 256 -> 8");
+	T_EQ_UINT(ft_gossip_cycle(FT_GOSSIP_DBRR, 100), 14, "dbrr cycle, "
+	    "n=100: 2 ceil(log2 n)");
+	T_EQ_UINT(ft_gossip_cycle(FT_GOSSIP_RR, 1), 0, "no cycle for one "
+	    "member");
+	T_EQ_UINT(ft_gossip_min_rounds(FT_GOSSIP_BRR, 64), 6,
+	    "brr, n=64: Tcleanup_min is 6 periods");
+	T_EQ_UINT(ft_gossip_min_rounds(FT_GOSSIP_DBRR, 64), 12,
+	    "dbrr, n=64: Tcleanup_min is 12 periods");
+	T_EQ_UINT(ft_gossip_min_rounds(FT_GOSSIP_RR, 64), 11,
+	    "rr, n=64: ceil((sqrt(513) - 1) / 2) = 11 periods");
+	T_EQ_UINT(ft_gossip_min_rounds(FT_GOSSIP_RR, 66), 11,
+	    "rr, n=66: 11 periods (11 * 12 / 2 = 66)");
+	T_EQ_UINT(ft_gossip_min_rounds(FT_GOSSIP_RANDOM, 64), 6 + 5,
+	    "random, n=64: ceil(log2 n) + ceil(ln n)");
+	T_EQ_UINT(ft_gossip_cleanup_rounds(FT_GOSSIP_DBRR, 64), 18,
+	    "dbrr, n=64: the default Tcleanup is 3 ceil(log2 n), as in "
+	    "the paper");
+	T_EQ_UINT(ft_gossip_cleanup_rounds(FT_GOSSIP_BRR, 2), 3,
+	    "never fewer than 3 periods");
+
+	T_OK(ft_gossip_proto_parse("dbrr", &p) == 0 && p == FT_GOSSIP_DBRR,
+	    "parse: dbrr");
+	T_OK(ft_gossip_proto_parse("BRR", &p) == -1 && errno == EINVAL,
+	    "parse: names are lowercase");
+	T_OK(strcmp(ft_gossip_proto_name(FT_GOSSIP_RR), "rr") == 0,
+	    "name: rr");
+}
+
+/*
+ * The reference: is the live gossip graph of failure set fset (bit i:
+ * member i failed) not strongly connected?  Edges come straight from
+ * ft_gossip_dest over one cycle; a plain search from the lowest live
+ * member, along the edges and against them.
+ */
+static int
+ref_fails(enum ft_gossip_proto p, uint32_t n, uint32_t fset)
+{
+	uint32_t cyc = ft_gossip_cycle(p, n), adj[32][32], s, d, r, root = n;
+	uint32_t live = 0, reached, stack[32], sp;
+	uint8_t mark[32];
+	int dir;
+
+	memset(adj, 0, sizeof(adj));
+	for (s = 0; s < n; s++) {
+		if (fset >> s & 1)
+			continue;
+		live++;
+		if (root == n)
+			root = s;
+		for (r = 1; r <= cyc; r++) {
+			d = ft_gossip_dest(p, n, s, r, NULL);
+			if (!(fset >> d & 1))
+				adj[s][d] = 1;
+		}
+	}
+	if (live < 2)
+		return 0;
+	for (dir = 0; dir < 2; dir++) {
+		memset(mark, 0, sizeof(mark));
+		mark[root] = 1;
+		stack[0] = root;
+		sp = 1;
+		reached = 1;
+		while (sp > 0) {
+			s = stack[--sp];
+			for (d = 0; d < n; d++)
+				if (!mark[d] && (dir == 0 ? adj[s][d] :
+				    adj[d][s])) {
+					mark[d] = 1;
+					stack[sp++] = d;
+					reached++;
+				}
+		}
+		if (reached < live)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+test_exact_vs_reference(void)
+{
+	static const enum ft_gossip_proto protos[] = {
+		FT_GOSSIP_BRR, FT_GOSSIP_DBRR, FT_GOSSIP_RR,
+	};
+	uint64_t fail[32], sets[32], want[32];
+	struct ft_gossip_simres res;
+	uint32_t n, f, k;
+	size_t i;
+	int ok;
+
+	for (i = 0; i < sizeof(protos) / sizeof(protos[0]); i++) {
+		ok = 1;
+		for (n = 1; n <= 13; n++) {
+			memset(fail, 0, sizeof(fail));
+			memset(sets, 0, sizeof(sets));
+			memset(want, 0, sizeof(want));
+			memset(&res, 0, sizeof(res));
+			res.fail_by_f = fail;
+			res.sets_by_f = sets;
+			if (ft_gossip_sim_exact(protos[i], n, 0, 1ull << n,
+			    &res) != 0) {
+				ok = 0;
+				break;
+			}
+			for (k = 0; k < 1u << n; k++)
+				if (ref_fails(protos[i], n, k))
+					want[__builtin_popcount(k)]++;
+			for (f = 0; f <= n; f++)
+				if (fail[f] != want[f]) {
+					t_diag("%s n=%u f=%u: %llu failing "
+					    "sets, the reference says %llu",
+					    ft_gossip_proto_name(protos[i]),
+					    n, f, (unsigned long long)fail[f],
+					    (unsigned long long)want[f]);
+					ok = 0;
+				}
+			if (res.trials != 1ull << n)
+				ok = 0;
+		}
+		T_OK(ok, "%s: the bit-parallel count of failing sets matches "
+		    "a plain search, for every failure set, n = 1..13",
+		    ft_gossip_proto_name(protos[i]));
+	}
+
+	/* Split in two ranges, as two threads would: the same counts. */
+	memset(fail, 0, sizeof(fail));
+	memset(sets, 0, sizeof(sets));
+	memset(&res, 0, sizeof(res));
+	res.fail_by_f = fail;
+	res.sets_by_f = sets;
+	ok = ft_gossip_sim_exact(FT_GOSSIP_BRR, 12, 0, 1000, &res) == 0 &&
+	    ft_gossip_sim_exact(FT_GOSSIP_BRR, 12, 1000, 4096, &res) == 0;
+	memset(want, 0, sizeof(want));
+	for (k = 0; k < 4096; k++)
+		if (ref_fails(FT_GOSSIP_BRR, 12, k))
+			want[__builtin_popcount(k)]++;
+	for (f = 0; f <= 12; f++)
+		ok &= fail[f] == want[f];
+	T_OK(ok && res.trials == 4096, "exact: a range split at an odd "
+	    "place counts the same");
+
+	/* Every subset of size f is counted: sets_by_f is C(n, f). */
+	T_OK(sets[0] == 1 && sets[1] == 12 && sets[6] == 924 &&
+	    sets[12] == 1, "exact: sets by size are binomial coefficients");
+
+	memset(&res, 0, sizeof(res));
+	res.fail_by_f = fail;
+	res.sets_by_f = sets;
+	T_OK(ft_gossip_sim_exact(FT_GOSSIP_RANDOM, 8, 0, 256, &res) == -1 &&
+	    errno == EINVAL, "exact: refuses random");
+	T_OK(ft_gossip_sim_exact(FT_GOSSIP_BRR, 31, 0, 1, &res) == -1 &&
+	    errno == EINVAL, "exact: refuses n above FT_GOSSIP_EXACT_MAX");
+	T_OK(ft_gossip_sim_exact(FT_GOSSIP_BRR, 4, 0, 17, &res) == -1 &&
+	    errno == EINVAL, "exact: refuses a range past 2^n");
+}
+
+static void
+test_monte_carlo(void)
+{
+	uint64_t fail[32], sets[32], rng = 12345;
+	struct ft_gossip_simres ex, mc;
+	double pe, pm, se;
+
+	/* BRR, n=16, p=0.2: Monte Carlo agrees with the exact figure. */
+	memset(fail, 0, sizeof(fail));
+	memset(sets, 0, sizeof(sets));
+	memset(&ex, 0, sizeof(ex));
+	ex.fail_by_f = fail;
+	ex.sets_by_f = sets;
+	if (ft_gossip_sim_exact(FT_GOSSIP_BRR, 16, 0, 1ull << 16, &ex) != 0)
+		abort();
+	pe = ft_gossip_exact_prob(&ex, 16, 0.2);
+	memset(&mc, 0, sizeof(mc));
+	T_OK(ft_gossip_sim_mc(FT_GOSSIP_BRR, 16, 0.2, 1 << 20, &rng, &mc) ==
+	    0 && mc.trials == 1 << 20, "mc: 2^20 trials run");
+	pm = (double)mc.failures / (double)mc.trials;
+	se = 0;
+	if (pe > 0 && pe < 1) {
+		/* sqrt without libm: one Newton step from a close guess. */
+		double v = pe * (1 - pe) / (double)mc.trials, x = v * 1e4;
+
+		for (int i = 0; i < 60; i++)
+			x = (x + v / x) / 2;
+		se = x;
+	}
+	if (!T_OK(pe > 0.01 && pm > pe - 5 * se && pm < pe + 5 * se,
+	    "mc: brr n=16 p=0.2 within 5 standard errors of the exact "
+	    "probability"))
+		t_diag("exact %g, Monte Carlo %g, se %g", pe, pm, se);
+
+	T_OK(ft_gossip_exact_prob(&ex, 16, 0) == 0, "exact: p=0 never fails");
+	T_OK(ft_gossip_exact_prob(&ex, 16, 1) == 0, "exact: p=1 leaves "
+	    "nobody to fail");
+
+	memset(&mc, 0, sizeof(mc));
+	T_OK(ft_gossip_sim_mc(FT_GOSSIP_DBRR, 64, 0, 640, &rng, &mc) == 0 &&
+	    mc.failures == 0, "mc: no failure when nobody fails");
+	memset(&mc, 0, sizeof(mc));
+	T_OK(ft_gossip_sim_mc(FT_GOSSIP_RR, 64, 0.5, 640, &rng, &mc) == 0 &&
+	    mc.failures == 0, "mc: rr, where everyone talks to everyone, "
+	    "never fails");
+	memset(&mc, 0, sizeof(mc));
+	T_OK(ft_gossip_sim_mc(FT_GOSSIP_RANDOM, 32, 0.2, 2000, &rng, &mc) ==
+	    0 && mc.trials == 2000 && mc.failures > 0 &&
+	    mc.failures < 2000, "mc: random runs trial by trial");
+	rng = 0;
+	T_OK(ft_gossip_sim_mc(FT_GOSSIP_BRR, 8, 0.1, 64, &rng, &mc) == -1 &&
+	    errno == EINVAL, "mc: a zero generator state is refused");
+	rng = 1;
+	T_OK(ft_gossip_sim_mc(FT_GOSSIP_BRR, 8, 1.5, 64, &rng, &mc) == -1 &&
+	    errno == EINVAL, "mc: a probability above 1 is refused");
+}
+
+int
+main(void)
+{
+	test_schedules();
+	test_exact_vs_reference();
+	test_monte_carlo();
+	return t_done();
+}
