@@ -104,4 +104,43 @@ int	 ft_gossip_sim_exact(enum ft_gossip_proto, uint32_t n, uint64_t first,
 double	 ft_gossip_exact_prob(const struct ft_gossip_simres *, uint32_t n,
 	    double p);
 
+/*
+ * The heartbeat table of one module.  Every Tgossip the module ticks its
+ * own heartbeat and sends hb[] to the protocol's destination; a table
+ * received is merged (the larger counter wins).  A member whose counter
+ * has not grown for Tcleanup becomes a suspect, to be pinged directly
+ * before it is declared failed (ft_hbtable_fail); a suspect whose counter
+ * grows again is cleared.  Times are the caller's, in nanoseconds.
+ */
+enum ft_hb_state {
+	FT_HB_ALIVE = 0,
+	FT_HB_SUSPECT,
+	FT_HB_FAILED,
+};
+
+struct ft_hbtable {
+	uint32_t	 n, self;
+	uint64_t	*hb;		/* heartbeat counters */
+	uint64_t	*grew_at;	/* when each last grew */
+	uint8_t		*state;		/* enum ft_hb_state */
+};
+
+/* Caller-owned t; 0, or -1 with EINVAL or ENOMEM. */
+int	 ft_hbtable_init(struct ft_hbtable *, uint32_t n, uint32_t self,
+	    uint64_t now);
+void	 ft_hbtable_release(struct ft_hbtable *);
+void	 ft_hbtable_tick(struct ft_hbtable *, uint64_t now);
+/*
+ * Merge a received table of n counters (EPROTO if n differs).  The
+ * suspects it clears are stored in revived (t->n entries, or NULL) and
+ * counted in *nrevived.  Failed members stay failed.
+ */
+int	 ft_hbtable_merge(struct ft_hbtable *, const uint64_t *hb, uint32_t n,
+	    uint64_t now, uint32_t *revived, uint32_t *nrevived);
+/* Newly suspected members into suspects (t->n entries); their count. */
+uint32_t ft_hbtable_check(struct ft_hbtable *, uint64_t now,
+	    uint64_t cleanup_ns, uint32_t *suspects);
+/* Declare id failed: 1 if it was not already, 0 if it was, -1 EINVAL. */
+int	 ft_hbtable_fail(struct ft_hbtable *, uint32_t id);
+
 #endif

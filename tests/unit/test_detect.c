@@ -272,11 +272,59 @@ test_monte_carlo(void)
 	    errno == EINVAL, "mc: a probability above 1 is refused");
 }
 
+static void
+test_hbtable(void)
+{
+	const uint64_t ms = 1000000, cleanup = 300 * ms;
+	struct ft_hbtable a, b;
+	uint32_t sus[4], rev[4], nrev = 9, k;
+	uint64_t wrong[3] = { 1, 2, 3 };
+
+	T_OK(ft_hbtable_init(&a, 4, 0, 0) == 0 &&
+	    ft_hbtable_init(&b, 4, 1, 0) == 0, "hbtable: two modules of 4");
+	ft_hbtable_release(&a);
+	T_OK(ft_hbtable_init(&a, 4, 4, 0) == -1 && errno == EINVAL,
+	    "hbtable: self must be a member");
+	T_OK(ft_hbtable_init(&a, 4, 0, 0) == 0, "hbtable: again");
+	ft_hbtable_tick(&a, 100 * ms);
+	ft_hbtable_tick(&a, 200 * ms);
+	ft_hbtable_tick(&b, 100 * ms);
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, 200 * ms, rev, &nrev) == 0 &&
+	    b.hb[0] == 2 && b.hb[1] == 1 && nrev == 0,
+	    "hbtable: merge keeps the larger counter, never lowers its own");
+	T_OK(ft_hbtable_merge(&b, wrong, 3, 200 * ms, NULL, NULL) == -1 &&
+	    errno == EPROTO, "hbtable: a table of another size is refused");
+	T_EQ_UINT(ft_hbtable_check(&b, 299 * ms, cleanup, sus), 0,
+	    "hbtable: nobody is suspected before Tcleanup");
+	k = ft_hbtable_check(&b, 300 * ms, cleanup, sus);
+	T_OK(k == 2 && sus[0] == 2 && sus[1] == 3 &&
+	    b.state[2] == FT_HB_SUSPECT, "hbtable: the silent members 2 "
+	    "and 3 are suspected after Tcleanup, not 0 (heard at 200 ms) "
+	    "nor itself");
+	T_EQ_UINT(ft_hbtable_check(&b, 400 * ms, cleanup, sus), 0,
+	    "hbtable: a suspect is reported once");
+	a.hb[2] = 5;
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, 450 * ms, rev, &nrev) == 0 &&
+	    nrev == 1 && rev[0] == 2 && b.state[2] == FT_HB_ALIVE,
+	    "hbtable: a suspect whose heartbeat grows is cleared");
+	T_OK(ft_hbtable_fail(&b, 3) == 1 && ft_hbtable_fail(&b, 3) == 0 &&
+	    b.state[3] == FT_HB_FAILED, "hbtable: fail is reported once");
+	a.hb[3] = 7;
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, 500 * ms, rev, &nrev) == 0 &&
+	    nrev == 0 && b.state[3] == FT_HB_FAILED,
+	    "hbtable: a failed member stays failed");
+	T_OK(ft_hbtable_fail(&b, 1) == -1 && errno == EINVAL,
+	    "hbtable: a module does not fail itself");
+	ft_hbtable_release(&a);
+	ft_hbtable_release(&b);
+}
+
 int
 main(void)
 {
 	test_schedules();
 	test_exact_vs_reference();
 	test_monte_carlo();
+	test_hbtable();
 	return t_done();
 }
