@@ -143,4 +143,18 @@ uint32_t ft_hbtable_check(struct ft_hbtable *, uint64_t now,
 /* Declare id failed: 1 if it was not already, 0 if it was, -1 EINVAL. */
 int	 ft_hbtable_fail(struct ft_hbtable *, uint32_t id);
 
+/*
+ * The radix tree over the live members: live is the sorted list of the
+ * nlive live ids, fanout a power of two from 2 to 256.  The root is the
+ * lowest live id.  ft_rtree_parent sets *parent and returns 0, returns 1
+ * for the root, or -1 (ENOENT: id is not live; EINVAL: bad fanout).
+ * ft_rtree_children stores id's children in kids (at most
+ * (fanout - 1) * ceil(log_fanout nlive) of them), largest subtree first,
+ * and returns their number.
+ */
+int	 ft_rtree_parent(const uint32_t *live, uint32_t nlive, uint32_t fanout,
+	    uint32_t id, uint32_t *parent);
+uint32_t ft_rtree_children(const uint32_t *live, uint32_t nlive,
+	    uint32_t fanout, uint32_t id, uint32_t *kids);
+
 #endif

@@ -42,6 +42,7 @@ struct lrank {
 	int		 registered;
 	int		 finalized;
 	int		 killed;	/* we sent it a signal while aborting */
+	int		 aborted;	/* it sent ABORT and exits by itself */
 	struct ft_rank_addr addr;
 	struct lconn	*conn;
 	struct outbuf	 out, err;
@@ -201,6 +202,10 @@ signal_ranks(struct launcher *l, int sig, int mark_killed)
 
 	for (i = 0; i < l->n; i++) {
 		if (l->ranks[i].state != R_RUNNING || l->ranks[i].pid <= 0)
+			continue;
+		/* A rank that asked for the abort exits with its code on
+		 * its own; only SIGKILL, after the grace period, is for it. */
+		if (l->ranks[i].aborted && sig != SIGKILL)
 			continue;
 		if (mark_killed)
 			l->ranks[i].killed = 1;
@@ -764,6 +769,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		event(l, "\"event\":\"abort\",\"rank\":%d,\"code\":%d,"
 		    "\"reason\":\"%s\"", lc->rank, ab.code, reason);
 		/* An abort never reads as success, whatever its code. */
+		r->aborted = 1;
 		abort_job(l, (ab.code & 0xff) != 0 ? ab.code & 0xff : 1);
 		return 0;
 	case FT_MSG_FINALIZE:

@@ -42,6 +42,9 @@ finish(void)
 {
 	int	i, e, total = errs;
 
+	/* Not before every rank is done: a wildcard receive still
+	 * running on another rank must not catch an error count. */
+	MPI_Barrier(MPI_COMM_WORLD);
 	if (myrank == 0) {
 		for (i = 1; i < nprocs; i++) {
 			MPI_Recv(&e, 1, MPI_INT, i, TAG_ERRS, MPI_COMM_WORLD,

@@ -43,6 +43,9 @@ finish(void)
 {
 	int	i, size, e, total = errs;
 
+	/* Not before every rank is done: a wildcard receive still
+	 * running on another rank must not catch an error count. */
+	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (myrank == 0) {
 		for (i = 1; i < size; i++) {

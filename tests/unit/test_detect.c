@@ -319,6 +319,91 @@ test_hbtable(void)
 	ft_hbtable_release(&b);
 }
 
+static int
+has(const uint32_t *v, uint32_t n, uint32_t x)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+static void
+test_rtree(void)
+{
+	uint32_t live[300], kids[300], nk, par, i, n, a, depth, id, hops;
+	uint64_t rng = 7;
+	int ok, rc;
+
+	for (i = 0; i < 16; i++)
+		live[i] = i;
+	nk = ft_rtree_children(live, 8, 2, 0, kids);
+	T_OK(nk == 3 && kids[0] == 4 && kids[1] == 2 && kids[2] == 1,
+	    "rtree, a=2, 8 members: the root's children are 4, 2, 1");
+	T_OK(ft_rtree_parent(live, 8, 2, 7, &par) == 0 && par == 6 &&
+	    ft_rtree_parent(live, 8, 2, 5, &par) == 0 && par == 4 &&
+	    ft_rtree_parent(live, 8, 2, 3, &par) == 0 && par == 2,
+	    "rtree, a=2: parents of 7, 5, 3 are 6, 4, 2");
+	T_EQ_INT(ft_rtree_parent(live, 8, 2, 0, &par), 1,
+	    "rtree: the lowest id is the root");
+	nk = ft_rtree_children(live, 16, 4, 0, kids);
+	T_OK(nk == 6 && kids[0] == 4 && kids[1] == 8 && kids[2] == 12 &&
+	    kids[3] == 1 && kids[5] == 3, "rtree, a=4, 16 members: the "
+	    "root's children are 4, 8, 12, then 1, 2, 3");
+	T_OK(ft_rtree_parent(live, 16, 4, 13, &par) == 0 && par == 12 &&
+	    ft_rtree_parent(live, 16, 4, 6, &par) == 0 && par == 4,
+	    "rtree, a=4: parents of 13 and 6 are 12 and 4");
+
+	/* After failures: the tree is over positions in the live list. */
+	{
+		static const uint32_t alive[] = { 2, 3, 5, 8, 9 };
+
+		/* Positions 0..4; 9 is position 4, a child of the root,
+		 * and 8, position 3, hangs under 5, position 2. */
+		T_OK(ft_rtree_parent(alive, 5, 2, 9, &par) == 0 &&
+		    par == 2 && ft_rtree_parent(alive, 5, 2, 8, &par) == 0 &&
+		    par == 5 && ft_rtree_parent(alive, 5, 2, 2, &par) == 1,
+		    "rtree: with 0, 1, 4, 6, 7 gone, 2 is the root, the "
+		    "parent of 9, and 5 the parent of 8");
+		T_OK(ft_rtree_parent(alive, 5, 2, 4, &par) == -1 &&
+		    errno == ENOENT, "rtree: a dead id has no parent");
+		T_OK(ft_rtree_parent(alive, 5, 3, 3, &par) == -1 &&
+		    errno == EINVAL, "rtree: fanout 3 is refused");
+	}
+
+	/* Random live sets: one tree, every member reached from the root
+	 * in at most ceil(log_a n) hops, parent and children agree. */
+	ok = 1;
+	for (a = 2; a <= 16 && ok; a *= 2) {
+		for (int trial = 0; trial < 40 && ok; trial++) {
+			n = 0;
+			for (id = 0; id < 300; id++)
+				if (ft_gossip_rand(&rng) % 3 != 0)
+					live[n++] = id;
+			for (depth = 0, hops = 1; hops < n; hops *= a)
+				depth++;
+			for (i = 0; i < n && ok; i++) {
+				id = live[i];
+				for (hops = 0; (rc = ft_rtree_parent(live, n, a,
+				    id, &par)) == 0; hops++) {
+					nk = ft_rtree_children(live, n, a,
+					    par, kids);
+					if (!has(kids, nk, id))
+						ok = 0;
+					id = par;
+				}
+				if (rc != 1 || id != live[0] || hops > depth)
+					ok = 0;
+			}
+		}
+	}
+	T_OK(ok, "rtree: for fanouts 2..16 and random live sets, every "
+	    "member's parent lists it, and the root is within "
+	    "ceil(log_a n) hops");
+}
+
 int
 main(void)
 {
@@ -326,5 +411,6 @@ main(void)
 	test_exact_vs_reference();
 	test_monte_carlo();
 	test_hbtable();
+	test_rtree();
 	return t_done();
 }
