@@ -79,6 +79,12 @@ ft_msg_name(unsigned int type)
 		return "RDATA";
 	case FT_MSG_CREDIT:
 		return "CREDIT";
+	case FT_MSG_GOSSIP:
+		return "GOSSIP";
+	case FT_MSG_PING:
+		return "PING";
+	case FT_MSG_PONG:
+		return "PONG";
 	default:
 		return "unknown";
 	}
@@ -394,6 +400,75 @@ ft_msg_cts_decode(const uint8_t *p, size_t len, struct ft_msg_cts *m)
 	ft_rbuf_init(&r, p, len);
 	m->sreq = ft_get64(&r);
 	m->rreq = ft_get64(&r);
+	return decode_done(&r);
+}
+
+int
+ft_msg_gossip_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_gossip *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->n == 0 || m->n > FT_WIRE_GOSSIP_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_GOSSIP, sender, 0);
+	ft_put64(b, m->epoch);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++)
+		ft_put64(b, m->hb[i]);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_gossip_decode(const uint8_t *p, size_t len, struct ft_msg_gossip *m,
+    uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i, n;
+
+	ft_rbuf_init(&r, p, len);
+	m->epoch = ft_get64(&r);
+	n = ft_get32(&r);
+	/* The count must be exactly what the body holds, and fit. */
+	if (r.err != 0 || n == 0 || n > FT_WIRE_GOSSIP_MAX || n > cap ||
+	    ft_rbuf_left(&r) != (size_t)n * 8) {
+		m->n = 0;
+		errno = EPROTO;
+		return -1;
+	}
+	m->n = n;
+	for (i = 0; i < n; i++)
+		m->hb[i] = ft_get64(&r);
+	return decode_done(&r);
+}
+
+int
+ft_msg_ping_encode(struct ft_wbuf *b, uint32_t sender, unsigned int type,
+    const struct ft_msg_ping *m)
+{
+	size_t s;
+
+	if (type != FT_MSG_PING && type != FT_MSG_PONG) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, type, sender, 0);
+	ft_put64(b, m->nonce);
+	ft_put64(b, m->epoch);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_ping_decode(const uint8_t *p, size_t len, struct ft_msg_ping *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->nonce = ft_get64(&r);
+	m->epoch = ft_get64(&r);
 	return decode_done(&r);
 }
 

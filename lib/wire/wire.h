@@ -49,6 +49,10 @@ enum ft_msg_type {
 	FT_MSG_CTS = 34,
 	FT_MSG_RDATA = 35,
 	FT_MSG_CREDIT = 36,
+	/* Detector <-> detector (ftgossip). */
+	FT_MSG_GOSSIP = 48,
+	FT_MSG_PING = 49,
+	FT_MSG_PONG = 50,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -142,6 +146,23 @@ struct ft_msg_cts {
 	uint64_t	rreq;		/* receiver's handle, echoed in RDATA */
 };
 
+/*
+ * A detector's heartbeat table: n counters, one per member, and the
+ * membership epoch the sender is in.  n is at most FT_WIRE_GOSSIP_MAX.
+ */
+#define FT_WIRE_GOSSIP_MAX	65536u
+struct ft_msg_gossip {
+	uint64_t	 epoch;
+	uint32_t	 n;
+	uint64_t	*hb;		/* n counters: the caller's array */
+};
+
+/* The direct probe of a suspect, and its answer, which echoes nonce. */
+struct ft_msg_ping {
+	uint64_t	nonce;
+	uint64_t	epoch;
+};
+
 /* Eager bytes the receiver has matched, which the sender may reuse. */
 struct ft_msg_credit {
 	uint64_t	bytes;		/* never 0 */
@@ -185,6 +206,15 @@ int	 ft_msg_rts_decode(const uint8_t *, size_t, struct ft_msg_rts *);
 int	 ft_msg_cts_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_cts *);
 int	 ft_msg_cts_decode(const uint8_t *, size_t, struct ft_msg_cts *);
+int	 ft_msg_gossip_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_gossip *);
+/* Decode into m->hb, which holds cap counters: EPROTO if n > cap. */
+int	 ft_msg_gossip_decode(const uint8_t *, size_t, struct ft_msg_gossip *,
+	    uint32_t cap);
+/* type is FT_MSG_PING or FT_MSG_PONG. */
+int	 ft_msg_ping_encode(struct ft_wbuf *, uint32_t sender,
+	    unsigned int type, const struct ft_msg_ping *);
+int	 ft_msg_ping_decode(const uint8_t *, size_t, struct ft_msg_ping *);
 int	 ft_msg_credit_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_credit *);
 int	 ft_msg_credit_decode(const uint8_t *, size_t,

@@ -24,6 +24,9 @@ static struct ft_msg_abort	 s_abort;
 static struct ft_msg_rts	 s_rts;
 static struct ft_msg_cts	 s_cts;
 static struct ft_msg_credit	 s_credit;
+static uint64_t			 s_hb[5] = { 7, 0, 1ull << 63, 42, UINT64_MAX };
+static struct ft_msg_gossip	 s_gossip = { 0x0102030405060708ull, 5, s_hb };
+static struct ft_msg_ping	 s_ping = { 0xfedcba9876543210ull, 9 };
 static struct ft_msg_eager	 s_eager;
 static struct ft_msg_rdata	 s_rdata;
 
@@ -287,6 +290,47 @@ enc_credit(struct ft_wbuf *b)
 }
 
 static int
+chk_gossip(const uint8_t *p, size_t n)
+{
+	struct ft_msg_gossip m;
+	uint64_t hb[8];
+
+	m.hb = hb;
+	if (ft_msg_gossip_decode(p, n, &m, 8) != 0)
+		return -1;
+	return m.epoch == s_gossip.epoch && m.n == 5 &&
+	    memcmp(hb, s_hb, sizeof(s_hb)) == 0 ? 0 : 1;
+}
+
+static int
+enc_gossip(struct ft_wbuf *b)
+{
+	return ft_msg_gossip_encode(b, SENDER, &s_gossip);
+}
+
+static int
+chk_ping(const uint8_t *p, size_t n)
+{
+	struct ft_msg_ping m;
+
+	if (ft_msg_ping_decode(p, n, &m) != 0)
+		return -1;
+	return m.nonce == s_ping.nonce && m.epoch == s_ping.epoch ? 0 : 1;
+}
+
+static int
+enc_ping(struct ft_wbuf *b)
+{
+	return ft_msg_ping_encode(b, SENDER, FT_MSG_PING, &s_ping);
+}
+
+static int
+enc_pong(struct ft_wbuf *b)
+{
+	return ft_msg_ping_encode(b, SENDER, FT_MSG_PONG, &s_ping);
+}
+
+static int
 enc_rts(struct ft_wbuf *b)
 {
 	return ft_msg_rts_encode(b, SENDER, FT_FLAG_SYNC, &s_rts);
@@ -343,6 +387,9 @@ static const struct codec {
 	{ "RTS", FT_MSG_RTS, FT_FLAG_SYNC, 0, enc_rts, chk_rts },
 	{ "CTS", FT_MSG_CTS, 0, 0, enc_cts, chk_cts },
 	{ "CREDIT", FT_MSG_CREDIT, 0, 0, enc_credit, chk_credit },
+	{ "GOSSIP", FT_MSG_GOSSIP, 0, 0, enc_gossip, chk_gossip },
+	{ "PING", FT_MSG_PING, 0, 0, enc_ping, chk_ping },
+	{ "PONG", FT_MSG_PONG, 0, 0, enc_pong, chk_ping },
 	{ "EAGER", FT_MSG_EAGER, 0, FT_EAGER_FIXED, enc_eager, chk_eager },
 	{ "RDATA", FT_MSG_RDATA, 0, FT_RDATA_FIXED, enc_rdata, chk_rdata },
 };
@@ -725,6 +772,40 @@ test_fields(void)
 	T_FAILS(ft_msg_challenge_decode(b.p + FT_WIRE_HDRLEN,
 	    b.len - FT_WIRE_HDRLEN, &ch), EPROTO,
 	    "challenge: a nonzero reserved word fails");
+
+	/* Gossip: the count is bounded by the caller's array and must be
+	 * exactly what the body holds. */
+	{
+		struct ft_msg_gossip g;
+		uint64_t hb[8];
+
+		g.hb = hb;
+		ft_wbuf_reset(&b);
+		T_EQ_INT(enc_gossip(&b), 0, "gossip encodes");
+		T_FAILS(ft_msg_gossip_decode(b.p + FT_WIRE_HDRLEN,
+		    b.len - FT_WIRE_HDRLEN, &g, 4), EPROTO,
+		    "gossip: more counters than the caller has room for fails");
+		ft_be32(b.p + FT_WIRE_HDRLEN + 8, 4);
+		T_FAILS(ft_msg_gossip_decode(b.p + FT_WIRE_HDRLEN,
+		    b.len - FT_WIRE_HDRLEN, &g, 8), EPROTO,
+		    "gossip: a count short of the body fails");
+		ft_be32(b.p + FT_WIRE_HDRLEN + 8, 0);
+		T_FAILS(ft_msg_gossip_decode(b.p + FT_WIRE_HDRLEN,
+		    b.len - FT_WIRE_HDRLEN, &g, 8), EPROTO,
+		    "gossip: a count of 0 fails");
+		ft_be32(b.p + FT_WIRE_HDRLEN + 8, UINT32_MAX);
+		T_FAILS(ft_msg_gossip_decode(b.p + FT_WIRE_HDRLEN,
+		    b.len - FT_WIRE_HDRLEN, &g, UINT32_MAX), EPROTO,
+		    "gossip: a huge count fails before anything is read");
+		ft_wbuf_reset(&b);
+		g.n = 0;
+		T_OK(ft_msg_gossip_encode(&b, 0, &g) == -1 && errno == EINVAL &&
+		    b.len == 0 && b.err == 0,
+		    "gossip: encoding no counters is refused, buffer intact");
+		T_OK(ft_msg_ping_encode(&b, 0, FT_MSG_CTS, &s_ping) == -1 &&
+		    errno == EINVAL && b.len == 0 && b.err == 0,
+		    "ping: only PING and PONG");
+	}
 
 	/* A credit of nothing is never sent: refuse it. */
 	{
