@@ -154,6 +154,9 @@ int
 MPI_Query_thread(int *provided)
 {
 	FT_MPI_CHECK_INIT("MPI_Query_thread");
+	if (provided == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Query_thread", "NULL argument");
 	*provided = ft__mpi.thread_level;
 	return MPI_SUCCESS;
 }
@@ -162,6 +165,9 @@ int
 MPI_Is_thread_main(int *flag)
 {
 	FT_MPI_CHECK_INIT("MPI_Is_thread_main");
+	if (flag == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Is_thread_main", "NULL argument");
 	/* Under FUNNELED only the main thread may call MPI at all. */
 	*flag = 1;
 	return MPI_SUCCESS;
@@ -211,6 +217,9 @@ MPI_Finalize(void)
 int
 MPI_Initialized(int *flag)
 {
+	if (flag == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Initialized", "NULL argument");
 	*flag = ft__mpi.initialized;
 	return MPI_SUCCESS;
 }
@@ -218,6 +227,9 @@ MPI_Initialized(int *flag)
 int
 MPI_Finalized(int *flag)
 {
+	if (flag == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Finalized", "NULL argument");
 	*flag = ft__mpi.finalized;
 	return MPI_SUCCESS;
 }
@@ -319,6 +331,9 @@ MPI_Get_processor_name(char *name, int *len)
 int
 MPI_Get_version(int *version, int *subversion)
 {
+	if (version == NULL || subversion == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Get_version", "NULL argument");
 	*version = MPI_VERSION;
 	*subversion = MPI_SUBVERSION;
 	return MPI_SUCCESS;
@@ -327,6 +342,9 @@ MPI_Get_version(int *version, int *subversion)
 int
 MPI_Get_library_version(char *version, int *len)
 {
+	if (version == NULL || len == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Get_library_version", "NULL argument");
 	snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
 	    "ft 0.1 (MPI %d.%d subset, wire protocol %d)", MPI_VERSION,
 	    MPI_SUBVERSION, FT_WIRE_VERSION);

@@ -239,6 +239,17 @@ arguments(int size, int tagub)
 	rc = MPI_Irecv(buf, -1, MPI_INT, myrank, 1, MPI_COMM_WORLD, &req);
 	expect(rc, MPI_ERR_COUNT, "Irecv with count -1");
 
+	/* NULL output arguments of the environment queries. */
+	expect(MPI_Initialized(NULL), MPI_ERR_ARG, "Initialized(NULL)");
+	expect(MPI_Finalized(NULL), MPI_ERR_ARG, "Finalized(NULL)");
+	expect(MPI_Query_thread(NULL), MPI_ERR_ARG, "Query_thread(NULL)");
+	expect(MPI_Is_thread_main(NULL), MPI_ERR_ARG,
+	    "Is_thread_main(NULL)");
+	expect(MPI_Get_version(NULL, &rc), MPI_ERR_ARG,
+	    "Get_version(NULL, ...)");
+	expect(MPI_Get_library_version(NULL, &rc), MPI_ERR_ARG,
+	    "Get_library_version(NULL, ...)");
+
 	rc = MPI_Send(buf, 1, MPI_INT, 0, 1, MPI_COMM_NULL);
 	expect(rc, MPI_ERR_COMM, "Send on MPI_COMM_NULL");
 	rc = MPI_Recv(buf, 1, MPI_INT, 0, 1, MPI_COMM_NULL, &st);
