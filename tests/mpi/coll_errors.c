@@ -10,6 +10,7 @@
  * collective starts half-way; the communicator works afterwards.
  */
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -172,6 +173,14 @@ main(int argc, char *argv[])
 	E(MPI_Scan(a, b, -1, MPI_INT, MPI_SUM, w), MPI_ERR_COUNT);
 	E(MPI_Reduce_scatter_block(a, b, -1, MPI_INT, MPI_SUM, w),
 	    MPI_ERR_COUNT);
+	/* Counts whose total over the ranks no int can hold: refused
+	 * before any buffer is touched (the buffers here are tiny). */
+	if (nprocs >= 2) {
+		E(MPI_Reduce_scatter_block(a, b, INT_MAX / nprocs + 1,
+		    MPI_CHAR, MPI_SUM, w), MPI_ERR_COUNT);
+		E(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_CHAR, b,
+		    INT_MAX / nprocs + 1, MPI_CHAR, w), MPI_ERR_COUNT);
+	}
 	cnt[0] = -1;
 	E(MPI_Allgatherv(a, 1, MPI_INT, b, cnt, dsp, MPI_INT, w),
 	    MPI_ERR_COUNT);
