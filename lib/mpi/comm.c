@@ -596,7 +596,7 @@ MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
 		err = MPI_ERR_ARG;
 		why = "NULL newcomm";
 	} else if (info != MPI_INFO_NULL && !ft__mpi_info_ok(info)) {
-		err = MPI_ERR_ARG;
+		err = MPI_ERR_INFO;
 		why = "invalid info object";
 	} else if (type == MPI_COMM_TYPE_SHARED) {
 		/* Ranks share memory when they share a host. */
@@ -628,7 +628,7 @@ comm_dup(const char *call, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 		err = MPI_ERR_ARG;
 		why = "NULL newcomm";
 	} else if (info != MPI_INFO_NULL && !ft__mpi_info_ok(info)) {
-		err = MPI_ERR_ARG;
+		err = MPI_ERR_INFO;
 		why = "invalid info object";
 	}
 	if ((rc = agree(comm, call, NULL, comm->size, comm->rank, err, why,
@@ -979,7 +979,7 @@ MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_set_info",
 		    "invalid communicator");
 	if (info != MPI_INFO_NULL && !ft__mpi_info_ok(info))
-		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_set_info",
+		return ft__mpi_err(comm, MPI_ERR_INFO, "MPI_Comm_set_info",
 		    "invalid info object");
 	/* ft takes no hints. */
 	return MPI_SUCCESS;
