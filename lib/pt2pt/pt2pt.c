@@ -72,7 +72,7 @@ struct peer {
 	uint64_t	 sseq;
 	int		 gone;
 	uint64_t	 eager_out;	/* our eager bytes it has not matched */
-	uint64_t	 eager_in;	/* its eager bytes we matched, unreturned */
+	uint64_t	 eager_in;	/* its eager bytes we matched, owed */
 };
 
 /* Requests waiting in a rendezvous, found by the id in CTS and RDATA. */
@@ -653,6 +653,19 @@ eager_matched(struct ft_pt *pt, uint32_t wsrc, size_t len)
 	ft_wbuf_release(&wb);
 }
 
+/*
+ * Complete receive r, already matched, with the unexpected eager message
+ * u (whose buffer the caller frees), and owe its sender the credit.
+ */
+static void
+ux_eager_deliver(struct ft_pt *pt, struct ft_req *r, const struct unexp *u)
+{
+	if (r->st.bytes > 0)
+		memcpy(r->buf, u->data, r->st.bytes);
+	deliver(pt, r, u->wsrc, u->seq);
+	eager_matched(pt, u->wsrc, u->len);
+}
+
 /* Answer an RTS that a receive matched: register it and send CTS. */
 static int
 send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq,
@@ -711,10 +724,7 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 	recv_matched(r, u->src, u->tag, u->len);
 	switch (u->kind) {
 	case UX_EAGER:
-		if (r->st.bytes > 0)
-			memcpy(buf, u->data, r->st.bytes);
-		deliver(pt, r, u->wsrc, u->seq);
-		eager_matched(pt, u->wsrc, u->len);
+		ux_eager_deliver(pt, r, u);
 		break;
 	case UX_SELF:
 		s = u->self;
@@ -965,9 +975,7 @@ payload_done(struct ft_pt *pt, struct pconn *pc)
 	/* A receive may have been posted while the payload streamed in. */
 	if ((r = posted_take(m, u->src, u->tag)) != NULL) {
 		recv_matched(r, u->src, u->tag, u->len);
-		if (r->st.bytes > 0)
-			memcpy(r->buf, u->data, r->st.bytes);
-		deliver(pt, r, u->wsrc, u->seq);
+		ux_eager_deliver(pt, r, u);
 		ft_buf_put(u->data, u->pooled);
 		free(u);
 		return 0;
