@@ -63,7 +63,7 @@ struct launcher {
 	int			 lfd;
 	struct lrank		*ranks;
 	uint32_t		 n, running, registered, finalized;
-	int			 unjoined;	/* a rank exited 0, never joined */
+	int			 unjoined;	/* exited 0, never joined */
 	struct lconn		**conns;
 	size_t			 nconns;
 	/* stdin forwarding to rank 0 */
@@ -374,20 +374,27 @@ make_jobdir(struct launcher *l)
 	return 0;
 }
 
+/* Remove job directory dir of n ranks: its sockets, then itself. */
 static void
-remove_jobdir(struct launcher *l)
+remove_jobdir_at(const char *dir, uint32_t n)
 {
 	char path[512];
 	uint32_t i;
 
-	if (l->dir[0] == '\0')
-		return;
-	unlink(l->sock + 5);
-	for (i = 0; i < l->n; i++) {
-		snprintf(path, sizeof(path), "%s/r%u.sock", l->dir, i);
-		unlink(path);
+	snprintf(path, sizeof(path), "%s/launcher.sock", dir);
+	(void)unlink(path);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/r%u.sock", dir, i);
+		(void)unlink(path);
 	}
-	rmdir(l->dir);
+	(void)rmdir(dir);
+}
+
+static void
+remove_jobdir(struct launcher *l)
+{
+	if (l->dir[0] != '\0')
+		remove_jobdir_at(l->dir, l->n);
 }
 
 /*
@@ -401,7 +408,6 @@ remove_jobdir(struct launcher *l)
 static void
 watchdog_run(int rfd, const char *dir, uint32_t n)
 {
-	char path[512];
 	pid_t *pgids = NULL, *grown;
 	size_t npg = 0, cap = 0, k;
 	int32_t pgid;
@@ -440,13 +446,7 @@ watchdog_run(int rfd, const char *dir, uint32_t n)
 	}
 	for (k = 0; k < npg; k++)
 		(void)killpg(pgids[k], SIGKILL);
-	snprintf(path, sizeof(path), "%s/launcher.sock", dir);
-	(void)unlink(path);
-	for (k = 0; k < n; k++) {
-		snprintf(path, sizeof(path), "%s/r%zu.sock", dir, k);
-		(void)unlink(path);
-	}
-	(void)rmdir(dir);
+	remove_jobdir_at(dir, n);
 	_exit(0);
 }
 
@@ -707,7 +707,6 @@ send_all_empty(struct launcher *l, unsigned int type)
 	ft_wbuf_release(&wb);
 }
 
-/* Handle one frame from a rank.  Returns -1 to drop the connection. */
 /*
  * Rank i ended without joining the job while others have joined (or
  * will): those wait in MPI_Init for a table that can never be complete.
@@ -723,6 +722,7 @@ unjoinable(struct launcher *l, uint32_t i)
 	abort_job(l, 1);
 }
 
+/* Handle one frame from a rank.  Returns -1 to drop the connection. */
 static int
 on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
     const uint8_t *body)
@@ -760,8 +760,8 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		    reason, sizeof(reason));
 		/* An empty reason is MPI_Abort's: the program chose to end. */
 		if (ab.reason[0] == '\0')
-			ft_warnx("rank %d (pid %d) called MPI_Abort with code %d",
-			    lc->rank, (int)r->pid, ab.code);
+			ft_warnx("rank %d (pid %d) called MPI_Abort with "
+			    "code %d", lc->rank, (int)r->pid, ab.code);
 		else
 			ft_warnx("rank %d (pid %d) aborted the job with code "
 			    "%d: %s", lc->rank, (int)r->pid, ab.code,

@@ -95,9 +95,9 @@ status_from(const struct ft_mpi_req *r, MPI_Status *st)
 	st->ft_bytes = r->pt.st.bytes;
 }
 
-/* Segments move when bsend_alloc compacts: find them by offset. */
 static void	req_dealloc(struct ft_mpi_req *);
 
+/* Segments move when bsend_alloc compacts: find them by offset. */
 static void
 bsend_release(long off)
 {
