@@ -138,6 +138,17 @@ check_data(struct ft_coll_sched *s, const void *buf, int count,
 	return MPI_SUCCESS;
 }
 
+/* A temporary of n blocks of count elements must be countable in an int. */
+static int
+check_total(struct ft_coll_sched *s, int n, int count)
+{
+	if (count > 0 && n > INT_MAX / count)
+		return ft__mpi_err(s->comm, MPI_ERR_COUNT, s->call,
+		    "%d ranks of %d elements are more than an int can count",
+		    n, count);
+	return MPI_SUCCESS;
+}
+
 /* Counts and displacements, for the v and w variants. */
 static int
 check_counts(struct ft_coll_sched *s, const int *counts, const int *displs,
@@ -1043,11 +1054,7 @@ ft__coll_alltoall(struct ft_coll_sched *s, const void *sbuf, int scount,
 		/* Send from a copy, so receiving may overwrite rbuf. */
 		void *copy;
 
-		/* The whole buffer must be countable in an int. */
-		if (rcount > 0 && n > INT_MAX / rcount)
-			return ft__mpi_err(s->comm, MPI_ERR_COUNT, s->call,
-			    "%d ranks of %d elements are more than an int "
-			    "can count", n, rcount);
+		TRY(check_total(s, n, rcount));
 		if ((copy = ft__coll_tmp(s, n * rcount, rtype)) == NULL)
 			return ft__coll_built(s);
 		ft__coll_copy(s, rbuf, n * rcount, rtype, copy, n * rcount,
@@ -1208,10 +1215,7 @@ reduce_scatter(struct ft_coll_sched *s, const void *sbuf, void *rbuf,
 #define CNT(j)	(counts != NULL ? counts[j] : count)
 	mine = CNT(r);
 	/* The temporary holds n pieces of this rank's size. */
-	if (mine > 0 && n > INT_MAX / mine)
-		return ft__mpi_err(s->comm, MPI_ERR_COUNT, s->call,
-		    "%d ranks of %d elements are more than an int can "
-		    "count", n, mine);
+	TRY(check_total(s, n, mine));
 	if ((t = ft__coll_tmp(s, n * mine, type)) == NULL)
 		return ft__coll_built(s);
 	for (j = 0, off = 0; j < n; off += CNT(j), j++) {
