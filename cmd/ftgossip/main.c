@@ -93,13 +93,6 @@ run_work(void *arg)
 	return NULL;
 }
 
-/* "%.3g" that prints 0 as 0 and keeps small probabilities readable. */
-static void
-print_prob(const char *key, double v)
-{
-	printf(" %s=%.6g", key, v);
-}
-
 static int
 simulate(const struct opts *o)
 {
@@ -167,14 +160,13 @@ simulate(const struct opts *o)
 		prob = ft_gossip_exact_prob(&w[0].res, o->n, o->pfail);
 		printf(" exact=1 sets=%llu failing_sets=%llu",
 		    (unsigned long long)trials, (unsigned long long)failures);
-		print_prob("probability", prob);
 	} else {
 		prob = trials > 0 ? (double)failures / (double)trials : 0;
 		printf(" trials=%llu failures=%llu",
 		    (unsigned long long)trials, (unsigned long long)failures);
-		print_prob("probability", prob);
 	}
-	printf(" threads=%d seconds=%.3f trials_per_s=%.0f\n", nt, secs,
+	printf(" probability=%.6g threads=%d seconds=%.3f "
+	    "trials_per_s=%.0f\n", prob, nt, secs,
 	    secs > 0 ? (double)trials / secs : 0);
 	free(fail_by_f);
 	free(sets_by_f);
@@ -237,8 +229,9 @@ main(int argc, char *argv[])
 			o.pfail = strtod(optarg, &end);
 			if (errno != 0 || end == optarg || *end != '\0' ||
 			    !(o.pfail >= 0 && o.pfail <= 1))
-				ft_diex(FT_EXIT_USAGE, "--fail-prob '%s' is not "
-				    "a probability between 0 and 1", optarg);
+				ft_diex(FT_EXIT_USAGE, "--fail-prob '%s' is "
+				    "not a probability between 0 and 1",
+				    optarg);
 			o.have_pfail = 1;
 			break;
 		case OPT_TRIALS:

@@ -174,26 +174,20 @@ sim_random(uint32_t n, uint64_t q, uint64_t trials, uint64_t *rng,
 	uint8_t *alive, *mark;
 	uint64_t t;
 
-	adj = calloc((size_t)n * window, sizeof(*adj));
-	stack = calloc(n, sizeof(*stack));
-	alive = calloc(n, 1);
-	mark = calloc(n, 1);
-	if (adj == NULL || stack == NULL || alive == NULL || mark == NULL) {
-		free(adj);
-		free(stack);
-		free(alive);
-		free(mark);
+	/* One block: adj (n * window), stack (n), then alive and mark. */
+	if ((adj = calloc((size_t)n * (window + 1) + (size_t)n / 2 + 1,
+	    sizeof(*adj))) == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
+	stack = adj + (size_t)n * window;
+	alive = (uint8_t *)(stack + n);
+	mark = alive + n;
 	for (t = 0; t < trials; t++)
 		res->failures += (uint64_t)random_trial(n, q, window, rng,
 		    alive, adj, stack, mark);
 	res->trials += trials;
 	free(adj);
-	free(stack);
-	free(alive);
-	free(mark);
 	return 0;
 }
 
@@ -223,16 +217,12 @@ ft_gossip_sim_mc(enum ft_gossip_proto p, uint32_t n, double pfail,
 		return 0;
 	}
 	noffs = cycle_offsets(p, n, offs);
-	alive = calloc(n, sizeof(*alive));
-	root = calloc(n, sizeof(*root));
-	reach = calloc(n, sizeof(*reach));
-	if (alive == NULL || root == NULL || reach == NULL) {
-		free(alive);
-		free(root);
-		free(reach);
+	if ((alive = calloc(3 * (size_t)n, sizeof(*alive))) == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
+	root = alive + n;
+	reach = root + n;
 	blocks = (trials + 63) / 64;
 	for (b = 0; b < blocks; b++) {
 		for (i = 0; i < n; i++)
@@ -242,8 +232,6 @@ ft_gossip_sim_mc(enum ft_gossip_proto p, uint32_t n, double pfail,
 	}
 	res->trials += blocks * 64;
 	free(alive);
-	free(root);
-	free(reach);
 	return 0;
 }
 
