@@ -389,8 +389,8 @@ allgather(MPI_Comm comm, const char *call, const int *members, int m,
 		    MEMBER(0), btag, comm, cctx, &r[0])) != MPI_SUCCESS)
 			goto fail;
 		nr = 1;
-		if ((rc = ft__mpi_isend_ctx(call, mine, n, MPI_UINT32_T, MEMBER(0),
-		    gtag, comm, cctx, &r[1])) != MPI_SUCCESS)
+		if ((rc = ft__mpi_isend_ctx(call, mine, n, MPI_UINT32_T,
+		    MEMBER(0), gtag, comm, cctx, &r[1])) != MPI_SUCCESS)
 			goto fail;
 		nr = 2;
 		ft__mpi_wait_reqs(r, nr);

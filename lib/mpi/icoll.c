@@ -318,8 +318,8 @@ round_start(struct ft_coll_sched *s)
 		case FT_CS_SEND:
 			r = &s->reqs[s->nreqs];
 			ft__mpi_req_init(r, FT_MPI_REQ_SEND, s->comm);
-			rc = ft__mpi_isend_ctx(s->call, st->src, st->count, st->type,
-			    st->peer, st->tag, s->comm, s->ctx, r);
+			rc = ft__mpi_isend_ctx(s->call, st->src, st->count,
+			    st->type, st->peer, st->tag, s->comm, s->ctx, r);
 			if (rc != MPI_SUCCESS) {
 				ft__mpi_req_cleanup(r);
 				return rc;
@@ -329,8 +329,8 @@ round_start(struct ft_coll_sched *s)
 		case FT_CS_RECV:
 			r = &s->reqs[s->nreqs];
 			ft__mpi_req_init(r, FT_MPI_REQ_RECV, s->comm);
-			rc = ft__mpi_irecv_ctx(s->call, st->dst, st->count, st->type,
-			    st->peer, st->tag, s->comm, s->ctx, r);
+			rc = ft__mpi_irecv_ctx(s->call, st->dst, st->count,
+			    st->type, st->peer, st->tag, s->comm, s->ctx, r);
 			if (rc != MPI_SUCCESS) {
 				ft__mpi_req_cleanup(r);
 				return rc;

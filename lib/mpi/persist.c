@@ -163,8 +163,9 @@ start(const char *call, struct ft_mpi_req *r)
 	r->active = 1;
 	switch (r->pmode) {
 	case PM_RECV:
-		rc = ft__mpi_irecv_ctx(call, (void *)(uintptr_t)r->pbuf, r->pcount,
-		    r->ptype, r->ppeer, r->ptag, r->comm, r->comm->ctx, r);
+		rc = ft__mpi_irecv_ctx(call, (void *)(uintptr_t)r->pbuf,
+		    r->pcount, r->ptype, r->ppeer, r->ptag, r->comm,
+		    r->comm->ctx, r);
 		break;
 	case PM_BUFFERED:
 		rc = MPI_Bsend(r->pbuf, r->pcount, r->ptype, r->ppeer, r->ptag,
