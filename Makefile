@@ -33,6 +33,8 @@ ASAN_BINS = $(UNIT_SRCS:tests/unit/%.c=build/asan/%)
 FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 MANS	 = $(wildcard man/man*/*.[0-9])
+# fttest is a test aid: built in bin/, never installed, nor its page.
+MANS_INST = $(filter-out man/man1/fttest.1,$(MANS))
 
 .PHONY: FORCE all deps deps-check deps-bench demo check unit asan fuzz fuzz-smoke \
 	bench install uninstall clean lint
@@ -141,7 +143,7 @@ install: all
 	ln -sf libft.so.0 $(DESTDIR)$(PREFIX)/lib/libft.so
 	install -m 644 lib/include/mpi.h $(DESTDIR)$(PREFIX)/include/ft/
 	install -m 644 ft.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	for m in $(MANS); do \
+	for m in $(MANS_INST); do \
 	    install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/$$(basename $$(dirname $$m))/; \
 	done
 
@@ -152,7 +154,7 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/lib/libft.so.0 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ft.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/ft
-	for m in $(MANS); do \
+	for m in $(MANS_INST); do \
 	    rm -f $(DESTDIR)$(PREFIX)/share/man/$$(basename $$(dirname $$m))/$$(basename $$m); \
 	done
 
