@@ -157,4 +157,177 @@ int	 ft_rtree_parent(const uint32_t *live, uint32_t nlive, uint32_t fanout,
 uint32_t ft_rtree_children(const uint32_t *live, uint32_t nlive,
 	    uint32_t fanout, uint32_t id, uint32_t *kids);
 
+/*
+ * The membership view (the radix-tree protocol).  Every member starts
+ * with the view of all n ids, epoch 0, root 0, and needs no message to
+ * build the tree.  Afterwards:
+ *
+ *  - a member that learns of a failure (its own detector, a local death,
+ *    a report) sends NODE_FAILURE with every failure it knows of to the
+ *    root, the lowest id of its view not known to have failed, and
+ *    resends until NODE_FAILURE_ACK comes back; when that root is the
+ *    view's root's successor because the root failed, the message is
+ *    ROOT_FAILURE.  A member that is itself that lowest id is the root.
+ *  - the root makes the next view (its view less every failure it knows
+ *    of, plus joiners), numbers it one above every epoch it has heard
+ *    of, and sends it down the tree of the new view as FAILED_NODE
+ *    (ROOT_DEAD when the root changed).  Each member adopts a view whose
+ *    epoch is above its own, passes it to its children, and answers
+ *    FAILURE_ACK up once all of them have; leaves answer at once.
+ *  - a member that holds an epoch at least as high as a view it is sent
+ *    (a view of a root that died half-way) does not adopt it and answers
+ *    FAILURE_ACK with that epoch in "seen"; the root then issues the view
+ *    again above it.  So epochs never repeat, whoever the root is.
+ *  - the view is stable when the root has the acks of all its children
+ *    with no higher epoch seen; a failure during stabilization makes the
+ *    root issue the next view at once.
+ *  - a joiner (a new id, NEW_NODE, or one back from failure, NODE_ALIVE)
+ *    asks any member, which passes the request to the root; the root
+ *    answers JOIN_DET_ACK and puts the joiner in the next view.
+ *  - a member that finds itself left out of a view is excluded: it was
+ *    declared failed, and it stops.
+ *
+ * A state machine like the heartbeat table: the caller supplies time,
+ * delivers messages (ft_member_recv) and sends the ones ops->send
+ * hands it, by whatever transport, in any order.
+ */
+enum ft_mb_kind {
+	FT_MB_NODE_FAILURE = 1,
+	FT_MB_NODE_FAILURE_ACK,
+	FT_MB_ROOT_FAILURE,
+	FT_MB_FAILED_NODE,
+	FT_MB_ROOT_DEAD,
+	FT_MB_FAILURE_ACK,
+	FT_MB_NEW_NODE,
+	FT_MB_NODE_ALIVE,
+	FT_MB_JOIN_DET_ACK,
+	FT_MB_KIND_MAX = FT_MB_JOIN_DET_ACK,
+};
+
+/* In a failure list, a "by" of FT_MB_JOINED marks an id that joined. */
+#define FT_MB_JOINED	UINT32_MAX
+#define FT_MB_NONE	UINT32_MAX
+
+/*
+ * One membership message.  live: FAILED_NODE and ROOT_DEAD, the view's
+ * members; NEW_NODE and NODE_ALIVE, the joiner.  fail/by/ep: the
+ * failures the sender knows of, with who detected each and the epoch
+ * the detector held then; and the joins (by FT_MB_JOINED), with the
+ * epoch of the view that took the joiner in.  A failure older than the
+ * member's last join is stale and ignored, so a rejoined id is not
+ * struck out again by a report sent before it came back.
+ */
+struct ft_mb_msg {
+	uint8_t		 kind;		/* enum ft_mb_kind */
+	uint64_t	 epoch;
+	uint64_t	 seen;		/* FAILURE_ACK: highest epoch below */
+	uint32_t	 root;
+	uint32_t	 nlive;
+	uint32_t	*live;
+	uint32_t	 nfail;
+	uint32_t	*fail;
+	uint32_t	*by;
+	uint64_t	*ep;
+};
+
+const char *ft_mb_kind_name(unsigned int);
+
+enum ft_mb_event_type {
+	FT_MEV_FAILED,		/* id failed, detected by "by" */
+	FT_MEV_VIEW,		/* a view adopted */
+	FT_MEV_STABLE,		/* root: every member has the view */
+	FT_MEV_EXCLUDED,	/* this member was left out of a view */
+	FT_MEV_JOINED,		/* root: id asked to join */
+};
+
+struct ft_mb_event {
+	enum ft_mb_event_type type;
+	uint32_t	 id, by;
+	uint64_t	 epoch;
+	uint32_t	 root;
+	const uint32_t	*live;		/* VIEW */
+	uint32_t	 nlive;
+	uint64_t	 ns;		/* STABLE: from issue to the last ack */
+};
+
+struct ft_mb_ops {
+	void	(*send)(void *arg, uint32_t to, const struct ft_mb_msg *);
+	void	(*event)(void *arg, const struct ft_mb_event *);
+};
+
+struct ft_member {
+	uint32_t	 n, self, fanout;
+	uint64_t	 retry_ns;	/* resend after this long unanswered */
+	struct ft_mb_ops ops;
+	void		*arg;
+	/* The view this member holds. */
+	uint64_t	 epoch;
+	uint32_t	 root;
+	int		 root_changed;	/* from the view before */
+	uint32_t	 nlive;
+	uint32_t	*live;		/* sorted */
+	uint8_t		*in_view;
+	uint64_t	 seen;		/* highest epoch heard of */
+	/* What it knows beyond the view. */
+	uint8_t		*failed;
+	uint32_t	*by;
+	uint64_t	*failed_ep;	/* epoch the detector held */
+	uint64_t	*join_ep;	/* epoch of the last join, or 0 */
+	uint8_t		*joining;	/* root: ids waiting to join */
+	/* Reporting failures and joins to the root. */
+	int		 report_due, report_unacked;
+	uint32_t	 report_to;
+	uint64_t	 report_at;
+	/* The view this member is passing down. */
+	int		 waiting;
+	uint32_t	 parent;	/* FT_MB_NONE at the root */
+	uint32_t	 nkids, nacked;
+	uint32_t	*kids;
+	uint8_t		*acked;		/* per kid */
+	uint64_t	 wait_seen;
+	uint64_t	 done_seen;	/* wait_seen when the acks were in */
+	int		 rival;		/* a member holds another view of
+					 * our epoch */
+	uint64_t	 wait_at;	/* when it was sent down (resends) */
+	uint64_t	 issued_at;	/* root: first issue since stable */
+	int		 stable;
+	/* A joiner, until a view holds it. */
+	int		 joining_self;
+	uint32_t	 join_kind, join_contact;
+	uint64_t	 join_at;
+	int		 excluded;
+	/* Scratch for messages. */
+	uint32_t	*sfail, *sby, *slive;
+	uint64_t	*sep;
+	uint8_t		 fanout_ok;
+};
+
+/*
+ * Set m up for member self of n; fanout a power of two, 2 .. 256;
+ * join 0 to start in the view of all n, or FT_MB_NEW_NODE or
+ * FT_MB_NODE_ALIVE to start outside it and ask to join.  Returns 0, or
+ * -1 with EINVAL or ENOMEM.
+ */
+int	 ft_member_init(struct ft_member *, uint32_t n, uint32_t self,
+	    uint32_t fanout, uint64_t retry_ns, unsigned int join,
+	    const struct ft_mb_ops *, void *arg, uint64_t now);
+void	 ft_member_release(struct ft_member *);
+/* id has failed, as by detected (self for a local detection). */
+void	 ft_member_failed(struct ft_member *, uint32_t id, uint32_t by,
+	    uint64_t now);
+/* A message from member from. */
+void	 ft_member_recv(struct ft_member *, uint32_t from,
+	    const struct ft_mb_msg *, uint64_t now);
+/*
+ * Anything from member from, which holds epoch (its gossip): a member
+ * this one left out of its view is sent that view, to learn it was
+ * excluded.
+ */
+void	 ft_member_heard(struct ft_member *, uint32_t from, uint64_t epoch,
+	    uint64_t now);
+/* Resends; call at least every retry_ns / 2. */
+void	 ft_member_tick(struct ft_member *, uint64_t now);
+/* The member failures are reported to: lowest of the view not failed. */
+uint32_t ft_member_target(const struct ft_member *);
+
 #endif
