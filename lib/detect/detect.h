@@ -16,6 +16,7 @@
 #define FT_DETECT_H
 
 #include "../base/base.h"
+#include "../wire/wire.h"
 
 enum ft_gossip_proto {
 	FT_GOSSIP_RANDOM = 0,
@@ -191,44 +192,6 @@ uint32_t ft_rtree_children(const uint32_t *live, uint32_t nlive,
  * delivers messages (ft_member_recv) and sends the ones ops->send
  * hands it, by whatever transport, in any order.
  */
-enum ft_mb_kind {
-	FT_MB_NODE_FAILURE = 1,
-	FT_MB_NODE_FAILURE_ACK,
-	FT_MB_ROOT_FAILURE,
-	FT_MB_FAILED_NODE,
-	FT_MB_ROOT_DEAD,
-	FT_MB_FAILURE_ACK,
-	FT_MB_NEW_NODE,
-	FT_MB_NODE_ALIVE,
-	FT_MB_JOIN_DET_ACK,
-	FT_MB_KIND_MAX = FT_MB_JOIN_DET_ACK,
-};
-
-/* In a failure list, a "by" of FT_MB_JOINED marks an id that joined. */
-#define FT_MB_JOINED	UINT32_MAX
-#define FT_MB_NONE	UINT32_MAX
-
-/*
- * One membership message.  live: FAILED_NODE and ROOT_DEAD, the view's
- * members; NEW_NODE and NODE_ALIVE, the joiner.  fail/by/ep: the
- * failures the sender knows of, with who detected each and the epoch
- * the detector held then; and the joins (by FT_MB_JOINED), with the
- * epoch of the view that took the joiner in.  A failure older than the
- * member's last join is stale and ignored, so a rejoined id is not
- * struck out again by a report sent before it came back.
- */
-struct ft_mb_msg {
-	uint8_t		 kind;		/* enum ft_mb_kind */
-	uint64_t	 epoch;
-	uint64_t	 seen;		/* FAILURE_ACK: highest epoch below */
-	uint32_t	 root;
-	uint32_t	 nlive;
-	uint32_t	*live;
-	uint32_t	 nfail;
-	uint32_t	*fail;
-	uint32_t	*by;
-	uint64_t	*ep;
-};
 
 const char *ft_mb_kind_name(unsigned int);
 
@@ -251,7 +214,7 @@ struct ft_mb_event {
 };
 
 struct ft_mb_ops {
-	void	(*send)(void *arg, uint32_t to, const struct ft_mb_msg *);
+	void	(*send)(void *arg, uint32_t to, const struct ft_msg_member *);
 	void	(*event)(void *arg, const struct ft_mb_event *);
 };
 
@@ -317,7 +280,7 @@ void	 ft_member_failed(struct ft_member *, uint32_t id, uint32_t by,
 	    uint64_t now);
 /* A message from member from. */
 void	 ft_member_recv(struct ft_member *, uint32_t from,
-	    const struct ft_mb_msg *, uint64_t now);
+	    const struct ft_msg_member *, uint64_t now);
 /*
  * Anything from member from, which holds epoch (its gossip): a member
  * this one left out of its view is sent that view, to learn it was

@@ -37,7 +37,7 @@ emit(struct ft_member *m, const struct ft_mb_event *ev)
 }
 
 static void
-send_msg(struct ft_member *m, uint32_t to, const struct ft_mb_msg *msg)
+send_msg(struct ft_member *m, uint32_t to, const struct ft_msg_member *msg)
 {
 	if (to != m->self && to < m->n)
 		m->ops.send(m->arg, to, msg);
@@ -172,7 +172,7 @@ note_joined(struct ft_member *m, uint32_t id, uint64_t ep)
 
 /* Take in the failures and joins a message lists. */
 static void
-note_list(struct ft_member *m, const struct ft_mb_msg *msg)
+note_list(struct ft_member *m, const struct ft_msg_member *msg)
 {
 	uint32_t i;
 
@@ -185,7 +185,7 @@ note_list(struct ft_member *m, const struct ft_mb_msg *msg)
 
 /* The failures and joins this member knows of, into msg. */
 static void
-fill_failures(struct ft_member *m, struct ft_mb_msg *msg)
+fill_failures(struct ft_member *m, struct ft_msg_member *msg)
 {
 	uint32_t i, k = 0;
 
@@ -211,7 +211,7 @@ static void root_issue(struct ft_member *, uint64_t, int);
 static void
 report(struct ft_member *m, uint64_t now)
 {
-	struct ft_mb_msg msg;
+	struct ft_msg_member msg;
 	uint32_t to;
 
 	m->report_due = 0;
@@ -251,7 +251,7 @@ static void
 send_view_of(struct ft_member *m, uint32_t to, const uint32_t *live,
     uint32_t nlive, uint64_t epoch, uint32_t root, int root_changed)
 {
-	struct ft_mb_msg msg;
+	struct ft_msg_member msg;
 
 	memset(&msg, 0, sizeof(msg));
 	msg.kind = root_changed ? FT_MB_ROOT_DEAD : FT_MB_FAILED_NODE;
@@ -273,7 +273,7 @@ send_view(struct ft_member *m, uint32_t to)
 static void
 send_ack(struct ft_member *m, uint32_t to, uint64_t epoch, uint64_t seen)
 {
-	struct ft_mb_msg msg;
+	struct ft_msg_member msg;
 
 	memset(&msg, 0, sizeof(msg));
 	msg.kind = FT_MB_FAILURE_ACK;
@@ -408,7 +408,7 @@ ft_member_failed(struct ft_member *m, uint32_t id, uint32_t by,
 }
 
 static int
-same_view(const struct ft_member *m, const struct ft_mb_msg *msg)
+same_view(const struct ft_member *m, const struct ft_msg_member *msg)
 {
 	uint32_t i;
 
@@ -423,7 +423,7 @@ same_view(const struct ft_member *m, const struct ft_mb_msg *msg)
 
 /* A view's live list must be sorted, in range and hold its root. */
 static int
-view_ok(const struct ft_member *m, const struct ft_mb_msg *msg)
+view_ok(const struct ft_member *m, const struct ft_msg_member *msg)
 {
 	uint32_t i;
 
@@ -437,7 +437,7 @@ view_ok(const struct ft_member *m, const struct ft_mb_msg *msg)
 }
 
 static void
-on_view(struct ft_member *m, uint32_t from, const struct ft_mb_msg *msg,
+on_view(struct ft_member *m, uint32_t from, const struct ft_msg_member *msg,
     uint64_t now)
 {
 	struct ft_mb_event ev;
@@ -493,7 +493,7 @@ on_view(struct ft_member *m, uint32_t from, const struct ft_mb_msg *msg,
 }
 
 static void
-on_ack(struct ft_member *m, uint32_t from, const struct ft_mb_msg *msg,
+on_ack(struct ft_member *m, uint32_t from, const struct ft_msg_member *msg,
     uint64_t now)
 {
 	uint32_t i;
@@ -513,10 +513,10 @@ on_ack(struct ft_member *m, uint32_t from, const struct ft_mb_msg *msg,
 }
 
 static void
-on_join(struct ft_member *m, uint32_t from, const struct ft_mb_msg *msg,
+on_join(struct ft_member *m, uint32_t from, const struct ft_msg_member *msg,
     uint64_t now)
 {
-	struct ft_mb_msg ack;
+	struct ft_msg_member ack;
 	struct ft_mb_event ev;
 	uint32_t id;
 
@@ -560,9 +560,9 @@ ft_member_heard(struct ft_member *m, uint32_t from, uint64_t epoch,
 
 void
 ft_member_recv(struct ft_member *m, uint32_t from,
-    const struct ft_mb_msg *msg, uint64_t now)
+    const struct ft_msg_member *msg, uint64_t now)
 {
-	struct ft_mb_msg ack;
+	struct ft_msg_member ack;
 
 	if (m->excluded || from >= m->n || from == m->self)
 		return;
@@ -622,7 +622,7 @@ ft_member_recv(struct ft_member *m, uint32_t from,
 void
 ft_member_tick(struct ft_member *m, uint64_t now)
 {
-	struct ft_mb_msg msg;
+	struct ft_msg_member msg;
 	uint32_t i;
 
 	if (m->excluded)

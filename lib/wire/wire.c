@@ -85,6 +85,8 @@ ft_msg_name(unsigned int type)
 		return "PING";
 	case FT_MSG_PONG:
 		return "PONG";
+	case FT_MSG_MEMBER:
+		return "MEMBER";
 	default:
 		return "unknown";
 	}
@@ -469,6 +471,78 @@ ft_msg_ping_decode(const uint8_t *p, size_t len, struct ft_msg_ping *m)
 	ft_rbuf_init(&r, p, len);
 	m->nonce = ft_get64(&r);
 	m->epoch = ft_get64(&r);
+	return decode_done(&r);
+}
+
+int
+ft_msg_member_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_member *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->kind == 0 || m->kind > FT_MB_KIND_MAX ||
+	    m->nlive > FT_WIRE_GOSSIP_MAX || m->nfail > FT_WIRE_GOSSIP_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_MEMBER, sender, 0);
+	ft_put8(b, m->kind);
+	ft_put8(b, 0);
+	ft_put8(b, 0);
+	ft_put8(b, 0);
+	ft_put64(b, m->epoch);
+	ft_put64(b, m->seen);
+	ft_put32(b, m->root);
+	ft_put32(b, m->nlive);
+	ft_put32(b, m->nfail);
+	for (i = 0; i < m->nlive; i++)
+		ft_put32(b, m->live[i]);
+	for (i = 0; i < m->nfail; i++) {
+		ft_put32(b, m->fail[i]);
+		ft_put32(b, m->by[i]);
+		ft_put64(b, m->ep[i]);
+	}
+	return frame_end(b, s);
+}
+
+int
+ft_msg_member_decode(const uint8_t *p, size_t len, struct ft_msg_member *m,
+    uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i, nlive, nfail;
+	uint8_t pad;
+
+	ft_rbuf_init(&r, p, len);
+	m->kind = ft_get8(&r);
+	pad = ft_get8(&r);
+	pad |= ft_get8(&r);
+	pad |= ft_get8(&r);
+	m->epoch = ft_get64(&r);
+	m->seen = ft_get64(&r);
+	m->root = ft_get32(&r);
+	nlive = ft_get32(&r);
+	nfail = ft_get32(&r);
+	m->nlive = m->nfail = 0;
+	/* Counts bounded by the caller's arrays and exactly what the body
+	 * holds, before anything is read into them. */
+	if (r.err != 0 || pad != 0 || m->kind == 0 ||
+	    m->kind > FT_MB_KIND_MAX || nlive > cap || nfail > cap ||
+	    nlive > FT_WIRE_GOSSIP_MAX || nfail > FT_WIRE_GOSSIP_MAX ||
+	    ft_rbuf_left(&r) != (size_t)nlive * 4 + (size_t)nfail * 16) {
+		errno = EPROTO;
+		return -1;
+	}
+	for (i = 0; i < nlive; i++)
+		m->live[i] = ft_get32(&r);
+	for (i = 0; i < nfail; i++) {
+		m->fail[i] = ft_get32(&r);
+		m->by[i] = ft_get32(&r);
+		m->ep[i] = ft_get64(&r);
+	}
+	m->nlive = nlive;
+	m->nfail = nfail;
 	return decode_done(&r);
 }
 

@@ -53,6 +53,7 @@ enum ft_msg_type {
 	FT_MSG_GOSSIP = 48,
 	FT_MSG_PING = 49,
 	FT_MSG_PONG = 50,
+	FT_MSG_MEMBER = 51,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -162,6 +163,55 @@ struct ft_msg_ping {
 	uint64_t	nonce;
 	uint64_t	epoch;
 };
+
+/* The membership protocol's messages (detect.h tells the protocol). */
+enum ft_mb_kind {
+	FT_MB_NODE_FAILURE = 1,
+	FT_MB_NODE_FAILURE_ACK,
+	FT_MB_ROOT_FAILURE,
+	FT_MB_FAILED_NODE,
+	FT_MB_ROOT_DEAD,
+	FT_MB_FAILURE_ACK,
+	FT_MB_NEW_NODE,
+	FT_MB_NODE_ALIVE,
+	FT_MB_JOIN_DET_ACK,
+	FT_MB_KIND_MAX = FT_MB_JOIN_DET_ACK,
+};
+
+/* In a failure list, a "by" of FT_MB_JOINED marks an id that joined. */
+#define FT_MB_JOINED	UINT32_MAX
+#define FT_MB_NONE	UINT32_MAX
+
+/*
+ * One membership message (FT_MSG_MEMBER).  live: FAILED_NODE and ROOT_DEAD, the view's
+ * members; NEW_NODE and NODE_ALIVE, the joiner.  fail/by/ep: the
+ * failures the sender knows of, with who detected each and the epoch
+ * the detector held then; and the joins (by FT_MB_JOINED), with the
+ * epoch of the view that took the joiner in.  A failure older than the
+ * member's last join is stale and ignored, so a rejoined id is not
+ * struck out again by a report sent before it came back.
+ */
+struct ft_msg_member {
+	uint8_t		 kind;		/* enum ft_mb_kind */
+	uint64_t	 epoch;
+	uint64_t	 seen;		/* FAILURE_ACK: highest epoch below */
+	uint32_t	 root;
+	uint32_t	 nlive;
+	uint32_t	*live;
+	uint32_t	 nfail;
+	uint32_t	*fail;
+	uint32_t	*by;
+	uint64_t	*ep;
+};
+
+int	 ft_msg_member_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_member *);
+/*
+ * Decode into the caller's arrays m->live (cap ids) and m->fail, m->by,
+ * m->ep (cap entries each): EPROTO if a count is above cap.
+ */
+int	 ft_msg_member_decode(const uint8_t *, size_t, struct ft_msg_member *,
+	    uint32_t cap);
 
 /* Eager bytes the receiver has matched, which the sender may reuse. */
 struct ft_msg_credit {

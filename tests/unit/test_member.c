@@ -22,7 +22,7 @@
 
 struct packet {
 	uint32_t	 from, to;
-	struct ft_mb_msg msg;
+	struct ft_msg_member msg;
 };
 
 /* A detection due: member "at" learns that "dead" failed. */
@@ -75,7 +75,7 @@ dup_ids(const uint32_t *p, uint32_t n)
 }
 
 static void
-sim_send(void *arg, uint32_t to, const struct ft_mb_msg *msg)
+sim_send(void *arg, uint32_t to, const struct ft_msg_member *msg)
 {
 	struct node *nd = arg;
 	struct sim *s = nd->s;
@@ -545,7 +545,7 @@ test_exclusion(void)
 static void
 test_rival_epochs(void)
 {
-	struct ft_mb_msg msg;
+	struct ft_msg_member msg;
 	struct sim s;
 	uint32_t live[8], i, nl = 0;
 	char why[200] = "";

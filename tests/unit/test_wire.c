@@ -27,6 +27,12 @@ static struct ft_msg_credit	 s_credit;
 static uint64_t			 s_hb[5] = { 7, 0, 1ull << 63, 42, UINT64_MAX };
 static struct ft_msg_gossip	 s_gossip = { 0x0102030405060708ull, 5, s_hb };
 static struct ft_msg_ping	 s_ping = { 0xfedcba9876543210ull, 9 };
+static uint32_t			 s_live[3] = { 2, 5, 0xfffffffeu };
+static uint32_t			 s_fail[2] = { 1, 3 };
+static uint32_t			 s_by[2] = { 2, FT_MB_JOINED };
+static uint64_t			 s_ep[2] = { 7, 1ull << 40 };
+static struct ft_msg_member	 s_member = { FT_MB_FAILED_NODE, 11, 12, 2,
+    3, s_live, 2, s_fail, s_by, s_ep };
 static struct ft_msg_eager	 s_eager;
 static struct ft_msg_rdata	 s_rdata;
 
@@ -309,6 +315,33 @@ enc_gossip(struct ft_wbuf *b)
 }
 
 static int
+chk_member(const uint8_t *p, size_t n)
+{
+	struct ft_msg_member m;
+	uint32_t live[4], fail[4], by[4];
+	uint64_t ep[4];
+
+	m.live = live;
+	m.fail = fail;
+	m.by = by;
+	m.ep = ep;
+	if (ft_msg_member_decode(p, n, &m, 4) != 0)
+		return -1;
+	return m.kind == s_member.kind && m.epoch == 11 && m.seen == 12 &&
+	    m.root == 2 && m.nlive == 3 && m.nfail == 2 &&
+	    memcmp(live, s_live, sizeof(s_live)) == 0 &&
+	    memcmp(fail, s_fail, sizeof(s_fail)) == 0 &&
+	    memcmp(by, s_by, sizeof(s_by)) == 0 &&
+	    memcmp(ep, s_ep, sizeof(s_ep)) == 0 ? 0 : 1;
+}
+
+static int
+enc_member(struct ft_wbuf *b)
+{
+	return ft_msg_member_encode(b, SENDER, &s_member);
+}
+
+static int
 chk_ping(const uint8_t *p, size_t n)
 {
 	struct ft_msg_ping m;
@@ -390,6 +423,7 @@ static const struct codec {
 	{ "GOSSIP", FT_MSG_GOSSIP, 0, 0, enc_gossip, chk_gossip },
 	{ "PING", FT_MSG_PING, 0, 0, enc_ping, chk_ping },
 	{ "PONG", FT_MSG_PONG, 0, 0, enc_pong, chk_ping },
+	{ "MEMBER", FT_MSG_MEMBER, 0, 0, enc_member, chk_member },
 	{ "EAGER", FT_MSG_EAGER, 0, FT_EAGER_FIXED, enc_eager, chk_eager },
 	{ "RDATA", FT_MSG_RDATA, 0, FT_RDATA_FIXED, enc_rdata, chk_rdata },
 };
@@ -772,6 +806,50 @@ test_fields(void)
 	T_FAILS(ft_msg_challenge_decode(b.p + FT_WIRE_HDRLEN,
 	    b.len - FT_WIRE_HDRLEN, &ch), EPROTO,
 	    "challenge: a nonzero reserved word fails");
+
+	/* Membership: counts bounded by the caller's arrays and exactly
+	 * what the body holds; a known kind; zero padding. */
+	{
+		struct ft_msg_member mm;
+		uint32_t l[4], f[4], y[4];
+		uint64_t e[4];
+		uint8_t *body0;
+		size_t blen0;
+
+		mm.live = l;
+		mm.fail = f;
+		mm.by = y;
+		mm.ep = e;
+		ft_wbuf_reset(&b);
+		T_EQ_INT(enc_member(&b), 0, "member encodes");
+		body0 = b.p + FT_WIRE_HDRLEN;
+		blen0 = b.len - FT_WIRE_HDRLEN;
+		T_FAILS(ft_msg_member_decode(body0, blen0, &mm, 2), EPROTO,
+		    "member: more ids than the caller has room for fails");
+		ft_be32(body0 + 24, 2);
+		T_FAILS(ft_msg_member_decode(body0, blen0, &mm, 4), EPROTO,
+		    "member: a live count short of the body fails");
+		ft_be32(body0 + 24, UINT32_MAX);
+		T_FAILS(ft_msg_member_decode(body0, blen0, &mm, UINT32_MAX),
+		    EPROTO, "member: a huge count fails before anything is "
+		    "read");
+		ft_be32(body0 + 24, 3);
+		body0[0] = FT_MB_KIND_MAX + 1;
+		T_FAILS(ft_msg_member_decode(body0, blen0, &mm, 4), EPROTO,
+		    "member: an unknown kind fails");
+		body0[0] = FT_MB_FAILED_NODE;
+		body0[2] = 1;
+		T_FAILS(ft_msg_member_decode(body0, blen0, &mm, 4), EPROTO,
+		    "member: nonzero padding fails");
+		body0[2] = 0;
+		T_EQ_INT(ft_msg_member_decode(body0, blen0, &mm, 4), 0,
+		    "member: restored, it decodes");
+		s_member.kind = 0;
+		ft_wbuf_reset(&b);
+		T_FAILS(enc_member(&b), EINVAL,
+		    "member: kind 0 does not encode");
+		s_member.kind = FT_MB_FAILED_NODE;
+	}
 
 	/* Gossip: the count is bounded by the caller's array and must be
 	 * exactly what the body holds. */
