@@ -1,24 +1,35 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * ftgossip: the gossip failure detector's offline tools.  Options and
- * wiring only; schedules and simulation live in lib/detect.
+ * ftgossip: the gossip failure detector and membership module, and its
+ * offline tools.  Options and wiring only; lib/detect does the work.
  *
+ *	ftgossip run --self ID --members FILE [--protocol P] [--period D]
+ *	    [--cleanup D] [--fanout A] [--ping-timeout D] [--startup D]
+ *	    [--key-file F] [--join new|alive] [--json] [-v]
  *	ftgossip simulate --protocol P -n N --fail-prob P --trials T
  *	    [--exact] [--threads K] [--seed S]
  *	ftgossip predict --protocol P -n N [--period D]
  *
- * Both print one line of key=value fields on standard output.
+ * simulate and predict print one line of key=value fields; run prints
+ * one event a line until it is stopped (SIGTERM, SIGINT) or excluded.
  */
+#include <sys/stat.h>
+
 #include <bsd/stdlib.h>
+#include <ctype.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../../lib/detect/detect.h"
+#include "../../lib/detect/node.h"
+#include "../../lib/job/job.h"
 
 #define MAXTHREADS	64
 
@@ -29,7 +40,13 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: ftgossip simulate --protocol brr|dbrr|rr|random -n N "
+	    "usage: ftgossip run --self ID --members FILE [--protocol P] "
+	    "[--period D]\n"
+	    "                [--cleanup D] [--fanout A] [--ping-timeout D] "
+	    "[--startup D]\n"
+	    "                [--key-file F] [--join new|alive] [--json] "
+	    "[-v]\n"
+	    "       ftgossip simulate --protocol brr|dbrr|rr|random -n N "
 	    "--fail-prob P --trials T\n"
 	    "                [--exact] [--threads K] [--seed S]\n"
 	    "       ftgossip predict --protocol P -n N [--period D]\n");
@@ -44,6 +61,15 @@ enum {
 	OPT_THREADS,
 	OPT_SEED,
 	OPT_PERIOD,
+	OPT_SELF,
+	OPT_MEMBERS,
+	OPT_CLEANUP,
+	OPT_FANOUT,
+	OPT_PING,
+	OPT_STARTUP,
+	OPT_KEYFILE,
+	OPT_JOIN,
+	OPT_JSON,
 };
 
 static const struct option longopts[] = {
@@ -54,6 +80,15 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "period", required_argument, NULL, OPT_PERIOD },
+	{ "self", required_argument, NULL, OPT_SELF },
+	{ "members", required_argument, NULL, OPT_MEMBERS },
+	{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+	{ "fanout", required_argument, NULL, OPT_FANOUT },
+	{ "ping-timeout", required_argument, NULL, OPT_PING },
+	{ "startup", required_argument, NULL, OPT_STARTUP },
+	{ "key-file", required_argument, NULL, OPT_KEYFILE },
+	{ "join", required_argument, NULL, OPT_JOIN },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -68,6 +103,16 @@ struct opts {
 	int			 threads;
 	uint64_t		 seed;
 	uint64_t		 period_ns;
+	/* run */
+	uint32_t		 self;
+	int			 have_self;
+	const char		*members;
+	uint64_t		 cleanup_ns, ping_ns, startup_ns;
+	uint32_t		 fanout;
+	const char		*keyfile;
+	unsigned int		 join;
+	int			 json;
+	int			 verbose;
 };
 
 /* One thread's share of a simulation. */
@@ -188,6 +233,202 @@ predict(const struct opts *o)
 	return ft_exit(FT_EXIT_OK);
 }
 
+/* The next blank-separated word of s (or of *at, when s is NULL). */
+static char *
+next_word(char **at, char *s)
+{
+	char *w;
+
+	if (s != NULL)
+		*at = s;
+	w = *at + strspn(*at, " \t\r\n");
+	if (*w == '\0')
+		return NULL;
+	*at = w + strcspn(w, " \t\r\n");
+	if (**at != '\0')
+		*(*at)++ = '\0';
+	return w;
+}
+
+/*
+ * The members file: "ID ADDR" lines, ids 0 .. n-1 each once, '#'
+ * comments and blank lines ignored.
+ */
+static char (*read_members(const char *path, uint32_t *np))[FT_WIRE_ADDR_MAX]
+{
+	char (*addrs)[FT_WIRE_ADDR_MAX] = NULL, (*grown)[FT_WIRE_ADDR_MAX];
+	char *line = NULL, *p, *id, *addr, *extra, *line_at = NULL;
+	const char *errstr;
+	size_t cap = 0, lineno = 0, max = 0;
+	uint32_t n = 0, i;
+	long long v;
+	uint8_t *seen;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		ft_die(FT_EXIT_USAGE, "members file %s", path);
+	while (getline(&line, &cap, f) != -1) {
+		lineno++;
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		id = next_word(&line_at, line);
+		if (id == NULL)
+			continue;
+		addr = next_word(&line_at, NULL);
+		extra = next_word(&line_at, NULL);
+		if (addr == NULL || extra != NULL)
+			ft_diex(FT_EXIT_USAGE, "%s:%zu: expected \"ID ADDRESS\"",
+			    path, lineno);
+		v = strtonum(id, 0, FT_GOSSIP_NMAX - 1, &errstr);
+		if (errstr != NULL)
+			ft_diex(FT_EXIT_USAGE, "%s:%zu: id '%s' is %s", path,
+			    lineno, id, errstr);
+		if (strlen(addr) >= FT_WIRE_ADDR_MAX ||
+		    (strncmp(addr, "unix:", 5) != 0 &&
+		    strncmp(addr, "tcp:", 4) != 0))
+			ft_diex(FT_EXIT_USAGE, "%s:%zu: address '%s' is not "
+			    "unix:PATH or tcp:HOST:PORT", path, lineno, addr);
+		if ((size_t)v >= max) {
+			grown = reallocarray(addrs, (size_t)v + 64,
+			    sizeof(*addrs));
+			if (grown == NULL)
+				ft_die(FT_EXIT_TEMP, "members");
+			memset(grown + max, 0, ((size_t)v + 64 - max) *
+			    sizeof(*addrs));
+			addrs = grown;
+			max = (size_t)v + 64;
+		}
+		if (addrs[v][0] != '\0')
+			ft_diex(FT_EXIT_USAGE, "%s:%zu: id %lld appears twice",
+			    path, lineno, v);
+		snprintf(addrs[v], sizeof(addrs[v]), "%s", addr);
+		n++;
+	}
+	if (ferror(f))
+		ft_die(FT_EXIT_TEMP, "%s", path);
+	fclose(f);
+	free(line);
+	if (n < 2)
+		ft_diex(FT_EXIT_USAGE, "%s: at least 2 members are needed",
+		    path);
+	if ((seen = calloc(n, 1)) == NULL)
+		ft_die(FT_EXIT_TEMP, "members");
+	for (i = 0; i < n; i++)
+		if ((size_t)i >= max || addrs[i][0] == '\0')
+			ft_diex(FT_EXIT_USAGE, "%s: ids must be 0 .. %u; %u is "
+			    "missing", path, n - 1, i);
+	free(seen);
+	*np = n;
+	return addrs;
+}
+
+/*
+ * The shared key: 32 bytes, raw or as 64 hex digits, from a file only
+ * its owner can read; or from the fd in FT_KEY_FD (ftrun's ranks).
+ */
+static void
+read_key(const char *path, uint8_t key[FT_WIRE_KEYLEN])
+{
+	struct stat st;
+	const char *fdenv;
+	uint8_t buf[130];
+	ssize_t got;
+	size_t len = 0, i;
+	int fd;
+	unsigned int hi, lo;
+
+	if (path == NULL) {
+		if ((fdenv = getenv(FT_ENV_KEYFD)) == NULL)
+			ft_diex(FT_EXIT_USAGE, "--key-file is missing (or "
+			    "set %s)", FT_ENV_KEYFD);
+		fd = (int)strtonum(fdenv, 0, 65535, NULL);
+	} else {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			ft_die(FT_EXIT_USAGE, "key file %s", path);
+		if (fstat(fd, &st) != 0)
+			ft_die(FT_EXIT_TEMP, "key file %s", path);
+		if ((st.st_mode & 077) != 0)
+			ft_diex(FT_EXIT_USAGE, "key file %s is open to others "
+			    "(mode %04o); chmod 600 it", path,
+			    (unsigned int)(st.st_mode & 07777));
+	}
+	while (len < sizeof(buf) &&
+	    (got = read(fd, buf + len, sizeof(buf) - len)) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			ft_die(FT_EXIT_TEMP, "reading the key");
+		}
+		len += (size_t)got;
+	}
+	close(fd);
+	if (len == FT_WIRE_KEYLEN) {
+		memcpy(key, buf, FT_WIRE_KEYLEN);
+		return;
+	}
+	while (len > 0 && isspace(buf[len - 1]))
+		len--;
+	if (len != 2 * FT_WIRE_KEYLEN)
+		ft_diex(FT_EXIT_USAGE, "the key must be %d bytes or %d hex "
+		    "digits", FT_WIRE_KEYLEN, 2 * FT_WIRE_KEYLEN);
+	for (i = 0; i < FT_WIRE_KEYLEN; i++) {
+		if (sscanf((const char *)buf + 2 * i, "%1x%1x", &hi, &lo) != 2)
+			ft_diex(FT_EXIT_USAGE, "the key has a non-hex digit");
+		key[i] = (uint8_t)(hi << 4 | lo);
+	}
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static int
+run(const struct opts *o)
+{
+	struct ft_gnode_cfg cfg;
+	struct sigaction sa;
+	uint8_t key[FT_WIRE_KEYLEN];
+	int rc;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.addrs = read_members(o->members, &cfg.n);
+	if (o->self >= cfg.n)
+		ft_diex(FT_EXIT_USAGE, "--self %u is not in %s (ids 0 .. %u)",
+		    o->self, o->members, cfg.n - 1);
+	read_key(o->keyfile, key);
+	cfg.self = o->self;
+	cfg.proto = o->proto;
+	cfg.fanout = o->fanout;
+	cfg.period_ns = o->period_ns;
+	cfg.cleanup_ns = o->cleanup_ns != 0 ? o->cleanup_ns :
+	    ft_gossip_cleanup_rounds(o->proto, cfg.n) * o->period_ns;
+	cfg.ping_ns = o->ping_ns != 0 ? o->ping_ns : cfg.cleanup_ns;
+	cfg.startup_ns = o->startup_ns;
+	cfg.key = key;
+	cfg.join = o->join;
+	cfg.json = o->json;
+	cfg.events = stdout;
+	cfg.in_fd = STDIN_FILENO;
+	cfg.stop = &stop_flag;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	(void)fcntl(STDIN_FILENO, F_SETFL,
+	    fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
+	rc = ft_gnode_run(&cfg);
+	free(cfg.addrs);
+	explicit_bzero(key, sizeof(key));
+	return ft_exit(rc);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -201,15 +442,19 @@ main(int argc, char *argv[])
 	if (argc < 2)
 		usage();
 	cmd = argv[1];
-	if (strcmp(cmd, "simulate") != 0 && strcmp(cmd, "predict") != 0)
+	if (strcmp(cmd, "simulate") != 0 && strcmp(cmd, "predict") != 0 &&
+	    strcmp(cmd, "run") != 0)
 		usage();
 	memset(&o, 0, sizeof(o));
 	o.period_ns = 100000000u;
+	o.proto = FT_GOSSIP_DBRR;
+	o.fanout = 2;
+	o.startup_ns = 10000000000ull;
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	o.threads = ncpu > 0 && ncpu <= MAXTHREADS ? (int)ncpu : 1;
 	o.seed = (uint64_t)ft_now_ns() ^ (uint64_t)getpid() << 32;
 	optind = 2;
-	while ((ch = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "n:v", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			o.n = (uint32_t)strtonum(optarg, 1, FT_GOSSIP_NMAX,
@@ -264,12 +509,66 @@ main(int argc, char *argv[])
 				ft_diex(FT_EXIT_USAGE, "--period '%s' is not a "
 				    "positive duration", optarg);
 			break;
+		case OPT_SELF:
+			o.self = (uint32_t)strtonum(optarg, 0,
+			    FT_GOSSIP_NMAX - 1, &errstr);
+			if (errstr != NULL)
+				ft_diex(FT_EXIT_USAGE, "--self '%s' is %s",
+				    optarg, errstr);
+			o.have_self = 1;
+			break;
+		case OPT_MEMBERS:
+			o.members = optarg;
+			break;
+		case OPT_CLEANUP:
+		case OPT_PING:
+		case OPT_STARTUP:
+			if (ft_parse_duration(optarg, ch == OPT_CLEANUP ?
+			    &o.cleanup_ns : ch == OPT_PING ? &o.ping_ns :
+			    &o.startup_ns) != 0 || (ch != OPT_STARTUP &&
+			    (ch == OPT_CLEANUP ? o.cleanup_ns : o.ping_ns) ==
+			    0))
+				ft_diex(FT_EXIT_USAGE, "'%s' is not a positive "
+				    "duration", optarg);
+			break;
+		case OPT_FANOUT:
+			o.fanout = (uint32_t)strtonum(optarg, 2, 256, &errstr);
+			if (errstr != NULL || (o.fanout & (o.fanout - 1)) != 0)
+				ft_diex(FT_EXIT_USAGE, "--fanout '%s' is not a "
+				    "power of two from 2 to 256", optarg);
+			break;
+		case OPT_KEYFILE:
+			o.keyfile = optarg;
+			break;
+		case OPT_JOIN:
+			if (strcmp(optarg, "new") == 0)
+				o.join = FT_MB_NEW_NODE;
+			else if (strcmp(optarg, "alive") == 0)
+				o.join = FT_MB_NODE_ALIVE;
+			else
+				ft_diex(FT_EXIT_USAGE, "--join '%s' is not new "
+				    "or alive", optarg);
+			break;
+		case OPT_JSON:
+			o.json = 1;
+			break;
+		case 'v':
+			o.verbose++;
+			break;
 		default:
 			usage();
 		}
 	}
 	if (optind != argc)
 		usage();
+	ft_diag_setlevel(o.verbose);
+	if (strcmp(cmd, "run") == 0) {
+		if (!o.have_self)
+			ft_diex(FT_EXIT_USAGE, "--self is missing");
+		if (o.members == NULL)
+			ft_diex(FT_EXIT_USAGE, "--members is missing");
+		return run(&o);
+	}
 	if (!o.have_proto)
 		ft_diex(FT_EXIT_USAGE, "--protocol is missing");
 	if (o.n == 0)

@@ -87,8 +87,9 @@ ft_hbtable_check(struct ft_hbtable *t, uint64_t now, uint64_t cleanup_ns,
 	uint32_t i, k = 0;
 
 	for (i = 0; i < t->n; i++) {
+		/* grew_at may lie ahead: a grace period. */
 		if (i == t->self || t->state[i] != FT_HB_ALIVE ||
-		    now - t->grew_at[i] < cleanup_ns)
+		    (int64_t)(now - t->grew_at[i]) < (int64_t)cleanup_ns)
 			continue;
 		t->state[i] = FT_HB_SUSPECT;
 		suspects[k++] = i;

@@ -83,6 +83,7 @@ const char *ft_msg_name(unsigned int type);
 /* Roles a connecting peer announces in HELLO. */
 #define FT_ROLE_RANK		1
 #define FT_ROLE_LAUNCHER	2
+#define FT_ROLE_DETECTOR	3
 
 struct ft_msg_hello {
 	uint8_t		minver, maxver;

@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * One detector module on the network: the heartbeat table, the gossip
+ * schedule, the direct ping of suspects and the membership state
+ * machine, over authenticated connections (lib/net), with events
+ * written one per line.  A single-threaded poll loop; everything it
+ * does is driven by the clock and by what arrives.
+ */
+#include <bsd/stdlib.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../net/net.h"
+#include "detect.h"
+#include "node.h"
+
+/* One outgoing connection: gossip and membership, or a ping. */
+struct link {
+	struct ft_conn	 c;
+	int		 open;
+};
+
+struct peer {
+	struct link	 out;
+	uint64_t	 out_retry_at;	/* no reconnect before this */
+	struct link	 ping;
+	uint64_t	 ping_nonce;
+	uint64_t	 ping_deadline;
+};
+
+struct node {
+	const struct ft_gnode_cfg *cfg;
+	struct ft_hbtable hb;
+	struct ft_member mb;
+	struct peer	*peers;
+	struct ft_conn	**in;		/* accepted connections */
+	size_t		 nin, inmax;
+	int		 lfd;
+	uint64_t	 now, round, rng;
+	uint64_t	*scratch_hb;
+	struct ft_msg_member scratch;
+	uint32_t	*suspects;
+	struct ft_wbuf	 wb;
+	char		 inbuf[256];
+	size_t		 inlen;
+	int		 in_fd;
+	int		 excluded;
+	struct pollfd	*pfd;
+	size_t		 pfdmax;
+};
+
+/* Events: key=value words, or a JSON object, one line each. */
+static void
+ev_begin(struct node *nd, const char *event)
+{
+	struct timespec ts;
+	FILE *f = nd->cfg->events;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (nd->cfg->json)
+		fprintf(f, "{\"t\":%lld.%06ld,\"self\":%u,\"event\":\"%s\"",
+		    (long long)ts.tv_sec, ts.tv_nsec / 1000, nd->cfg->self,
+		    event);
+	else
+		fprintf(f, "t=%lld.%06ld self=%u event=%s",
+		    (long long)ts.tv_sec, ts.tv_nsec / 1000, nd->cfg->self,
+		    event);
+}
+
+static void
+ev_u(struct node *nd, const char *key, uint64_t v)
+{
+	fprintf(nd->cfg->events, nd->cfg->json ? ",\"%s\":%llu" : " %s=%llu",
+	    key, (unsigned long long)v);
+}
+
+static void
+ev_ms(struct node *nd, const char *key, uint64_t ns)
+{
+	fprintf(nd->cfg->events, nd->cfg->json ? ",\"%s\":%.3f" : " %s=%.3f",
+	    key, (double)ns / 1e6);
+}
+
+static void
+ev_s(struct node *nd, const char *key, const char *v)
+{
+	fprintf(nd->cfg->events, nd->cfg->json ? ",\"%s\":\"%s\"" :
+	    " %s=%s", key, v);
+}
+
+static void
+ev_list(struct node *nd, const char *key, const uint32_t *ids, uint32_t n)
+{
+	FILE *f = nd->cfg->events;
+	uint32_t i;
+
+	fprintf(f, nd->cfg->json ? ",\"%s\":[" : " %s=", key);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%u", i > 0 ? "," : "", ids[i]);
+	if (nd->cfg->json)
+		fputc(']', f);
+}
+
+static void
+ev_end(struct node *nd)
+{
+	fputs(nd->cfg->json ? "}\n" : "\n", nd->cfg->events);
+	fflush(nd->cfg->events);
+}
+
+static void
+link_close(struct link *l)
+{
+	if (l->open)
+		ft_conn_release(&l->c);
+	l->open = 0;
+}
+
+/* Open a link to id; -1 when the connect fails at once. */
+static int
+link_open(struct node *nd, struct link *l, uint32_t id)
+{
+	int fd;
+
+	if ((fd = ft_net_connect(nd->cfg->addrs[id])) < 0)
+		return -1;
+	if (ft_conn_connecting(&l->c, fd, nd->cfg->key, nd->cfg->self,
+	    FT_ROLE_DETECTOR) != 0) {
+		close(fd);
+		return -1;
+	}
+	l->c.peer = id;
+	l->open = 1;
+	return 0;
+}
+
+/* Queue the frame in nd->wb on id's gossip link, opening it if need be. */
+static void
+send_frame(struct node *nd, uint32_t id)
+{
+	struct peer *p = &nd->peers[id];
+
+	if (!p->out.open) {
+		if ((int64_t)(nd->now - p->out_retry_at) < 0)
+			return;		/* dropped; the protocols resend */
+		if (link_open(nd, &p->out, id) != 0) {
+			p->out_retry_at = nd->now + nd->cfg->period_ns;
+			return;
+		}
+	}
+	if (ft_conn_queue_copy(&p->out.c, nd->wb.p, nd->wb.len) != 0) {
+		link_close(&p->out);
+		p->out_retry_at = nd->now + nd->cfg->period_ns;
+	}
+}
+
+static void
+mb_send(void *arg, uint32_t to, const struct ft_msg_member *msg)
+{
+	struct node *nd = arg;
+
+	ft_wbuf_reset(&nd->wb);
+	if (ft_msg_member_encode(&nd->wb, nd->cfg->self, msg) == 0)
+		send_frame(nd, to);
+}
+
+/* Stop watching id: it is out of the view, or confirmed dead. */
+static void
+forget(struct node *nd, uint32_t id)
+{
+	if (id == nd->cfg->self)
+		return;
+	(void)ft_hbtable_fail(&nd->hb, id);
+	link_close(&nd->peers[id].ping);
+	link_close(&nd->peers[id].out);
+	nd->peers[id].ping_deadline = 0;
+}
+
+static void
+mb_event(void *arg, const struct ft_mb_event *ev)
+{
+	struct node *nd = arg;
+	uint32_t i, j;
+
+	switch (ev->type) {
+	case FT_MEV_FAILED:
+		forget(nd, ev->id);
+		ev_begin(nd, "failed");
+		ev_u(nd, "id", ev->id);
+		if (ev->by == nd->cfg->self)
+			ev_s(nd, "by", "self");
+		else
+			ev_u(nd, "by", ev->by);
+		ev_u(nd, "epoch", ev->epoch);
+		ev_end(nd);
+		break;
+	case FT_MEV_VIEW:
+		/* Out of the view: not watched.  Back in it (a join):
+		 * watched again, from now. */
+		for (i = 0, j = 0; i < nd->cfg->n; i++) {
+			if (j < ev->nlive && ev->live[j] == i) {
+				j++;
+				if (nd->hb.state[i] == FT_HB_FAILED) {
+					nd->hb.state[i] = FT_HB_ALIVE;
+					nd->hb.grew_at[i] = nd->now +
+					    nd->cfg->startup_ns;
+				}
+			} else if (nd->hb.state[i] != FT_HB_FAILED)
+				forget(nd, i);
+		}
+		ev_begin(nd, "view");
+		ev_u(nd, "epoch", ev->epoch);
+		ev_u(nd, "root", ev->root);
+		ev_u(nd, "n", ev->nlive);
+		ev_list(nd, "members", ev->live, ev->nlive);
+		ev_end(nd);
+		break;
+	case FT_MEV_STABLE:
+		ev_begin(nd, "stable");
+		ev_u(nd, "epoch", ev->epoch);
+		ev_ms(nd, "ms", ev->ns);
+		ev_u(nd, "n", ev->nlive);
+		ev_list(nd, "members", ev->live, ev->nlive);
+		ev_end(nd);
+		break;
+	case FT_MEV_EXCLUDED:
+		nd->excluded = 1;
+		ev_begin(nd, "excluded");
+		ev_u(nd, "epoch", ev->epoch);
+		ev_end(nd);
+		break;
+	case FT_MEV_JOINED:
+		ev_begin(nd, "join");
+		ev_u(nd, "id", ev->id);
+		ev_end(nd);
+		break;
+	}
+}
+
+static const struct ft_mb_ops node_ops = { mb_send, mb_event };
+
+/* A suspect is confirmed dead: the ping found nobody. */
+static void
+confirm_dead(struct node *nd, uint32_t id, const char *how)
+{
+	if (nd->hb.state[id] == FT_HB_FAILED)
+		return;
+	if (ft_diag_level() > 0)
+		ft_warnx("member %u: %s", id, how);
+	forget(nd, id);
+	ft_member_failed(&nd->mb, id, nd->cfg->self, nd->now);
+}
+
+static void
+ping(struct node *nd, uint32_t id)
+{
+	struct peer *p = &nd->peers[id];
+	struct ft_msg_ping m;
+
+	link_close(&p->ping);
+	if (link_open(nd, &p->ping, id) != 0) {
+		confirm_dead(nd, id, "connect refused");
+		return;
+	}
+	ft_random(&p->ping_nonce, sizeof(p->ping_nonce));
+	m.nonce = p->ping_nonce;
+	m.epoch = nd->mb.epoch;
+	ft_wbuf_reset(&nd->wb);
+	if (ft_msg_ping_encode(&nd->wb, nd->cfg->self, FT_MSG_PING, &m) != 0 ||
+	    ft_conn_queue_copy(&p->ping.c, nd->wb.p, nd->wb.len) != 0) {
+		confirm_dead(nd, id, "ping could not be sent");
+		return;
+	}
+	p->ping_deadline = nd->now + nd->cfg->ping_ns;
+}
+
+static void
+unsuspect(struct node *nd, uint32_t id, const char *how)
+{
+	link_close(&nd->peers[id].ping);
+	nd->peers[id].ping_deadline = 0;
+	ev_begin(nd, "unsuspect");
+	ev_u(nd, "id", id);
+	ev_s(nd, "how", how);
+	ev_end(nd);
+}
+
+/* One gossip period: tick, send the table, look for suspects. */
+static void
+gossip_round(struct node *nd)
+{
+	struct ft_msg_gossip g;
+	const struct ft_member *mb = &nd->mb;
+	uint32_t i, k, pos = 0, d;
+
+	ft_hbtable_tick(&nd->hb, nd->now);
+	nd->round++;
+	if (!mb->joining_self && mb->nlive >= 2) {
+		for (i = 0; i < mb->nlive; i++)
+			if (mb->live[i] == nd->cfg->self)
+				pos = i;
+		d = ft_gossip_dest(nd->cfg->proto, mb->nlive, pos, nd->round,
+		    &nd->rng);
+		g.epoch = mb->epoch;
+		g.n = nd->cfg->n;
+		g.hb = nd->hb.hb;
+		ft_wbuf_reset(&nd->wb);
+		if (ft_msg_gossip_encode(&nd->wb, nd->cfg->self, &g) == 0)
+			send_frame(nd, mb->live[d]);
+	}
+	if (mb->joining_self)
+		return;
+	k = ft_hbtable_check(&nd->hb, nd->now, nd->cfg->cleanup_ns,
+	    nd->suspects);
+	for (i = 0; i < k; i++) {
+		ev_begin(nd, "suspect");
+		ev_u(nd, "id", nd->suspects[i]);
+		ev_end(nd);
+		ping(nd, nd->suspects[i]);
+	}
+}
+
+static void
+on_gossip(struct node *nd, uint32_t from, const uint8_t *body, size_t len)
+{
+	struct ft_msg_gossip g;
+	uint32_t i, k;
+
+	g.hb = nd->scratch_hb;
+	if (ft_msg_gossip_decode(body, len, &g, nd->cfg->n) != 0 ||
+	    g.n != nd->cfg->n) {
+		ft_warnx("member %u: malformed gossip", from);
+		return;
+	}
+	ft_member_heard(&nd->mb, from, g.epoch, nd->now);
+	if (ft_hbtable_merge(&nd->hb, g.hb, g.n, nd->now, nd->suspects,
+	    &k) != 0)
+		return;
+	for (i = 0; i < k; i++)
+		unsuspect(nd, nd->suspects[i], "gossip");
+}
+
+/* A frame from an authenticated peer on conn c. */
+static int
+on_frame(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
+    const uint8_t *body)
+{
+	struct ft_msg_ping pm;
+	struct peer *p;
+	uint32_t from = c->peer;
+
+	if (from >= nd->cfg->n || from == nd->cfg->self) {
+		errno = EPROTO;
+		return -1;
+	}
+	switch (h->type) {
+	case FT_MSG_GOSSIP:
+		on_gossip(nd, from, body, h->len - FT_WIRE_HDRLEN);
+		return 0;
+	case FT_MSG_PING:
+		if (ft_msg_ping_decode(body, h->len - FT_WIRE_HDRLEN, &pm) != 0)
+			return -1;
+		pm.epoch = nd->mb.epoch;
+		ft_wbuf_reset(&nd->wb);
+		if (ft_msg_ping_encode(&nd->wb, nd->cfg->self, FT_MSG_PONG,
+		    &pm) != 0)
+			return -1;
+		return ft_conn_queue_copy(c, nd->wb.p, nd->wb.len);
+	case FT_MSG_PONG:
+		p = &nd->peers[from];
+		if (ft_msg_ping_decode(body, h->len - FT_WIRE_HDRLEN, &pm) != 0)
+			return -1;
+		if (c == &p->ping.c && p->ping_deadline != 0 &&
+		    pm.nonce == p->ping_nonce &&
+		    nd->hb.state[from] == FT_HB_SUSPECT) {
+			nd->hb.state[from] = FT_HB_ALIVE;
+			nd->hb.grew_at[from] = nd->now;
+			unsuspect(nd, from, "pong");
+			return 1;	/* the ping link is closed */
+		}
+		return 0;
+	case FT_MSG_MEMBER:
+		if (ft_msg_member_decode(body, h->len - FT_WIRE_HDRLEN,
+		    &nd->scratch, nd->cfg->n) != 0) {
+			ft_warnx("member %u: malformed membership message",
+			    from);
+			return -1;
+		}
+		ft_member_recv(&nd->mb, from, &nd->scratch, nd->now);
+		return 0;
+	default:
+		errno = EPROTO;
+		return -1;
+	}
+}
+
+/*
+ * Read and handle what c has: 0 to keep it, 1 when a handler closed
+ * it, -1 on an error or end of file (the caller closes it).
+ */
+static int
+service(struct node *nd, struct ft_conn *c)
+{
+	struct ft_hdr h;
+	const uint8_t *body;
+	ssize_t got;
+	int rc;
+
+	for (;;) {
+		while ((rc = ft_conn_frame(c, &h, &body)) == 1) {
+			if (c->hs != FT_HS_READY) {
+				if (ft_conn_handshake(c, &h, body) < 0)
+					return -1;
+				(void)ft_conn_flush(c);
+				continue;
+			}
+			if ((rc = on_frame(nd, c, &h, body)) != 0)
+				return rc;
+			if (nd->excluded)
+				return 0;
+		}
+		if (rc < 0)
+			return -1;
+		if ((got = ft_conn_fill(c)) < 0)
+			return -1;
+		if (got == 0)
+			return 0;
+	}
+}
+
+/* Death reports on the input: "dead ID" lines. */
+static void
+read_input(struct node *nd)
+{
+	const char *errstr;
+	char *nl, *line;
+	ssize_t got;
+	long long id;
+
+	got = read(nd->in_fd, nd->inbuf + nd->inlen,
+	    sizeof(nd->inbuf) - 1 - nd->inlen);
+	if (got <= 0) {
+		if (got == 0 || (errno != EAGAIN && errno != EINTR))
+			nd->in_fd = -1;	/* end of input: keep running */
+		return;
+	}
+	nd->inlen += (size_t)got;
+	nd->inbuf[nd->inlen] = '\0';
+	while ((nl = strchr(nd->inbuf, '\n')) != NULL ||
+	    nd->inlen == sizeof(nd->inbuf) - 1) {
+		if (nl == NULL)
+			nl = nd->inbuf + nd->inlen - 1;	/* too long */
+		*nl = '\0';
+		line = nd->inbuf;
+		if (strncmp(line, "dead ", 5) == 0) {
+			id = strtonum(line + 5, 0, nd->cfg->n - 1, &errstr);
+			if (errstr != NULL)
+				ft_warnx("input: member '%s' is %s", line + 5,
+				    errstr);
+			else if ((uint32_t)id != nd->cfg->self) {
+				forget(nd, (uint32_t)id);
+				ft_member_failed(&nd->mb, (uint32_t)id,
+				    nd->cfg->self, nd->now);
+			}
+		} else if (line[0] != '\0')
+			ft_warnx("input: '%s' is not \"dead ID\"", line);
+		nd->inlen -= (size_t)(nl + 1 - nd->inbuf);
+		memmove(nd->inbuf, nl + 1, nd->inlen);
+		nd->inbuf[nd->inlen] = '\0';
+	}
+}
+
+static void
+accept_all(struct node *nd)
+{
+	struct ft_conn *c, **grown;
+	int fd;
+
+	while ((fd = ft_net_accept(nd->lfd)) >= 0) {
+		if (nd->nin == nd->inmax) {
+			grown = reallocarray(nd->in, nd->inmax * 2 + 8,
+			    sizeof(*nd->in));
+			if (grown == NULL) {
+				close(fd);
+				return;
+			}
+			nd->in = grown;
+			nd->inmax = nd->inmax * 2 + 8;
+		}
+		if ((c = calloc(1, sizeof(*c))) == NULL ||
+		    ft_conn_accepted(c, fd, nd->cfg->key, nd->cfg->self) != 0) {
+			free(c);
+			close(fd);
+			return;
+		}
+		nd->in[nd->nin++] = c;
+	}
+}
+
+static int
+pfd_add(struct node *nd, size_t *k, int fd, short events)
+{
+	struct pollfd *grown;
+
+	if (*k == nd->pfdmax) {
+		grown = reallocarray(nd->pfd, nd->pfdmax * 2 + 16,
+		    sizeof(*nd->pfd));
+		if (grown == NULL)
+			return -1;
+		nd->pfd = grown;
+		nd->pfdmax = nd->pfdmax * 2 + 16;
+	}
+	nd->pfd[*k].fd = fd;
+	nd->pfd[*k].events = events;
+	nd->pfd[*k].revents = 0;
+	(*k)++;
+	return 0;
+}
+
+static short
+conn_events(const struct ft_conn *c)
+{
+	return (short)(POLLIN | (ft_conn_want_write(c) ? POLLOUT : 0));
+}
+
+/* Drive an outgoing link after poll: its frames, its errors. */
+static void
+drive_link(struct node *nd, uint32_t id, struct link *l, short revents,
+    int is_ping)
+{
+	int rc = 0;
+
+	if (!l->open)
+		return;
+	if (revents & POLLOUT)
+		rc = ft_conn_flush(&l->c);
+	if (rc == 0 && (revents & (POLLIN | POLLHUP | POLLERR)))
+		rc = service(nd, &l->c);
+	if (rc == 1)
+		return;
+	if (rc < 0 || l->c.eof) {
+		link_close(l);
+		if (is_ping)
+			confirm_dead(nd, id, "ping connection lost");
+		else
+			nd->peers[id].out_retry_at = nd->now +
+			    nd->cfg->period_ns;
+	}
+}
+
+/*
+ * Listen on addr.  A Unix socket file left by a member that died is
+ * removed first; one that a live process answers on is an error.
+ */
+static int
+listen_on(const char *addr, char *bound, size_t boundsize)
+{
+	struct pollfd pf;
+	int fd;
+
+	if (strncmp(addr, "unix:", 5) == 0 &&
+	    (fd = ft_net_connect(addr)) >= 0) {
+		pf.fd = fd;
+		pf.events = POLLOUT;
+		if (poll(&pf, 1, 1000) == 1 && ft_net_connect_done(fd) == 0) {
+			close(fd);
+			errno = EADDRINUSE;
+			return -1;
+		}
+		close(fd);
+	}
+	if (strncmp(addr, "unix:", 5) == 0 && errno == ECONNREFUSED)
+		(void)unlink(addr + 5);
+	return ft_net_listen(addr, bound, boundsize);
+}
+
+int
+ft_gnode_run(const struct ft_gnode_cfg *cfg)
+{
+	struct node nd;
+	struct timespec ts;
+	char bound[FT_WIRE_ADDR_MAX];
+	uint64_t next_round, next_tick, wake, retry;
+	uint32_t i, n = cfg->n;
+	size_t k, j, base_peers;
+	int rc = FT_EXIT_TEMP, timeout;
+
+	memset(&nd, 0, sizeof(nd));
+	nd.cfg = cfg;
+	nd.in_fd = cfg->in_fd;
+	nd.now = ft_now_ns();
+	ft_wbuf_init(&nd.wb);
+	errno = 0;
+	nd.lfd = listen_on(cfg->addrs[cfg->self], bound, sizeof(bound));
+	if (nd.lfd < 0) {
+		ft_warn("listen on %s", cfg->addrs[cfg->self]);
+		return FT_EXIT_TEMP;
+	}
+	retry = cfg->period_ns > 20000000u ? cfg->period_ns : 20000000u;
+	nd.peers = calloc(n, sizeof(*nd.peers));
+	nd.scratch_hb = calloc(n, sizeof(*nd.scratch_hb));
+	nd.suspects = calloc(n, sizeof(*nd.suspects));
+	nd.scratch.live = calloc(n, sizeof(uint32_t));
+	nd.scratch.fail = calloc(n, sizeof(uint32_t));
+	nd.scratch.by = calloc(n, sizeof(uint32_t));
+	nd.scratch.ep = calloc(n, sizeof(uint64_t));
+	if (nd.peers == NULL || nd.scratch_hb == NULL || nd.suspects == NULL ||
+	    nd.scratch.live == NULL || nd.scratch.fail == NULL ||
+	    nd.scratch.by == NULL || nd.scratch.ep == NULL ||
+	    ft_hbtable_init(&nd.hb, n, cfg->self, nd.now) != 0 ||
+	    ft_member_init(&nd.mb, n, cfg->self, cfg->fanout, retry,
+	    cfg->join, &node_ops, &nd, nd.now) != 0) {
+		ft_warn("detector set-up");
+		goto out;
+	}
+	/*
+	 * Our heartbeat starts at the wall clock in microseconds, so that
+	 * a member restarted under its old id counts above its old self.
+	 * A member never heard from gets startup_ns to appear.
+	 */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	nd.hb.hb[cfg->self] = (uint64_t)ts.tv_sec * 1000000u +
+	    (uint64_t)ts.tv_nsec / 1000u;
+	for (i = 0; i < n; i++)
+		if (i != cfg->self)
+			nd.hb.grew_at[i] = nd.now + cfg->startup_ns;
+	nd.rng = ((uint64_t)cfg->self + 1) * 0x9e3779b97f4a7c15ull ^
+	    nd.now;
+	if (nd.rng == 0)
+		nd.rng = 1;
+
+	ev_begin(&nd, "start");
+	ev_u(&nd, "n", n);
+	ev_s(&nd, "protocol", ft_gossip_proto_name(cfg->proto));
+	ev_ms(&nd, "period_ms", cfg->period_ns);
+	ev_ms(&nd, "cleanup_ms", cfg->cleanup_ns);
+	ev_ms(&nd, "ping_ms", cfg->ping_ns);
+	ev_s(&nd, "addr", bound);
+	ev_end(&nd);
+
+	next_round = nd.now + cfg->period_ns;
+	next_tick = nd.now + retry / 2;
+	while (!*cfg->stop && !nd.excluded) {
+		k = 0;
+		if (pfd_add(&nd, &k, nd.lfd, POLLIN) != 0 ||
+		    pfd_add(&nd, &k, nd.in_fd, POLLIN) != 0)
+			goto out;
+		base_peers = k;
+		for (i = 0; i < n; i++) {
+			struct peer *p = &nd.peers[i];
+
+			if (pfd_add(&nd, &k, p->out.open ? p->out.c.fd : -1,
+			    p->out.open ? conn_events(&p->out.c) : 0) != 0 ||
+			    pfd_add(&nd, &k, p->ping.open ? p->ping.c.fd : -1,
+			    p->ping.open ? conn_events(&p->ping.c) : 0) != 0)
+				goto out;
+		}
+		for (j = 0; j < nd.nin; j++)
+			if (pfd_add(&nd, &k, nd.in[j]->fd,
+			    conn_events(nd.in[j])) != 0)
+				goto out;
+		wake = next_round < next_tick ? next_round : next_tick;
+		for (i = 0; i < n; i++)
+			if (nd.peers[i].ping_deadline != 0 &&
+			    nd.peers[i].ping_deadline < wake)
+				wake = nd.peers[i].ping_deadline;
+		nd.now = ft_now_ns();
+		timeout = wake <= nd.now ? 0 :
+		    (int)((wake - nd.now + 999999) / 1000000);
+		if (poll(nd.pfd, k, timeout) < 0 && errno != EINTR) {
+			ft_warn("poll");
+			goto out;
+		}
+		nd.now = ft_now_ns();
+		if (nd.pfd[0].revents & POLLIN)
+			accept_all(&nd);
+		if (nd.in_fd >= 0 && (nd.pfd[1].revents & (POLLIN | POLLHUP)))
+			read_input(&nd);
+		for (i = 0; i < n && !nd.excluded; i++) {
+			drive_link(&nd, i, &nd.peers[i].out,
+			    nd.pfd[base_peers + 2 * i].revents, 0);
+			drive_link(&nd, i, &nd.peers[i].ping,
+			    nd.pfd[base_peers + 2 * i + 1].revents, 1);
+		}
+		/* Accepted connections; those accepted during this pass
+		 * have no poll slot yet. */
+		for (j = 0; j < nd.nin && !nd.excluded &&
+		    base_peers + 2 * n + j < k; ) {
+			struct ft_conn *c = nd.in[j];
+			short re = nd.pfd[base_peers + 2 * n + j].revents;
+			int r = 0;
+
+			if (re & POLLOUT)
+				r = ft_conn_flush(c);
+			if (r == 0 && (re & (POLLIN | POLLHUP | POLLERR)))
+				r = service(&nd, c);
+			if (r != 0 || c->eof) {
+				ft_conn_release(c);
+				free(c);
+				nd.in[j] = nd.in[--nd.nin];
+				/* the moved one is serviced next round */
+				nd.pfd[base_peers + 2 * n + j].revents = 0;
+				continue;
+			}
+			j++;
+		}
+		for (i = 0; i < n; i++)
+			if (nd.peers[i].ping_deadline != 0 &&
+			    nd.now >= nd.peers[i].ping_deadline)
+				confirm_dead(&nd, i, "no answer to ping");
+		if (nd.now >= next_round) {
+			gossip_round(&nd);
+			next_round += cfg->period_ns;
+			if (next_round <= nd.now)
+				next_round = nd.now + cfg->period_ns;
+		}
+		if (nd.now >= next_tick) {
+			ft_member_tick(&nd.mb, nd.now);
+			next_tick = nd.now + retry / 2;
+		}
+	}
+	rc = nd.excluded ? FT_EXIT_NO : FT_EXIT_OK;
+out:
+	for (i = 0; nd.peers != NULL && i < n; i++) {
+		link_close(&nd.peers[i].out);
+		link_close(&nd.peers[i].ping);
+	}
+	for (j = 0; j < nd.nin; j++) {
+		ft_conn_release(nd.in[j]);
+		free(nd.in[j]);
+	}
+	free(nd.in);
+	free(nd.pfd);
+	free(nd.peers);
+	free(nd.scratch_hb);
+	free(nd.suspects);
+	free(nd.scratch.live);
+	free(nd.scratch.fail);
+	free(nd.scratch.by);
+	free(nd.scratch.ep);
+	ft_hbtable_release(&nd.hb);
+	ft_member_release(&nd.mb);
+	ft_wbuf_release(&nd.wb);
+	close(nd.lfd);
+	if (strncmp(cfg->addrs[cfg->self], "unix:", 5) == 0)
+		(void)unlink(cfg->addrs[cfg->self] + 5);
+	return rc;
+}
