@@ -117,7 +117,7 @@ wait_ftrun() {
 		    until [ -s "$1/child.pid" ]; do sleep 0.05; done
 		    kill -KILL $$
 	    fi' sh "$BATS_TEST_TMPDIR"
-	[[ $stderr == "ftrun: warning: rank 1 (pid "*") was killed by signal 9 (Killed); aborting the job" ]]
+	[[ $stderr == "ftrun: warning: rank 1 (pid "*") was killed by signal 9 (Killed), detected by waitpid on this host; aborting the job" ]]
 	child=$(cat "$BATS_TEST_TMPDIR/child.pid")
 	ft_poll 30 ft_gone "$child"
 }

@@ -41,6 +41,8 @@ nspawned() {	# file n
 	    sh -c '[ "$FT_RANK" = 1 ] && kill -KILL $$; exec sleep 1000'
 	run -0 ft_events "$BATS_TEST_TMPDIR/ev"
 	[[ $output == *"exit rank=1 signal=9"* ]]
+	[[ $output == *"failed rank=1 by=ftrun how=waitpid detector=dbrr"* ]]
+	[[ $output == *"view epoch=1 members=0,2"* ]]
 	[[ $output == *"abort rank=1 reason=rank 1 was killed by signal 9 (Killed)"* ]]
 	[[ $output == *"exit rank=0 signal=15"* ]]
 	[[ $output == *"exit rank=2 signal=15"* ]]
@@ -52,6 +54,8 @@ nspawned() {	# file n
 	    sh -c '[ "$FT_RANK" = 0 ] && exit 5; exec sleep 1000'
 	run -0 ft_events "$BATS_TEST_TMPDIR/ev"
 	[[ $output == *"exit rank=0 status=5"* ]]
+	[[ $output == *"failed rank=0 by=ftrun how=waitpid detector=dbrr"* ]]
+	[[ $output == *"view epoch=1 members=1"* ]]
 	[[ $output == *"abort rank=0 reason=rank 0 exited with status 5"* ]]
 	[[ $output == *"exit rank=1 signal=15"* ]]
 }
@@ -97,4 +101,21 @@ nspawned() {	# file n
 	[[ $output == *"abort reason=signal 2"* ]]
 	[[ $output == *"exit rank=0 signal=2"* ]]
 	[[ $output == *"exit rank=1 signal=2"* ]]
+}
+
+@test "ftrun --detector names the detector in failed events; bad values are refused" {
+	run -137 --separate-stderr ftrun -n 4 --detector brr --gossip-period 20ms \
+	    --events "$BATS_TEST_TMPDIR/ev" \
+	    sh -c '[ "$FT_RANK" = 2 ] && kill -KILL $$; exec sleep 1000'
+	[[ $stderr == *"rank 2 (pid "*") was killed by signal 9 (Killed), detected by waitpid on this host; aborting the job"* ]]
+	run -0 ft_events "$BATS_TEST_TMPDIR/ev"
+	[[ $output == *"failed rank=2 by=ftrun how=waitpid detector=brr"* ]]
+	[[ $output == *"view epoch=1 members=0,1,3"* ]]
+	# The failure is reported before the abort it causes.
+	[ "$(grep -n '^failed' <<<"$output" | cut -d: -f1)" -lt \
+	    "$(grep -n '^abort' <<<"$output" | cut -d: -f1)" ]
+	run -100 --separate-stderr ftrun --detector swim true
+	[[ $stderr == *"unknown detector 'swim' (valid: random, rr, brr, dbrr)"* ]]
+	run -100 --separate-stderr ftrun --gossip-period 0 true
+	[[ $stderr == *"--gossip-period '0' is not a positive duration"* ]]
 }

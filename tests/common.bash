@@ -211,6 +211,19 @@ with open(sys.argv[1]) as f:
                 sys.exit("line %d: abort without a reason: %r" % (n, line))
             print("abort " + " ".join("%s=%s" % (k, e[k]) for k in
                   sorted(e) if k not in ("t", "event")))
+        elif ev == "failed":
+            r = e["rank"]
+            if spawned.get(r) != e.get("pid"):
+                sys.exit("line %d: failed rank %r with pid %r, spawned "
+                         "as %r" % (n, r, e.get("pid"), spawned.get(r)))
+            print("failed rank=%d by=%s how=%s detector=%s" %
+                  (r, e["by"], e["how"], e["detector"]))
+        elif ev == "view":
+            if not isinstance(e.get("members"), list) or \
+                    e.get("n") != len(e["members"]):
+                sys.exit("line %d: view without members: %r" % (n, line))
+            print("view epoch=%d members=%s" % (e["epoch"], ",".join(
+                  str(m) for m in e["members"])))
         else:
             sys.exit("line %d: unknown event: %r" % (n, line))
 EOF

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../lib/detect/detect.h"
 #include "../../lib/job/job.h"
 #include "../../lib/proto/proto.h"
 
@@ -19,8 +20,9 @@ usage(void)
 	fprintf(stderr,
 	    "usage: ftrun [-n N] [--tag-output] [--timeout SECONDS] "
 	    "[-x VAR[=VALUE]]\n"
-	    "             [--events FILE] [--ft PROTOCOL] [--tcp] [--grace D] [--] "
-	    "PROGRAM [ARGS ...]\n");
+	    "             [--events FILE] [--ft PROTOCOL] [--tcp] [--grace D]\n"
+	    "             [--detector random|rr|brr|dbrr] [--gossip-period D] "
+	    "[--] PROGRAM [ARGS ...]\n");
 	exit(FT_EXIT_USAGE);
 }
 
@@ -31,6 +33,8 @@ enum {
 	OPT_FT,
 	OPT_TCP,
 	OPT_GRACE,
+	OPT_DETECTOR,
+	OPT_GOSSIP_PERIOD,
 	OPT_HELP,
 };
 
@@ -42,6 +46,8 @@ static const struct option longopts[] = {
 	{ "ft", required_argument, NULL, OPT_FT },
 	{ "tcp", no_argument, NULL, OPT_TCP },
 	{ "grace", required_argument, NULL, OPT_GRACE },
+	{ "detector", required_argument, NULL, OPT_DETECTOR },
+	{ "gossip-period", required_argument, NULL, OPT_GOSSIP_PERIOD },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -69,6 +75,7 @@ int
 main(int argc, char *argv[])
 {
 	struct ft_launch cf;
+	enum ft_gossip_proto detector;
 	const char *errstr, *events = NULL;
 	uint64_t ns;
 	char **nenv;
@@ -82,6 +89,8 @@ main(int argc, char *argv[])
 	cf.nranks = 1;
 	cf.grace_ns = 3000000000u;
 	cf.proto = "none";
+	cf.detector = "dbrr";
+	cf.gossip_period_ns = 50000000u;
 	/* Stop at the program name: its options are its own. */
 	while ((ch = getopt_long(argc, argv, "+n:x:", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -128,6 +137,18 @@ main(int argc, char *argv[])
 			break;
 		case OPT_TCP:
 			cf.force_tcp = 1;
+			break;
+		case OPT_DETECTOR:
+			if (ft_gossip_proto_parse(optarg, &detector) != 0)
+				ft_diex(FT_EXIT_USAGE, "unknown detector '%s' "
+				    "(valid: random, rr, brr, dbrr)", optarg);
+			cf.detector = ft_gossip_proto_name(detector);
+			break;
+		case OPT_GOSSIP_PERIOD:
+			if (ft_parse_duration(optarg, &ns) != 0 || ns == 0)
+				ft_diex(FT_EXIT_USAGE, "--gossip-period '%s' is "
+				    "not a positive duration", optarg);
+			cf.gossip_period_ns = ns;
 			break;
 		default:
 			usage();

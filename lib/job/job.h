@@ -65,6 +65,8 @@ struct ft_launch {
 	FILE		 *events;	/* JSON lines, or NULL */
 	int		  force_tcp;
 	const char	 *proto;	/* fault-tolerance protocol name */
+	const char	 *detector;	/* gossip schedule between hosts */
+	uint64_t	  gossip_period_ns;
 	const char	 *tmpdir;	/* parent of the job directory */
 	const char	 *path;		/* PATH to find the program in */
 };

@@ -82,6 +82,7 @@ struct launcher {
 	const char		*progname;
 	uint64_t		 drain_at;
 	int			 watchdog_fd;	/* write end, or -1 */
+	uint64_t		 view_epoch;	/* membership view of the ranks */
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -865,6 +866,39 @@ accept_conns(struct launcher *l)
 	}
 }
 
+/*
+ * Rank i failed.  Every rank of a job runs on this host, so ftrun is
+ * the host's detector module: it learns of the death from waitpid at
+ * once, with no gossip, and is alone in making the next view of live
+ * ranks (stable when made; no other module to wait for).  The gossip
+ * schedule and period (--detector, --gossip-period) apply between the
+ * modules of several hosts.
+ */
+static void
+rank_failed(struct launcher *l, uint32_t i, const char *how)
+{
+	FILE *f = l->cf->events;
+	uint64_t t0 = ft_now_ns();
+	uint32_t k, n = 0;
+
+	if (f == NULL)
+		return;
+	l->view_epoch++;
+	event(l, "\"event\":\"failed\",\"rank\":%u,\"pid\":%d,"
+	    "\"by\":\"ftrun\",\"how\":\"waitpid\",\"detector\":\"%s\","
+	    "\"reason\":\"%s\"", i, (int)l->ranks[i].pid, l->cf->detector, how);
+	fprintf(f, "{\"t\":%.6f,\"event\":\"view\",\"epoch\":%llu,"
+	    "\"members\":[", ft_now(), (unsigned long long)l->view_epoch);
+	for (k = 0; k < l->n; k++)
+		if (l->ranks[k].state != R_EXITED ||
+		    (WIFEXITED(l->ranks[k].status) &&
+		    WEXITSTATUS(l->ranks[k].status) == 0 && k != i))
+			fprintf(f, "%s%u", n++ > 0 ? "," : "", k);
+	fprintf(f, "],\"n\":%u,\"stable_ms\":%.3f}\n", n,
+	    (double)(ft_now_ns() - t0) / 1e6);
+	fflush(f);
+}
+
 /* A rank has exited: record it and decide whether the job goes on. */
 static void
 rank_exited(struct launcher *l, uint32_t i, int st)
@@ -900,7 +934,9 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 		return;
 	}
 	describe_status(st, how, sizeof(how));
-	ft_warnx("rank %u (pid %d) %s; aborting the job", i, (int)r->pid, how);
+	rank_failed(l, i, how);
+	ft_warnx("rank %u (pid %d) %s, detected by waitpid on this host; "
+	    "aborting the job", i, (int)r->pid, how);
 	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":\"rank %u %s\"",
 	    i, i, how);
 	abort_job(l, -1);
