@@ -289,6 +289,32 @@ unsuspect(struct node *nd, uint32_t id, const char *how)
 	ev_end(nd);
 }
 
+/*
+ * Keep a connection to every member of the view, up to
+ * FT_GNODE_MESH_MAX members, so that a new view spreads down the tree,
+ * and its acks come up, without a connect and a handshake at each hop.
+ */
+static void
+warm_links(struct node *nd)
+{
+	const struct ft_member *mb = &nd->mb;
+	struct peer *p;
+	uint32_t i, id;
+
+	if (nd->cfg->n > FT_GNODE_MESH_MAX || mb->joining_self)
+		return;
+	for (i = 0; i < mb->nlive; i++) {
+		id = mb->live[i];
+		p = &nd->peers[id];
+		if (id == nd->cfg->self || p->out.open ||
+		    nd->hb.state[id] != FT_HB_ALIVE ||
+		    (int64_t)(nd->now - p->out_retry_at) < 0)
+			continue;
+		if (link_open(nd, &p->out, id) != 0)
+			p->out_retry_at = nd->now + nd->cfg->cleanup_ns;
+	}
+}
+
 /* One gossip period: tick, send the table, look for suspects. */
 static void
 gossip_round(struct node *nd)
@@ -314,6 +340,7 @@ gossip_round(struct node *nd)
 	}
 	if (mb->joining_self)
 		return;
+	warm_links(nd);
 	k = ft_hbtable_check(&nd->hb, nd->now, nd->cfg->cleanup_ns,
 	    nd->suspects);
 	for (i = 0; i < k; i++) {

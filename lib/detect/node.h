@@ -16,6 +16,9 @@
 
 #include "detect.h"
 
+/* Up to this many members, each keeps a connection to every other. */
+#define FT_GNODE_MESH_MAX	256
+
 struct ft_gnode_cfg {
 	uint32_t	 n, self, fanout;
 	enum ft_gossip_proto proto;
