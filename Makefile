@@ -127,6 +127,7 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/coll.sh
 	@FTBIN=$(CURDIR)/bin bash bench/typepack.sh
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-sim.sh
+	@FTBIN=$(CURDIR)/bin bash bench/gossip-run.sh
 
 lint:
 	mandoc -Tlint -W warning $(MANS)

@@ -561,8 +561,9 @@ drive_link(struct node *nd, uint32_t id, struct link *l, short revents,
 {
 	int rc = 0;
 
-	if (!l->open)
+	if (!l->open || revents == 0)
 		return;
+	nd->now = ft_now_ns();	/* times of the events are exact */
 	if (revents & POLLOUT)
 		rc = ft_conn_flush(&l->c);
 	if (rc == 0 && (revents & (POLLIN | POLLHUP | POLLERR)))
@@ -721,6 +722,8 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 			short re = nd.pfd[base_peers + 2 * n + j].revents;
 			int r = 0;
 
+			if (re != 0)
+				nd.now = ft_now_ns();
 			if (re & POLLOUT)
 				r = ft_conn_flush(c);
 			if (r == 0 && (re & (POLLIN | POLLHUP | POLLERR)))
