@@ -233,6 +233,23 @@ predict(const struct opts *o)
 	return ft_exit(FT_EXIT_OK);
 }
 
+/* "unix:PATH" (PATH not empty) or "tcp:HOST:PORT", PORT 1 .. 65535. */
+static int
+address_ok(const char *addr)
+{
+	const char *colon, *errstr;
+
+	if (strlen(addr) >= FT_WIRE_ADDR_MAX)
+		return 0;
+	if (strncmp(addr, "unix:", 5) == 0)
+		return addr[5] != '\0';
+	if (strncmp(addr, "tcp:", 4) != 0 ||
+	    (colon = strrchr(addr + 4, ':')) == NULL || colon == addr + 4)
+		return 0;
+	(void)strtonum(colon + 1, 1, 65535, &errstr);
+	return errstr == NULL;
+}
+
 /* The next blank-separated word of s (or of *at, when s is NULL). */
 static char *
 next_word(char **at, char *s)
@@ -262,7 +279,6 @@ static char (*read_members(const char *path, uint32_t *np))[FT_WIRE_ADDR_MAX]
 	size_t cap = 0, lineno = 0, max = 0;
 	uint32_t n = 0, i;
 	long long v;
-	uint8_t *seen;
 	FILE *f;
 
 	if ((f = fopen(path, "r")) == NULL)
@@ -283,9 +299,7 @@ static char (*read_members(const char *path, uint32_t *np))[FT_WIRE_ADDR_MAX]
 		if (errstr != NULL)
 			ft_diex(FT_EXIT_USAGE, "%s:%zu: id '%s' is %s", path,
 			    lineno, id, errstr);
-		if (strlen(addr) >= FT_WIRE_ADDR_MAX ||
-		    (strncmp(addr, "unix:", 5) != 0 &&
-		    strncmp(addr, "tcp:", 4) != 0))
+		if (!address_ok(addr))
 			ft_diex(FT_EXIT_USAGE, "%s:%zu: address '%s' is not "
 			    "unix:PATH or tcp:HOST:PORT", path, lineno, addr);
 		if ((size_t)v >= max) {
@@ -311,13 +325,10 @@ static char (*read_members(const char *path, uint32_t *np))[FT_WIRE_ADDR_MAX]
 	if (n < 2)
 		ft_diex(FT_EXIT_USAGE, "%s: at least 2 members are needed",
 		    path);
-	if ((seen = calloc(n, 1)) == NULL)
-		ft_die(FT_EXIT_TEMP, "members");
 	for (i = 0; i < n; i++)
 		if ((size_t)i >= max || addrs[i][0] == '\0')
 			ft_diex(FT_EXIT_USAGE, "%s: ids must be 0 .. %u; %u is "
 			    "missing", path, n - 1, i);
-	free(seen);
 	*np = n;
 	return addrs;
 }
@@ -330,7 +341,7 @@ static void
 read_key(const char *path, uint8_t key[FT_WIRE_KEYLEN])
 {
 	struct stat st;
-	const char *fdenv;
+	const char *fdenv, *errstr;
 	uint8_t buf[130];
 	ssize_t got;
 	size_t len = 0, i;
@@ -341,14 +352,17 @@ read_key(const char *path, uint8_t key[FT_WIRE_KEYLEN])
 		if ((fdenv = getenv(FT_ENV_KEYFD)) == NULL)
 			ft_diex(FT_EXIT_USAGE, "--key-file is missing (or "
 			    "set %s)", FT_ENV_KEYFD);
-		fd = (int)strtonum(fdenv, 0, 65535, NULL);
+		fd = (int)strtonum(fdenv, 0, 65535, &errstr);
+		if (errstr != NULL)
+			ft_diex(FT_EXIT_USAGE, "%s '%s' is %s", FT_ENV_KEYFD,
+			    fdenv, errstr);
 	} else {
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			ft_die(FT_EXIT_USAGE, "key file %s", path);
+			ft_die(FT_EXIT_USAGE, "key file '%s'", path);
 		if (fstat(fd, &st) != 0)
-			ft_die(FT_EXIT_TEMP, "key file %s", path);
+			ft_die(FT_EXIT_TEMP, "key file '%s'", path);
 		if ((st.st_mode & 077) != 0)
-			ft_diex(FT_EXIT_USAGE, "key file %s is open to others "
+			ft_diex(FT_EXIT_USAGE, "key file '%s' is open to others "
 			    "(mode %04o); chmod 600 it", path,
 			    (unsigned int)(st.st_mode & 07777));
 	}

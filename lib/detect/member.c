@@ -335,14 +335,6 @@ adopt(struct ft_member *m, const uint32_t *live, uint32_t nlive,
 	m->root_changed = root != m->root;
 	m->root = root;
 	m->joining_self = 0;
-	memset(&ev, 0, sizeof(ev));
-	ev.type = FT_MEV_VIEW;
-	ev.epoch = epoch;
-	ev.root = root;
-	ev.live = m->live;
-	ev.nlive = m->nlive;
-	emit(m, &ev);
-
 	m->parent = parent;
 	m->nkids = ft_rtree_children(m->live, m->nlive, m->fanout, m->self,
 	    m->kids);
@@ -351,9 +343,17 @@ adopt(struct ft_member *m, const uint32_t *live, uint32_t nlive,
 	m->wait_seen = 0;
 	m->wait_at = now;
 	m->waiting = 1;
+	/* Pass it on before anything else: the tree waits on us. */
 	for (i = 0; i < m->nkids; i++)
 		send_view(m, m->kids[i]);
-	if (m->nkids == 0)
+	memset(&ev, 0, sizeof(ev));
+	ev.type = FT_MEV_VIEW;
+	ev.epoch = epoch;
+	ev.root = root;
+	ev.live = m->live;
+	ev.nlive = m->nlive;
+	emit(m, &ev);
+	if (m->nkids == 0 && m->waiting && m->epoch == epoch)
 		complete(m, now);
 }
 

@@ -3,9 +3,13 @@
  * One detector module on the network: the heartbeat table, the gossip
  * schedule, the direct ping of suspects and the membership state
  * machine, over authenticated connections (lib/net), with events
- * written one per line.  A single-threaded poll loop; everything it
- * does is driven by the clock and by what arrives.
+ * written one per line.  A single-threaded epoll loop (a poll over every
+ * connection of a full mesh cost more than the protocol itself);
+ * everything it does is driven by the clock and by what arrives.
  */
+#include <sys/epoll.h>
+#include <sys/stat.h>
+
 #include <bsd/stdlib.h>
 #include <poll.h>
 #include <stdio.h>
@@ -18,10 +22,30 @@
 #include "detect.h"
 #include "node.h"
 
+#define NEVENTS	64
+
+/* What an epoll event is about. */
+enum tag_kind { TAG_LISTEN, TAG_INPUT, TAG_OUT, TAG_PING, TAG_IN };
+
+struct tag {
+	enum tag_kind	 kind;
+	uint32_t	 id;		/* TAG_OUT, TAG_PING: the peer */
+	uint32_t	 mask;		/* events registered */
+	struct link	*link;
+	struct inconn	*in;
+};
+
 /* One outgoing connection: gossip and membership, or a ping. */
 struct link {
 	struct ft_conn	 c;
 	int		 open;
+	struct tag	 tag;
+};
+
+/* An accepted connection. */
+struct inconn {
+	struct ft_conn	 c;
+	struct tag	 tag;
 };
 
 struct peer {
@@ -37,7 +61,7 @@ struct node {
 	struct ft_hbtable hb;
 	struct ft_member mb;
 	struct peer	*peers;
-	struct ft_conn	**in;		/* accepted connections */
+	struct inconn	**in;		/* accepted connections */
 	size_t		 nin, inmax;
 	int		 lfd;
 	uint64_t	 now, round, rng;
@@ -45,12 +69,12 @@ struct node {
 	struct ft_msg_member scratch;
 	uint32_t	*suspects;
 	struct ft_wbuf	 wb;
+	struct tag	 tag_listen, tag_input;
 	char		 inbuf[256];
 	size_t		 inlen;
 	int		 in_fd;
 	int		 excluded;
-	struct pollfd	*pfd;
-	size_t		 pfdmax;
+	int		 epfd;
 };
 
 /* Events: key=value words, or a JSON object, one line each. */
@@ -108,8 +132,25 @@ ev_list(struct node *nd, const char *key, const uint32_t *ids, uint32_t n)
 static void
 ev_end(struct node *nd)
 {
+	/* Flushed once a loop pass: the protocol's messages go first. */
 	fputs(nd->cfg->json ? "}\n" : "\n", nd->cfg->events);
-	fflush(nd->cfg->events);
+}
+
+/* Register what c waits for: input always, output when queued. */
+static void
+ep_sync(struct node *nd, const struct ft_conn *c, struct tag *t)
+{
+	struct epoll_event ev;
+	uint32_t want = EPOLLIN | (ft_conn_want_write(c) ? EPOLLOUT : 0);
+
+	if (want == t->mask)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.events = want;
+	ev.data.ptr = t;
+	if (epoll_ctl(nd->epfd, t->mask == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD,
+	    c->fd, &ev) == 0)
+		t->mask = want;
 }
 
 static void
@@ -135,6 +176,8 @@ link_open(struct node *nd, struct link *l, uint32_t id)
 	}
 	l->c.peer = id;
 	l->open = 1;
+	l->tag.mask = 0;
+	ep_sync(nd, &l->c, &l->tag);
 	return 0;
 }
 
@@ -311,7 +354,7 @@ warm_links(struct node *nd)
 		    (int64_t)(nd->now - p->out_retry_at) < 0)
 			continue;
 		if (link_open(nd, &p->out, id) != 0)
-			p->out_retry_at = nd->now + nd->cfg->cleanup_ns;
+			p->out_retry_at = nd->now + nd->cfg->period_ns;
 	}
 }
 
@@ -351,7 +394,7 @@ gossip_round(struct node *nd)
 	}
 }
 
-static void
+static int
 on_gossip(struct node *nd, uint32_t from, const uint8_t *body, size_t len)
 {
 	struct ft_msg_gossip g;
@@ -361,14 +404,15 @@ on_gossip(struct node *nd, uint32_t from, const uint8_t *body, size_t len)
 	if (ft_msg_gossip_decode(body, len, &g, nd->cfg->n) != 0 ||
 	    g.n != nd->cfg->n) {
 		ft_warnx("member %u: malformed gossip", from);
-		return;
+		return -1;
 	}
 	ft_member_heard(&nd->mb, from, g.epoch, nd->now);
 	if (ft_hbtable_merge(&nd->hb, g.hb, g.n, nd->now, nd->suspects,
 	    &k) != 0)
-		return;
+		return -1;
 	for (i = 0; i < k; i++)
 		unsuspect(nd, nd->suspects[i], "gossip");
+	return 0;
 }
 
 /* A frame from an authenticated peer on conn c. */
@@ -386,8 +430,7 @@ on_frame(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
 	}
 	switch (h->type) {
 	case FT_MSG_GOSSIP:
-		on_gossip(nd, from, body, h->len - FT_WIRE_HDRLEN);
-		return 0;
+		return on_gossip(nd, from, body, h->len - FT_WIRE_HDRLEN);
 	case FT_MSG_PING:
 		if (ft_msg_ping_decode(body, h->len - FT_WIRE_HDRLEN, &pm) != 0)
 			return -1;
@@ -430,7 +473,7 @@ on_frame(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
  * it, -1 on an error or end of file (the caller closes it).
  */
 static int
-service(struct node *nd, struct ft_conn *c)
+service(struct node *nd, struct ft_conn *c, uint32_t dialled)
 {
 	struct ft_hdr h;
 	const uint8_t *body;
@@ -442,6 +485,20 @@ service(struct node *nd, struct ft_conn *c)
 			if (c->hs != FT_HS_READY) {
 				if (ft_conn_handshake(c, &h, body) < 0)
 					return -1;
+				/* Only detectors, and on a link we dialled,
+				 * only the member we dialled. */
+				if (c->hs == FT_HS_READY &&
+				    ((dialled == FT_MB_NONE &&
+				    c->peer_role != FT_ROLE_DETECTOR) ||
+				    (dialled != FT_MB_NONE &&
+				    c->peer != dialled) ||
+				    c->peer >= nd->cfg->n ||
+				    c->peer == nd->cfg->self)) {
+					ft_warnx("a connection that is not a "
+					    "member's was refused");
+					errno = EPROTO;
+					return -1;
+				}
 				(void)ft_conn_flush(c);
 				continue;
 			}
@@ -471,8 +528,12 @@ read_input(struct node *nd)
 	got = read(nd->in_fd, nd->inbuf + nd->inlen,
 	    sizeof(nd->inbuf) - 1 - nd->inlen);
 	if (got <= 0) {
-		if (got == 0 || (errno != EAGAIN && errno != EINTR))
-			nd->in_fd = -1;	/* end of input: keep running */
+		if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+			/* End of input: keep running without it. */
+			(void)epoll_ctl(nd->epfd, EPOLL_CTL_DEL, nd->in_fd,
+			    NULL);
+			nd->in_fd = -1;
+		}
 		return;
 	}
 	nd->inlen += (size_t)got;
@@ -504,7 +565,7 @@ read_input(struct node *nd)
 static void
 accept_all(struct node *nd)
 {
-	struct ft_conn *c, **grown;
+	struct inconn *c, **grown;
 	int fd;
 
 	while ((fd = ft_net_accept(nd->lfd)) >= 0) {
@@ -519,55 +580,58 @@ accept_all(struct node *nd)
 			nd->inmax = nd->inmax * 2 + 8;
 		}
 		if ((c = calloc(1, sizeof(*c))) == NULL ||
-		    ft_conn_accepted(c, fd, nd->cfg->key, nd->cfg->self) != 0) {
+		    ft_conn_accepted(&c->c, fd, nd->cfg->key,
+		    nd->cfg->self) != 0) {
 			free(c);
 			close(fd);
 			return;
 		}
+		c->tag.kind = TAG_IN;
+		c->tag.in = c;
+		ep_sync(nd, &c->c, &c->tag);
 		nd->in[nd->nin++] = c;
 	}
 }
 
-static int
-pfd_add(struct node *nd, size_t *k, int fd, short events)
-{
-	struct pollfd *grown;
-
-	if (*k == nd->pfdmax) {
-		grown = reallocarray(nd->pfd, nd->pfdmax * 2 + 16,
-		    sizeof(*nd->pfd));
-		if (grown == NULL)
-			return -1;
-		nd->pfd = grown;
-		nd->pfdmax = nd->pfdmax * 2 + 16;
-	}
-	nd->pfd[*k].fd = fd;
-	nd->pfd[*k].events = events;
-	nd->pfd[*k].revents = 0;
-	(*k)++;
-	return 0;
-}
-
-static short
-conn_events(const struct ft_conn *c)
-{
-	return (short)(POLLIN | (ft_conn_want_write(c) ? POLLOUT : 0));
-}
-
-/* Drive an outgoing link after poll: its frames, its errors. */
 static void
-drive_link(struct node *nd, uint32_t id, struct link *l, short revents,
+in_close(struct node *nd, struct inconn *c)
+{
+	size_t j;
+
+	for (j = 0; j < nd->nin; j++)
+		if (nd->in[j] == c) {
+			nd->in[j] = nd->in[--nd->nin];
+			break;
+		}
+	ft_conn_release(&c->c);
+	free(c);
+}
+
+/* Register fd for input; a file or /dev/null cannot be: read it all. */
+static int
+ep_add_input(struct node *nd, int fd, struct tag *t)
+{
+	struct epoll_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.ptr = t;
+	return epoll_ctl(nd->epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* Drive an outgoing link after epoll: its frames, its errors. */
+static void
+drive_link(struct node *nd, uint32_t id, struct link *l, uint32_t revents,
     int is_ping)
 {
 	int rc = 0;
 
 	if (!l->open || revents == 0)
 		return;
-	nd->now = ft_now_ns();	/* times of the events are exact */
-	if (revents & POLLOUT)
+	if (revents & EPOLLOUT)
 		rc = ft_conn_flush(&l->c);
-	if (rc == 0 && (revents & (POLLIN | POLLHUP | POLLERR)))
-		rc = service(nd, &l->c);
+	if (rc == 0 && (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+		rc = service(nd, &l->c, id);
 	if (rc == 1)
 		return;
 	if (rc < 0 || l->c.eof) {
@@ -580,6 +644,19 @@ drive_link(struct node *nd, uint32_t id, struct link *l, short revents,
 	}
 }
 
+/* An accepted connection's events; 1 when it is to be closed. */
+static int
+in_service(struct node *nd, struct inconn *c, uint32_t revents)
+{
+	int r = 0;
+
+	if (revents & EPOLLOUT)
+		r = ft_conn_flush(&c->c);
+	if (r == 0 && (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+		r = service(nd, &c->c, FT_MB_NONE);
+	return r != 0 || c->c.eof;
+}
+
 /*
  * Listen on addr.  A Unix socket file left by a member that died is
  * removed first; one that a live process answers on is an error.
@@ -587,6 +664,7 @@ drive_link(struct node *nd, uint32_t id, struct link *l, short revents,
 static int
 listen_on(const char *addr, char *bound, size_t boundsize)
 {
+	struct stat st;
 	struct pollfd pf;
 	int fd;
 
@@ -601,7 +679,10 @@ listen_on(const char *addr, char *bound, size_t boundsize)
 		}
 		close(fd);
 	}
-	if (strncmp(addr, "unix:", 5) == 0 && errno == ECONNREFUSED)
+	/* Only a socket file is ours to remove, never a file that
+	 * happens to sit at the path. */
+	if (strncmp(addr, "unix:", 5) == 0 && errno == ECONNREFUSED &&
+	    lstat(addr + 5, &st) == 0 && S_ISSOCK(st.st_mode))
 		(void)unlink(addr + 5);
 	return ft_net_listen(addr, bound, boundsize);
 }
@@ -609,13 +690,14 @@ listen_on(const char *addr, char *bound, size_t boundsize)
 int
 ft_gnode_run(const struct ft_gnode_cfg *cfg)
 {
+	struct epoll_event ev, evs[NEVENTS];
 	struct node nd;
 	struct timespec ts;
 	char bound[FT_WIRE_ADDR_MAX];
 	uint64_t next_round, next_tick, wake, retry;
 	uint32_t i, n = cfg->n;
-	size_t k, j, base_peers;
-	int rc = FT_EXIT_TEMP, timeout;
+	size_t j;
+	int rc = FT_EXIT_TEMP, timeout, nev, e;
 
 	memset(&nd, 0, sizeof(nd));
 	nd.cfg = cfg;
@@ -624,6 +706,7 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 	ft_wbuf_init(&nd.wb);
 	errno = 0;
 	nd.lfd = listen_on(cfg->addrs[cfg->self], bound, sizeof(bound));
+	nd.epfd = -1;
 	if (nd.lfd < 0) {
 		ft_warn("listen on %s", cfg->addrs[cfg->self]);
 		return FT_EXIT_TEMP;
@@ -641,9 +724,16 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 	    nd.scratch.by == NULL || nd.scratch.ep == NULL ||
 	    ft_hbtable_init(&nd.hb, n, cfg->self, nd.now) != 0 ||
 	    ft_member_init(&nd.mb, n, cfg->self, cfg->fanout, retry,
-	    cfg->join, &node_ops, &nd, nd.now) != 0) {
+	    cfg->join, &node_ops, &nd, nd.now) != 0 ||
+	    (nd.epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
 		ft_warn("detector set-up");
 		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		nd.peers[i].out.tag = (struct tag){ TAG_OUT, i, 0,
+		    &nd.peers[i].out, NULL };
+		nd.peers[i].ping.tag = (struct tag){ TAG_PING, i, 0,
+		    &nd.peers[i].ping, NULL };
 	}
 	/*
 	 * Our heartbeat starts at the wall clock in microseconds, so that
@@ -670,27 +760,24 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 	ev_s(&nd, "addr", bound);
 	ev_end(&nd);
 
+	nd.tag_listen.kind = TAG_LISTEN;
+	nd.tag_input.kind = TAG_INPUT;
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.ptr = &nd.tag_listen;
+	if (epoll_ctl(nd.epfd, EPOLL_CTL_ADD, nd.lfd, &ev) != 0) {
+		ft_warn("epoll");
+		goto out;
+	}
+	if (nd.in_fd >= 0 && ep_add_input(&nd, nd.in_fd, &nd.tag_input) != 0) {
+		/* A file, or /dev/null: its reports are all there now. */
+		while (nd.in_fd >= 0)
+			read_input(&nd);
+	}
+
 	next_round = nd.now + cfg->period_ns;
 	next_tick = nd.now + retry / 2;
 	while (!*cfg->stop && !nd.excluded) {
-		k = 0;
-		if (pfd_add(&nd, &k, nd.lfd, POLLIN) != 0 ||
-		    pfd_add(&nd, &k, nd.in_fd, POLLIN) != 0)
-			goto out;
-		base_peers = k;
-		for (i = 0; i < n; i++) {
-			struct peer *p = &nd.peers[i];
-
-			if (pfd_add(&nd, &k, p->out.open ? p->out.c.fd : -1,
-			    p->out.open ? conn_events(&p->out.c) : 0) != 0 ||
-			    pfd_add(&nd, &k, p->ping.open ? p->ping.c.fd : -1,
-			    p->ping.open ? conn_events(&p->ping.c) : 0) != 0)
-				goto out;
-		}
-		for (j = 0; j < nd.nin; j++)
-			if (pfd_add(&nd, &k, nd.in[j]->fd,
-			    conn_events(nd.in[j])) != 0)
-				goto out;
 		wake = next_round < next_tick ? next_round : next_tick;
 		for (i = 0; i < n; i++)
 			if (nd.peers[i].ping_deadline != 0 &&
@@ -699,45 +786,37 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 		nd.now = ft_now_ns();
 		timeout = wake <= nd.now ? 0 :
 		    (int)((wake - nd.now + 999999) / 1000000);
-		if (poll(nd.pfd, k, timeout) < 0 && errno != EINTR) {
-			ft_warn("poll");
+		nev = epoll_wait(nd.epfd, evs, NEVENTS, timeout);
+		if (nev < 0 && errno != EINTR) {
+			ft_warn("epoll_wait");
 			goto out;
 		}
-		nd.now = ft_now_ns();
-		if (nd.pfd[0].revents & POLLIN)
-			accept_all(&nd);
-		if (nd.in_fd >= 0 && (nd.pfd[1].revents & (POLLIN | POLLHUP)))
-			read_input(&nd);
-		for (i = 0; i < n && !nd.excluded; i++) {
-			drive_link(&nd, i, &nd.peers[i].out,
-			    nd.pfd[base_peers + 2 * i].revents, 0);
-			drive_link(&nd, i, &nd.peers[i].ping,
-			    nd.pfd[base_peers + 2 * i + 1].revents, 1);
-		}
-		/* Accepted connections; those accepted during this pass
-		 * have no poll slot yet. */
-		for (j = 0; j < nd.nin && !nd.excluded &&
-		    base_peers + 2 * n + j < k; ) {
-			struct ft_conn *c = nd.in[j];
-			short re = nd.pfd[base_peers + 2 * n + j].revents;
-			int r = 0;
+		for (e = 0; e < nev && !nd.excluded; e++) {
+			struct tag *t = evs[e].data.ptr;
 
-			if (re != 0)
-				nd.now = ft_now_ns();
-			if (re & POLLOUT)
-				r = ft_conn_flush(c);
-			if (r == 0 && (re & (POLLIN | POLLHUP | POLLERR)))
-				r = service(&nd, c);
-			if (r != 0 || c->eof) {
-				ft_conn_release(c);
-				free(c);
-				nd.in[j] = nd.in[--nd.nin];
-				/* the moved one is serviced next round */
-				nd.pfd[base_peers + 2 * n + j].revents = 0;
-				continue;
+			/* Times of the events are exact. */
+			nd.now = ft_now_ns();
+			switch (t->kind) {
+			case TAG_LISTEN:
+				accept_all(&nd);
+				break;
+			case TAG_INPUT:
+				if (nd.in_fd >= 0)
+					read_input(&nd);
+				break;
+			case TAG_OUT:
+			case TAG_PING:
+				drive_link(&nd, t->id, t->link, evs[e].events,
+				    t->kind == TAG_PING);
+				break;
+			case TAG_IN:
+				if (in_service(&nd, t->in, evs[e].events))
+					in_close(&nd, t->in);
+				break;
 			}
-			j++;
 		}
+		nd.now = ft_now_ns();
+		fflush(cfg->events);
 		for (i = 0; i < n; i++)
 			if (nd.peers[i].ping_deadline != 0 &&
 			    nd.now >= nd.peers[i].ping_deadline)
@@ -752,7 +831,19 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 			ft_member_tick(&nd.mb, nd.now);
 			next_tick = nd.now + retry / 2;
 		}
+		/* Output queued while handling: wait for writability. */
+		for (i = 0; i < n; i++) {
+			if (nd.peers[i].out.open)
+				ep_sync(&nd, &nd.peers[i].out.c,
+				    &nd.peers[i].out.tag);
+			if (nd.peers[i].ping.open)
+				ep_sync(&nd, &nd.peers[i].ping.c,
+				    &nd.peers[i].ping.tag);
+		}
+		for (j = 0; j < nd.nin; j++)
+			ep_sync(&nd, &nd.in[j]->c, &nd.in[j]->tag);
 	}
+	fflush(cfg->events);
 	rc = nd.excluded ? FT_EXIT_NO : FT_EXIT_OK;
 out:
 	for (i = 0; nd.peers != NULL && i < n; i++) {
@@ -760,11 +851,12 @@ out:
 		link_close(&nd.peers[i].ping);
 	}
 	for (j = 0; j < nd.nin; j++) {
-		ft_conn_release(nd.in[j]);
+		ft_conn_release(&nd.in[j]->c);
 		free(nd.in[j]);
 	}
 	free(nd.in);
-	free(nd.pfd);
+	if (nd.epfd >= 0)
+		close(nd.epfd);
 	free(nd.peers);
 	free(nd.scratch_hb);
 	free(nd.suspects);
