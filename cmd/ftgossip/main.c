@@ -14,6 +14,7 @@
  * one event a line until it is stopped (SIGTERM, SIGINT) or excluded.
  */
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include <bsd/stdlib.h>
 #include <ctype.h>
@@ -237,12 +238,13 @@ predict(const struct opts *o)
 static int
 address_ok(const char *addr)
 {
+	struct sockaddr_un sun;
 	const char *colon, *errstr;
 
 	if (strlen(addr) >= FT_WIRE_ADDR_MAX)
 		return 0;
 	if (strncmp(addr, "unix:", 5) == 0)
-		return addr[5] != '\0';
+		return addr[5] != '\0' && strlen(addr + 5) < sizeof(sun.sun_path);
 	if (strncmp(addr, "tcp:", 4) != 0 ||
 	    (colon = strrchr(addr + 4, ':')) == NULL || colon == addr + 4)
 		return 0;
@@ -421,7 +423,13 @@ run(const struct opts *o)
 	cfg.period_ns = o->period_ns;
 	cfg.cleanup_ns = o->cleanup_ns != 0 ? o->cleanup_ns :
 	    ft_gossip_cleanup_rounds(o->proto, cfg.n) * o->period_ns;
-	cfg.ping_ns = o->ping_ns != 0 ? o->ping_ns : cfg.cleanup_ns;
+	/*
+	 * A dead process is found by a refused connection at once; the
+	 * timeout only decides about a silent host or a stalled process,
+	 * so it errs long: a busy machine must not cost a false failure.
+	 */
+	cfg.ping_ns = o->ping_ns != 0 ? o->ping_ns :
+	    cfg.cleanup_ns > 1000000000u ? cfg.cleanup_ns : 1000000000u;
 	cfg.startup_ns = o->startup_ns;
 	cfg.key = key;
 	cfg.join = o->join;
