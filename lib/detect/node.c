@@ -22,7 +22,8 @@
 #include "detect.h"
 #include "node.h"
 
-#define NEVENTS	64
+#define NEVENTS		64
+#define DETECT_IBUF	8192	/* grows for a larger table */
 
 /* What an epoll event is about. */
 enum tag_kind { TAG_LISTEN, TAG_INPUT, TAG_OUT, TAG_PING, TAG_IN };
@@ -174,6 +175,7 @@ link_open(struct node *nd, struct link *l, uint32_t id)
 		close(fd);
 		return -1;
 	}
+	(void)ft_conn_set_ibuf(&l->c, DETECT_IBUF);
 	l->c.peer = id;
 	l->open = 1;
 	l->tag.mask = 0;
@@ -478,7 +480,7 @@ service(struct node *nd, struct ft_conn *c, uint32_t dialled)
 	struct ft_hdr h;
 	const uint8_t *body;
 	ssize_t got;
-	int rc;
+	int rc, drained = 0;
 
 	for (;;) {
 		while ((rc = ft_conn_frame(c, &h, &body)) == 1) {
@@ -507,12 +509,15 @@ service(struct node *nd, struct ft_conn *c, uint32_t dialled)
 			if (nd->excluded)
 				return 0;
 		}
-		if (rc < 0)
-			return -1;
+		if (rc < 0 || drained)
+			return rc < 0 ? -1 : 0;
 		if ((got = ft_conn_fill(c)) < 0)
 			return -1;
 		if (got == 0)
 			return 0;
+		/* A short read took all there was: the epoll loop is level
+		 * triggered, so no second recv is needed to see EAGAIN. */
+		drained = c->iend < c->isize;
 	}
 }
 
@@ -586,6 +591,7 @@ accept_all(struct node *nd)
 			close(fd);
 			return;
 		}
+		(void)ft_conn_set_ibuf(&c->c, DETECT_IBUF);
 		c->tag.kind = TAG_IN;
 		c->tag.in = c;
 		ep_sync(nd, &c->c, &c->tag);

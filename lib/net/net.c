@@ -284,6 +284,23 @@ conn_init(struct ft_conn *c, int fd, const uint8_t *key, uint32_t self)
 }
 
 int
+ft_conn_set_ibuf(struct ft_conn *c, size_t size)
+{
+	uint8_t *nb;
+
+	if (size < FT_WIRE_HDRLEN + FT_WIRE_HS_MAX || c->iend != c->ibeg) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((nb = realloc(c->ibuf, size)) == NULL)
+		return -1;
+	c->ibuf = nb;
+	c->isize = size;
+	c->ibeg = c->iend = 0;
+	return 0;
+}
+
+int
 ft_conn_connecting(struct ft_conn *c, int fd, const uint8_t *key,
     uint32_t self, uint8_t role)
 {

@@ -98,6 +98,15 @@ int	 ft_conn_accepted(struct ft_conn *, int fd, const uint8_t *key,
 	    uint32_t self);
 void	 ft_conn_release(struct ft_conn *);
 
+/*
+ * Give c an input buffer of size bytes instead of FT_CONN_IBUF, for
+ * connections that carry small frames: a heap block, not a mapping
+ * whose release costs a TLB shootdown.  It still grows for a larger
+ * frame.  Only while nothing is buffered; 0, or -1 with EINVAL (size
+ * below a handshake frame, or input buffered) or ENOMEM.
+ */
+int	 ft_conn_set_ibuf(struct ft_conn *, size_t);
+
 /* Is there anything to write (so the caller polls for POLLOUT)? */
 int	 ft_conn_want_write(const struct ft_conn *);
 
