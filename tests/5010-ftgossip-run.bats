@@ -321,9 +321,12 @@ gs_kill_scenario() {
 	gs_kill_scenario "0 1" 2
 }
 
-@test "dead ID on stdin: a killed member is dropped at once, by the reporter" {
+# Eight members with a Tcleanup of 60 s, so that only a report can
+# find a failure in time; member 2 reads its reports from the fifo open
+# on fd $in2.
+gs_start_reporting() {
+	local i
 	gs_init 8
-	# Tcleanup of 60 s: only the report can find the failure in time.
 	GS_OPTS+=(--cleanup 60s)
 	mkfifo "$GS_DIR/in2"
 	exec {in2}<>"$GS_DIR/in2"
@@ -333,6 +336,10 @@ gs_kill_scenario() {
 	GS_IN=$GS_DIR/in2 gs_start 2
 	ft_poll 10 gs_started 0 1 2 3 4 5 6 7
 	sleep 0.5
+}
+
+@test "dead ID on stdin: a killed member is dropped at once, by the reporter" {
+	gs_start_reporting
 	gs_kill 5
 	echo "dead 5" >&"$in2"
 	live=$(gs_except 5)
@@ -353,16 +360,7 @@ gs_kill_scenario() {
 }
 
 @test "dead ID on stdin for a live member: it is excluded, exits 1, and the others drop it" {
-	gs_init 8
-	GS_OPTS+=(--cleanup 60s)
-	mkfifo "$GS_DIR/in2"
-	exec {in2}<>"$GS_DIR/in2"
-	for i in 0 1 3 4 5 6 7; do
-		gs_start "$i"
-	done
-	GS_IN=$GS_DIR/in2 gs_start 2
-	ft_poll 10 gs_started 0 1 2 3 4 5 6 7
-	sleep 0.5
+	gs_start_reporting
 	# Lines that are not death reports, and one about member 2 itself,
 	# change nothing.
 	printf 'hello\ndead 99\ndead 2\ndead 6\n' >&"$in2"

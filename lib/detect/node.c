@@ -24,6 +24,7 @@
 
 #define NEVENTS		64
 #define DETECT_IBUF	8192	/* grows for a larger table */
+#define WARM_PER_ROUND	8	/* connections warm_links opens a round */
 
 /* What an epoll event is about. */
 enum tag_kind { TAG_LISTEN, TAG_INPUT, TAG_OUT, TAG_PING, TAG_IN };
@@ -54,7 +55,8 @@ struct peer {
 	uint64_t	 out_retry_at;	/* no reconnect before this */
 	struct link	 ping;
 	uint64_t	 ping_nonce;
-	uint64_t	 ping_deadline;
+	uint64_t	 ping_deadline;	/* 0: not pinging */
+	uint64_t	 ping_retry_at;
 };
 
 struct node {
@@ -225,6 +227,21 @@ forget(struct node *nd, uint32_t id)
 	nd->peers[id].ping_deadline = 0;
 }
 
+/* view: epoch root n members; stable: epoch ms n members. */
+static void
+ev_view(struct node *nd, const char *name, const struct ft_mb_event *ev)
+{
+	ev_begin(nd, name);
+	ev_u(nd, "epoch", ev->epoch);
+	if (ev->type == FT_MEV_STABLE)
+		ev_ms(nd, "ms", ev->ns);
+	else
+		ev_u(nd, "root", ev->root);
+	ev_u(nd, "n", ev->nlive);
+	ev_list(nd, "members", ev->live, ev->nlive);
+	ev_end(nd);
+}
+
 static void
 mb_event(void *arg, const struct ft_mb_event *ev)
 {
@@ -257,20 +274,10 @@ mb_event(void *arg, const struct ft_mb_event *ev)
 			} else if (nd->hb.state[i] != FT_HB_FAILED)
 				forget(nd, i);
 		}
-		ev_begin(nd, "view");
-		ev_u(nd, "epoch", ev->epoch);
-		ev_u(nd, "root", ev->root);
-		ev_u(nd, "n", ev->nlive);
-		ev_list(nd, "members", ev->live, ev->nlive);
-		ev_end(nd);
+		ev_view(nd, "view", ev);
 		break;
 	case FT_MEV_STABLE:
-		ev_begin(nd, "stable");
-		ev_u(nd, "epoch", ev->epoch);
-		ev_ms(nd, "ms", ev->ns);
-		ev_u(nd, "n", ev->nlive);
-		ev_list(nd, "members", ev->live, ev->nlive);
-		ev_end(nd);
+		ev_view(nd, "stable", ev);
 		break;
 	case FT_MEV_EXCLUDED:
 		nd->excluded = 1;
@@ -300,15 +307,23 @@ confirm_dead(struct node *nd, uint32_t id, const char *how)
 	ft_member_failed(&nd->mb, id, nd->cfg->self, nd->now);
 }
 
+/*
+ * Try to ping suspect id.  Only a refusal (no listener at the address:
+ * the process is gone, its host answers) proves it dead at once; any
+ * other failure (a full accept queue, no fd to spare) is tried again
+ * a period later, until the ping deadline says no answer came.
+ */
 static void
-ping(struct node *nd, uint32_t id)
+ping_try(struct node *nd, uint32_t id)
 {
 	struct peer *p = &nd->peers[id];
 	struct ft_msg_ping m;
 
 	link_close(&p->ping);
+	p->ping_retry_at = nd->now + nd->cfg->period_ns;
 	if (link_open(nd, &p->ping, id) != 0) {
-		confirm_dead(nd, id, "connect refused");
+		if (errno == ECONNREFUSED || errno == ENOENT)
+			confirm_dead(nd, id, "connection refused");
 		return;
 	}
 	ft_random(&p->ping_nonce, sizeof(p->ping_nonce));
@@ -316,11 +331,15 @@ ping(struct node *nd, uint32_t id)
 	m.epoch = nd->mb.epoch;
 	ft_wbuf_reset(&nd->wb);
 	if (ft_msg_ping_encode(&nd->wb, nd->cfg->self, FT_MSG_PING, &m) != 0 ||
-	    ft_conn_queue_copy(&p->ping.c, nd->wb.p, nd->wb.len) != 0) {
-		confirm_dead(nd, id, "ping could not be sent");
-		return;
-	}
-	p->ping_deadline = nd->now + nd->cfg->ping_ns;
+	    ft_conn_queue_copy(&p->ping.c, nd->wb.p, nd->wb.len) != 0)
+		link_close(&p->ping);
+}
+
+static void
+ping(struct node *nd, uint32_t id)
+{
+	nd->peers[id].ping_deadline = nd->now + nd->cfg->ping_ns;
+	ping_try(nd, id);
 }
 
 static void
@@ -344,11 +363,13 @@ warm_links(struct node *nd)
 {
 	const struct ft_member *mb = &nd->mb;
 	struct peer *p;
-	uint32_t i, id;
+	uint32_t i, id, opened = 0;
 
 	if (nd->cfg->n > FT_GNODE_MESH_MAX || mb->joining_self)
 		return;
-	for (i = 0; i < mb->nlive; i++) {
+	/* A few a round: all members start at once, and a storm of
+	 * connects would starve the gossip it is meant to speed up. */
+	for (i = 0; i < mb->nlive && opened < WARM_PER_ROUND; i++) {
 		id = mb->live[i];
 		p = &nd->peers[id];
 		if (id == nd->cfg->self || p->out.open ||
@@ -357,6 +378,7 @@ warm_links(struct node *nd)
 			continue;
 		if (link_open(nd, &p->out, id) != 0)
 			p->out_retry_at = nd->now + nd->cfg->period_ns;
+		opened++;
 	}
 }
 
@@ -641,10 +663,10 @@ drive_link(struct node *nd, uint32_t id, struct link *l, uint32_t revents,
 	if (rc == 1)
 		return;
 	if (rc < 0 || l->c.eof) {
+		/* A lost ping is tried again (ping_try) until its deadline;
+		 * a lost gossip link is reopened a period later. */
 		link_close(l);
-		if (is_ping)
-			confirm_dead(nd, id, "ping connection lost");
-		else
+		if (!is_ping)
 			nd->peers[id].out_retry_at = nd->now +
 			    nd->cfg->period_ns;
 	}
@@ -785,10 +807,16 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 	next_tick = nd.now + retry / 2;
 	while (!*cfg->stop && !nd.excluded) {
 		wake = next_round < next_tick ? next_round : next_tick;
-		for (i = 0; i < n; i++)
-			if (nd.peers[i].ping_deadline != 0 &&
-			    nd.peers[i].ping_deadline < wake)
-				wake = nd.peers[i].ping_deadline;
+		for (i = 0; i < n; i++) {
+			struct peer *p = &nd.peers[i];
+
+			if (p->ping_deadline == 0)
+				continue;
+			if (p->ping_deadline < wake)
+				wake = p->ping_deadline;
+			if (!p->ping.open && p->ping_retry_at < wake)
+				wake = p->ping_retry_at;
+		}
 		nd.now = ft_now_ns();
 		timeout = wake <= nd.now ? 0 :
 		    (int)((wake - nd.now + 999999) / 1000000);
@@ -823,10 +851,16 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 		}
 		nd.now = ft_now_ns();
 		fflush(cfg->events);
-		for (i = 0; i < n; i++)
-			if (nd.peers[i].ping_deadline != 0 &&
-			    nd.now >= nd.peers[i].ping_deadline)
+		for (i = 0; i < n; i++) {
+			struct peer *p = &nd.peers[i];
+
+			if (p->ping_deadline == 0)
+				continue;
+			if (nd.now >= p->ping_deadline)
 				confirm_dead(&nd, i, "no answer to ping");
+			else if (!p->ping.open && nd.now >= p->ping_retry_at)
+				ping_try(&nd, i);
+		}
 		if (nd.now >= next_round) {
 			gossip_round(&nd);
 			next_round += cfg->period_ns;

@@ -17,7 +17,7 @@
 #include "detect.h"
 
 /* Up to this many members, each keeps a connection to every other. */
-#define FT_GNODE_MESH_MAX	256
+#define FT_GNODE_MESH_MAX	64
 
 struct ft_gnode_cfg {
 	uint32_t	 n, self, fanout;

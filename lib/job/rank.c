@@ -155,8 +155,12 @@ ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
 	struct ft_hdr h;
 	int fd, saved;
 
-	if ((fd = ft_net_connect(e->launcher)) == -1)
-		return -1;
+	/* A full accept queue (many ranks at once) is worth waiting out. */
+	while ((fd = ft_net_connect(e->launcher)) == -1) {
+		if (errno != EAGAIN || ft_now_ns() >= deadline)
+			return -1;
+		(void)poll(NULL, 0, 1);
+	}
 	if (ft_conn_connecting(ctl, fd, e->key, e->rank, FT_ROLE_RANK) != 0) {
 		close(fd);
 		return -1;

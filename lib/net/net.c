@@ -198,8 +198,10 @@ ft_net_connect(const char *addr)
 			return -1;
 		if (set_flags(fd) != 0)
 			goto fail;
+		/* EAGAIN on a Unix socket is a full accept queue: no
+		 * connection is under way, unlike TCP's EINPROGRESS. */
 		if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 &&
-		    errno != EINPROGRESS && errno != EAGAIN)
+		    errno != EINPROGRESS)
 			goto fail;
 		return fd;
 	}
