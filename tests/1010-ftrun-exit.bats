@@ -15,7 +15,7 @@ bats_require_minimum_version 1.5.0
 @test "ftrun exits with the status of the rank that failed, and says so" {
 	run -3 --separate-stderr ftrun -n 3 sh -c \
 	    '[ "$FT_RANK" = 1 ] && exit 3; exit 0'
-	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 1\ \(pid\ [0-9]+\)\ exited\ with\ status\ 3\;\ aborting\ the\ job$ ]]
+	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 1\ \(pid\ [0-9]+\)\ exited\ with\ status\ 3,\ detected\ by\ waitpid\ on\ this\ host\;\ aborting\ the\ job$ ]]
 }
 
 @test "ftrun exits 128+N for a rank killed by signal N and ends the others" {
@@ -23,13 +23,13 @@ bats_require_minimum_version 1.5.0
 	run -137 --separate-stderr ftrun -n 3 sh -c \
 	    '[ "$FT_RANK" = 1 ] && kill -KILL $$; exec sleep 1000'
 	[ -z "$output" ]
-	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 1\ \(pid\ [0-9]+\)\ was\ killed\ by\ signal\ 9\ \(Killed\)\;\ aborting\ the\ job$ ]]
+	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 1\ \(pid\ [0-9]+\)\ was\ killed\ by\ signal\ 9\ \(Killed\),\ detected\ by\ waitpid\ on\ this\ host\;\ aborting\ the\ job$ ]]
 }
 
 @test "ftrun names the signal that killed a rank" {
 	run -139 --separate-stderr ftrun -n 2 sh -c \
 	    '[ "$FT_RANK" = 0 ] && kill -SEGV $$; exec sleep 1000'
-	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 0\ \(pid\ [0-9]+\)\ was\ killed\ by\ signal\ 11\ \(Segmentation\ fault\)\;\ aborting\ the\ job$ ]]
+	[[ $stderr =~ ^ftrun:\ warning:\ rank\ 0\ \(pid\ [0-9]+\)\ was\ killed\ by\ signal\ 11\ \(Segmentation\ fault\),\ detected\ by\ waitpid\ on\ this\ host\;\ aborting\ the\ job$ ]]
 }
 
 @test "ftrun --timeout exits 124 and names the ranks still running" {

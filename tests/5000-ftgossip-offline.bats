@@ -64,7 +64,9 @@ field() {
 
 @test "ftgossip: usage errors exit 100 with a clear message" {
 	run -100 --separate-stderr ftgossip
-	[[ $stderr == "usage: ftgossip simulate"* ]]
+	[[ $stderr == "usage: ftgossip run"* ]]
+	[[ $stderr == *"ftgossip simulate"* ]]
+	[[ $stderr == *"ftgossip predict"* ]]
 	run -100 --separate-stderr ftgossip predict -n 8
 	[ "$stderr" = "ftgossip: fatal: --protocol is missing" ]
 	run -100 --separate-stderr ftgossip predict --protocol swim -n 8
