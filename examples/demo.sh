@@ -29,5 +29,38 @@ rc=$?
 set -e
 echo "ftrun exited with status $rc (128 + SIGKILL = 137 expected)"
 [ $rc -eq 137 ]
+
+# The gossip failure detector survives what the job above did not: six
+# members, one killed, the five others agree on a view without it.
+g=$(mktemp -d /tmp/ftdemo.XXXXXX)
+(umask 077 && head -c 32 /dev/urandom >"$g/key")
+for i in 0 1 2 3 4 5; do echo "$i unix:$g/$i.sock"; done >"$g/members"
+say "ftgossip run --self I --members members --key-file key --period 50ms  (I = 0 .. 5)"
+pids=()
+for i in 0 1 2 3 4 5; do
+	ftgossip run --self "$i" --members "$g/members" --key-file "$g/key" \
+	    --period 50ms </dev/null >"$g/ev.$i" 2>&1 &
+	pids+=($!)
+done
+sleep 1
+say "kill -9 <member 3>"
+kill -9 "${pids[3]}"
+wait "${pids[3]}" 2>/dev/null || true
+agreed=
+for _ in $(seq 100); do
+	sleep 0.1
+	views=$(for i in 0 1 2 4 5; do grep ' event=view ' "$g/ev.$i" |
+	    tail -n 1 | sed 's/^t=[0-9.]* self=[0-9]* //'; done | sort -u)
+	if [ "$views" = "event=view epoch=1 root=0 n=5 members=0,1,2,4,5" ]; then
+		agreed=1
+		break
+	fi
+done
+grep -h -e ' event=failed ' -e ' event=stable ' "$g"/ev.* | sort
+kill "${pids[@]}" 2>/dev/null || true
+wait 2>/dev/null || true
+rm -rf "$g"
+[ -n "$agreed" ]
+echo "the five survivors agree: view epoch 1, members 0,1,2,4,5"
 echo
 echo "demo: all jobs ran as expected"
