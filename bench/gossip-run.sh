@@ -10,6 +10,8 @@
 #  - with -F SECONDS, false detections: n=32 DBRR for that long with
 #    both cores saturated by busy loops, counting suspect and failed
 #    events (there is no failure to detect).
+#  - the floor under stabilization: n bare processes in a chain, one
+#    wake-up each (bench/wakechain.c).
 # Open MPI has no counterpart in Debian's 4.1 (ULFM's detector ships
 # with 5.x, 10 s default timeout), so there is no side-by-side ratio.
 # Benchmarks measure; nothing here asserts.
@@ -135,6 +137,16 @@ for proto in brr dbrr; do
 		    "$(minimum <"$dir/stable")" "$(median <"$dir/stable")"
 	done
 done
+
+# The floor under "stable": a bare chain of n processes passing a frame
+# over Unix sockets, one wake-up each, with no ft code (wakechain.c).
+if [[ -n $sizes ]] && cc -O2 -o "$dir/wakechain" "$(dirname "$0")/wakechain.c" 2>/dev/null; then
+	echo
+	echo "floor: n processes in a chain, one epoll wake-up each (bench/wakechain.c)"
+	for n in $sizes; do
+		echo "  $("$dir/wakechain" "$n" 20)"
+	done
+fi
 
 if ((false_secs > 0)); then
 	echo
