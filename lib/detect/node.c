@@ -71,6 +71,8 @@ struct node {
 	uint64_t	*scratch_hb;
 	struct ft_msg_member scratch;
 	uint32_t	*suspects;
+	uint32_t	*positions;	/* 0 .. n-1, to compute trees by position */
+	uint32_t	*nbrs;		/* 2 * n scratch positions */
 	struct ft_wbuf	 wb;
 	struct tag	 tag_listen, tag_input;
 	char		 inbuf[256];
@@ -353,33 +355,73 @@ unsuspect(struct node *nd, uint32_t id, const char *how)
 	ev_end(nd);
 }
 
+/* Open a gossip link to id unless there is one; 1 if one was tried. */
+static int
+warm_one(struct node *nd, uint32_t id)
+{
+	struct peer *p = &nd->peers[id];
+
+	if (id == nd->cfg->self || p->out.open ||
+	    nd->hb.state[id] != FT_HB_ALIVE ||
+	    (int64_t)(nd->now - p->out_retry_at) < 0)
+		return 0;
+	if (link_open(nd, &p->out, id) != 0)
+		p->out_retry_at = nd->now + nd->cfg->period_ns;
+	return 1;
+}
+
 /*
- * Keep a connection to every member of the view, up to
- * FT_GNODE_MESH_MAX members, so that a new view spreads down the tree,
- * and its acks come up, without a connect and a handshake at each hop.
+ * The tree neighbours (parent and children) of position pos in a view
+ * of nlive positions, as positions, into out; their number.
+ */
+static uint32_t
+tree_neighbours(struct node *nd, uint32_t nlive, uint32_t pos,
+    uint32_t *out)
+{
+	uint32_t k, par;
+
+	k = ft_rtree_children(nd->positions, nlive, nd->cfg->fanout, pos,
+	    out);
+	if (ft_rtree_parent(nd->positions, nlive, nd->cfg->fanout, pos,
+	    &par) == 0)
+		out[k++] = par;
+	return k;
+}
+
+/*
+ * Keep connections that the next view will use, so that it spreads
+ * down the tree, and its acks come up, without a connect and a
+ * handshake at each hop.  Up to FT_GNODE_MESH_MAX members: to every
+ * member.  Above: to the tree neighbours this member has in the view,
+ * and would have in the view less any one member.  Such a view shifts
+ * the positions after the one removed down by one, so neighbour
+ * position q is held now by the member at q or at q + 1.
  */
 static void
 warm_links(struct node *nd)
 {
 	const struct ft_member *mb = &nd->mb;
-	struct peer *p;
-	uint32_t i, id, opened = 0;
+	uint32_t i, j, k, pos = 0, opened = 0;
 
-	if (nd->cfg->n > FT_GNODE_MESH_MAX || mb->joining_self)
+	if (mb->joining_self)
 		return;
 	/* A few a round: all members start at once, and a storm of
 	 * connects would starve the gossip it is meant to speed up. */
-	for (i = 0; i < mb->nlive && opened < WARM_PER_ROUND; i++) {
-		id = mb->live[i];
-		p = &nd->peers[id];
-		if (id == nd->cfg->self || p->out.open ||
-		    nd->hb.state[id] != FT_HB_ALIVE ||
-		    (int64_t)(nd->now - p->out_retry_at) < 0)
-			continue;
-		if (link_open(nd, &p->out, id) != 0)
-			p->out_retry_at = nd->now + nd->cfg->period_ns;
-		opened++;
+	if (nd->cfg->n <= FT_GNODE_MESH_MAX) {
+		for (i = 0; i < mb->nlive && opened < WARM_PER_ROUND; i++)
+			opened += warm_one(nd, mb->live[i]);
+		return;
 	}
+	for (i = 0; i < mb->nlive; i++)
+		if (mb->live[i] == nd->cfg->self)
+			pos = i;
+	k = tree_neighbours(nd, mb->nlive, pos, nd->nbrs);
+	if (pos > 0 && mb->nlive > 1)
+		k += tree_neighbours(nd, mb->nlive - 1, pos - 1, nd->nbrs + k);
+	for (i = 0; i < k && opened < WARM_PER_ROUND; i++)
+		for (j = nd->nbrs[i]; j <= nd->nbrs[i] + 1 && j < mb->nlive;
+		    j++)
+			opened += warm_one(nd, mb->live[j]);
 }
 
 /* One gossip period: tick, send the table, look for suspects. */
@@ -743,11 +785,14 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 	nd.peers = calloc(n, sizeof(*nd.peers));
 	nd.scratch_hb = calloc(n, sizeof(*nd.scratch_hb));
 	nd.suspects = calloc(n, sizeof(*nd.suspects));
+	nd.positions = calloc(n, sizeof(*nd.positions));
+	nd.nbrs = calloc(2 * (size_t)n, sizeof(*nd.nbrs));
 	nd.scratch.live = calloc(n, sizeof(uint32_t));
 	nd.scratch.fail = calloc(n, sizeof(uint32_t));
 	nd.scratch.by = calloc(n, sizeof(uint32_t));
 	nd.scratch.ep = calloc(n, sizeof(uint64_t));
 	if (nd.peers == NULL || nd.scratch_hb == NULL || nd.suspects == NULL ||
+	    nd.positions == NULL || nd.nbrs == NULL ||
 	    nd.scratch.live == NULL || nd.scratch.fail == NULL ||
 	    nd.scratch.by == NULL || nd.scratch.ep == NULL ||
 	    ft_hbtable_init(&nd.hb, n, cfg->self, nd.now) != 0 ||
@@ -758,6 +803,7 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
+		nd.positions[i] = i;
 		nd.peers[i].out.tag = (struct tag){ TAG_OUT, i, 0,
 		    &nd.peers[i].out, NULL };
 		nd.peers[i].ping.tag = (struct tag){ TAG_PING, i, 0,
@@ -900,6 +946,8 @@ out:
 	free(nd.peers);
 	free(nd.scratch_hb);
 	free(nd.suspects);
+	free(nd.positions);
+	free(nd.nbrs);
 	free(nd.scratch.live);
 	free(nd.scratch.fail);
 	free(nd.scratch.by);
