@@ -555,7 +555,7 @@ main(int argc, char *argv[])
 			break;
 		case OPT_FANOUT:
 			o.fanout = (uint32_t)strtonum(optarg, 2, 256, &errstr);
-			if (errstr != NULL || (o.fanout & (o.fanout - 1)) != 0)
+			if (errstr != NULL || !ft_rtree_fanout_ok(o.fanout))
 				ft_diex(FT_EXIT_USAGE, "--fanout '%s' is not a "
 				    "power of two from 2 to 256", optarg);
 			break;

@@ -141,6 +141,11 @@ int	 ft_hbtable_merge(struct ft_hbtable *, const uint64_t *hb, uint32_t n,
 /* Newly suspected members into suspects (t->n entries); their count. */
 uint32_t ft_hbtable_check(struct ft_hbtable *, uint64_t now,
 	    uint64_t cleanup_ns, uint32_t *suspects);
+/*
+ * id is alive after all (it answered a ping, or a view holds it again):
+ * watched anew, its silence counted from since (which may lie ahead).
+ */
+void	 ft_hbtable_alive(struct ft_hbtable *, uint32_t id, uint64_t since);
 /* Declare id failed: 1 if it was not already, 0 if it was, -1 EINVAL. */
 int	 ft_hbtable_fail(struct ft_hbtable *, uint32_t id);
 
@@ -153,6 +158,8 @@ int	 ft_hbtable_fail(struct ft_hbtable *, uint32_t id);
  * (fanout - 1) * ceil(log_fanout nlive) of them), largest subtree first,
  * and returns their number.
  */
+/* Is a a power of two from 2 to 256, a fanout the tree accepts? */
+int	 ft_rtree_fanout_ok(uint32_t a);
 int	 ft_rtree_parent(const uint32_t *live, uint32_t nlive, uint32_t fanout,
 	    uint32_t id, uint32_t *parent);
 uint32_t ft_rtree_children(const uint32_t *live, uint32_t nlive,
@@ -238,7 +245,7 @@ struct ft_member {
 	uint64_t	*join_ep;	/* epoch of the last join, or 0 */
 	uint8_t		*joining;	/* root: ids waiting to join */
 	/* Reporting failures and joins to the root. */
-	int		 report_due, report_unacked;
+	int		 report_unacked;
 	uint32_t	 report_to;
 	uint64_t	 report_at;
 	/* The view this member is passing down. */
@@ -262,7 +269,6 @@ struct ft_member {
 	/* Scratch for messages. */
 	uint32_t	*sfail, *sby, *slive;
 	uint64_t	*sep;
-	uint8_t		 fanout_ok;
 };
 
 /*

@@ -109,3 +109,12 @@ ft_hbtable_fail(struct ft_hbtable *t, uint32_t id)
 	t->state[id] = FT_HB_FAILED;
 	return 1;
 }
+
+void
+ft_hbtable_alive(struct ft_hbtable *t, uint32_t id, uint64_t since)
+{
+	if (id >= t->n || id == t->self)
+		return;
+	t->state[id] = FT_HB_ALIVE;
+	t->grew_at[id] = since;
+}

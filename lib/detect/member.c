@@ -51,8 +51,8 @@ ft_member_init(struct ft_member *m, uint32_t n, uint32_t self,
 	uint32_t i;
 
 	memset(m, 0, sizeof(*m));
-	if (n == 0 || n > FT_GOSSIP_NMAX || self >= n || fanout < 2 ||
-	    fanout > 256 || (fanout & (fanout - 1)) != 0 || retry_ns == 0 ||
+	if (n == 0 || n > FT_GOSSIP_NMAX || self >= n ||
+	    !ft_rtree_fanout_ok(fanout) || retry_ns == 0 ||
 	    ops == NULL || ops->send == NULL ||
 	    (join != 0 && join != FT_MB_NEW_NODE &&
 	    join != FT_MB_NODE_ALIVE) || (join != 0 && n < 2)) {
@@ -214,7 +214,6 @@ report(struct ft_member *m, uint64_t now)
 	struct ft_msg_member msg;
 	uint32_t to;
 
-	m->report_due = 0;
 	if (m->joining_self || m->excluded)
 		return;
 	to = ft_member_target(m);
@@ -247,19 +246,27 @@ view_has_failed(const struct ft_member *m)
 	return 0;
 }
 
+/* The view message for (live, epoch, root), with what m knows failed. */
+static void
+view_msg(struct ft_member *m, struct ft_msg_member *msg, const uint32_t *live,
+    uint32_t nlive, uint64_t epoch, uint32_t root, int root_changed)
+{
+	memset(msg, 0, sizeof(*msg));
+	msg->kind = root_changed ? FT_MB_ROOT_DEAD : FT_MB_FAILED_NODE;
+	msg->epoch = epoch;
+	msg->root = root;
+	msg->nlive = nlive;
+	msg->live = (uint32_t *)(uintptr_t)live;
+	fill_failures(m, msg);
+}
+
 static void
 send_view_of(struct ft_member *m, uint32_t to, const uint32_t *live,
     uint32_t nlive, uint64_t epoch, uint32_t root, int root_changed)
 {
 	struct ft_msg_member msg;
 
-	memset(&msg, 0, sizeof(msg));
-	msg.kind = root_changed ? FT_MB_ROOT_DEAD : FT_MB_FAILED_NODE;
-	msg.epoch = epoch;
-	msg.root = root;
-	msg.nlive = nlive;
-	msg.live = (uint32_t *)(uintptr_t)live;
-	fill_failures(m, &msg);
+	view_msg(m, &msg, live, nlive, epoch, root, root_changed);
 	send_msg(m, to, &msg);
 }
 
@@ -268,6 +275,24 @@ send_view(struct ft_member *m, uint32_t to)
 {
 	send_view_of(m, to, m->live, m->nlive, m->epoch, m->root,
 	    m->root_changed);
+}
+
+/*
+ * The view to every child that has not answered and is not known to
+ * have failed (all of them, when it has just been adopted).  One
+ * message serves them all.
+ */
+static void
+send_view_to_kids(struct ft_member *m)
+{
+	struct ft_msg_member msg;
+	uint32_t i;
+
+	view_msg(m, &msg, m->live, m->nlive, m->epoch, m->root,
+	    m->root_changed);
+	for (i = 0; i < m->nkids; i++)
+		if (!m->acked[i] && !m->failed[m->kids[i]])
+			send_msg(m, m->kids[i], &msg);
 }
 
 static void
@@ -344,8 +369,7 @@ adopt(struct ft_member *m, const uint32_t *live, uint32_t nlive,
 	m->wait_at = now;
 	m->waiting = 1;
 	/* Pass it on before anything else: the tree waits on us. */
-	for (i = 0; i < m->nkids; i++)
-		send_view(m, m->kids[i]);
+	send_view_to_kids(m);
 	memset(&ev, 0, sizeof(ev));
 	ev.type = FT_MEV_VIEW;
 	ev.epoch = epoch;
@@ -480,11 +504,9 @@ on_view(struct ft_member *m, uint32_t from, const struct ft_msg_member *msg,
 	}
 	if (same_view(m, msg)) {
 		/* A resend: push it on below, or answer again. */
-		if (m->waiting && m->parent == from) {
-			for (i = 0; i < m->nkids; i++)
-				if (!m->acked[i])
-					send_view(m, m->kids[i]);
-		} else if (!m->waiting)
+		if (m->waiting && m->parent == from)
+			send_view_to_kids(m);
+		else if (!m->waiting)
 			send_ack(m, from, msg->epoch, m->done_seen);
 		return;
 	}
@@ -623,7 +645,6 @@ void
 ft_member_tick(struct ft_member *m, uint64_t now)
 {
 	struct ft_msg_member msg;
-	uint32_t i;
 
 	if (m->excluded)
 		return;
@@ -643,14 +664,11 @@ ft_member_tick(struct ft_member *m, uint64_t now)
 		while (m->join_contact == m->self);
 		return;
 	}
-	if (m->report_due ||
-	    (m->report_unacked && now - m->report_at >= m->retry_ns))
+	if (m->report_unacked && now - m->report_at >= m->retry_ns)
 		report(m, now);
 	if (m->waiting && now - m->wait_at >= m->retry_ns) {
 		/* Children that have not answered get the view again. */
 		m->wait_at = now;
-		for (i = 0; i < m->nkids; i++)
-			if (!m->acked[i] && !m->failed[m->kids[i]])
-				send_view(m, m->kids[i]);
+		send_view_to_kids(m);
 	}
 }

@@ -187,20 +187,31 @@ link_open(struct node *nd, struct link *l, uint32_t id)
 	return 0;
 }
 
+/*
+ * Open id's gossip link unless it is open, or a failed one waits to be
+ * tried again; a connect that fails waits a period.  1 if one was tried.
+ */
+static int
+out_open(struct node *nd, uint32_t id)
+{
+	struct peer *p = &nd->peers[id];
+
+	if (p->out.open || (int64_t)(nd->now - p->out_retry_at) < 0)
+		return 0;
+	if (link_open(nd, &p->out, id) != 0)
+		p->out_retry_at = nd->now + nd->cfg->period_ns;
+	return 1;
+}
+
 /* Queue the frame in nd->wb on id's gossip link, opening it if need be. */
 static void
 send_frame(struct node *nd, uint32_t id)
 {
 	struct peer *p = &nd->peers[id];
 
-	if (!p->out.open) {
-		if ((int64_t)(nd->now - p->out_retry_at) < 0)
-			return;		/* dropped; the protocols resend */
-		if (link_open(nd, &p->out, id) != 0) {
-			p->out_retry_at = nd->now + nd->cfg->period_ns;
-			return;
-		}
-	}
+	(void)out_open(nd, id);
+	if (!p->out.open)
+		return;		/* dropped; the protocols resend */
 	if (ft_conn_queue_copy(&p->out.c, nd->wb.p, nd->wb.len) != 0) {
 		link_close(&p->out);
 		p->out_retry_at = nd->now + nd->cfg->period_ns;
@@ -268,11 +279,9 @@ mb_event(void *arg, const struct ft_mb_event *ev)
 		for (i = 0, j = 0; i < nd->cfg->n; i++) {
 			if (j < ev->nlive && ev->live[j] == i) {
 				j++;
-				if (nd->hb.state[i] == FT_HB_FAILED) {
-					nd->hb.state[i] = FT_HB_ALIVE;
-					nd->hb.grew_at[i] = nd->now +
-					    nd->cfg->startup_ns;
-				}
+				if (nd->hb.state[i] == FT_HB_FAILED)
+					ft_hbtable_alive(&nd->hb, i, nd->now +
+					    nd->cfg->startup_ns);
 			} else if (nd->hb.state[i] != FT_HB_FAILED)
 				forget(nd, i);
 		}
@@ -355,19 +364,13 @@ unsuspect(struct node *nd, uint32_t id, const char *how)
 	ev_end(nd);
 }
 
-/* Open a gossip link to id unless there is one; 1 if one was tried. */
+/* Open a gossip link to live member id; 1 if one was tried. */
 static int
 warm_one(struct node *nd, uint32_t id)
 {
-	struct peer *p = &nd->peers[id];
-
-	if (id == nd->cfg->self || p->out.open ||
-	    nd->hb.state[id] != FT_HB_ALIVE ||
-	    (int64_t)(nd->now - p->out_retry_at) < 0)
+	if (id == nd->cfg->self || nd->hb.state[id] != FT_HB_ALIVE)
 		return 0;
-	if (link_open(nd, &p->out, id) != 0)
-		p->out_retry_at = nd->now + nd->cfg->period_ns;
-	return 1;
+	return out_open(nd, id);
 }
 
 /*
@@ -513,8 +516,7 @@ on_frame(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
 		if (c == &p->ping.c && p->ping_deadline != 0 &&
 		    pm.nonce == p->ping_nonce &&
 		    nd->hb.state[from] == FT_HB_SUSPECT) {
-			nd->hb.state[from] = FT_HB_ALIVE;
-			nd->hb.grew_at[from] = nd->now;
+			ft_hbtable_alive(&nd->hb, from, nd->now);
 			unsuspect(nd, from, "pong");
 			return 1;	/* the ping link is closed */
 		}
@@ -618,11 +620,9 @@ read_input(struct node *nd)
 			if (errstr != NULL)
 				ft_warnx("input: member '%s' is %s", line + 5,
 				    errstr);
-			else if ((uint32_t)id != nd->cfg->self) {
-				forget(nd, (uint32_t)id);
-				ft_member_failed(&nd->mb, (uint32_t)id,
-				    nd->cfg->self, nd->now);
-			}
+			else if ((uint32_t)id != nd->cfg->self)
+				confirm_dead(nd, (uint32_t)id,
+				    "reported dead on input");
 		} else if (line[0] != '\0')
 			ft_warnx("input: '%s' is not \"dead ID\"", line);
 		nd->inlen -= (size_t)(nl + 1 - nd->inbuf);

@@ -24,8 +24,8 @@ position(const uint32_t *live, uint32_t nlive, uint32_t id)
 	return lo < nlive && live[lo] == id ? (int64_t)lo : -1;
 }
 
-static int
-fanout_ok(uint32_t a)
+int
+ft_rtree_fanout_ok(uint32_t a)
 {
 	return a >= 2 && a <= 256 && (a & (a - 1)) == 0;
 }
@@ -37,8 +37,9 @@ ft_rtree_parent(const uint32_t *live, uint32_t nlive, uint32_t fanout,
 	uint64_t p, unit;
 	int64_t pos;
 
-	if (!fanout_ok(fanout) || (pos = position(live, nlive, id)) < 0) {
-		errno = fanout_ok(fanout) ? ENOENT : EINVAL;
+	if (!ft_rtree_fanout_ok(fanout) ||
+	    (pos = position(live, nlive, id)) < 0) {
+		errno = ft_rtree_fanout_ok(fanout) ? ENOENT : EINVAL;
 		return -1;
 	}
 	if (pos == 0)
@@ -58,7 +59,8 @@ ft_rtree_children(const uint32_t *live, uint32_t nlive, uint32_t fanout,
 	uint32_t j, k = 0;
 	int64_t pos;
 
-	if (!fanout_ok(fanout) || (pos = position(live, nlive, id)) < 0)
+	if (!ft_rtree_fanout_ok(fanout) ||
+	    (pos = position(live, nlive, id)) < 0)
 		return 0;
 	p = (uint64_t)pos;
 	/* Below p's lowest nonzero digit; every level for the root. */

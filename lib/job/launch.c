@@ -889,10 +889,11 @@ rank_failed(struct launcher *l, uint32_t i, const char *how)
 	    "\"reason\":\"%s\"", i, (int)l->ranks[i].pid, l->cf->detector, how);
 	fprintf(f, "{\"t\":%.6f,\"event\":\"view\",\"epoch\":%llu,"
 	    "\"members\":[", ft_now(), (unsigned long long)l->view_epoch);
+	/* Live: running, or ended with status 0 (rank i did not). */
 	for (k = 0; k < l->n; k++)
 		if (l->ranks[k].state != R_EXITED ||
 		    (WIFEXITED(l->ranks[k].status) &&
-		    WEXITSTATUS(l->ranks[k].status) == 0 && k != i))
+		    WEXITSTATUS(l->ranks[k].status) == 0))
 			fprintf(f, "%s%u", n++ > 0 ? "," : "", k);
 	fprintf(f, "],\"n\":%u,\"stable_ms\":%.3f}\n", n,
 	    (double)(ft_now_ns() - t0) / 1e6);

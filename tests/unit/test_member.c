@@ -356,11 +356,10 @@ dump(const struct sim *s)
 	for (i = 0; i < s->n; i++) {
 		m = &s->m[i];
 		fprintf(stderr, "# %u %s epoch %llu seen %llu root %u wait %d "
-		    "rep %d/%d->%u stable %d:", i, s->alive[i] ? "alive" :
-		    "dead", (unsigned long long)m->epoch,
+		    "unacked report %d->%u stable %d:", i, s->alive[i] ?
+		    "alive" : "dead", (unsigned long long)m->epoch,
 		    (unsigned long long)m->seen, m->root, m->waiting,
-		    m->report_due, m->report_unacked, m->report_to,
-		    m->stable);
+		    m->report_unacked, m->report_to, m->stable);
 		for (j = 0; j < s->n; j++)
 			if (m->in_view[j] || m->failed[j])
 				fprintf(stderr, " %u%s%s", j,
