@@ -284,7 +284,9 @@ void	 ft_member_release(struct ft_member *);
 /* id has failed, as by detected (self for a local detection). */
 void	 ft_member_failed(struct ft_member *, uint32_t id, uint32_t by,
 	    uint64_t now);
-/* A message from member from. */
+/* A message from member from; one with an epoch or seen above
+ * FT_MB_EPOCH_MAX is ignored. */
+#define FT_MB_EPOCH_MAX	(UINT64_C(1) << 62)
 void	 ft_member_recv(struct ft_member *, uint32_t from,
 	    const struct ft_msg_member *, uint64_t now);
 /*

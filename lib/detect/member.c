@@ -586,7 +586,10 @@ ft_member_recv(struct ft_member *m, uint32_t from,
 {
 	struct ft_msg_member ack;
 
-	if (m->excluded || from >= m->n || from == m->self)
+	/* Epochs grow by one a view; one near 2^64 is forged or corrupt,
+	 * and "one above" it would wrap to 0. */
+	if (m->excluded || from >= m->n || from == m->self ||
+	    msg->epoch > FT_MB_EPOCH_MAX || msg->seen > FT_MB_EPOCH_MAX)
 		return;
 	if (msg->kind != FT_MB_NEW_NODE && msg->kind != FT_MB_NODE_ALIVE &&
 	    msg->kind != FT_MB_FAILED_NODE && msg->kind != FT_MB_ROOT_DEAD)

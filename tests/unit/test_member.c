@@ -589,6 +589,41 @@ test_rival_epochs(void)
 }
 
 static void
+test_forged_epochs(void)
+{
+	struct ft_msg_member msg;
+	struct sim s;
+	uint32_t fail[1] = { 3 }, by[1] = { 2 };
+	uint64_t ep[1] = { 0 };
+	char why[200] = "";
+	int ok;
+
+	/*
+	 * A report claiming epoch 2^64 - 1 reaches the root: were it
+	 * believed, the next view would be numbered "one above", 0, and
+	 * every member would refuse it.  It is ignored, and a real failure
+	 * afterwards still gives a view everyone takes.
+	 */
+	sim_init(&s, 8, 2, 11, 1);
+	memset(&msg, 0, sizeof(msg));
+	msg.kind = FT_MB_NODE_FAILURE;
+	msg.epoch = UINT64_MAX;
+	msg.seen = UINT64_MAX;
+	msg.nfail = 1;
+	msg.fail = fail;
+	msg.by = by;
+	msg.ep = ep;
+	ft_member_recv(&s.m[0], 2, &msg, s.now);
+	ok = s.m[0].epoch == 0 && s.m[0].seen == 0 && !s.m[0].failed[3];
+	sim_kill(&s, 5, RETRY);
+	sim_run(&s, 5000000);
+	ok = ok && sim_agrees(&s, why, sizeof(why)) && s.m[0].epoch == 1;
+	T_OK(ok, "membership: an epoch near 2^64 is ignored, not wrapped to 0 "
+	    "(%s)", why);
+	sim_release(&s);
+}
+
+static void
 test_basics(void)
 {
 	struct ft_member m;
@@ -617,6 +652,7 @@ main(void)
 	test_scenarios();
 	test_exclusion();
 	test_rival_epochs();
+	test_forged_epochs();
 	test_joins();
 	test_random();
 	return t_done();
