@@ -6,23 +6,29 @@
 #include <bsd/stdlib.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "../../lib/detect/detect.h"
 #include "../../lib/job/job.h"
+#include "../../lib/job/plan.h"
 #include "../../lib/proto/proto.h"
 
 static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: ftrun [-n N] [--tag-output] [--timeout SECONDS] "
+	    "usage: ftrun [-n N] [-r R] [--tag-output] [--timeout SECONDS] "
 	    "[-x VAR[=VALUE]]\n"
 	    "             [--events FILE] [--ft PROTOCOL] [--tcp] [--grace D]\n"
-	    "             [--detector random|rr|brr|dbrr] [--gossip-period D] "
-	    "[--] PROGRAM [ARGS ...]\n");
+	    "             [--detector random|rr|brr|dbrr] [--gossip-period D]\n"
+	    "             [--inject SPEC] [--check-divergence] "
+	    "[--] PROGRAM [ARGS ...]\n"
+	    "       ftrun [-n N] --plan --mtbf D --runtime D "
+	    "[--weibull-shape K]\n"
+	    "             [--overhead-per-replica F]\n");
 	exit(FT_EXIT_USAGE);
 }
 
@@ -35,6 +41,13 @@ enum {
 	OPT_GRACE,
 	OPT_DETECTOR,
 	OPT_GOSSIP_PERIOD,
+	OPT_INJECT,
+	OPT_CHECK_DIV,
+	OPT_PLAN,
+	OPT_MTBF,
+	OPT_SHAPE,
+	OPT_RUNTIME,
+	OPT_OVERHEAD,
 	OPT_HELP,
 };
 
@@ -48,6 +61,14 @@ static const struct option longopts[] = {
 	{ "grace", required_argument, NULL, OPT_GRACE },
 	{ "detector", required_argument, NULL, OPT_DETECTOR },
 	{ "gossip-period", required_argument, NULL, OPT_GOSSIP_PERIOD },
+	{ "replicas", required_argument, NULL, 'r' },
+	{ "inject", required_argument, NULL, OPT_INJECT },
+	{ "check-divergence", no_argument, NULL, OPT_CHECK_DIV },
+	{ "plan", no_argument, NULL, OPT_PLAN },
+	{ "mtbf", required_argument, NULL, OPT_MTBF },
+	{ "weibull-shape", required_argument, NULL, OPT_SHAPE },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "overhead-per-replica", required_argument, NULL, OPT_OVERHEAD },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -71,9 +92,40 @@ export_var(const char *arg)
 	return s;
 }
 
+/* A positive finite number, for the plan's shape and overhead. */
+static double
+parse_real(const char *opt, const char *arg, int allow_zero)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno != 0 || end == arg || *end != '\0' || !isfinite(v) ||
+	    v < 0 || (v == 0 && !allow_zero))
+		ft_diex(FT_EXIT_USAGE, "%s '%s' is not a %s number", opt, arg,
+		    allow_zero ? "non-negative" : "positive");
+	return v;
+}
+
+static double
+parse_seconds(const char *opt, const char *arg)
+{
+	uint64_t ns;
+
+	if (ft_parse_duration(arg, &ns) != 0 || ns == 0)
+		ft_diex(FT_EXIT_USAGE, "%s '%s' is not a positive duration",
+		    opt, arg);
+	return (double)ns / 1e9;
+}
+
 int
 main(int argc, char *argv[])
 {
+	struct ft_plan plan = { 0, 0, 0.7, 0, 0.05 };
+	struct ft_inject *inj;
+	char why[128];
+	int do_plan = 0;
 	struct ft_launch cf;
 	enum ft_gossip_proto detector;
 	const char *errstr, *events = NULL;
@@ -91,8 +143,10 @@ main(int argc, char *argv[])
 	cf.proto = "none";
 	cf.detector = "dbrr";
 	cf.gossip_period_ns = 50000000u;
+	cf.nrep = 1;
 	/* Stop at the program name: its options are its own. */
-	while ((ch = getopt_long(argc, argv, "+n:x:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+n:r:x:", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'n':
 			cf.nranks = (uint32_t)strtonum(optarg, 1, 4096,
@@ -110,6 +164,45 @@ main(int argc, char *argv[])
 			if ((cf.setenv[cf.nsetenv++] = export_var(optarg)) ==
 			    NULL)
 				ft_die(FT_EXIT_TEMP, "strdup");
+			break;
+		case 'r':
+			cf.nrep = (uint32_t)strtonum(optarg, 1, FT_REPLICAS_MAX,
+			    &errstr);
+			if (errstr != NULL)
+				ft_diex(FT_EXIT_USAGE, "-r '%s' is %s (replicas "
+				    "of each rank: 1 to %d)", optarg, errstr,
+				    FT_REPLICAS_MAX);
+			break;
+		case OPT_INJECT:
+			inj = reallocarray((void *)cf.inject, cf.ninject + 1,
+			    sizeof(*inj));
+			if (inj == NULL)
+				ft_die(FT_EXIT_TEMP, "reallocarray");
+			if (ft_inject_parse(optarg, &inj[cf.ninject], why,
+			    sizeof(why)) != 0)
+				ft_diex(FT_EXIT_USAGE, "--inject '%s': %s",
+				    optarg, why);
+			cf.inject = inj;
+			cf.ninject++;
+			break;
+		case OPT_CHECK_DIV:
+			cf.check_divergence = 1;
+			break;
+		case OPT_PLAN:
+			do_plan = 1;
+			break;
+		case OPT_MTBF:
+			plan.mtbf_s = parse_seconds("--mtbf", optarg);
+			break;
+		case OPT_RUNTIME:
+			plan.runtime_s = parse_seconds("--runtime", optarg);
+			break;
+		case OPT_SHAPE:
+			plan.shape = parse_real("--weibull-shape", optarg, 0);
+			break;
+		case OPT_OVERHEAD:
+			plan.overhead = parse_real("--overhead-per-replica",
+			    optarg, 1);
 			break;
 		case OPT_TAG:
 			cf.tag_output = 1;
@@ -156,8 +249,38 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (do_plan) {
+		if (plan.mtbf_s == 0 || plan.runtime_s == 0)
+			ft_diex(FT_EXIT_USAGE, "--plan needs --mtbf and "
+			    "--runtime");
+		plan.nranks = cf.nranks;
+		if (ft_plan_print(stdout, &plan) != 0 || fflush(stdout) != 0)
+			ft_die(FT_EXIT_TEMP, "unable to write the plan");
+		return 0;
+	}
 	if (argc == 0)
 		usage();
+	if (cf.nrep > 1) {
+		if (strcmp(cf.proto, "none") != 0 &&
+		    strcmp(cf.proto, "replicate") != 0)
+			ft_diex(FT_EXIT_USAGE, "-r %u needs the replicate "
+			    "protocol, not --ft %s", cf.nrep, cf.proto);
+		cf.proto = "replicate";
+	}
+	for (size_t k = 0; k < cf.ninject; k++) {
+		if (cf.inject[k].target != FT_INJECT_RANDOM &&
+		    cf.inject[k].rank >= cf.nranks)
+			ft_diex(FT_EXIT_USAGE, "--inject: rank %u is not in a "
+			    "job of %u ranks", cf.inject[k].rank, cf.nranks);
+		if (cf.inject[k].target == FT_INJECT_REPLICA &&
+		    cf.inject[k].replica >= cf.nrep)
+			ft_diex(FT_EXIT_USAGE, "--inject: replica %u is not "
+			    "in a job of %u replicas per rank",
+			    cf.inject[k].replica, cf.nrep);
+		if (cf.inject[k].target == FT_INJECT_NONMASTER && cf.nrep < 2)
+			ft_diex(FT_EXIT_USAGE, "--inject: role=replica needs "
+			    "-r 2 or more");
+	}
 	cf.argv = argv;
 	cf.tmpdir = getenv("TMPDIR");
 	cf.path = getenv("PATH");
@@ -168,6 +291,7 @@ main(int argc, char *argv[])
 			ft_die(FT_EXIT_USAGE, "unable to open '%s'", events);
 	}
 	status = ft_launch_run(&cf);
+	free((void *)cf.inject);
 	if (cf.events != NULL && cf.events != stdout &&
 	    fclose(cf.events) != 0)
 		ft_warn("unable to write '%s'", events);

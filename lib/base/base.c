@@ -14,7 +14,14 @@ static struct {
 	char	prog[64];
 	char	role[32];
 	int	level;
-} diag = { "ft", "", 0 };
+	void	(*sink)(const char *, size_t);
+} diag = { "ft", "", 0, NULL };
+
+void
+ft_diag_setsink(void (*sink)(const char *, size_t))
+{
+	diag.sink = sink;
+}
 
 void
 ft_diag_init(const char *argv0)
@@ -74,6 +81,10 @@ vdiag(const char *level, int errnum, const char *fmt, va_list ap)
 	if ((size_t)n + 1 >= sizeof(line))
 		n = (int)sizeof(line) - 2;
 	line[n++] = '\n';
+	if (diag.sink != NULL) {
+		diag.sink(line, (size_t)n);
+		return;
+	}
 	/* One write so concurrent processes never interleave within a line. */
 	(void)!write(STDERR_FILENO, line, (size_t)n);
 }

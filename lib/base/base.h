@@ -34,6 +34,13 @@
 void	 ft_diag_init(const char *argv0);
 void	 ft_diag_setrole(const char *role);
 void	 ft_diag_setlevel(int verbose);
+/*
+ * Send every diagnostic line (newline included) to sink instead of
+ * stderr; NULL restores stderr.  A replicated rank's replicas print
+ * through their launcher, so a warning one of them alone sees does not
+ * upset the launcher's matching of their outputs.
+ */
+void	 ft_diag_setsink(void (*sink)(const char *, size_t));
 int	 ft_diag_level(void);
 const char *ft_diag_prog(void);
 void	 ft_warn(const char *, ...) FT_PRINTF(1, 2);

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "../net/net.h"
+#include "inject.h"
 
 /* Environment variables the launcher sets for every rank. */
 #define FT_ENV_RANK	"FT_RANK"
@@ -23,10 +24,19 @@
 #define FT_ENV_JOBDIR	"FT_JOB_DIR"	/* private directory for sockets */
 #define FT_ENV_TCP	"FT_TCP"	/* "1": TCP even on one host */
 #define FT_ENV_PROTO	"FT_PROTO"
+#define FT_ENV_REPLICA	"FT_REPLICA"	/* this process's replica index */
+#define FT_ENV_REPLICAS	"FT_REPLICAS"	/* replicas of every rank, R */
+#define FT_ENV_DIVERGE	"FT_CHECK_DIVERGENCE"	/* "1": compare digests */
+#define FT_REPLICAS_MAX	16
+/* --inject ...,after-sends=N: the process kills itself after N sends. */
+#define FT_ENV_KILL_AFTER	"FT_KILL_AFTER_SENDS"
+#define FT_ENV_KILL_SIGNAL	"FT_KILL_SIGNAL"
 
 /* What a rank is told by its environment. */
 struct ft_job_env {
 	uint32_t	rank, size, node;
+	uint32_t	replica, nrep;	/* nrep >= 1; process id rank*nrep+replica */
+	int		check_divergence;
 	char		launcher[FT_WIRE_ADDR_MAX];
 	char		dir[FT_WIRE_ADDR_MAX];
 	char		proto[32];
@@ -69,6 +79,10 @@ struct ft_launch {
 	uint64_t	  gossip_period_ns;
 	const char	 *tmpdir;	/* parent of the job directory */
 	const char	 *path;		/* PATH to find the program in */
+	uint32_t	  nrep;		/* replicas of every rank (-r), >= 1 */
+	int		  check_divergence;
+	const struct ft_inject *inject;	/* faults to inject */
+	size_t		  ninject;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

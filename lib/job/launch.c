@@ -28,6 +28,7 @@ struct outbuf {
 	int	 to;		/* STDOUT_FILENO or STDERR_FILENO */
 	char	*buf;
 	size_t	 len;
+	uint64_t off;		/* bytes of the stream before buf */
 };
 
 enum rank_state {
@@ -46,6 +47,9 @@ struct lrank {
 	struct ft_rank_addr addr;
 	struct lconn	*conn;
 	struct outbuf	 out, err;
+	uint32_t	 rank, replica;	/* process id = rank * R + replica */
+	int		 dead;		/* failed; its replicas go on */
+	int		 injected;	/* we killed it (--inject) */
 };
 
 struct lconn {
@@ -68,9 +72,9 @@ struct launcher {
 	size_t			 nconns;
 	/* stdin forwarding to rank 0 */
 	int			 stdin_open;
-	int			 in_fd;		/* write end to rank 0 */
+	int			 in_open;	/* rank 0's pipes still open */
 	char			 inbuf[4096];
-	size_t			 inlen, inoff;
+	size_t			 inlen;
 	/* How the job ends. */
 	int			 aborting;
 	int			 abort_status;	/* -1: decide from ranks */
@@ -83,6 +87,16 @@ struct launcher {
 	uint64_t		 drain_at;
 	int			 watchdog_fd;	/* write end, or -1 */
 	uint64_t		 view_epoch;	/* membership view of the ranks */
+	/* Replication: n = nranks * nrep processes. */
+	uint32_t		 nranks, nrep;
+	uint64_t		*printed;	/* per rank: stdout, stderr */
+	uint32_t		 ndead;
+	uint64_t		 started_ns;	/* when the table went out */
+	uint64_t		*inj_next;	/* per --inject: next time */
+	uint64_t		*inj_kills;
+	uint64_t		 rng;
+	int			 in_fds[FT_REPLICAS_MAX];	/* rank 0's */
+	size_t			 in_offs[FT_REPLICAS_MAX];
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -238,11 +252,19 @@ describe_status(int st, char *out, size_t outsize)
 		    WEXITSTATUS(st));
 }
 
+/*
+ * Write process i's whole lines.  The replicas of a rank write the same
+ * stream: a line is printed by the first replica to reach it, so each
+ * byte of the rank's output is printed once, in order, whichever
+ * replicas die on the way.
+ */
 static void
-flush_lines(struct launcher *l, uint32_t rank, struct outbuf *o, int final)
+flush_lines(struct launcher *l, uint32_t i, struct outbuf *o, int final)
 {
+	uint32_t rank = l->ranks[i].rank;
+	uint64_t *printed = &l->printed[2 * rank + (o->to == STDERR_FILENO)];
 	char prefix[32], *nl, *line;
-	size_t plen = 0, llen, start = 0;
+	size_t plen = 0, llen, start = 0, skip;
 	struct iovec iov[3];
 	ssize_t n;
 
@@ -257,8 +279,17 @@ flush_lines(struct launcher *l, uint32_t rank, struct outbuf *o, int final)
 			llen = o->len - start;
 		else
 			break;
+		o->off += llen;
+		start += llen;
+		if (o->off <= *printed)
+			continue;	/* another replica printed it */
+		skip = *printed > o->off - llen ?
+		    (size_t)(*printed - (o->off - llen)) : 0;
+		*printed = o->off;
+		line += skip;
+		llen -= skip;
 		iov[0].iov_base = prefix;
-		iov[0].iov_len = plen;
+		iov[0].iov_len = skip > 0 ? 0 : plen;
 		iov[1].iov_base = line;
 		iov[1].iov_len = llen;
 		/* A line cut by EOF or by its length is completed here, so
@@ -266,7 +297,7 @@ flush_lines(struct launcher *l, uint32_t rank, struct outbuf *o, int final)
 		iov[2].iov_base = "\n";
 		iov[2].iov_len = line[llen - 1] == '\n' ? 0 : 1;
 		if (!(o->to == STDOUT_FILENO && l->stdout_broken)) {
-			size_t total = plen + llen + iov[2].iov_len;
+			size_t total = iov[0].iov_len + llen + iov[2].iov_len;
 			int cnt = 3;
 			struct iovec *v = iov;
 
@@ -291,10 +322,33 @@ flush_lines(struct launcher *l, uint32_t rank, struct outbuf *o, int final)
 				}
 			}
 		}
-		start += llen;
 	}
 	memmove(o->buf, o->buf + start, o->len - start);
 	o->len -= start;
+}
+
+/*
+ * Replicated: the last line of a rank's output, if it has no newline, is
+ * printed from a replica that ended well; a replica that died may have
+ * written only part of it.
+ */
+static void
+end_outputs(struct launcher *l)
+{
+	struct lrank *r;
+	uint32_t i;
+	int k;
+
+	if (l->nrep == 1)
+		return;
+	for (i = 0; i < l->n; i++) {
+		r = &l->ranks[i];
+		if (r->dead || r->state != R_EXITED || !WIFEXITED(r->status) ||
+		    WEXITSTATUS(r->status) != 0)
+			continue;
+		for (k = 0; k < 2; k++)
+			flush_lines(l, i, k ? &r->err : &r->out, 1);
+	}
 }
 
 /* Read what a rank wrote; close the pipe on end of file. */
@@ -313,7 +367,9 @@ read_output(struct launcher *l, uint32_t rank, struct outbuf *o)
 		if (n < 0 && errno == EAGAIN)
 			break;
 		if (n <= 0) {
-			flush_lines(l, rank, o, 1);
+			/* Replicated, a cut line is printed at the end, from
+			 * a replica that ended well (end_outputs). */
+			flush_lines(l, rank, o, l->nrep == 1);
 			close(o->fd);
 			o->fd = -1;
 			break;
@@ -324,20 +380,46 @@ read_output(struct launcher *l, uint32_t rank, struct outbuf *o)
 }
 
 static void
+close_in(struct launcher *l, uint32_t k)
+{
+	if (l->in_fds[k] == -1)
+		return;
+	close(l->in_fds[k]);
+	l->in_fds[k] = -1;
+	if (--l->in_open == 0)
+		l->stdin_open = 0;
+}
+
+static void
 close_stdin(struct launcher *l)
 {
-	if (l->in_fd != -1)
-		close(l->in_fd);
-	l->in_fd = -1;
+	uint32_t k;
+
+	for (k = 0; k < l->nrep; k++)
+		close_in(l, k);
 	l->stdin_open = 0;
 }
 
+/* Has every replica of rank 0 taken the buffer?  Then read more. */
+static int
+stdin_drained(const struct launcher *l)
+{
+	uint32_t k;
+
+	for (k = 0; k < l->nrep; k++)
+		if (l->in_fds[k] != -1 && l->in_offs[k] < l->inlen)
+			return 0;
+	return 1;
+}
+
+/* Our stdin goes to rank 0: to every replica of it, each at its pace. */
 static void
 forward_stdin(struct launcher *l)
 {
 	ssize_t n;
+	uint32_t k;
 
-	if (l->inoff == l->inlen) {
+	if (stdin_drained(l)) {
 		n = read(STDIN_FILENO, l->inbuf, sizeof(l->inbuf));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			return;
@@ -346,17 +428,23 @@ forward_stdin(struct launcher *l)
 			return;
 		}
 		l->inlen = (size_t)n;
-		l->inoff = 0;
+		for (k = 0; k < l->nrep; k++)
+			l->in_offs[k] = 0;
 	}
-	n = write(l->in_fd, l->inbuf + l->inoff, l->inlen - l->inoff);
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
-		return;
-	if (n < 0) {
-		/* Rank 0 closed its stdin: the rest is not wanted. */
-		close_stdin(l);
-		return;
+	for (k = 0; k < l->nrep; k++) {
+		if (l->in_fds[k] == -1 || l->in_offs[k] == l->inlen)
+			continue;
+		n = write(l->in_fds[k], l->inbuf + l->in_offs[k],
+		    l->inlen - l->in_offs[k]);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0) {
+			/* It closed its stdin: the rest is not wanted. */
+			close_in(l, k);
+			continue;
+		}
+		l->in_offs[k] += (size_t)n;
 	}
-	l->inoff += (size_t)n;
 }
 
 static int
@@ -578,13 +666,13 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (pipe_cloexec(out) != 0 || pipe_cloexec(err) != 0 ||
 	    pipe_cloexec(key) != 0 || pipe_cloexec(ep) != 0)
 		return -1;
-	if (i == 0 && l->stdin_open && pipe_cloexec(in) != 0)
+	if (i < l->nrep && l->stdin_open && pipe_cloexec(in) != 0)
 		return -1;
 	if (write(key[1], l->key, sizeof(l->key)) != (ssize_t)sizeof(l->key))
 		return -1;
 	close(key[1]);
-	extra[nextra++] = env_entry(FT_ENV_RANK, "%u", i);
-	extra[nextra++] = env_entry(FT_ENV_SIZE, "%u", l->n);
+	extra[nextra++] = env_entry(FT_ENV_RANK, "%u", l->ranks[i].rank);
+	extra[nextra++] = env_entry(FT_ENV_SIZE, "%u", l->nranks);
 	extra[nextra++] = env_entry(FT_ENV_NODE, "%u", 0u);
 	extra[nextra++] = env_entry(FT_ENV_LAUNCHER, "%s", l->addr);
 	extra[nextra++] = env_entry(FT_ENV_KEYFD, "%d", key[0]);
@@ -594,6 +682,33 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	    l->cf->proto != NULL ? l->cf->proto : "none");
 	if (l->cf->force_tcp)
 		extra[nextra++] = env_entry(FT_ENV_TCP, "1");
+	if (l->nrep > 1) {
+		extra[nextra++] = env_entry(FT_ENV_REPLICAS, "%u", l->nrep);
+		extra[nextra++] = env_entry(FT_ENV_REPLICA, "%u",
+		    l->ranks[i].replica);
+	}
+	if (l->cf->check_divergence)
+		extra[nextra++] = env_entry(FT_ENV_DIVERGE, "1");
+	for (k = 0; k < l->cf->ninject; k++) {
+		const struct ft_inject *ij = &l->cf->inject[k];
+
+		/* The process counts its own sends; we learn of the kill
+		 * when we reap it. */
+		if (ij->trigger == FT_INJECT_AFTER_SENDS &&
+		    ij->rank == l->ranks[i].rank &&
+		    ((ij->target == FT_INJECT_REPLICA &&
+		    ij->replica == l->ranks[i].replica) ||
+		    (ij->target != FT_INJECT_REPLICA &&
+		    l->ranks[i].replica == (ij->target ==
+		    FT_INJECT_NONMASTER ? 1u : 0u))) && nextra < 14) {
+			extra[nextra++] = env_entry(FT_ENV_KILL_AFTER, "%llu",
+			    (unsigned long long)ij->after_sends);
+			extra[nextra++] = env_entry(FT_ENV_KILL_SIGNAL, "%d",
+			    ij->signo);
+			l->ranks[i].injected = 1;
+			break;
+		}
+	}
 	for (k = 0; k < nextra; k++)
 		if (extra[k] == NULL)
 			return -1;
@@ -649,7 +764,8 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	*errfd = ep[0];
 	if (in[0] != -1) {
 		close(in[0]);
-		l->in_fd = in[1];
+		l->in_fds[i] = in[1];
+		l->in_open++;
 		fd_nonblock(in[1]);
 	}
 	fd_nonblock(out[0]);
@@ -659,7 +775,13 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	l->ranks[i].out.fd = out[0];
 	l->ranks[i].err.fd = err[0];
 	l->running++;
-	event(l, "\"event\":\"spawn\",\"rank\":%u,\"pid\":%d", i, (int)pid);
+	if (l->nrep > 1)
+		event(l, "\"event\":\"spawn\",\"rank\":%u,\"replica\":%u,"
+		    "\"pid\":%d", l->ranks[i].rank, l->ranks[i].replica,
+		    (int)pid);
+	else
+		event(l, "\"event\":\"spawn\",\"rank\":%u,\"pid\":%d", i,
+		    (int)pid);
 	return 0;
 }
 
@@ -692,6 +814,11 @@ send_table(struct launcher *l)
 	ft_wbuf_release(&wb);
 	free(t.ranks);
 	l->table_sent = 1;
+	l->started_ns = ft_now_ns();
+	for (i = 0; i < l->cf->ninject; i++)
+		l->inj_next[i] = l->started_ns +
+		    (l->cf->inject[i].trigger == FT_INJECT_AT ?
+		    l->cf->inject[i].at_ns : l->cf->inject[i].every_ns);
 }
 
 static void
@@ -721,6 +848,42 @@ unjoinable(struct launcher *l, uint32_t i)
 	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
 	    "\"rank %u exited without calling MPI_Init\"", i, i);
 	abort_job(l, 1);
+}
+
+/* Every live process has finalized: let them go. */
+static void
+finalize_check(struct launcher *l)
+{
+	if (l->finalized > 0 && l->finalized + l->ndead == l->n &&
+	    !l->aborting)
+		send_all_empty(l, FT_MSG_FINALIZE_OK);
+}
+
+/* A replicated process's diagnostic, or a divergence it found. */
+static int
+on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
+    size_t blen)
+{
+	struct ft_msg_note n;
+	char text[2 * FT_WIRE_TEXT_MAX];
+	size_t len;
+
+	if (ft_msg_note_decode(body, blen, &n) != 0)
+		return -1;
+	if (n.kind == FT_NOTE_WARNING) {
+		len = strlen(n.text);
+		if (len > 0 && n.text[len - 1] != '\n' && len + 1 <
+		    sizeof(n.text))
+			n.text[len++] = '\n';
+		(void)!write(STDERR_FILENO, n.text, len);
+		return 0;
+	}
+	ft_warnx("divergence: %s", n.text);
+	json_quote(n.text, text, sizeof(text));
+	event(l, "\"event\":\"diverge\",\"rank\":%u,\"replica\":%u,"
+	    "\"what\":\"%s\"", l->ranks[lc->rank].rank,
+	    l->ranks[lc->rank].replica, text);
+	return 0;
 }
 
 /* Handle one frame from a rank.  Returns -1 to drop the connection. */
@@ -777,9 +940,11 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		if (ft_msg_empty_decode(body, blen) != 0 || r->finalized)
 			return -1;
 		r->finalized = 1;
-		if (++l->finalized == l->n)
-			send_all_empty(l, FT_MSG_FINALIZE_OK);
+		l->finalized++;
+		finalize_check(l);
 		return 0;
+	case FT_MSG_NOTE:
+		return on_note(l, lc, body, blen);
 	default:
 		errno = EPROTO;
 		return -1;
@@ -900,6 +1065,94 @@ rank_failed(struct launcher *l, uint32_t i, const char *how)
 	fflush(f);
 }
 
+/* The master of a rank: its lowest replica that has not failed. */
+static uint32_t
+master_of(const struct launcher *l, uint32_t rank)
+{
+	uint32_t k;
+
+	for (k = 0; k < l->nrep; k++)
+		if (!l->ranks[rank * l->nrep + k].dead)
+			return k;
+	return UINT32_MAX;
+}
+
+/* Tell every live process of the job which processes have failed. */
+static void
+send_view(struct launcher *l)
+{
+	struct ft_msg_view v;
+	struct ft_wbuf wb;
+	uint32_t i;
+
+	if ((v.dead = calloc(l->n, sizeof(*v.dead))) == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	v.epoch = l->view_epoch;
+	v.ndead = 0;
+	for (i = 0; i < l->n; i++)
+		if (l->ranks[i].dead)
+			v.dead[v.ndead++] = i;
+	ft_wbuf_init(&wb);
+	if (ft_msg_view_encode(&wb, FT_WIRE_LAUNCHER, &v) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode a view");
+	for (i = 0; i < l->n; i++)
+		if (!l->ranks[i].dead && l->ranks[i].state == R_RUNNING)
+			send_frame(l->ranks[i].conn, &wb);
+	ft_wbuf_release(&wb);
+	free(v.dead);
+}
+
+/*
+ * Replicated: process i failed.  If another replica of its rank lives,
+ * the job goes on: the processes learn the new view, and where the
+ * master died its next replica takes over.  Returns 0, or -1 when this
+ * was the rank's last replica.
+ */
+static int
+replica_failed(struct launcher *l, uint32_t i, const char *how)
+{
+	struct lrank *r = &l->ranks[i];
+	FILE *f = l->cf->events;
+	uint32_t rank = r->rank, old = master_of(l, rank), now, k, n = 0;
+	uint64_t t0 = ft_now_ns();
+
+	if (!l->table_sent || old == UINT32_MAX)
+		return -1;
+	r->dead = 1;
+	if ((now = master_of(l, rank)) == UINT32_MAX) {
+		r->dead = 0;
+		return -1;
+	}
+	l->ndead++;
+	l->view_epoch++;
+	send_view(l);
+	ft_warnx("rank %u replica %u (pid %d) %s; rank %u goes on with "
+	    "replica %u as master", rank, r->replica, (int)r->pid, how, rank,
+	    now);
+	event(l, "\"event\":\"failed\",\"rank\":%u,\"replica\":%u,"
+	    "\"pid\":%d,\"by\":\"ftrun\",\"how\":\"waitpid\","
+	    "\"detector\":\"%s\",\"reason\":\"%s\"", rank, r->replica,
+	    (int)r->pid, l->cf->detector, how);
+	if (f != NULL) {
+		fprintf(f, "{\"t\":%.6f,\"event\":\"view\",\"epoch\":%llu,"
+		    "\"members\":[", ft_now(),
+		    (unsigned long long)l->view_epoch);
+		for (k = 0; k < l->n; k++)
+			if (!l->ranks[k].dead)
+				fprintf(f, "%s%u", n++ > 0 ? "," : "", k);
+		fprintf(f, "],\"n\":%u,\"stable_ms\":%.3f}\n", n,
+		    (double)(ft_now_ns() - t0) / 1e6);
+		fflush(f);
+	}
+	if (now != old)
+		event(l, "\"event\":\"master\",\"rank\":%u,\"replica\":%u,"
+		    "\"pid\":%d,\"epoch\":%llu", rank, now,
+		    (int)l->ranks[rank * l->nrep + now].pid,
+		    (unsigned long long)l->view_epoch);
+	finalize_check(l);
+	return 0;
+}
+
 /* A rank has exited: record it and decide whether the job goes on. */
 static void
 rank_exited(struct launcher *l, uint32_t i, int st)
@@ -935,6 +1188,23 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 		return;
 	}
 	describe_status(st, how, sizeof(how));
+	if (r->injected && WIFSIGNALED(st))
+		/* The after-sends kills happen in the process itself. */
+		event(l, "\"event\":\"inject\",\"rank\":%u,\"replica\":%u,"
+		    "\"pid\":%d,\"trigger\":\"after-sends\"", r->rank,
+		    r->replica, (int)r->pid);
+	if (l->nrep > 1) {
+		if (replica_failed(l, i, how) == 0)
+			return;
+		ft_warnx("rank %u lost its last replica: replica %u (pid %d) "
+		    "%s, detected by waitpid on this host; aborting the job",
+		    r->rank, r->replica, (int)r->pid, how);
+		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+		    "\"rank %u lost all %u replicas\"", r->rank, r->rank,
+		    l->nrep);
+		abort_job(l, -1);
+		return;
+	}
 	rank_failed(l, i, how);
 	ft_warnx("rank %u (pid %d) %s, detected by waitpid on this host; "
 	    "aborting the job", i, (int)r->pid, how);
@@ -975,7 +1245,8 @@ job_status(struct launcher *l)
 	 */
 	for (i = 0; i < l->n; i++) {
 		r = &l->ranks[i];
-		if ((r->killed && !l->user_signal) || r->state != R_EXITED)
+		if ((r->killed && !l->user_signal) || r->state != R_EXITED ||
+		    r->dead)
 			continue;
 		if (WIFSIGNALED(r->status))
 			return 128 + WTERMSIG(r->status);
@@ -1002,6 +1273,100 @@ on_timeout(struct launcher *l)
 	event(l, "\"event\":\"abort\",\"reason\":\"timeout\","
 	    "\"running\":\"%s\"", list);
 	abort_job(l, FT_LAUNCH_TIMEOUT_STATUS);
+}
+
+/* A small generator for random kills: splitmix64. */
+static uint64_t
+inj_random(struct launcher *l)
+{
+	uint64_t z = (l->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The process an --inject spec names now, or -1 when there is none. */
+static int64_t
+inj_target(struct launcher *l, const struct ft_inject *in)
+{
+	uint32_t k, m, cand[FT_REPLICAS_MAX], nc, rank, tries;
+
+	if (in->target == FT_INJECT_RANDOM) {
+		/* A random rank that keeps a replica after the kill. */
+		for (tries = 0; tries < 4 * l->nranks + 16; tries++) {
+			rank = (uint32_t)(inj_random(l) % l->nranks);
+			for (nc = 0, k = 0; k < l->nrep; k++) {
+				struct lrank *r = &l->ranks[rank * l->nrep + k];
+
+				if (!r->dead && r->state == R_RUNNING)
+					cand[nc++] = rank * l->nrep + k;
+			}
+			if (nc >= 2)
+				return cand[inj_random(l) % nc];
+		}
+		return -1;
+	}
+	if (in->rank >= l->nranks)
+		return -1;
+	if (in->target == FT_INJECT_REPLICA)
+		return in->replica < l->nrep ?
+		    (int64_t)(in->rank * l->nrep + in->replica) : -1;
+	if ((m = master_of(l, in->rank)) == UINT32_MAX)
+		return -1;
+	if (in->target == FT_INJECT_MASTER)
+		return in->rank * l->nrep + m;
+	for (k = 0; k < l->nrep; k++)
+		if (k != m && !l->ranks[in->rank * l->nrep + k].dead)
+			return in->rank * l->nrep + k;
+	return -1;
+}
+
+/* Fire the timed --inject specs that are due. */
+static void
+inject_due(struct launcher *l, uint64_t now)
+{
+	const struct ft_inject *in;
+	char spec[FT_INJECT_SPEC_MAX + 1];
+	struct lrank *r;
+	int64_t t;
+	size_t i;
+
+	if (!l->table_sent || l->aborting)
+		return;
+	for (i = 0; i < l->cf->ninject; i++) {
+		in = &l->cf->inject[i];
+		if (l->inj_next[i] == 0 || now < l->inj_next[i])
+			continue;
+		l->inj_next[i] = in->trigger == FT_INJECT_EVERY &&
+		    (in->count == 0 || l->inj_kills[i] + 1 < in->count) ?
+		    now + in->every_ns : 0;
+		if ((t = inj_target(l, in)) < 0)
+			continue;
+		r = &l->ranks[t];
+		if (r->state != R_RUNNING || r->pid <= 0)
+			continue;
+		l->inj_kills[i]++;
+		(void)ft_inject_format(in, spec, sizeof(spec));
+		event(l, "\"event\":\"inject\",\"spec\":\"%s\",\"rank\":%u,"
+		    "\"replica\":%u,\"pid\":%d,\"signal\":%d", spec, r->rank,
+		    r->replica, (int)r->pid, in->signo);
+		if (killpg(r->pid, in->signo) != 0)
+			(void)kill(r->pid, in->signo);
+	}
+}
+
+/* The soonest timed injection, or 0. */
+static uint64_t
+inject_next(const struct launcher *l)
+{
+	uint64_t w = 0;
+	size_t i;
+
+	for (i = 0; i < l->cf->ninject; i++)
+		if (l->inj_next[i] != 0 && (w == 0 || l->inj_next[i] < w))
+			w = l->inj_next[i];
+	return w;
 }
 
 /* Everything the loop polls, rebuilt every round. */
@@ -1066,7 +1431,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	size_t i, cap;
 	int rc, w;
 
-	cap = 3 + 2 * (size_t)l->n;
+	cap = 3 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
 	ps.fds = calloc(cap + 1, sizeof(*ps.fds));
 	ps.what = calloc(cap + 1, sizeof(*ps.what));
 	if (ps.fds == NULL || ps.what == NULL)
@@ -1091,6 +1456,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			}
 		}
 		now = ft_now_ns();
+		inject_due(l, now);
 		if (l->deadline != 0 && now >= l->deadline && !l->aborting && l->running > 0)
 			on_timeout(l);
 		if (l->aborting && l->kill_at != 0 && now >= l->kill_at) {
@@ -1105,7 +1471,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			for (i = 0; i < l->n; i++) {
 				struct outbuf *ob[2] = { &l->ranks[i].out, &l->ranks[i].err };
 				for (int k = 0; k < 2; k++) if (ob[k]->fd != -1) {
-					flush_lines(l, (uint32_t)i, ob[k], 1);
+					flush_lines(l, (uint32_t)i, ob[k],
+					    l->nrep == 1);
 					close(ob[k]->fd);
 					ob[k]->fd = -1;
 				}
@@ -1113,8 +1480,9 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			break;
 		}
 		close_lconns(l);
-		if (cap < 3 + 2 * (size_t)l->n + l->nconns) {
-			cap = 3 + 2 * (size_t)l->n + l->nconns;
+		if (cap < 3 + FT_REPLICAS_MAX + 2 * (size_t)l->n + l->nconns) {
+			cap = 3 + FT_REPLICAS_MAX + 2 * (size_t)l->n +
+			    l->nconns;
 			ps.fds = reallocarray(ps.fds, cap, sizeof(*ps.fds));
 			ps.what = reallocarray(ps.what, cap, sizeof(*ps.what));
 			if (ps.fds == NULL || ps.what == NULL)
@@ -1122,11 +1490,15 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		}
 		ps.n = 0;
 		ps_add(&ps, l->lfd, POLLIN, WHAT_LISTEN);
-		if (l->stdin_open && l->in_fd != -1) {
-			if (l->inoff == l->inlen)
+		if (l->stdin_open && l->in_open > 0) {
+			if (stdin_drained(l))
 				ps_add(&ps, STDIN_FILENO, POLLIN, WHAT_STDIN);
 			else
-				ps_add(&ps, l->in_fd, POLLOUT, WHAT_STDIN_OUT);
+				for (i = 0; i < l->nrep; i++)
+					if (l->in_fds[i] != -1 &&
+					    l->in_offs[i] < l->inlen)
+						ps_add(&ps, l->in_fds[i],
+						    POLLOUT, WHAT_STDIN_OUT);
 		}
 		for (i = 0; i < l->nconns; i++)
 			ps_add(&ps, l->conns[i]->c.fd, POLLIN |
@@ -1147,6 +1519,9 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			wake = l->kill_at;
 		if (l->running == 0 && l->drain_at != 0)
 			wake = l->drain_at;
+		if (!l->aborting && inject_next(l) != 0 &&
+		    (wake == 0 || inject_next(l) < wake))
+			wake = inject_next(l);
 		tsp = NULL;
 		if (wake != 0) {
 			uint64_t d = wake > now ? wake - now : 0;
@@ -1208,12 +1583,19 @@ ft_launch_run(const struct ft_launch *cf)
 
 	memset(&l, 0, sizeof(l));
 	l.cf = cf;
-	l.n = cf->nranks;
+	l.nranks = cf->nranks;
+	l.nrep = cf->nrep > 1 ? cf->nrep : 1;
+	l.n = cf->nranks * l.nrep;
 	l.lfd = -1;
-	l.in_fd = -1;
+	for (i = 0; i < FT_REPLICAS_MAX; i++)
+		l.in_fds[i] = -1;
 	l.abort_status = -1;
 	l.watchdog_fd = -1;
 	l.unjoined = -1;
+	l.rng = 0x5eed;
+	for (i = 0; i < cf->ninject; i++)
+		if (cf->inject[i].seed != 0)
+			l.rng = cf->inject[i].seed;
 	l.progname = strrchr(cf->argv[0], '/') != NULL ?
 	    strrchr(cf->argv[0], '/') + 1 : cf->argv[0];
 	if (ft_find_program(cf->argv[0], cf->path, prog, sizeof(prog)) != 0) {
@@ -1231,9 +1613,20 @@ ft_launch_run(const struct ft_launch *cf)
 		ft_warn("unable to allocate %u ranks", l.n);
 		return FT_EXIT_TEMP;
 	}
+	if ((l.printed = calloc(2 * (size_t)l.nranks, sizeof(*l.printed))) ==
+	    NULL || (l.inj_next = calloc(cf->ninject + 1,
+	    sizeof(*l.inj_next))) == NULL || (l.inj_kills =
+	    calloc(cf->ninject + 1, sizeof(*l.inj_kills))) == NULL) {
+		ft_warn("unable to allocate %u ranks", l.n);
+		return FT_EXIT_TEMP;
+	}
 	for (i = 0; i < l.n; i++) {
-		l.ranks[i].out = (struct outbuf){ -1, STDOUT_FILENO, NULL, 0 };
-		l.ranks[i].err = (struct outbuf){ -1, STDERR_FILENO, NULL, 0 };
+		l.ranks[i].rank = i / l.nrep;
+		l.ranks[i].replica = i % l.nrep;
+		l.ranks[i].out = (struct outbuf){ -1, STDOUT_FILENO, NULL, 0,
+		    0 };
+		l.ranks[i].err = (struct outbuf){ -1, STDERR_FILENO, NULL, 0,
+		    0 };
 		l.ranks[i].out.buf = malloc(LINE_MAX_FWD);
 		l.ranks[i].err.buf = malloc(LINE_MAX_FWD);
 		if (l.ranks[i].out.buf == NULL || l.ranks[i].err.buf == NULL) {
@@ -1306,9 +1699,10 @@ ft_launch_run(const struct ft_launch *cf)
 	free(errfds);
 	/* stdin stays blocking: it is shared with our parent, and it is
 	 * read only when poll says it is readable. */
-	if (!l.stdin_open || l.in_fd == -1)
+	if (!l.stdin_open || l.in_open == 0)
 		close_stdin(&l);
 	loop(&l, &waitmask);
+	end_outputs(&l);
 	status = job_status(&l);
 	close_stdin(&l);
 	close_lconns(&l);
@@ -1327,6 +1721,9 @@ ft_launch_run(const struct ft_launch *cf)
 		free(l.ranks[i].err.buf);
 	}
 	free(l.ranks);
+	free(l.printed);
+	free(l.inj_next);
+	free(l.inj_kills);
 	{
 		sigset_t ps;
 		struct timespec zero = { 0, 0 };

@@ -40,6 +40,7 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 
 	memset(e, 0, sizeof(*e));
 	*why = NULL;
+	e->nrep = 1;
 	if (get(FT_ENV_LAUNCHER) == NULL) {
 		e->rank = 0;
 		e->size = 1;
@@ -54,6 +55,13 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 		*why = FT_ENV_NODE;
 	else if (get_u32(get, FT_ENV_KEYFD, 65535, &fd) != 0)
 		*why = FT_ENV_KEYFD;
+	else if (get(FT_ENV_REPLICAS) != NULL &&
+	    (get_u32(get, FT_ENV_REPLICAS, FT_REPLICAS_MAX, &e->nrep) != 0 ||
+	    e->nrep == 0 || (uint64_t)e->nrep * e->size > FT_WIRE_MAX_RANKS))
+		*why = FT_ENV_REPLICAS;
+	else if (e->nrep > 1 &&
+	    get_u32(get, FT_ENV_REPLICA, e->nrep - 1, &e->replica) != 0)
+		*why = FT_ENV_REPLICA;
 	if (*why != NULL)
 		goto bad;
 	snprintf(e->launcher, sizeof(e->launcher), "%s", get(FT_ENV_LAUNCHER));
@@ -65,6 +73,8 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 		snprintf(e->proto, sizeof(e->proto), "none");
 	s = get(FT_ENV_TCP);
 	e->force_tcp = s != NULL && strcmp(s, "1") == 0;
+	s = get(FT_ENV_DIVERGE);
+	e->check_divergence = s != NULL && strcmp(s, "1") == 0;
 	while (got < sizeof(e->key)) {
 		n = read((int)fd, e->key + got, sizeof(e->key) - got);
 		if (n < 0 && errno == EINTR)
@@ -153,6 +163,7 @@ ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
 	const uint8_t *body;
 	struct ft_wbuf wb;
 	struct ft_hdr h;
+	uint32_t self_id = e->rank * e->nrep + e->replica;
 	int fd, saved;
 
 	/* A full accept queue (many ranks at once) is worth waiting out. */
@@ -161,16 +172,16 @@ ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
 			return -1;
 		(void)poll(NULL, 0, 1);
 	}
-	if (ft_conn_connecting(ctl, fd, e->key, e->rank, FT_ROLE_RANK) != 0) {
+	if (ft_conn_connecting(ctl, fd, e->key, self_id, FT_ROLE_RANK) != 0) {
 		close(fd);
 		return -1;
 	}
 	if (await_frame(ctl, 0, &h, &body, deadline) != 0)
 		goto fail;
-	reg.rank = e->rank;
+	reg.rank = self_id;
 	reg.addr = *self;
 	ft_wbuf_init(&wb);
-	if (ft_msg_register_encode(&wb, e->rank, &reg) != 0 ||
+	if (ft_msg_register_encode(&wb, self_id, &reg) != 0 ||
 	    ft_conn_queue_copy(ctl, wb.p, wb.len) != 0) {
 		ft_wbuf_release(&wb);
 		goto fail;
@@ -180,7 +191,7 @@ ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
 		goto fail;
 	if (ft_msg_table_decode(body, h.len - FT_WIRE_HDRLEN, table) != 0)
 		goto fail;
-	if (table->n != e->size) {
+	if (table->n != e->size * e->nrep) {
 		ft_msg_table_free(table);
 		errno = EPROTO;
 		goto fail;

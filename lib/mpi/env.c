@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -23,11 +24,63 @@ env_get(const char *name)
 	return getenv(name);
 }
 
+/* Tell the launcher something; best effort, as stderr would be. */
+static void
+to_launcher(uint32_t kind, const char *text)
+{
+	struct ft_msg_note n;
+	struct ft_conn *ctl;
+	struct ft_wbuf wb;
+
+	if (ft__mpi.pt == NULL || (ctl = ft_pt_ctl(ft__mpi.pt)) == NULL) {
+		(void)!write(STDERR_FILENO, text, strlen(text));
+		return;
+	}
+	n.kind = kind;
+	snprintf(n.text, sizeof(n.text), "%s", text);
+	ft_wbuf_init(&wb);
+	if (ft_msg_note_encode(&wb, ft__mpi.env.rank * ft__mpi.env.nrep +
+	    ft__mpi.env.replica, &n) == 0)
+		(void)ft_conn_queue_copy(ctl, wb.p, wb.len);
+	ft_wbuf_release(&wb);
+}
+
+static void
+diag_to_launcher(const char *line, size_t len)
+{
+	char text[FT_WIRE_TEXT_MAX];
+
+	snprintf(text, sizeof(text), "%.*s", (int)len, line);
+	to_launcher(FT_NOTE_WARNING, text);
+}
+
+static void
+notify_launcher(void *arg, uint32_t kind, const char *text)
+{
+	(void)arg;
+	to_launcher(kind, text);
+}
+
+static void
+on_view(const struct ft_hdr *h, const uint8_t *body)
+{
+	struct ft_msg_view v;
+	uint32_t n = ft__mpi.env.size * ft__mpi.env.nrep;
+
+	if ((v.dead = calloc(n, sizeof(*v.dead))) == NULL)
+		ft__mpi_abort(FT_EXIT_TEMP, "out of memory");
+	if (ft_msg_view_decode(body, h->len - FT_WIRE_HDRLEN, &v, n) != 0)
+		ft_warnx("ignored a malformed view from the launcher");
+	else if (ft_pt_view(ft__mpi.pt, v.dead, v.ndead) != 0)
+		/* The launcher ends the job: every copy of a rank is gone. */
+		ft_info("a rank has no replica left");
+	free(v.dead);
+}
+
 static void
 on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 {
 	(void)arg;
-	(void)body;
 	if (h == NULL) {
 		if (ft__mpi.finalize_ok)
 			return;
@@ -37,6 +90,8 @@ on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 	}
 	if (h->type == FT_MSG_FINALIZE_OK)
 		ft__mpi.finalize_ok = 1;
+	else if (h->type == FT_MSG_VIEW)
+		on_view(h, body);
 	else
 		ft_warnx("rank %u: ignored a %s frame from the launcher",
 		    ft__mpi.env.rank, ft_msg_name(h->type));
@@ -69,12 +124,24 @@ init_common(void)
 	ft__mpi.singleton = rc == 0;
 	if (ft__mpi.singleton)
 		ft_random(ft__mpi.env.key, sizeof(ft__mpi.env.key));
-	snprintf(role, sizeof(role), "rank %u", ft__mpi.env.rank);
+	if (ft__mpi.env.nrep > 1)
+		snprintf(role, sizeof(role), "rank %u.%u", ft__mpi.env.rank,
+		    ft__mpi.env.replica);
+	else
+		snprintf(role, sizeof(role), "rank %u", ft__mpi.env.rank);
 	ft_diag_setrole(role);
 	/* Spinning buys latency when every rank has a core; when ranks
 	 * outnumber cores it steals the core the sender needs, so yield. */
-	ft__mpi.oversubscribed = (long)ft__mpi.env.size >
-	    sysconf(_SC_NPROCESSORS_ONLN);
+	ft__mpi.oversubscribed = (long)ft__mpi.env.size *
+	    (long)ft__mpi.env.nrep > sysconf(_SC_NPROCESSORS_ONLN);
+	if ((s = getenv(FT_ENV_KILL_AFTER)) != NULL) {
+		ft__mpi.kill_after = strtoull(s, NULL, 10);
+		s = getenv(FT_ENV_KILL_SIGNAL);
+		ft__mpi.kill_signal = s != NULL ? (int)strtol(s, NULL, 10) :
+		    SIGKILL;
+		if (ft__mpi.kill_signal < 1 || ft__mpi.kill_signal > 64)
+			ft__mpi.kill_signal = SIGKILL;
+	}
 	if ((s = getenv("FT_SPIN_US")) != NULL) {
 		long v = strtol(s, NULL, 10);
 
@@ -86,6 +153,9 @@ init_common(void)
 	memset(&pc, 0, sizeof(pc));
 	pc.rank = ft__mpi.env.rank;
 	pc.size = ft__mpi.env.size;
+	pc.nrep = ft__mpi.env.nrep;
+	pc.replica = ft__mpi.env.replica;
+	pc.check_divergence = ft__mpi.env.check_divergence;
 	pc.key = ft__mpi.env.key;
 	pc.proto = proto;
 	pc.force_tcp = ft__mpi.env.force_tcp;
@@ -110,6 +180,10 @@ init_common(void)
 			ft__mpi_abort(FT_EXIT_TEMP, "bad rank table");
 		ft_msg_table_free(&table);
 		ft_pt_set_ctl(ft__mpi.pt, &ctl, on_ctl, NULL);
+		if (ft__mpi.env.nrep > 1) {
+			ft_pt_set_notify(ft__mpi.pt, notify_launcher, NULL);
+			ft_diag_setsink(diag_to_launcher);
+		}
 	}
 	ft_mpi_comm_world.rank = (int)ft__mpi.env.rank;
 	ft_mpi_comm_world.size = (int)ft__mpi.env.size;
@@ -200,13 +274,15 @@ MPI_Finalize(void)
 	ft__mpi_wait(not_busy, NULL);
 	if (!ft__mpi.singleton && (ctl = ft_pt_ctl(ft__mpi.pt)) != NULL) {
 		ft_wbuf_init(&wb);
-		if (ft_msg_empty_encode(&wb, ft__mpi.env.rank,
+		if (ft_msg_empty_encode(&wb, ft__mpi.env.rank *
+		    ft__mpi.env.nrep + ft__mpi.env.replica,
 		    FT_MSG_FINALIZE) != 0 ||
 		    ft_conn_queue_copy(ctl, wb.p, wb.len) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "unable to tell the launcher");
 		ft_wbuf_release(&wb);
 	}
 	ft__mpi_wait(not_busy_and_ok, NULL);
+	ft_diag_setsink(NULL);
 	ft_pt_free(ft__mpi.pt);
 	ft__mpi.pt = NULL;
 	ft__mpi_comm_fini_end();
@@ -249,7 +325,8 @@ ft__mpi_abort(int code, const char *why)
 		snprintf(ab.reason, sizeof(ab.reason), "%s",
 		    why != NULL ? why : "fatal error");
 		ft_wbuf_init(&wb);
-		if (ft_msg_abort_encode(&wb, ft__mpi.env.rank, &ab) == 0 &&
+		if (ft_msg_abort_encode(&wb, ft__mpi.env.rank *
+		    ft__mpi.env.nrep + ft__mpi.env.replica, &ab) == 0 &&
 		    ft_conn_queue_copy(ctl, wb.p, wb.len) == 0) {
 			/* Give the launcher a moment to hear it; it kills
 			 * us anyway once it has. */
@@ -299,7 +376,17 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 double
 MPI_Wtime(void)
 {
-	return ft_now();
+	uint64_t v[3] = { 0, 0, 0 };
+	double t = ft_now();
+
+	/* Replicas read the master's clock, so they branch alike on it. */
+	if (ft__mpi.pt == NULL || ft_pt_nrep(ft__mpi.pt) == 1)
+		return t;
+	memcpy(&v[0], &t, sizeof(t));
+	if (ft_pt_decide(ft__mpi.pt, FT_ND_CLOCK, v) != 0)
+		ft__mpi_abort(FT_EXIT_TEMP, "replicas diverged at MPI_Wtime");
+	memcpy(&t, &v[0], sizeof(t));
+	return t;
 }
 
 double

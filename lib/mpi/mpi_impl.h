@@ -68,6 +68,9 @@ struct ft_mpi_state {
 	int			 finalize_ok;
 	int			 spin_us;
 	int			 oversubscribed;
+	/* ftrun --inject ...,after-sends=N: die after N sends. */
+	uint64_t		 kill_after, sends;
+	int			 kill_signal;
 	/* Buffered-mode sends (MPI_Buffer_attach). */
 	uint8_t			*bbuf;
 	size_t			 bsize;

@@ -5,6 +5,7 @@
  * and world ranks here and go down to lib/pt2pt.
  */
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "mpi_impl.h"
@@ -229,6 +230,11 @@ static int
 send_bytes_ctx(const char *call, const void *data, size_t len, int dest,
     int tag, MPI_Comm comm, uint32_t ctx, int mode, struct ft_req *pr)
 {
+	if (ft__mpi.kill_after != 0 && ++ft__mpi.sends > ft__mpi.kill_after) {
+		/* A fault the user asked ftrun to inject. */
+		(void)raise(ft__mpi.kill_signal);
+		_exit(128 + ft__mpi.kill_signal);
+	}
 	if (ft_pt_isend(ft__mpi.pt, pr, data, len, comm->world[dest],
 	    ctx, (uint32_t)comm->rank, tag, mode) != 0)
 		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
@@ -709,6 +715,24 @@ report(struct ft_mpi_req *r, MPI_Comm comm, int rc, const char *call)
 	    "larger than the receive buffer");
 }
 
+/* Is this rank replicated?  Then its master settles what may differ. */
+static int
+nd_on(void)
+{
+	return ft_pt_nrep(ft__mpi.pt) > 1;
+}
+
+/* The master's value of an outcome (local is ours when we are it). */
+static int64_t
+nd_value(uint32_t kind, int64_t local)
+{
+	uint64_t v[3] = { (uint64_t)local, 0, 0 };
+
+	if (ft_pt_decide(ft__mpi.pt, kind, v) != 0)
+		ft__mpi_abort(FT_EXIT_TEMP, "the replicas of this rank diverged");
+	return (int64_t)v[0];
+}
+
 int
 MPI_Wait(MPI_Request *req, MPI_Status *st)
 {
@@ -747,6 +771,8 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 	if (!mreq_done(*req))
 		(void)ft_pt_progress(ft__mpi.pt, 0);
 	*flag = mreq_done(*req);
+	if (nd_on() && (*flag = (int)nd_value(FT_ND_FLAG, *flag)))
+		ft__mpi_wait(mreq_done_cb, *req);
 	if (!*flag)
 		return MPI_SUCCESS;
 	comm = (*req)->comm;
@@ -848,6 +874,8 @@ MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
 	if (!many_done(&m))
 		(void)ft_pt_progress(ft__mpi.pt, 0);
 	*flag = many_done(&m);
+	if (nd_on() && (*flag = (int)nd_value(FT_ND_FLAG, *flag)))
+		ft__mpi_wait(many_done, &m);
 	if (!*flag)
 		return MPI_SUCCESS;
 	rc = finish_all(n, reqs, sts, &comm);
@@ -871,12 +899,13 @@ first_done(int n, MPI_Request *reqs)
 	return active == 0 ? MPI_UNDEFINED : -1;
 }
 
+/* Finish request i (MPI_UNDEFINED: none was active). */
 static int
-finish_one(int n, MPI_Request *reqs, int *index, MPI_Status *st,
+finish_one(int i, MPI_Request *reqs, int *index, MPI_Status *st,
     const char *call)
 {
 	MPI_Comm comm;
-	int i = first_done(n, reqs), rc;
+	int rc;
 
 	*index = i;
 	if (i == MPI_UNDEFINED) {
@@ -892,7 +921,7 @@ int
 MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
 {
 	struct many m = { n, reqs, 0 };
-	int rc;
+	int rc, i = MPI_UNDEFINED;
 
 	FT_MPI_CHECK_INIT("MPI_Waitany");
 	if ((rc = check_array("MPI_Waitany", n, reqs)) != MPI_SUCCESS)
@@ -900,8 +929,13 @@ MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
 	if (index == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Waitany",
 		    "NULL index");
-	ft__mpi_wait(many_done, &m);
-	return finish_one(n, reqs, index, st, "MPI_Waitany");
+	if (!nd_on() || ft_pt_decides(ft__mpi.pt)) {
+		ft__mpi_wait(many_done, &m);
+		i = first_done(n, reqs);
+	}
+	if (nd_on() && (i = (int)nd_value(FT_ND_INDEX, i)) >= 0)
+		ft__mpi_wait(mreq_done_cb, reqs[i]);
+	return finish_one(i, reqs, index, st, "MPI_Waitany");
 }
 
 int
@@ -919,30 +953,71 @@ MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st)
 		(void)ft_pt_progress(ft__mpi.pt, 0);
 		i = first_done(n, reqs);
 	}
+	if (nd_on() && (i = (int)nd_value(FT_ND_INDEX, i)) >= 0)
+		ft__mpi_wait(mreq_done_cb, reqs[i]);
 	if (i == -1) {
 		*flag = 0;
 		*index = MPI_UNDEFINED;
 		return MPI_SUCCESS;
 	}
 	*flag = 1;
-	return finish_one(n, reqs, index, st, "MPI_Testany");
+	return finish_one(i, reqs, index, st, "MPI_Testany");
 }
 
 /* Finish every done request, listing their indices. */
+/*
+ * Replicated, the master's list of done requests: the count, then each
+ * index, decided one by one.  Returns the count (MPI_UNDEFINED when no
+ * request is active); the replicas wait for each listed request.
+ */
+static int
+nd_some(int n, MPI_Request *reqs, int *list)
+{
+	int i, k = 0, active = 0, cnt;
+
+	for (i = 0; i < n; i++) {
+		if (req_is_null(reqs[i]))
+			continue;
+		active++;
+		if (mreq_done(reqs[i]))
+			list[k++] = i;
+	}
+	cnt = (int)nd_value(FT_ND_COUNT, active == 0 ? MPI_UNDEFINED : k);
+	for (i = 0; i < cnt; i++) {
+		list[i] = (int)nd_value(FT_ND_INDEX, i < k ? list[i] : -1);
+		if (list[i] < 0 || list[i] >= n || req_is_null(reqs[list[i]]))
+			ft__mpi_abort(FT_EXIT_TEMP, "the replicas of this rank "
+			    "diverged");
+		ft__mpi_wait(mreq_done_cb, reqs[list[i]]);
+	}
+	return cnt;
+}
+
 static int
 finish_some(int n, MPI_Request *reqs, int *outcount, int *indices,
     MPI_Status *sts, const char *call)
 {
 	MPI_Comm comm = MPI_COMM_WORLD, c;
-	int i, k = 0, active = 0, rc, any = 0;
+	int i, k = 0, active = 0, rc, any = 0, cnt = 0, j = 0;
 
+	if (nd_on()) {
+		/* indices has room for n: it holds the list meanwhile. */
+		if ((cnt = nd_some(n, reqs, indices)) == MPI_UNDEFINED) {
+			*outcount = MPI_UNDEFINED;
+			return MPI_SUCCESS;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		MPI_Status *st;
 
 		if (req_is_null(reqs[i]))
 			continue;
 		active++;
-		if (!mreq_done(reqs[i]))
+		if (nd_on()) {
+			if (j >= cnt || indices[j] != i)
+				continue;
+			j++;
+		} else if (!mreq_done(reqs[i]))
 			continue;
 		st = sts == MPI_STATUSES_IGNORE ? NULL : &sts[k];
 		c = reqs[i]->comm;
@@ -972,7 +1047,8 @@ MPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices,
 	if (outcount == NULL || (n > 0 && indices == NULL))
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Waitsome",
 		    "NULL argument");
-	ft__mpi_wait(many_done, &m);
+	if (!nd_on() || ft_pt_decides(ft__mpi.pt))
+		ft__mpi_wait(many_done, &m);
 	return finish_some(n, reqs, outcount, indices, sts, "MPI_Waitsome");
 }
 
@@ -1102,41 +1178,6 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
 	return rc;
 }
 
-int
-MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
-{
-	struct ft_pt_status ps;
-	int rc;
-
-	FT_MPI_CHECK_INIT("MPI_Iprobe");
-	if ((rc = check_args("MPI_Iprobe", NULL, 0, MPI_BYTE, src, tag, comm,
-	    1)) != MPI_SUCCESS)
-		return rc;
-	if (flag == NULL)
-		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Iprobe",
-		    "NULL flag");
-	if (src == MPI_PROC_NULL) {
-		*flag = 1;
-		status_procnull(st);
-		return MPI_SUCCESS;
-	}
-	*flag = ft_pt_iprobe(ft__mpi.pt, src == MPI_ANY_SOURCE ? FT_PT_ANY :
-	    src, tag == MPI_ANY_TAG ? FT_PT_ANY : tag, comm->ctx, &ps);
-	if (!*flag) {
-		(void)ft_pt_progress(ft__mpi.pt, 0);
-		*flag = ft_pt_iprobe(ft__mpi.pt, src == MPI_ANY_SOURCE ?
-		    FT_PT_ANY : src, tag == MPI_ANY_TAG ? FT_PT_ANY : tag,
-		    comm->ctx, &ps);
-	}
-	if (*flag && st != MPI_STATUS_IGNORE) {
-		status_empty(st);
-		st->MPI_SOURCE = ps.source;
-		st->MPI_TAG = ps.tag;
-		st->ft_bytes = ps.msglen;
-	}
-	return MPI_SUCCESS;
-}
-
 struct probe {
 	int		 src, tag;
 	uint32_t	 ctx;
@@ -1151,12 +1192,71 @@ probe_found(void *arg)
 	return ft_pt_iprobe(ft__mpi.pt, p->src, p->tag, p->ctx, &p->st);
 }
 
+/*
+ * Replicated, the master says whether a probe found a message, and which
+ * (source, tag); a replica then waits until it has that message too.
+ */
+static int
+nd_probe(struct probe *p, int found)
+{
+	uint64_t v[3] = { (uint64_t)found, (uint64_t)p->st.source,
+	    (uint64_t)(int64_t)p->st.tag };
+
+	if (ft_pt_decide(ft__mpi.pt, FT_ND_PROBE, v) != 0)
+		ft__mpi_abort(FT_EXIT_TEMP, "the replicas of this rank diverged");
+	if (v[0] == 0)
+		return 0;
+	p->src = (int)v[1];
+	p->tag = (int)(int64_t)v[2];
+	ft__mpi_wait(probe_found, p);
+	return 1;
+}
+
+int
+MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
+{
+	struct probe p;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	FT_MPI_CHECK_INIT("MPI_Iprobe");
+	if ((rc = check_args("MPI_Iprobe", NULL, 0, MPI_BYTE, src, tag, comm,
+	    1)) != MPI_SUCCESS)
+		return rc;
+	if (flag == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Iprobe",
+		    "NULL flag");
+	if (src == MPI_PROC_NULL) {
+		*flag = 1;
+		status_procnull(st);
+		return MPI_SUCCESS;
+	}
+	p.src = src == MPI_ANY_SOURCE ? FT_PT_ANY : src;
+	p.tag = tag == MPI_ANY_TAG ? FT_PT_ANY : tag;
+	p.ctx = comm->ctx;
+	*flag = probe_found(&p);
+	if (!*flag) {
+		(void)ft_pt_progress(ft__mpi.pt, 0);
+		*flag = probe_found(&p);
+	}
+	if (nd_on())
+		*flag = nd_probe(&p, *flag);
+	if (*flag && st != MPI_STATUS_IGNORE) {
+		status_empty(st);
+		st->MPI_SOURCE = p.st.source;
+		st->MPI_TAG = p.st.tag;
+		st->ft_bytes = p.st.msglen;
+	}
+	return MPI_SUCCESS;
+}
+
 int
 MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 {
 	struct probe p;
 	int rc;
 
+	memset(&p, 0, sizeof(p));
 	FT_MPI_CHECK_INIT("MPI_Probe");
 	if ((rc = check_args("MPI_Probe", NULL, 0, MPI_BYTE, src, tag, comm,
 	    1)) != MPI_SUCCESS)
@@ -1168,7 +1268,10 @@ MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 	p.src = src == MPI_ANY_SOURCE ? FT_PT_ANY : src;
 	p.tag = tag == MPI_ANY_TAG ? FT_PT_ANY : tag;
 	p.ctx = comm->ctx;
-	ft__mpi_wait(probe_found, &p);
+	if (!nd_on() || ft_pt_decides(ft__mpi.pt))
+		ft__mpi_wait(probe_found, &p);
+	if (nd_on())
+		(void)nd_probe(&p, 1);
 	if (st != MPI_STATUS_IGNORE) {
 		status_empty(st);
 		st->MPI_SOURCE = p.st.source;

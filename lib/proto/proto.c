@@ -9,6 +9,7 @@
 
 static const struct ft_proto_ops *const registry[] = {
 	&ft__proto_none,
+	&ft__proto_replicate,
 };
 
 const struct ft_proto_ops *
@@ -26,7 +27,7 @@ ft_proto_find(const char *name)
 const char *
 ft_proto_names(void)
 {
-	return "none";
+	return "none, replicate";
 }
 
 int

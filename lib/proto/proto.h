@@ -11,6 +11,7 @@
 #define FT_PROTO_H
 
 #include "../base/base.h"
+#include "../wire/wire.h"
 
 #define FT_PROTO_ABI	1
 
@@ -75,5 +76,82 @@ int	 ft_proto_send(struct ft_proto *, struct ft_msg *);
 int	 ft_proto_deliver(struct ft_proto *, const struct ft_msg *);
 
 extern const struct ft_proto_ops ft__proto_none;
+extern const struct ft_proto_ops ft__proto_replicate;
+
+/*
+ * Replication's tables (replicate.c); lib/pt2pt drives them.  A job of
+ * size ranks run with R replicas has size * R processes, process id
+ * rank * R + replica.  A rank's master is its lowest-numbered live
+ * replica: every process computes the same one from the same view.
+ * gone[] is indexed by process id.  Returns the replica index, or
+ * UINT32_MAX when every replica of rank is gone.
+ */
+uint32_t ft_rep_master(const uint8_t *gone, uint32_t rank, uint32_t nrep);
+
+/* A copy of a message a replica produced, kept until committed. */
+struct ft_rep_entry {
+	struct ft_rep_entry	*next;
+	uint64_t		 seq;
+	uint32_t		 ctx, src;
+	int32_t			 tag;
+	int			 mode;
+	uint32_t		 crc;
+	size_t			 len;
+	uint8_t			*data;
+};
+
+/* The backup table for one destination rank, in message order. */
+#define FT_REP_RECENT	16
+struct ft_rep_backup {
+	struct ft_rep_entry	*head, *tail;
+	uint64_t		 committed;	/* messages below are committed */
+	size_t			 count, bytes;
+	/* Digests committed before we made the message (we are behind). */
+	struct {
+		uint64_t	 seq;
+		uint32_t	 crc;
+	}			 recent[FT_REP_RECENT];
+	uint32_t		 nrecent;
+};
+
+/*
+ * Keep a copy of m unless it is already committed.  Returns 1 when
+ * kept, 0 when not needed, -1 with ENOMEM.
+ */
+int	 ft_rep_backup_add(struct ft_rep_backup *, const struct ft_msg *,
+	    int mode, uint32_t crc);
+/*
+ * The master committed every message up to seq; crc is message seq's
+ * digest (0: unchecked).  Drops the copies.  Returns 1 when the copy of
+ * seq has another digest (divergence, *bad = seq), else 0.
+ */
+int	 ft_rep_backup_commit(struct ft_rep_backup *, uint64_t seq,
+	    uint32_t crc, uint64_t *bad);
+void	 ft_rep_backup_free(struct ft_rep_backup *);
+/*
+ * We made message seq (digest crc) after its commit arrived: returns 1
+ * when the master's digest of it, if still known, differs.
+ */
+int	 ft_rep_backup_late(const struct ft_rep_backup *, uint64_t seq,
+	    uint32_t crc);
+
+/*
+ * The master's decisions in the order it made them.  Every decision is
+ * counted; the newest cap are kept, for a new master to collect from
+ * the replicas after a failover.
+ */
+struct ft_nd_log {
+	struct ft_decision	*ring;
+	uint32_t		 cap;
+	uint64_t		 count;		/* indices below are known */
+};
+
+int	 ft_nd_log_init(struct ft_nd_log *, uint32_t cap);
+void	 ft_nd_log_free(struct ft_nd_log *);
+/* Append d: 0, or 1 for an index already held, -1 EPROTO for a gap. */
+int	 ft_nd_log_add(struct ft_nd_log *, const struct ft_decision *);
+/* The decision of that index, or NULL when unknown or no longer kept. */
+const struct ft_decision *ft_nd_log_get(const struct ft_nd_log *,
+	    uint64_t index);
 
 #endif

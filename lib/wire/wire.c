@@ -69,6 +69,16 @@ ft_msg_name(unsigned int type)
 		return "FINALIZE";
 	case FT_MSG_FINALIZE_OK:
 		return "FINALIZE_OK";
+	case FT_MSG_VIEW:
+		return "VIEW";
+	case FT_MSG_NOTE:
+		return "NOTE";
+	case FT_MSG_COMMIT:
+		return "COMMIT";
+	case FT_MSG_DECIDE:
+		return "DECIDE";
+	case FT_MSG_NDSYNC:
+		return "NDSYNC";
 	case FT_MSG_EAGER:
 		return "EAGER";
 	case FT_MSG_RTS:
@@ -565,6 +575,172 @@ ft_msg_credit_decode(const uint8_t *p, size_t len, struct ft_msg_credit *m)
 	m->bytes = ft_get64(&r);
 	if (m->bytes == 0)
 		r.err = EPROTO;
+	return decode_done(&r);
+}
+
+int
+ft_msg_view_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_view *m)
+{
+	size_t s;
+	uint32_t i;
+
+	if (m->ndead > FT_WIRE_MAX_RANKS) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_VIEW, sender, 0);
+	ft_put64(b, m->epoch);
+	ft_put32(b, m->ndead);
+	for (i = 0; i < m->ndead; i++)
+		ft_put32(b, m->dead[i]);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_view_decode(const uint8_t *p, size_t len, struct ft_msg_view *m,
+    uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->epoch = ft_get64(&r);
+	m->ndead = ft_get32(&r);
+	if (r.err == 0 && (m->ndead > cap || m->ndead > FT_WIRE_MAX_RANKS ||
+	    (size_t)m->ndead * 4 != r.len - r.off))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->ndead; i++)
+		m->dead[i] = ft_get32(&r);
+	return decode_done(&r);
+}
+
+int
+ft_msg_note_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_note *m)
+{
+	size_t s;
+
+	if (m->kind == 0 || m->kind > FT_NOTE_KIND_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_NOTE, sender, 0);
+	ft_put32(b, m->kind);
+	ft_putstr(b, m->text);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_note_decode(const uint8_t *p, size_t len, struct ft_msg_note *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->kind = ft_get32(&r);
+	ft_getstr(&r, m->text, sizeof(m->text));
+	if (r.err == 0 && (m->kind == 0 || m->kind > FT_NOTE_KIND_MAX))
+		r.err = EPROTO;
+	return decode_done(&r);
+}
+
+int
+ft_msg_commit_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_commit *m)
+{
+	size_t s;
+	uint32_t i;
+
+	if (m->n > FT_WIRE_BATCH_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_COMMIT, sender, 0);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++) {
+		ft_put32(b, m->e[i].dst);
+		ft_put32(b, m->e[i].crc);
+		ft_put64(b, m->e[i].seq);
+	}
+	return frame_end(b, s);
+}
+
+int
+ft_msg_commit_decode(const uint8_t *p, size_t len, struct ft_msg_commit *m,
+    uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->n = ft_get32(&r);
+	if (r.err == 0 && (m->n > cap || m->n > FT_WIRE_BATCH_MAX ||
+	    (size_t)m->n * 16 != r.len - r.off))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->n; i++) {
+		m->e[i].dst = ft_get32(&r);
+		m->e[i].crc = ft_get32(&r);
+		m->e[i].seq = ft_get64(&r);
+	}
+	return decode_done(&r);
+}
+
+#define DECISION_LEN	48
+
+int
+ft_msg_decide_encode(struct ft_wbuf *b, uint32_t sender, unsigned int type,
+    const struct ft_msg_decide *m)
+{
+	size_t s;
+	uint32_t i;
+
+	if ((type != FT_MSG_DECIDE && type != FT_MSG_NDSYNC) ||
+	    m->n > FT_WIRE_BATCH_MAX || m->reply > 1 ||
+	    (type == FT_MSG_DECIDE && (m->reply != 0 || m->have != 0))) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, type, sender, 0);
+	ft_put32(b, m->reply);
+	ft_put64(b, m->have);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++) {
+		ft_put64(b, m->d[i].index);
+		ft_put32(b, m->d[i].kind);
+		ft_put32(b, 0);
+		ft_put64(b, m->d[i].site);
+		ft_put64(b, m->d[i].a);
+		ft_put64(b, m->d[i].b);
+		ft_put64(b, m->d[i].c);
+	}
+	return frame_end(b, s);
+}
+
+int
+ft_msg_decide_decode(const uint8_t *p, size_t len, struct ft_msg_decide *m,
+    uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->reply = ft_get32(&r);
+	m->have = ft_get64(&r);
+	m->n = ft_get32(&r);
+	if (r.err == 0 && (m->reply > 1 || m->n > cap ||
+	    m->n > FT_WIRE_BATCH_MAX ||
+	    (size_t)m->n * DECISION_LEN != r.len - r.off))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->n; i++) {
+		m->d[i].index = ft_get64(&r);
+		m->d[i].kind = ft_get32(&r);
+		if (ft_get32(&r) != 0)
+			r.err = EPROTO;
+		m->d[i].site = ft_get64(&r);
+		m->d[i].a = ft_get64(&r);
+		m->d[i].b = ft_get64(&r);
+		m->d[i].c = ft_get64(&r);
+	}
 	return decode_done(&r);
 }
 

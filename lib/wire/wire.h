@@ -43,12 +43,17 @@ enum ft_msg_type {
 	FT_MSG_ABORT = 18,
 	FT_MSG_FINALIZE = 19,
 	FT_MSG_FINALIZE_OK = 20,
+	FT_MSG_VIEW = 21,
+	FT_MSG_NOTE = 22,
 	/* Rank <-> rank. */
 	FT_MSG_EAGER = 32,
 	FT_MSG_RTS = 33,
 	FT_MSG_CTS = 34,
 	FT_MSG_RDATA = 35,
 	FT_MSG_CREDIT = 36,
+	FT_MSG_COMMIT = 37,
+	FT_MSG_DECIDE = 38,
+	FT_MSG_NDSYNC = 39,
 	/* Detector <-> detector (ftgossip). */
 	FT_MSG_GOSSIP = 48,
 	FT_MSG_PING = 49,
@@ -218,6 +223,88 @@ int	 ft_msg_member_decode(const uint8_t *, size_t, struct ft_msg_member *,
 struct ft_msg_credit {
 	uint64_t	bytes;		/* never 0 */
 };
+
+/*
+ * A new view of a replicated job's processes (launcher to process): the
+ * processes known dead, by process id (rank * R + replica).  ndead is
+ * at most FT_WIRE_MAX_RANKS.
+ */
+struct ft_msg_view {
+	uint64_t	 epoch;
+	uint32_t	 ndead;
+	uint32_t	*dead;
+};
+
+int	 ft_msg_view_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_view *);
+/* Decode into the caller's m->dead (cap ids): EPROTO above cap. */
+int	 ft_msg_view_decode(const uint8_t *, size_t, struct ft_msg_view *,
+	    uint32_t cap);
+
+/* What a process tells its launcher besides REGISTER/ABORT/FINALIZE. */
+enum ft_note_kind {
+	FT_NOTE_WARNING = 1,	/* a libft diagnostic, printed once */
+	FT_NOTE_DIVERGE,	/* replicas of a rank sent different bytes */
+	FT_NOTE_KIND_MAX = FT_NOTE_DIVERGE,
+};
+
+struct ft_msg_note {
+	uint32_t	kind;
+	char		text[FT_WIRE_TEXT_MAX];
+};
+
+int	 ft_msg_note_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_note *);
+int	 ft_msg_note_decode(const uint8_t *, size_t, struct ft_msg_note *);
+
+/*
+ * Replication: a master tells its own replicas that its messages to
+ * rank dst up to number seq have left for every replica of dst, so they
+ * may drop their backup copies; crc is the CRC32C of message seq's
+ * bytes, or 0 when not checked.
+ */
+struct ft_commit {
+	uint32_t	dst;
+	uint32_t	crc;
+	uint64_t	seq;
+};
+
+#define FT_WIRE_BATCH_MAX	4096u	/* entries in COMMIT, DECIDE, NDSYNC */
+struct ft_msg_commit {
+	uint32_t		 n;
+	struct ft_commit	*e;
+};
+
+int	 ft_msg_commit_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_commit *);
+/* Decode into the caller's m->e (cap entries): EPROTO above cap. */
+int	 ft_msg_commit_decode(const uint8_t *, size_t, struct ft_msg_commit *,
+	    uint32_t cap);
+
+/*
+ * A master's decision on a nondeterministic event, numbered index in
+ * the order the master made them; kind and site say which event of the
+ * program it settles, a, b, c its outcome (see lib/pt2pt).
+ */
+struct ft_decision {
+	uint64_t	index;
+	uint32_t	kind;
+	uint64_t	site;
+	uint64_t	a, b, c;
+};
+
+struct ft_msg_decide {
+	uint32_t		 reply;		/* NDSYNC: 0 ask, 1 answer */
+	uint64_t		 have;		/* NDSYNC: decisions held */
+	uint32_t		 n;
+	struct ft_decision	*d;
+};
+
+/* type is FT_MSG_DECIDE (reply and have 0) or FT_MSG_NDSYNC. */
+int	 ft_msg_decide_encode(struct ft_wbuf *, uint32_t sender,
+	    unsigned int type, const struct ft_msg_decide *);
+int	 ft_msg_decide_decode(const uint8_t *, size_t, struct ft_msg_decide *,
+	    uint32_t cap);
 
 /* The fixed part of RDATA; the payload follows it. */
 #define FT_RDATA_FIXED	16

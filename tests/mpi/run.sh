@@ -32,7 +32,7 @@ while read -r name nps; do
 	for np in $nps; do
 		n=$((n + 1))
 		log="$out/$name.$np.log"
-		timeout 180 ftrun -n "$np" --timeout 120 "$out/$name" \
+		timeout 180 ftrun -n "$np" ${FTRUN_ARGS:-} --timeout 120 "$out/$name" \
 		    </dev/null >"$log" 2>&1
 		rc=$?
 		if [ $rc -eq 0 ] && grep -qx ' *No Errors' "$log"; then

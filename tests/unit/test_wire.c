@@ -5,7 +5,9 @@
  * copied into a buffer of exactly that size, so that ASan sees any read
  * past it), and a trailing byte.  Then the header checks, the table's
  * count bounds, string fields at their limits, and the data frames'
- * size limit.
+ * size limit.  Last, the replication frames (VIEW, NOTE, COMMIT, DECIDE
+ * and NDSYNC): their layout, counts against the caller's room and the
+ * body, kinds, reply flags and pad words.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +37,24 @@ static struct ft_msg_member	 s_member = { FT_MB_FAILED_NODE, 11, 12, 2,
     3, s_live, 2, s_fail, s_by, s_ep };
 static struct ft_msg_eager	 s_eager;
 static struct ft_msg_rdata	 s_rdata;
+/* Replication frames: VIEW, NOTE, COMMIT, and DECIDE and NDSYNC. */
+static uint32_t			 s_dead[3] = { 0, 7, 0xffffffffu };
+static struct ft_msg_view	 s_view = { 0x8000000000000001ull, 3, s_dead };
+static struct ft_msg_note	 s_note = { FT_NOTE_DIVERGE,
+    "rank 2: replicas 0 and 1 sent different bytes to rank 5" };
+static struct ft_commit		 s_commits[3] = {
+	{ 0xfffffffeu, 0xdeadbeefu, UINT64_MAX },
+	{ 0, 0, 0 },
+	{ 5, 0x80000000u, 1ull << 63 },
+};
+static struct ft_msg_commit	 s_commit = { 3, s_commits };
+static struct ft_decision	 s_decs[2] = {
+	{ UINT64_MAX, 0xffffffffu, 0x8000000000000000ull, UINT64_MAX, 0,
+	    0x0102030405060708ull },
+	{ 0, 0, UINT64_MAX - 1, 1, 0x8000000000000001ull, UINT64_MAX },
+};
+static struct ft_msg_decide	 s_decide = { 0, 0, 2, s_decs };
+static struct ft_msg_decide	 s_ndsync = { 1, UINT64_MAX, 2, s_decs };
 
 #define SENDER	0x01020304u
 
@@ -400,6 +420,124 @@ enc_rdata(struct ft_wbuf *b)
 	return b->err != 0 ? -1 : 0;
 }
 
+static int
+chk_view(const uint8_t *p, size_t n)
+{
+	struct ft_msg_view m;
+	uint32_t dead[8];
+
+	m.dead = dead;
+	if (ft_msg_view_decode(p, n, &m, 8) != 0)
+		return -1;
+	return m.epoch == s_view.epoch && m.ndead == 3 &&
+	    memcmp(dead, s_dead, sizeof(s_dead)) == 0 ? 0 : 1;
+}
+
+static int
+enc_view(struct ft_wbuf *b)
+{
+	return ft_msg_view_encode(b, SENDER, &s_view);
+}
+
+static int
+chk_note(const uint8_t *p, size_t n)
+{
+	struct ft_msg_note m;
+
+	if (ft_msg_note_decode(p, n, &m) != 0)
+		return -1;
+	return m.kind == s_note.kind &&
+	    strcmp(m.text, s_note.text) == 0 ? 0 : 1;
+}
+
+static int
+enc_note(struct ft_wbuf *b)
+{
+	return ft_msg_note_encode(b, SENDER, &s_note);
+}
+
+static int
+commit_eq(const struct ft_commit *a, const struct ft_commit *b, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].dst != b[i].dst || a[i].crc != b[i].crc ||
+		    a[i].seq != b[i].seq)
+			return 0;
+	return 1;
+}
+
+static int
+chk_commit(const uint8_t *p, size_t n)
+{
+	struct ft_msg_commit m;
+	struct ft_commit e[4];
+
+	m.e = e;
+	if (ft_msg_commit_decode(p, n, &m, 4) != 0)
+		return -1;
+	return m.n == 3 && commit_eq(e, s_commits, 3) ? 0 : 1;
+}
+
+static int
+enc_commit(struct ft_wbuf *b)
+{
+	return ft_msg_commit_encode(b, SENDER, &s_commit);
+}
+
+static int
+decision_eq(const struct ft_decision *a, const struct ft_decision *b,
+    uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].index != b[i].index || a[i].kind != b[i].kind ||
+		    a[i].site != b[i].site || a[i].a != b[i].a ||
+		    a[i].b != b[i].b || a[i].c != b[i].c)
+			return 0;
+	return 1;
+}
+
+/* Decode a DECIDE or NDSYNC body and compare it with sample s. */
+static int
+chk_decide_as(const uint8_t *p, size_t n, const struct ft_msg_decide *s)
+{
+	struct ft_msg_decide m;
+	struct ft_decision d[4];
+
+	m.d = d;
+	if (ft_msg_decide_decode(p, n, &m, 4) != 0)
+		return -1;
+	return m.reply == s->reply && m.have == s->have && m.n == s->n &&
+	    decision_eq(d, s->d, s->n) ? 0 : 1;
+}
+
+static int
+chk_decide(const uint8_t *p, size_t n)
+{
+	return chk_decide_as(p, n, &s_decide);
+}
+
+static int
+enc_decide(struct ft_wbuf *b)
+{
+	return ft_msg_decide_encode(b, SENDER, FT_MSG_DECIDE, &s_decide);
+}
+
+static int
+chk_ndsync(const uint8_t *p, size_t n)
+{
+	return chk_decide_as(p, n, &s_ndsync);
+}
+
+static int
+enc_ndsync(struct ft_wbuf *b)
+{
+	return ft_msg_decide_encode(b, SENDER, FT_MSG_NDSYNC, &s_ndsync);
+}
+
 static const struct codec {
 	const char	*name;
 	unsigned int	 type;
@@ -426,6 +564,11 @@ static const struct codec {
 	{ "MEMBER", FT_MSG_MEMBER, 0, 0, enc_member, chk_member },
 	{ "EAGER", FT_MSG_EAGER, 0, FT_EAGER_FIXED, enc_eager, chk_eager },
 	{ "RDATA", FT_MSG_RDATA, 0, FT_RDATA_FIXED, enc_rdata, chk_rdata },
+	{ "VIEW", FT_MSG_VIEW, 0, 0, enc_view, chk_view },
+	{ "NOTE", FT_MSG_NOTE, 0, 0, enc_note, chk_note },
+	{ "COMMIT", FT_MSG_COMMIT, 0, 0, enc_commit, chk_commit },
+	{ "DECIDE", FT_MSG_DECIDE, 0, 0, enc_decide, chk_decide },
+	{ "NDSYNC", FT_MSG_NDSYNC, 0, 0, enc_ndsync, chk_ndsync },
 };
 
 /* Run chk on a copy of n bytes in a buffer of exactly n bytes. */
@@ -952,6 +1095,622 @@ test_fields(void)
 	ft_wbuf_release(&b);
 }
 
+/*
+ * The replication frames.  Their decoders run on a copy of the body in a
+ * heap buffer of exactly n bytes, and write into arrays of exactly the
+ * cap they are given, so that ASan sees any access past either.
+ */
+static int
+rep_decode(unsigned int type, const uint8_t *p, size_t n, void *m,
+    uint32_t cap)
+{
+	uint8_t *q;
+	int rc, saved;
+
+	if ((q = malloc(n > 0 ? n : 1)) == NULL)
+		abort();
+	if (n > 0)
+		memcpy(q, p, n);
+	errno = 0;
+	switch (type) {
+	case FT_MSG_VIEW:
+		rc = ft_msg_view_decode(q, n, m, cap);
+		break;
+	case FT_MSG_NOTE:
+		rc = ft_msg_note_decode(q, n, m);
+		break;
+	case FT_MSG_COMMIT:
+		rc = ft_msg_commit_decode(q, n, m, cap);
+		break;
+	case FT_MSG_DECIDE:
+		rc = ft_msg_decide_decode(q, n, m, cap);
+		break;
+	default:
+		abort();
+	}
+	saved = errno;
+	free(q);
+	errno = saved;
+	return rc;
+}
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+	void *p;
+
+	if ((p = calloc(n > 0 ? n : 1, size)) == NULL)
+		abort();
+	return p;
+}
+
+/* b holds exactly one frame: check its header. */
+static int
+hdr_is(const struct ft_wbuf *b, unsigned int type, uint32_t sender)
+{
+	struct ft_hdr h;
+
+	return b->err == 0 && b->len >= FT_WIRE_HDRLEN &&
+	    ft_hdr_decode(b->p, &h) == 0 && h.version == FT_WIRE_VERSION &&
+	    h.type == type && h.sender == sender && h.len == b->len &&
+	    h.flags == 0;
+}
+
+/*
+ * An encoder's result when it must refuse its arguments: -1 with
+ * EINVAL, the buffer as it was (before bytes, no sticky error).  The
+ * caller clears errno before the call.
+ */
+static int
+refused(int rc, const struct ft_wbuf *b, size_t before)
+{
+	return rc == -1 && errno == EINVAL && b->len == before && b->err == 0;
+}
+
+/* Cut the body at every offset below n: the count of cuts not EPROTO. */
+static size_t
+rep_cuts(unsigned int type, const uint8_t *body, size_t n, void *m,
+    uint32_t cap)
+{
+	size_t cut, bad = 0;
+
+	for (cut = 0; cut < n; cut++)
+		if (rep_decode(type, body, cut, m, cap) != -1 ||
+		    errno != EPROTO) {
+			if (bad++ == 0)
+				t_diag("cut at %zu: errno %d", cut, errno);
+		}
+	return bad;
+}
+
+static void
+test_view(void)
+{
+	static const uint8_t golden[] = {
+		0x80, 0, 0, 0, 0, 0, 0, 0x01,		/* epoch */
+		0, 0, 0, 3,				/* ndead */
+		0, 0, 0, 0, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff,
+	};
+	struct ft_msg_view v, v2;
+	struct ft_wbuf b;
+	uint32_t *dead, *dead2, few[4], i, n;
+	uint8_t *body;
+	size_t blen, before;
+	int rc;
+
+	ft_wbuf_init(&b);
+	T_OK(enc_view(&b) == 0 && hdr_is(&b, FT_MSG_VIEW, SENDER) &&
+	    b.len == FT_WIRE_HDRLEN + sizeof(golden) &&
+	    memcmp(b.p + FT_WIRE_HDRLEN, golden, sizeof(golden)) == 0,
+	    "view: the body is the epoch, the count and the ids, big-endian");
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+
+	/* The count against the caller's room. */
+	dead = xcalloc(3, sizeof(*dead));
+	v2.dead = dead;
+	T_OK(rep_decode(FT_MSG_VIEW, body, blen, &v2, 3) == 0 &&
+	    v2.ndead == 3 && v2.epoch == s_view.epoch &&
+	    memcmp(dead, s_dead, sizeof(s_dead)) == 0,
+	    "view: three dead decode into room for exactly three");
+	free(dead);
+	dead = xcalloc(2, sizeof(*dead));
+	v2.dead = dead;
+	T_FAILS(rep_decode(FT_MSG_VIEW, body, blen, &v2, 2), EPROTO,
+	    "view: three dead with room for two fails");
+	free(dead);
+
+	/* The count must be exactly what the body holds. */
+	v2.dead = few;
+	ft_be32(body + 8, 2);
+	T_FAILS(rep_decode(FT_MSG_VIEW, body, blen, &v2, 4), EPROTO,
+	    "view: a count of 2 over 3 ids fails");
+	ft_be32(body + 8, 4);
+	T_FAILS(rep_decode(FT_MSG_VIEW, body, blen, &v2, 4), EPROTO,
+	    "view: a count of 4 over 3 ids fails");
+	ft_be32(body + 8, UINT32_MAX);
+	T_FAILS(rep_decode(FT_MSG_VIEW, body, blen, &v2, UINT32_MAX), EPROTO,
+	    "view: a count of 2^32 - 1 fails before anything is stored");
+	ft_be32(body + 8, 3);
+	T_EQ_INT(rep_decode(FT_MSG_VIEW, body, blen, &v2, 4), 0,
+	    "view: the count restored, it decodes");
+	ft_put32(&b, 9);
+	T_FAILS(rep_decode(FT_MSG_VIEW, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &v2, 4), EPROTO,
+	    "view: an uncounted id after the list fails");
+
+	/* No one dead. */
+	ft_wbuf_reset(&b);
+	v.epoch = 0;
+	v.ndead = 0;
+	v.dead = NULL;
+	T_OK(ft_msg_view_encode(&b, FT_WIRE_LAUNCHER, &v) == 0 &&
+	    hdr_is(&b, FT_MSG_VIEW, FT_WIRE_LAUNCHER) &&
+	    b.len == FT_WIRE_HDRLEN + 12,
+	    "view: no one dead makes a 12-byte body, sent by the launcher");
+	v2.epoch = 1;
+	v2.ndead = 5;
+	v2.dead = few;
+	T_OK(rep_decode(FT_MSG_VIEW, b.p + FT_WIRE_HDRLEN, 12, &v2, 0) == 0 &&
+	    v2.epoch == 0 && v2.ndead == 0,
+	    "view: no one dead decodes, even with room for none");
+	T_EQ_UINT(rep_cuts(FT_MSG_VIEW, b.p + FT_WIRE_HDRLEN, 12, &v2, 4), 0,
+	    "view: every cut of the 12-byte body fails with EPROTO");
+
+	/* The most a view holds, and one more. */
+	n = FT_WIRE_MAX_RANKS;
+	dead = xcalloc((size_t)n + 1, sizeof(*dead));
+	dead2 = xcalloc((size_t)n + 1, sizeof(*dead2));
+	for (i = 0; i <= n; i++)
+		dead[i] = i * 2654435761u;
+	ft_wbuf_reset(&b);
+	v.epoch = 42;
+	v.ndead = n;
+	v.dead = dead;
+	T_OK(ft_msg_view_encode(&b, 3, &v) == 0 && hdr_is(&b, FT_MSG_VIEW, 3) &&
+	    b.len == FT_WIRE_HDRLEN + 12 + (size_t)n * 4,
+	    "view: FT_WIRE_MAX_RANKS dead encode");
+	v2.dead = dead2;
+	T_OK(rep_decode(FT_MSG_VIEW, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &v2, n) == 0 && v2.ndead == n &&
+	    v2.epoch == 42 && memcmp(dead, dead2, (size_t)n * 4) == 0,
+	    "view: and decode with room for them");
+	before = b.len;
+	v.ndead = n + 1;
+	errno = 0;
+	T_OK(refused(ft_msg_view_encode(&b, 3, &v), &b, before),
+	    "view: FT_WIRE_MAX_RANKS + 1 dead do not encode (EINVAL), "
+	    "the buffer as it was");
+	v.ndead = UINT32_MAX;
+	errno = 0;
+	T_OK(refused(ft_msg_view_encode(&b, 3, &v), &b, before),
+	    "view: 2^32 - 1 dead do not encode");
+	/* What the encoder refuses, the decoder must refuse too. */
+	ft_wbuf_reset(&b);
+	ft_put64(&b, 42);
+	ft_put32(&b, n + 1);
+	for (i = 0; i <= n; i++)
+		ft_put32(&b, dead[i]);
+	v2.dead = dead2;
+	rc = rep_decode(FT_MSG_VIEW, b.p, b.len, &v2, n + 1);
+	T_OK(rc == -1 && errno == EPROTO,
+	    "view: FT_WIRE_MAX_RANKS + 1 dead fail to decode, even with room");
+	if (rc == 0)
+		t_diag("decoded ndead %" PRIu32 ", which ft_msg_view_encode "
+		    "refuses", v2.ndead);
+	free(dead);
+	free(dead2);
+	ft_wbuf_release(&b);
+}
+
+static void
+test_note(void)
+{
+	static const uint32_t kinds[] = { FT_NOTE_WARNING, FT_NOTE_DIVERGE };
+	static const uint32_t badkinds[] = { 0, FT_NOTE_KIND_MAX + 1,
+	    0x80000001u, UINT32_MAX };
+	struct ft_msg_note no, no2;
+	struct ft_wbuf b;
+	char desc[64];
+	uint8_t *body, *q;
+	size_t blen, before, i;
+
+	ft_wbuf_init(&b);
+	for (i = 0; i < FT_NELEM(kinds); i++) {
+		memset(&no, 0, sizeof(no));
+		no.kind = kinds[i];
+		snprintf(no.text, sizeof(no.text), "note of kind %" PRIu32,
+		    kinds[i]);
+		ft_wbuf_reset(&b);
+		memset(&no2, 0xa5, sizeof(no2));
+		T_OK(ft_msg_note_encode(&b, 9, &no) == 0 &&
+		    hdr_is(&b, FT_MSG_NOTE, 9) &&
+		    rep_decode(FT_MSG_NOTE, b.p + FT_WIRE_HDRLEN,
+		    b.len - FT_WIRE_HDRLEN, &no2, 0) == 0 &&
+		    no2.kind == kinds[i] && strcmp(no2.text, no.text) == 0,
+		    "note: kind %" PRIu32 " round-trips", kinds[i]);
+	}
+	memset(&no, 0, sizeof(no));
+	no.kind = FT_NOTE_WARNING;
+	ft_wbuf_reset(&b);
+	memset(&no2, 0xa5, sizeof(no2));
+	T_OK(ft_msg_note_encode(&b, 9, &no) == 0 &&
+	    b.len == FT_WIRE_HDRLEN + 6 &&
+	    rep_decode(FT_MSG_NOTE, b.p + FT_WIRE_HDRLEN, 6, &no2, 0) == 0 &&
+	    no2.kind == FT_NOTE_WARNING && no2.text[0] == '\0',
+	    "note: an empty text round-trips in 6 bytes");
+
+	/* Unknown kinds, both ways. */
+	ft_wbuf_reset(&b);
+	T_EQ_INT(enc_note(&b), 0, "note encodes");
+	before = b.len;
+	for (i = 0; i < FT_NELEM(badkinds); i++) {
+		no = s_note;
+		no.kind = badkinds[i];
+		errno = 0;
+		T_OK(refused(ft_msg_note_encode(&b, 9, &no), &b, before),
+		    "note: kind %#" PRIx32 " does not encode", badkinds[i]);
+	}
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+	for (i = 0; i < FT_NELEM(badkinds); i++) {
+		ft_be32(body, badkinds[i]);
+		snprintf(desc, sizeof(desc), "note: kind %#" PRIx32
+		    " on the wire fails", badkinds[i]);
+		T_FAILS(rep_decode(FT_MSG_NOTE, body, blen, &no2, 0), EPROTO,
+		    desc);
+	}
+	ft_be32(body, FT_NOTE_KIND_MAX);
+	T_EQ_INT(rep_decode(FT_MSG_NOTE, body, blen, &no2, 0), 0,
+	    "note: kind FT_NOTE_KIND_MAX decodes");
+	body[6 + 3] = '\0';
+	T_FAILS(rep_decode(FT_MSG_NOTE, body, blen, &no2, 0), EPROTO,
+	    "note: a text with a NUL byte fails");
+
+	/* The text at its longest, then one byte longer on the wire. */
+	memset(&no, 0, sizeof(no));
+	no.kind = FT_NOTE_DIVERGE;
+	memset(no.text, 't', FT_WIRE_TEXT_MAX - 1);
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_note_encode(&b, 0, &no) == 0 &&
+	    rep_decode(FT_MSG_NOTE, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &no2, 0) == 0 &&
+	    no2.kind == FT_NOTE_DIVERGE && strcmp(no.text, no2.text) == 0,
+	    "note: a text of FT_WIRE_TEXT_MAX - 1 bytes round-trips");
+	blen = b.len - FT_WIRE_HDRLEN;
+	q = xcalloc(blen + 1, 1);
+	memcpy(q, b.p + FT_WIRE_HDRLEN, blen);
+	q[4] = FT_WIRE_TEXT_MAX >> 8;
+	q[5] = FT_WIRE_TEXT_MAX & 0xff;
+	q[blen] = 't';
+	T_FAILS(rep_decode(FT_MSG_NOTE, q, blen + 1, &no2, 0), EPROTO,
+	    "note: a text of FT_WIRE_TEXT_MAX bytes fails");
+	q[4] = 0xff;
+	q[5] = 0xff;
+	T_FAILS(rep_decode(FT_MSG_NOTE, q, blen + 1, &no2, 0), EPROTO,
+	    "note: a text length of 65535 fails");
+	free(q);
+	ft_wbuf_release(&b);
+}
+
+static void
+test_commit(void)
+{
+	static const uint8_t golden[] = {
+		0, 0, 0, 3,
+		0xff, 0xff, 0xff, 0xfe, 0xde, 0xad, 0xbe, 0xef,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 5, 0x80, 0, 0, 0,
+		0x80, 0, 0, 0, 0, 0, 0, 0,
+	};
+	struct ft_msg_commit c, c2;
+	struct ft_commit *e, *e2, few[4];
+	struct ft_wbuf b;
+	uint8_t *body;
+	size_t blen, before;
+	uint32_t i, n;
+
+	ft_wbuf_init(&b);
+	T_OK(enc_commit(&b) == 0 && hdr_is(&b, FT_MSG_COMMIT, SENDER) &&
+	    b.len == FT_WIRE_HDRLEN + sizeof(golden) &&
+	    memcmp(b.p + FT_WIRE_HDRLEN, golden, sizeof(golden)) == 0,
+	    "commit: the count, then dst, crc and seq, big-endian");
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+	e = xcalloc(3, sizeof(*e));
+	c2.e = e;
+	T_OK(rep_decode(FT_MSG_COMMIT, body, blen, &c2, 3) == 0 && c2.n == 3 &&
+	    commit_eq(e, s_commits, 3),
+	    "commit: three entries decode into room for exactly three");
+	free(e);
+	e = xcalloc(2, sizeof(*e));
+	c2.e = e;
+	T_FAILS(rep_decode(FT_MSG_COMMIT, body, blen, &c2, 2), EPROTO,
+	    "commit: three entries with room for two fail");
+	free(e);
+	c2.e = few;
+	ft_be32(body, 2);
+	T_FAILS(rep_decode(FT_MSG_COMMIT, body, blen, &c2, 4), EPROTO,
+	    "commit: a count of 2 over 3 entries fails");
+	ft_be32(body, 4);
+	T_FAILS(rep_decode(FT_MSG_COMMIT, body, blen, &c2, 4), EPROTO,
+	    "commit: a count of 4 over 3 entries fails");
+	ft_be32(body, UINT32_MAX);
+	T_FAILS(rep_decode(FT_MSG_COMMIT, body, blen, &c2, UINT32_MAX),
+	    EPROTO, "commit: a count of 2^32 - 1 fails");
+	ft_be32(body, 3);
+	ft_put32(&b, 1);
+	ft_put32(&b, 2);
+	ft_put64(&b, 3);
+	T_FAILS(rep_decode(FT_MSG_COMMIT, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &c2, 4), EPROTO,
+	    "commit: an uncounted entry after the list fails");
+
+	/* None, as many as a batch holds, and one more. */
+	ft_wbuf_reset(&b);
+	c.n = 0;
+	c.e = NULL;
+	c2.n = 9;
+	T_OK(ft_msg_commit_encode(&b, 4, &c) == 0 &&
+	    hdr_is(&b, FT_MSG_COMMIT, 4) && b.len == FT_WIRE_HDRLEN + 4 &&
+	    rep_decode(FT_MSG_COMMIT, b.p + FT_WIRE_HDRLEN, 4, &c2, 0) == 0 &&
+	    c2.n == 0, "commit: an empty batch round-trips in 4 bytes");
+	n = FT_WIRE_BATCH_MAX;
+	e = xcalloc((size_t)n + 1, sizeof(*e));
+	e2 = xcalloc(n, sizeof(*e2));
+	for (i = 0; i <= n; i++) {
+		e[i].dst = ~i;
+		e[i].crc = i * 2654435761u;
+		e[i].seq = (uint64_t)i << 40 | i;
+	}
+	ft_wbuf_reset(&b);
+	c.n = n;
+	c.e = e;
+	c2.e = e2;
+	T_OK(ft_msg_commit_encode(&b, 4, &c) == 0 &&
+	    hdr_is(&b, FT_MSG_COMMIT, 4) &&
+	    b.len == FT_WIRE_HDRLEN + 4 + (size_t)n * 16 &&
+	    rep_decode(FT_MSG_COMMIT, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &c2, n) == 0 && c2.n == n &&
+	    commit_eq(e, e2, n),
+	    "commit: FT_WIRE_BATCH_MAX entries round-trip");
+	before = b.len;
+	c.n = n + 1;
+	errno = 0;
+	T_OK(refused(ft_msg_commit_encode(&b, 4, &c), &b, before),
+	    "commit: FT_WIRE_BATCH_MAX + 1 entries do not encode");
+	free(e2);
+	ft_wbuf_reset(&b);
+	ft_put32(&b, n + 1);
+	for (i = 0; i <= n; i++) {
+		ft_put32(&b, e[i].dst);
+		ft_put32(&b, e[i].crc);
+		ft_put64(&b, e[i].seq);
+	}
+	e2 = xcalloc((size_t)n + 1, sizeof(*e2));
+	c2.e = e2;
+	T_FAILS(rep_decode(FT_MSG_COMMIT, b.p, b.len, &c2, n + 1), EPROTO,
+	    "commit: FT_WIRE_BATCH_MAX + 1 entries fail, even with room");
+	free(e);
+	free(e2);
+	ft_wbuf_release(&b);
+}
+
+/* Encode a DECIDE or NDSYNC that must be refused. */
+static int
+decide_refused(struct ft_wbuf *b, unsigned int type, uint32_t reply,
+    uint64_t have, uint32_t n, struct ft_decision *d)
+{
+	struct ft_msg_decide m = { reply, have, n, d };
+	size_t before = b->len;
+
+	errno = 0;
+	return refused(ft_msg_decide_encode(b, 5, type, &m), b, before);
+}
+
+static void
+test_decide(void)
+{
+	struct ft_msg_decide m, m2;
+	struct ft_decision *d, *d2, few[4];
+	struct ft_wbuf b;
+	const struct ft_decision *s = s_decs;
+	uint8_t *body;
+	size_t blen, bad, k;
+	uint32_t i, n;
+
+	ft_wbuf_init(&b);
+	T_OK(enc_ndsync(&b) == 0 && hdr_is(&b, FT_MSG_NDSYNC, SENDER) &&
+	    b.len == FT_WIRE_HDRLEN + 16 + 2 * 48, "ndsync: 16 + 2 * 48 bytes");
+	body = b.p + FT_WIRE_HDRLEN;
+	T_OK(ft_rd32(body) == 1 && ft_rd64(body + 4) == UINT64_MAX &&
+	    ft_rd32(body + 12) == 2 && ft_rd64(body + 16) == s[0].index &&
+	    ft_rd32(body + 24) == s[0].kind && ft_rd32(body + 28) == 0 &&
+	    ft_rd64(body + 32) == s[0].site && ft_rd64(body + 40) == s[0].a &&
+	    ft_rd64(body + 48) == s[0].b && ft_rd64(body + 56) == s[0].c &&
+	    ft_rd64(body + 64) == s[1].index && ft_rd32(body + 72) == 0 &&
+	    ft_rd32(body + 76) == 0 && ft_rd64(body + 104) == s[1].c,
+	    "ndsync: reply, have, n, then index, kind, a zero pad word, "
+	    "site, a, b, c per decision, big-endian");
+
+	/* A decision round trip with each field at either extreme. */
+	d = xcalloc(1, sizeof(*d));
+	d[0].index = UINT64_MAX;
+	d[0].kind = UINT32_MAX;
+	d[0].site = UINT64_MAX;
+	d[0].a = UINT64_MAX;
+	d[0].b = UINT64_MAX;
+	d[0].c = UINT64_MAX;
+	m.reply = 0;
+	m.have = 0;
+	m.n = 1;
+	m.d = d;
+	m2.d = few;
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_decide_encode(&b, 0, FT_MSG_DECIDE, &m) == 0 &&
+	    hdr_is(&b, FT_MSG_DECIDE, 0) &&
+	    rep_decode(FT_MSG_DECIDE, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &m2, 1) == 0 && m2.reply == 0 &&
+	    m2.have == 0 && m2.n == 1 && decision_eq(d, few, 1),
+	    "decide: every field all ones round-trips");
+	memset(d, 0, sizeof(*d));
+	memset(few, 0xff, sizeof(few));
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_decide_encode(&b, 0, FT_MSG_DECIDE, &m) == 0 &&
+	    rep_decode(FT_MSG_DECIDE, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &m2, 1) == 0 && m2.n == 1 &&
+	    decision_eq(d, few, 1),
+	    "decide: every field zero round-trips");
+	free(d);
+
+	/* An NDSYNC question: have, no decisions. */
+	m.reply = 0;
+	m.have = 0x8000000000000000ull;
+	m.n = 0;
+	m.d = NULL;
+	ft_wbuf_reset(&b);
+	m2.reply = 7;
+	m2.n = 7;
+	T_OK(ft_msg_decide_encode(&b, 6, FT_MSG_NDSYNC, &m) == 0 &&
+	    hdr_is(&b, FT_MSG_NDSYNC, 6) && b.len == FT_WIRE_HDRLEN + 16 &&
+	    rep_decode(FT_MSG_DECIDE, b.p + FT_WIRE_HDRLEN, 16, &m2, 0) == 0 &&
+	    m2.reply == 0 && m2.have == m.have && m2.n == 0,
+	    "ndsync: a question (reply 0, have, no decisions) round-trips");
+	T_EQ_UINT(rep_cuts(FT_MSG_DECIDE, b.p + FT_WIRE_HDRLEN, 16, &m2, 4),
+	    0, "ndsync: every cut of the question fails with EPROTO");
+
+	/* Arguments the encoder refuses. */
+	n = FT_WIRE_BATCH_MAX;
+	d = xcalloc((size_t)n + 1, sizeof(*d));
+	for (i = 0; i <= n; i++) {
+		d[i].index = i;
+		d[i].kind = ~i;
+		d[i].site = (uint64_t)i << 32;
+		d[i].a = UINT64_MAX - i;
+		d[i].b = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+		d[i].c = i & 1 ? UINT64_MAX : 0;
+	}
+	ft_wbuf_reset(&b);
+	T_EQ_INT(enc_auth(&b), 0, "an AUTH frame first in the buffer");
+	T_OK(decide_refused(&b, FT_MSG_DECIDE, 1, 0, 1, d),
+	    "decide: a DECIDE with reply 1 does not encode");
+	T_OK(decide_refused(&b, FT_MSG_DECIDE, 0, 1, 1, d),
+	    "decide: a DECIDE with have 1 does not encode");
+	T_OK(decide_refused(&b, FT_MSG_DECIDE, 0, UINT64_MAX, 1, d),
+	    "decide: a DECIDE with have 2^64 - 1 does not encode");
+	T_OK(decide_refused(&b, FT_MSG_NDSYNC, 2, 0, 1, d),
+	    "decide: an NDSYNC with reply 2 does not encode");
+	T_OK(decide_refused(&b, FT_MSG_NDSYNC, UINT32_MAX, 0, 1, d),
+	    "decide: an NDSYNC with reply 2^32 - 1 does not encode");
+	T_OK(decide_refused(&b, FT_MSG_DECIDE, 0, 0, n + 1, d),
+	    "decide: a DECIDE of FT_WIRE_BATCH_MAX + 1 does not encode");
+	T_OK(decide_refused(&b, FT_MSG_NDSYNC, 1, 0, n + 1, d),
+	    "decide: an NDSYNC of FT_WIRE_BATCH_MAX + 1 does not encode");
+	T_OK(decide_refused(&b, FT_MSG_COMMIT, 0, 0, 1, d),
+	    "decide: type COMMIT does not encode");
+	T_OK(decide_refused(&b, 0, 0, 0, 1, d),
+	    "decide: type 0 does not encode");
+	T_OK(decide_refused(&b, FT_MSG_DECIDE | 0x100, 0, 0, 1, d),
+	    "decide: type DECIDE + 256 does not encode");
+	T_OK(b.len == FT_WIRE_HDRLEN + FT_WIRE_MAC &&
+	    chk_auth(b.p + FT_WIRE_HDRLEN, FT_WIRE_MAC) == 0,
+	    "decide: the refusals left the AUTH frame alone");
+
+	/* A full batch round-trips as NDSYNC; one more never decodes. */
+	d2 = xcalloc(n, sizeof(*d2));
+	m.reply = 1;
+	m.have = (uint64_t)n + 7;
+	m.n = n;
+	m.d = d;
+	m2.d = d2;
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_decide_encode(&b, 8, FT_MSG_NDSYNC, &m) == 0 &&
+	    hdr_is(&b, FT_MSG_NDSYNC, 8) &&
+	    b.len == FT_WIRE_HDRLEN + 16 + (size_t)n * 48 &&
+	    rep_decode(FT_MSG_DECIDE, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &m2, n) == 0 && m2.reply == 1 &&
+	    m2.have == m.have && m2.n == n && decision_eq(d, d2, n),
+	    "ndsync: FT_WIRE_BATCH_MAX decisions round-trip");
+	free(d2);
+	ft_wbuf_reset(&b);
+	ft_put32(&b, 1);
+	ft_put64(&b, 0);
+	ft_put32(&b, n + 1);
+	for (i = 0; i <= n; i++) {
+		ft_put64(&b, d[i].index);
+		ft_put32(&b, d[i].kind);
+		ft_put32(&b, 0);
+		ft_put64(&b, d[i].site);
+		ft_put64(&b, d[i].a);
+		ft_put64(&b, d[i].b);
+		ft_put64(&b, d[i].c);
+	}
+	d2 = xcalloc((size_t)n + 1, sizeof(*d2));
+	m2.d = d2;
+	T_FAILS(rep_decode(FT_MSG_DECIDE, b.p, b.len, &m2, n + 1), EPROTO,
+	    "decide: FT_WIRE_BATCH_MAX + 1 decisions fail, even with room");
+	free(d2);
+	free(d);
+
+	/* Malformed bodies, from the two-decision DECIDE sample. */
+	ft_wbuf_reset(&b);
+	T_EQ_INT(enc_decide(&b), 0, "decide encodes");
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+	m2.d = few;
+	bad = 0;
+	for (k = 0; k < 8; k++) {
+		/* Byte k % 4 of the pad word of decision k / 4. */
+		uint8_t *pad = body + 16 + (k / 4) * 48 + 12 + k % 4;
+
+		*pad = k % 2 ? 0x80 : 0x01;
+		if (rep_decode(FT_MSG_DECIDE, body, blen, &m2, 4) != -1 ||
+		    errno != EPROTO)
+			bad++;
+		*pad = 0;
+	}
+	T_EQ_UINT(bad, 0, "decide: a nonzero byte in either decision's pad "
+	    "word fails with EPROTO");
+	ft_be32(body, 2);
+	T_FAILS(rep_decode(FT_MSG_DECIDE, body, blen, &m2, 4), EPROTO,
+	    "decide: reply 2 fails");
+	ft_be32(body, 0x100);
+	T_FAILS(rep_decode(FT_MSG_DECIDE, body, blen, &m2, 4), EPROTO,
+	    "decide: reply 256 fails");
+	ft_be32(body, UINT32_MAX);
+	T_FAILS(rep_decode(FT_MSG_DECIDE, body, blen, &m2, 4), EPROTO,
+	    "decide: reply 2^32 - 1 fails");
+	ft_be32(body, 1);
+	T_EQ_INT(rep_decode(FT_MSG_DECIDE, body, blen, &m2, 4), 0,
+	    "decide: reply 1 (an NDSYNC answer) decodes");
+	ft_be32(body, 0);
+	d = xcalloc(1, sizeof(*d));
+	m2.d = d;
+	T_FAILS(rep_decode(FT_MSG_DECIDE, body, blen, &m2, 1), EPROTO,
+	    "decide: two decisions with room for one fail");
+	free(d);
+	m2.d = few;
+	ft_be32(body + 12, 1);
+	T_FAILS(rep_decode(FT_MSG_DECIDE, body, blen, &m2, 4), EPROTO,
+	    "decide: a count of 1 over 2 decisions fails");
+	ft_be32(body + 12, 3);
+	T_FAILS(rep_decode(FT_MSG_DECIDE, body, blen, &m2, 4), EPROTO,
+	    "decide: a count of 3 over 2 decisions fails");
+	ft_be32(body + 12, UINT32_MAX);
+	T_FAILS(rep_decode(FT_MSG_DECIDE, body, blen, &m2, UINT32_MAX),
+	    EPROTO, "decide: a count of 2^32 - 1 fails");
+	ft_be32(body + 12, 2);
+	T_EQ_INT(rep_decode(FT_MSG_DECIDE, body, blen, &m2, 4), 0,
+	    "decide: the count restored, it decodes");
+	for (k = 0; k < 48; k++)
+		ft_put8(&b, 0);
+	T_FAILS(rep_decode(FT_MSG_DECIDE, b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &m2, 4), EPROTO,
+	    "decide: an uncounted decision after the list fails");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -964,5 +1723,9 @@ main(void)
 	test_table();
 	test_strings();
 	test_fields();
+	test_view();
+	test_note();
+	test_commit();
+	test_decide();
 	return t_done();
 }

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The "replicate" protocol's tables (P2P-MPI's replication, ARCHITECTURE.md
+ * section 4): the backup table where a replica that is not its rank's
+ * master keeps a copy of every message it would have sent until the
+ * master commits it, the log of the master's decisions on
+ * nondeterministic events, and the election of a rank's master.  The data
+ * path (fan-out to every replica of the destination, commits, dropping
+ * duplicates, resending after a failover) runs in lib/pt2pt, which owns
+ * the connections; these tables do no I/O.
+ */
+#include <stdlib.h>
+
+#include "proto.h"
+
+static int
+rep_init(struct ft_proto *p, const struct ft_conf *conf)
+{
+	(void)p;
+	(void)conf;
+	return 0;
+}
+
+const struct ft_proto_ops ft__proto_replicate = {
+	.abi = FT_PROTO_ABI,
+	.name = "replicate",
+	.privsize = 0,
+	.init = rep_init,
+};
+
+uint32_t
+ft_rep_master(const uint8_t *gone, uint32_t rank, uint32_t nrep)
+{
+	uint32_t k;
+
+	for (k = 0; k < nrep; k++)
+		if (!gone[rank * nrep + k])
+			return k;
+	return UINT32_MAX;
+}
+
+int
+ft_rep_backup_add(struct ft_rep_backup *b, const struct ft_msg *m, int mode,
+    uint32_t crc)
+{
+	struct ft_rep_entry *e;
+
+	if (m->seq < b->committed)
+		return 0;
+	if ((e = calloc(1, sizeof(*e))) == NULL)
+		return -1;
+	if (m->len > 0 && (e->data = malloc(m->len)) == NULL) {
+		free(e);
+		return -1;
+	}
+	if (m->len > 0)
+		memcpy(e->data, m->buf, m->len);
+	e->seq = m->seq;
+	e->ctx = m->ctx;
+	e->src = m->src;
+	e->tag = m->tag;
+	e->mode = mode;
+	e->crc = crc;
+	e->len = m->len;
+	if (b->tail != NULL)
+		b->tail->next = e;
+	else
+		b->head = e;
+	b->tail = e;
+	b->count++;
+	b->bytes += m->len;
+	return 1;
+}
+
+static void
+entry_free(struct ft_rep_entry *e)
+{
+	free(e->data);
+	free(e);
+}
+
+int
+ft_rep_backup_commit(struct ft_rep_backup *b, uint64_t seq, uint32_t crc,
+    uint64_t *bad)
+{
+	struct ft_rep_entry *e;
+	int diverged = 0;
+
+	while ((e = b->head) != NULL && e->seq <= seq) {
+		if (e->seq == seq && crc != 0 && e->crc != 0 && e->crc != crc &&
+		    !diverged) {
+			diverged = 1;
+			*bad = seq;
+		}
+		b->head = e->next;
+		if (b->head == NULL)
+			b->tail = NULL;
+		b->count--;
+		b->bytes -= e->len;
+		entry_free(e);
+	}
+	/* Not made here yet: keep the digest for when it is. */
+	if (crc != 0 && seq >= b->committed) {
+		b->recent[b->nrecent % FT_REP_RECENT].seq = seq;
+		b->recent[b->nrecent % FT_REP_RECENT].crc = crc;
+		b->nrecent++;
+	}
+	if (seq + 1 > b->committed)
+		b->committed = seq + 1;
+	return diverged;
+}
+
+int
+ft_rep_backup_late(const struct ft_rep_backup *b, uint64_t seq, uint32_t crc)
+{
+	uint32_t i;
+
+	for (i = 0; i < FT_REP_RECENT && i < b->nrecent; i++)
+		if (b->recent[i].seq == seq && b->recent[i].crc != 0 &&
+		    crc != 0)
+			return b->recent[i].crc != crc;
+	return 0;
+}
+
+void
+ft_rep_backup_free(struct ft_rep_backup *b)
+{
+	struct ft_rep_entry *e, *next;
+
+	for (e = b->head; e != NULL; e = next) {
+		next = e->next;
+		entry_free(e);
+	}
+	memset(b, 0, sizeof(*b));
+}
+
+int
+ft_nd_log_init(struct ft_nd_log *l, uint32_t cap)
+{
+	memset(l, 0, sizeof(*l));
+	if (cap == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((l->ring = calloc(cap, sizeof(*l->ring))) == NULL)
+		return -1;
+	l->cap = cap;
+	return 0;
+}
+
+void
+ft_nd_log_free(struct ft_nd_log *l)
+{
+	free(l->ring);
+	memset(l, 0, sizeof(*l));
+}
+
+int
+ft_nd_log_add(struct ft_nd_log *l, const struct ft_decision *d)
+{
+	if (d->index < l->count)
+		return 1;
+	if (d->index > l->count) {
+		errno = EPROTO;
+		return -1;
+	}
+	l->ring[l->count % l->cap] = *d;
+	l->count++;
+	return 0;
+}
+
+const struct ft_decision *
+ft_nd_log_get(const struct ft_nd_log *l, uint64_t index)
+{
+	if (index >= l->count || l->count - index > l->cap)
+		return NULL;
+	return &l->ring[index % l->cap];
+}
