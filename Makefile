@@ -128,6 +128,7 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/typepack.sh
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-sim.sh
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-run.sh
+	@FTBIN=$(CURDIR)/bin bash bench/replicate.sh
 
 lint:
 	mandoc -Tlint -W warning $(MANS)

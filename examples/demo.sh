@@ -20,8 +20,8 @@ ftrun -n 4 --tag-output "$out/pi"
 say ftrun -n 4 --tag-output hostname
 ftrun -n 4 --tag-output hostname
 
-# No fault-tolerance protocol exists yet: with the default protocol
-# 'none', the loss of a rank ends the job cleanly, as mpirun would.
+# With the default protocol 'none', the loss of a rank ends the job
+# cleanly, as mpirun would.
 say "ftrun -n 4 sh -c 'if [ \$FT_RANK = 2 ]; then kill -9 \$\$; fi; sleep 30'"
 set +e
 ftrun -n 4 sh -c 'if [ $FT_RANK = 2 ]; then kill -9 $$; fi; exec sleep 30'
@@ -29,6 +29,18 @@ rc=$?
 set -e
 echo "ftrun exited with status $rc (128 + SIGKILL = 137 expected)"
 [ $rc -eq 137 ]
+
+# Replication survives it: every rank runs twice, the master of rank 0
+# is killed mid-run, and the job prints what a run without faults prints.
+say ftcc -O2 -o $out/jacobi examples/jacobi.c -lm
+ftcc -O2 -o "$out/jacobi" examples/jacobi.c -lm
+say ftrun -n 4 $out/jacobi 256 3000
+ftrun -n 4 "$out/jacobi" 256 3000 | tee "$out/jacobi.ref"
+say ftrun -n 4 -r 2 --inject kill:rank=0,role=master,at=0.3s $out/jacobi 256 3000
+ftrun -n 4 -r 2 --inject kill:rank=0,role=master,at=0.3s "$out/jacobi" 256 \
+    3000 | tee "$out/jacobi.r2"
+cmp "$out/jacobi.ref" "$out/jacobi.r2"
+echo "the replicated job lost rank 0's master and printed the same"
 
 # The gossip failure detector survives what the job above did not: six
 # members, one killed, the five others agree on a view without it.

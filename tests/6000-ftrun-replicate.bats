@@ -149,13 +149,14 @@ nevents() {
 	    "$BATS_TEST_TMPDIR/ev"
 }
 
-@test "replicate: the collective tests survive random kills" {
-	local t
+@test "replicate: the collective tests survive random kills, -r 3 and 2" {
+	local t r=2
 	for t in coll_allreduce coll_bcast coll_alltoall coll_scan \
 	    coll_gather coll_barrier coll_sort; do
 		ftcc -O1 -o "$FT_PROGS/$t" "$FT_ROOT/tests/mpi/$t.c"
-		run -0 --separate-stderr ftrun -n 4 -r 2 --timeout 120 \
-		    --inject kill:random,every=0.01s,count=4,seed=7 \
+		r=$((5 - r))
+		run -0 --separate-stderr ftrun -n 4 -r $r --timeout 120 \
+		    --inject kill:random,every=0.01s,count=$((2 * r)),seed=7 \
 		    "$FT_PROGS/$t"
 		[[ $output == *"No Errors"* ]]
 		no_orphans

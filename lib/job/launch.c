@@ -49,7 +49,8 @@ struct lrank {
 	struct outbuf	 out, err;
 	uint32_t	 rank, replica;	/* process id = rank * R + replica */
 	int		 dead;		/* failed; its replicas go on */
-	int		 injected;	/* we killed it (--inject) */
+	int		 injected;	/* after-sends armed (--inject) */
+	int		 doomed;	/* --inject signalled it */
 };
 
 struct lconn {
@@ -115,6 +116,18 @@ on_signal(int sig)
 
 static void
 event(struct launcher *l, const char *fmt, ...) FT_PRINTF(2, 3);
+
+/* "rank R", or "rank R replica K" in a replicated job, for messages. */
+static const char *
+who(const struct launcher *l, uint32_t i, char *buf, size_t size)
+{
+	if (l->nrep > 1)
+		snprintf(buf, size, "rank %u replica %u", i / l->nrep,
+		    i % l->nrep);
+	else
+		snprintf(buf, size, "rank %u", i);
+	return buf;
+}
 
 /* One JSON object per line: {"t":<monotonic s>,"event":...}. */
 static void
@@ -815,10 +828,13 @@ send_table(struct launcher *l)
 	free(t.ranks);
 	l->table_sent = 1;
 	l->started_ns = ft_now_ns();
+	/* after-sends kills are the processes' own business. */
 	for (i = 0; i < l->cf->ninject; i++)
-		l->inj_next[i] = l->started_ns +
-		    (l->cf->inject[i].trigger == FT_INJECT_AT ?
-		    l->cf->inject[i].at_ns : l->cf->inject[i].every_ns);
+		if (l->cf->inject[i].trigger != FT_INJECT_AFTER_SENDS)
+			l->inj_next[i] = l->started_ns +
+			    (l->cf->inject[i].trigger == FT_INJECT_AT ?
+			    l->cf->inject[i].at_ns :
+			    l->cf->inject[i].every_ns);
 }
 
 static void
@@ -842,11 +858,14 @@ send_all_empty(struct launcher *l, unsigned int type)
 static void
 unjoinable(struct launcher *l, uint32_t i)
 {
-	ft_warnx("rank %u (pid %d) exited without calling MPI_Init, and the "
-	    "ranks that did wait for it; aborting the job", i,
-	    (int)l->ranks[i].pid);
+	char name[48];
+
+	ft_warnx("%s (pid %d) exited without calling MPI_Init, and the "
+	    "ranks that did wait for it; aborting the job",
+	    who(l, i, name, sizeof(name)), (int)l->ranks[i].pid);
 	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
-	    "\"rank %u exited without calling MPI_Init\"", i, i);
+	    "\"rank %u exited without calling MPI_Init\"", l->ranks[i].rank,
+	    l->ranks[i].rank);
 	abort_job(l, 1);
 }
 
@@ -894,7 +913,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	size_t blen = h->len - FT_WIRE_HDRLEN;
 	struct ft_msg_register reg;
 	struct ft_msg_abort ab;
-	char reason[2 * FT_WIRE_TEXT_MAX];
+	char reason[2 * FT_WIRE_TEXT_MAX], name[48];
 	struct lrank *r;
 
 	if (h->type == FT_MSG_REGISTER) {
@@ -924,14 +943,15 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		    reason, sizeof(reason));
 		/* An empty reason is MPI_Abort's: the program chose to end. */
 		if (ab.reason[0] == '\0')
-			ft_warnx("rank %d (pid %d) called MPI_Abort with "
-			    "code %d", lc->rank, (int)r->pid, ab.code);
+			ft_warnx("%s (pid %d) called MPI_Abort with code %d",
+			    who(l, r - l->ranks, name, sizeof(name)),
+			    (int)r->pid, ab.code);
 		else
-			ft_warnx("rank %d (pid %d) aborted the job with code "
-			    "%d: %s", lc->rank, (int)r->pid, ab.code,
-			    ab.reason);
-		event(l, "\"event\":\"abort\",\"rank\":%d,\"code\":%d,"
-		    "\"reason\":\"%s\"", lc->rank, ab.code, reason);
+			ft_warnx("%s (pid %d) aborted the job with code %d: %s",
+			    who(l, r - l->ranks, name, sizeof(name)),
+			    (int)r->pid, ab.code, ab.reason);
+		event(l, "\"event\":\"abort\",\"rank\":%u,\"code\":%d,"
+		    "\"reason\":\"%s\"", r->rank, ab.code, reason);
 		/* An abort never reads as success, whatever its code. */
 		r->aborted = 1;
 		abort_job(l, (ab.code & 0xff) != 0 ? ab.code & 0xff : 1);
@@ -1158,17 +1178,21 @@ static void
 rank_exited(struct launcher *l, uint32_t i, int st)
 {
 	struct lrank *r = &l->ranks[i];
-	char how[128];
+	char how[128], rep[32] = "", name[48];
 
 	r->state = R_EXITED;
 	r->status = st;
 	l->running--;
+	if (l->nrep > 1)
+		snprintf(rep, sizeof(rep), "\"replica\":%u,", r->replica);
 	if (WIFSIGNALED(st))
-		event(l, "\"event\":\"exit\",\"rank\":%u,\"pid\":%d,"
-		    "\"signal\":%d", i, (int)r->pid, WTERMSIG(st));
+		event(l, "\"event\":\"exit\",\"rank\":%u,%s\"pid\":%d,"
+		    "\"signal\":%d", r->rank, rep, (int)r->pid,
+		    WTERMSIG(st));
 	else
-		event(l, "\"event\":\"exit\",\"rank\":%u,\"pid\":%d,"
-		    "\"status\":%d", i, (int)r->pid, WEXITSTATUS(st));
+		event(l, "\"event\":\"exit\",\"rank\":%u,%s\"pid\":%d,"
+		    "\"status\":%d", r->rank, rep, (int)r->pid,
+		    WEXITSTATUS(st));
 	if (l->aborting)
 		return;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
@@ -1180,10 +1204,12 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 		}
 		if (!r->registered || r->finalized)
 			return;
-		ft_warnx("rank %u (pid %d) exited without calling "
-		    "MPI_Finalize; aborting the job", i, (int)r->pid);
+		ft_warnx("%s (pid %d) exited without calling "
+		    "MPI_Finalize; aborting the job",
+		    who(l, i, name, sizeof(name)), (int)r->pid);
 		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
-		    "\"rank %u exited without calling MPI_Finalize\"", i, i);
+		    "\"rank %u exited without calling MPI_Finalize\"",
+		    r->rank, r->rank);
 		abort_job(l, 1);
 		return;
 	}
@@ -1196,6 +1222,16 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 	if (l->nrep > 1) {
 		if (replica_failed(l, i, how) == 0)
 			return;
+		if (!l->table_sent) {
+			ft_warnx("rank %u replica %u (pid %d) %s before every "
+			    "process joined the job; aborting the job", r->rank,
+			    r->replica, (int)r->pid, how);
+			event(l, "\"event\":\"abort\",\"rank\":%u,"
+			    "\"reason\":\"a replica of rank %u %s before the "
+			    "job started\"", r->rank, r->rank, how);
+			abort_job(l, -1);
+			return;
+		}
 		ft_warnx("rank %u lost its last replica: replica %u (pid %d) "
 		    "%s, detected by waitpid on this host; aborting the job",
 		    r->rank, r->replica, (int)r->pid, how);
@@ -1299,7 +1335,8 @@ inj_target(struct launcher *l, const struct ft_inject *in)
 			for (nc = 0, k = 0; k < l->nrep; k++) {
 				struct lrank *r = &l->ranks[rank * l->nrep + k];
 
-				if (!r->dead && r->state == R_RUNNING)
+				if (!r->dead && !r->doomed &&
+				    r->state == R_RUNNING)
 					cand[nc++] = rank * l->nrep + k;
 			}
 			if (nc >= 2)
@@ -1347,6 +1384,7 @@ inject_due(struct launcher *l, uint64_t now)
 		if (r->state != R_RUNNING || r->pid <= 0)
 			continue;
 		l->inj_kills[i]++;
+		r->doomed = 1;
 		(void)ft_inject_format(in, spec, sizeof(spec));
 		event(l, "\"event\":\"inject\",\"spec\":\"%s\",\"rank\":%u,"
 		    "\"replica\":%u,\"pid\":%d,\"signal\":%d", spec, r->rank,

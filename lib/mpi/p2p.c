@@ -267,8 +267,10 @@ start_send_ctx(const char *call, const void *buf, int count,
 
 	*pack = NULL;
 	if (ft__mpi_type_dense(type, count, &off))
-		return send_bytes_ctx(call, (const char *)buf + off, len, dest,
-		    tag, comm, ctx, mode, pr);
+		/* A NULL buffer is fine for an empty message. */
+		return send_bytes_ctx(call, buf != NULL ?
+		    (const char *)buf + off : NULL, len, dest, tag, comm, ctx,
+		    mode, pr);
 	if ((*pack = malloc(len > 0 ? len : 1)) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
 	ft__mpi_pack(buf, count, type, *pack);
@@ -554,7 +556,7 @@ start_recv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
 	void *dst;
 
 	if (ft__mpi_type_dense(type, count, &off))
-		dst = (char *)buf + off;
+		dst = buf != NULL ? (char *)buf + off : NULL;
 	else {
 		if ((r->packbuf = malloc(len > 0 ? len : 1)) == NULL)
 			return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,

@@ -665,6 +665,7 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 	const struct ft_rank_addr *a;
 	const char *addr;
 	struct pconn *pc;
+	uint64_t deadline;
 	int fd;
 
 	if (pt->table == NULL) {
@@ -676,8 +677,13 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 		addr = a->unix_addr;
 	else
 		addr = a->tcp_addr;
-	if ((fd = ft_net_connect(addr)) == -1)
-		return -1;
+	/* A full accept queue (a busy peer) is worth waiting out. */
+	deadline = ft_now_ns() + 5000000000u;
+	while ((fd = ft_net_connect(addr)) == -1) {
+		if (errno != EAGAIN || ft_now_ns() >= deadline)
+			return -1;
+		(void)poll(NULL, 0, 1);
+	}
 	if ((pc = calloc(1, sizeof(*pc))) == NULL) {
 		close(fd);
 		return -1;
@@ -892,6 +898,12 @@ send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq,
 	if (rc == 0)
 		rc = ft_conn_queue_copy(&pc->c, wb.p, wb.len);
 	ft_wbuf_release(&wb);
+	if (rc != 0 && pt->nrep > 1 && errno != ENOMEM) {
+		/* The sender died: the next master sends the RTS again. */
+		conn_close(pt, pc, NULL);
+		pt->reap_due = 1;
+		rc = 0;
+	}
 	if (rc != 0) {
 		slot_del(pt, r);
 		return -1;
@@ -1436,7 +1448,11 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 	if (pc->closed)
 		return;
 	pc->closed = 1;
-	if (pc->outgoing && pc->c.hs != FT_HS_READY)
+	/* Replicated, a dead peer is ftrun's news and the job goes on:
+	 * only a wrong key is worth a word. */
+	if (pt->nrep > 1 && !(pc->c.hs == FT_HS_FAILED && errno == EACCES))
+		;
+	else if (pc->outgoing && pc->c.hs != FT_HS_READY)
 		ft_warnx("unable to connect to rank %u: %s", peer,
 		    why != NULL ? why : "closed during the handshake");
 	else if (pc->c.hs != FT_HS_READY)
@@ -2043,8 +2059,10 @@ rep_transmit(struct ft_pt *pt, struct ft_req *r, const struct ft_msg *m,
 			eager = 0;
 	}
 	if (mask == 0) {
-		errno = ECONNRESET;
-		return -1;
+		/* Every replica of dst is dead: ftrun is ending the job with
+		 * that news, which an error here would only race. */
+		req_complete(pt, r);
+		return 0;
 	}
 	if ((c = cmt_new(pt, m->dst, m->seq, crc)) == NULL)
 		return -1;
