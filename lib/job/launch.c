@@ -1060,21 +1060,25 @@ accept_conns(struct launcher *l)
  * modules of several hosts.
  */
 static void
-rank_failed(struct launcher *l, uint32_t i, const char *how)
+failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 {
 	FILE *f = l->cf->events;
-	uint64_t t0 = ft_now_ns();
+	const struct lrank *r = &l->ranks[i];
+	char rep[32] = "";
 	uint32_t k, n = 0;
 
 	if (f == NULL)
 		return;
-	l->view_epoch++;
-	event(l, "\"event\":\"failed\",\"rank\":%u,\"pid\":%d,"
+	if (l->nrep > 1)
+		snprintf(rep, sizeof(rep), "\"replica\":%u,", r->replica);
+	event(l, "\"event\":\"failed\",\"rank\":%u,%s\"pid\":%d,"
 	    "\"by\":\"ftrun\",\"how\":\"waitpid\",\"detector\":\"%s\","
-	    "\"reason\":\"%s\"", i, (int)l->ranks[i].pid, l->cf->detector, how);
+	    "\"reason\":\"%s\"", r->rank, rep, (int)r->pid, l->cf->detector,
+	    how);
 	fprintf(f, "{\"t\":%.6f,\"event\":\"view\",\"epoch\":%llu,"
 	    "\"members\":[", ft_now(), (unsigned long long)l->view_epoch);
-	/* Live: running, or ended with status 0 (rank i did not). */
+	/* Members: the processes that have not failed, i.e. running or
+	 * ended with status 0 (process i did not; nor did a dead replica). */
 	for (k = 0; k < l->n; k++)
 		if (l->ranks[k].state != R_EXITED ||
 		    (WIFEXITED(l->ranks[k].status) &&
@@ -1083,6 +1087,17 @@ rank_failed(struct launcher *l, uint32_t i, const char *how)
 	fprintf(f, "],\"n\":%u,\"stable_ms\":%.3f}\n", n,
 	    (double)(ft_now_ns() - t0) / 1e6);
 	fflush(f);
+}
+
+static void
+rank_failed(struct launcher *l, uint32_t i, const char *how)
+{
+	uint64_t t0 = ft_now_ns();
+
+	if (l->cf->events == NULL)
+		return;
+	l->view_epoch++;
+	failure_events(l, i, how, t0);
 }
 
 /* The master of a rank: its lowest replica that has not failed. */
@@ -1132,8 +1147,7 @@ static int
 replica_failed(struct launcher *l, uint32_t i, const char *how)
 {
 	struct lrank *r = &l->ranks[i];
-	FILE *f = l->cf->events;
-	uint32_t rank = r->rank, old = master_of(l, rank), now, k, n = 0;
+	uint32_t rank = r->rank, old = master_of(l, rank), now;
 	uint64_t t0 = ft_now_ns();
 
 	if (!l->table_sent || old == UINT32_MAX)
@@ -1149,21 +1163,7 @@ replica_failed(struct launcher *l, uint32_t i, const char *how)
 	ft_warnx("rank %u replica %u (pid %d) %s; rank %u goes on with "
 	    "replica %u as master", rank, r->replica, (int)r->pid, how, rank,
 	    now);
-	event(l, "\"event\":\"failed\",\"rank\":%u,\"replica\":%u,"
-	    "\"pid\":%d,\"by\":\"ftrun\",\"how\":\"waitpid\","
-	    "\"detector\":\"%s\",\"reason\":\"%s\"", rank, r->replica,
-	    (int)r->pid, l->cf->detector, how);
-	if (f != NULL) {
-		fprintf(f, "{\"t\":%.6f,\"event\":\"view\",\"epoch\":%llu,"
-		    "\"members\":[", ft_now(),
-		    (unsigned long long)l->view_epoch);
-		for (k = 0; k < l->n; k++)
-			if (!l->ranks[k].dead)
-				fprintf(f, "%s%u", n++ > 0 ? "," : "", k);
-		fprintf(f, "],\"n\":%u,\"stable_ms\":%.3f}\n", n,
-		    (double)(ft_now_ns() - t0) / 1e6);
-		fflush(f);
-	}
+	failure_events(l, i, how, t0);
 	if (now != old)
 		event(l, "\"event\":\"master\",\"rank\":%u,\"replica\":%u,"
 		    "\"pid\":%d,\"epoch\":%llu", rank, now,

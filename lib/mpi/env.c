@@ -373,6 +373,13 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 	}
 }
 
+void
+ft__mpi_decide(uint32_t kind, uint64_t v[3])
+{
+	if (ft_pt_decide(ft__mpi.pt, kind, v) != 0)
+		ft__mpi_abort(FT_EXIT_TEMP, "the replicas of this rank diverged");
+}
+
 double
 MPI_Wtime(void)
 {
@@ -383,8 +390,7 @@ MPI_Wtime(void)
 	if (ft__mpi.pt == NULL || ft_pt_nrep(ft__mpi.pt) == 1)
 		return t;
 	memcpy(&v[0], &t, sizeof(t));
-	if (ft_pt_decide(ft__mpi.pt, FT_ND_CLOCK, v) != 0)
-		ft__mpi_abort(FT_EXIT_TEMP, "replicas diverged at MPI_Wtime");
+	ft__mpi_decide(FT_ND_CLOCK, v);
 	memcpy(&t, &v[0], sizeof(t));
 	return t;
 }

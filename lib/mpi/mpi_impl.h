@@ -92,6 +92,11 @@ int	 ft__mpi_err(MPI_Comm, int code, const char *call, const char *fmt,
 /* Progress until done(arg) is true. */
 void	 ft__mpi_wait(int (*done)(void *), void *arg);
 /*
+ * Replicated: settle a nondeterministic outcome through the master
+ * (ft_pt_decide); a divergence aborts the job.
+ */
+void	 ft__mpi_decide(uint32_t kind, uint64_t v[3]);
+/*
  * Requests for the MPI layer's own use.  ft__mpi_req_new returns a
  * zeroed heap request of kind on comm (NULL when out of memory); the
  * completion calls (MPI_Wait, ...) free it as usual.  The _ctx calls

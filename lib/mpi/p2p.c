@@ -730,8 +730,7 @@ nd_value(uint32_t kind, int64_t local)
 {
 	uint64_t v[3] = { (uint64_t)local, 0, 0 };
 
-	if (ft_pt_decide(ft__mpi.pt, kind, v) != 0)
-		ft__mpi_abort(FT_EXIT_TEMP, "the replicas of this rank diverged");
+	ft__mpi_decide(kind, v);
 	return (int64_t)v[0];
 }
 
@@ -1204,8 +1203,7 @@ nd_probe(struct probe *p, int found)
 	uint64_t v[3] = { (uint64_t)found, (uint64_t)p->st.source,
 	    (uint64_t)(int64_t)p->st.tag };
 
-	if (ft_pt_decide(ft__mpi.pt, FT_ND_PROBE, v) != 0)
-		ft__mpi_abort(FT_EXIT_TEMP, "the replicas of this rank diverged");
+	ft__mpi_decide(FT_ND_PROBE, v);
 	if (v[0] == 0)
 		return 0;
 	p->src = (int)v[1];

@@ -67,7 +67,6 @@ struct pconn {
 	size_t		 left, skip;
 	struct ft_req	*req;		/* completes when the payload ends */
 	struct unexp	*ux;		/* or queues when it ends */
-	uint32_t	 ux_ctx;
 	uint32_t	 wsrc;
 };
 
@@ -141,7 +140,6 @@ struct ft_pt {
 	/* Commits to send our replicas, and decisions. */
 	size_t			 cmt_pending;
 	struct ft_commit	*cbatch;
-	uint32_t		 ncbatch;
 	struct ft_decision	*dbatch;
 	uint32_t		 ndbatch;
 	struct ft_commit	*rcbatch;	/* decoding what we receive */
@@ -252,9 +250,8 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	struct ft_pt *pt;
 	struct ft_conf pc;
 	char addr[FT_WIRE_ADDR_MAX];
+	uint32_t nrep = cf->nrep > 1 ? cf->nrep : 1;
 	int saved;
-
-	uint32_t nrep = cf->nrep > 1 ? cf->nrep : 1, i;
 
 	if (cf->size == 0 || cf->rank >= cf->size || cf->key == NULL ||
 	    nrep > FT_PT_REPLICAS_MAX || cf->replica >= nrep ||
@@ -278,6 +275,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	if ((pt->peers = calloc(cf->size, sizeof(*pt->peers))) == NULL ||
 	    (pt->procs = calloc(pt->nproc, sizeof(*pt->procs))) == NULL ||
 	    (pt->gone = calloc(pt->nproc, 1)) == NULL ||
+	    /* Zero: replica 0 of every rank starts as its master. */
 	    (pt->master = calloc(cf->size, sizeof(*pt->master))) == NULL)
 		goto fail;
 	if (nrep > 1 && ((pt->cbatch = calloc(FT_WIRE_BATCH_MAX,
@@ -293,8 +291,6 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	    (pt->sync_have = calloc(nrep, sizeof(uint64_t))) == NULL ||
 	    ft_nd_log_init(&pt->ndlog, 4096) != 0))
 		goto fail;
-	for (i = 0; i < cf->size; i++)
-		pt->master[i] = 0;
 	pc.rank = cf->rank;
 	pc.size = cf->size;
 	if (ft_proto_init(&pt->proto, cf->proto != NULL ? cf->proto :
@@ -877,20 +873,17 @@ send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq,
 	struct pconn *pc;
 	int rc;
 
-	if (pt->nrep > 1 && pt->procs[wsrc].gone) {
-		/* Its sender died: the next master sends the RTS again. */
-		if (slot_add(pt, r) == 0)
-			return -1;
-		r->seq = seq;
-		r->peer = wsrc;
-		return 0;
-	}
-	if ((pc = peer_conn(pt, wsrc)) == NULL)
-		return -1;
 	if (slot_add(pt, r) == 0)
 		return -1;
 	r->seq = seq;
 	r->peer = wsrc;
+	/* Replicated, a dead sender's next master sends the RTS again. */
+	if (pt->nrep > 1 && pt->procs[wsrc].gone)
+		return 0;
+	if ((pc = peer_conn(pt, wsrc)) == NULL) {
+		slot_del(pt, r);
+		return -1;
+	}
 	cts.sreq = sreq;
 	cts.rreq = r->id;
 	ft_wbuf_init(&wb);
@@ -1063,17 +1056,44 @@ rdata_sent(void *arg)
 		r->on_done(r);
 }
 
+/* Stream a rendezvous payload to one process. */
+static int
+stream_data(struct ft_pt *pt, struct pconn *out, uint64_t rreq,
+    const uint8_t *sbuf, size_t len, void (*done)(void *), void *arg)
+{
+	uint8_t prefix[FT_WIRE_HDRLEN + FT_RDATA_FIXED];
+	struct ft_msg_rdata rd;
+	size_t off, n;
+
+	if (len == 0) {
+		done(arg);
+		return 0;
+	}
+	/*
+	 * The last chunk may be written at once, and its completion may
+	 * free what arg points to (a buffered send's request): read
+	 * nothing from it after.
+	 */
+	for (off = 0; off < len; off += n) {
+		n = len - off < FT_WIRE_CHUNK ? len - off : FT_WIRE_CHUNK;
+		rd.rreq = rreq;
+		rd.offset = off;
+		if (ft_msg_rdata_prefix(prefix, pt->self, &rd, n) != 0 ||
+		    ft_conn_queue_copy(&out->c, prefix, sizeof(prefix)) != 0 ||
+		    ft_conn_queue_ref(&out->c, sbuf + off, n,
+		    off + n == len ? done : NULL, arg) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A CTS came back: stream the data straight from the send buffer. */
 static int
 on_cts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 {
-	struct ft_msg_rdata rd;
 	struct ft_msg_cts cts;
 	struct ft_req *r;
 	struct pconn *out;
-	uint8_t prefix[FT_WIRE_HDRLEN + FT_RDATA_FIXED];
-	const uint8_t *sbuf;
-	size_t off, n, len;
 
 	if (ft_msg_cts_decode(body, blen, &cts) != 0)
 		return -1;
@@ -1087,27 +1107,7 @@ on_cts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	slot_del(pt, r);
 	if ((out = peer_conn(pt, r->dst)) == NULL)
 		return -1;
-	if (r->len == 0) {
-		rdata_sent(r);
-		return 0;
-	}
-	/*
-	 * The last chunk may be written at once, and its completion may
-	 * free r (a buffered send's request): read nothing from r after.
-	 */
-	len = r->len;
-	sbuf = r->sbuf;
-	for (off = 0; off < len; off += n) {
-		n = len - off < FT_WIRE_CHUNK ? len - off : FT_WIRE_CHUNK;
-		rd.rreq = cts.rreq;
-		rd.offset = off;
-		if (ft_msg_rdata_prefix(prefix, pt->self, &rd, n) != 0 ||
-		    ft_conn_queue_copy(&out->c, prefix, sizeof(prefix)) != 0 ||
-		    ft_conn_queue_ref(&out->c, sbuf + off, n,
-		    off + n == len ? rdata_sent : NULL, r) != 0)
-			return -1;
-	}
-	return 0;
+	return stream_data(pt, out, cts.rreq, r->sbuf, r->len, rdata_sent, r);
 }
 
 static int
@@ -1189,7 +1189,6 @@ on_eager(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 		return -1;
 	}
 	pc->ux = u;
-	pc->ux_ctx = eg.ctx;
 	pc->dst = u->data;
 	pc->left = len;
 	pc->skip = 0;
@@ -1262,7 +1261,7 @@ payload_done(struct ft_pt *pt, struct pconn *pc)
 		return 0;
 	if (pt->nrep > 1)
 		return rep_arrive(pt, u);
-	if ((m = mctx_get(pt, pc->ux_ctx)) == NULL)
+	if ((m = mctx_get(pt, u->ctx)) == NULL)
 		return -1;
 	/* A receive may have been posted while the payload streamed in. */
 	if ((r = posted_take(m, u->src, u->tag)) != NULL) {
@@ -1777,6 +1776,24 @@ take_decision(struct ft_pt *pt, const struct ft_decision *d)
 }
 
 /*
+ * If the master's choice for ANY_SOURCE receive r came before r was
+ * posted, apply it (r takes that source) and return 1.
+ */
+static int
+any_decided(struct ft_pt *pt, struct ft_req *r)
+{
+	size_t i;
+
+	for (i = 0; i < pt->nd_any.n; i++)
+		if (pt->nd_any.d[i].site == r->nd_site) {
+			r->src = (int)pt->nd_any.d[i].a;
+			ndq_del(&pt->nd_any, i);
+			return 1;
+		}
+	return 0;
+}
+
+/*
  * A new ANY_SOURCE receive gets the next site number.  On a replica,
  * returns 1 when it must wait for the master's choice, else 0 (with the
  * choice already applied when it came first).
@@ -1784,15 +1801,9 @@ take_decision(struct ft_pt *pt, const struct ft_decision *d)
 static int
 any_recv_site(struct ft_pt *pt, struct ft_req *r)
 {
-	size_t i;
-
 	r->nd_site = ++pt->nd_any_site;
-	for (i = 0; i < pt->nd_any.n; i++)
-		if (pt->nd_any.d[i].site == r->nd_site) {
-			r->src = (int)pt->nd_any.d[i].a;
-			ndq_del(&pt->nd_any, i);
-			return 0;
-		}
+	if (any_decided(pt, r))
+		return 0;
 	return !ft_pt_is_master(pt);
 }
 
@@ -1856,12 +1867,23 @@ ft_pt_decides(struct ft_pt *pt)
 	return pt->nd_sync.n == 0;
 }
 
+/* Send the first n entries of the commit batch to our replicas. */
+static void
+commit_send(struct ft_pt *pt, uint32_t n)
+{
+	struct ft_msg_commit mc = { n, pt->cbatch };
+	struct ft_wbuf wb;
+
+	ft_wbuf_init(&wb);
+	if (ft_msg_commit_encode(&wb, pt->self, &mc) == 0)
+		to_my_replicas(pt, &wb);
+	ft_wbuf_release(&wb);
+}
+
 /* Commits and decisions due to our replicas, after a progress pass. */
 static void
 commit_flush(struct ft_pt *pt)
 {
-	struct ft_msg_commit mc;
-	struct ft_wbuf wb;
 	struct peer *p;
 	struct cmt *c;
 	uint32_t d, k, q, n = 0;
@@ -1893,22 +1915,13 @@ commit_flush(struct ft_pt *pt)
 			free(c);
 			pt->cmt_pending--;
 			if (n == FT_WIRE_BATCH_MAX) {
-				mc = (struct ft_msg_commit){ n, pt->cbatch };
-				ft_wbuf_init(&wb);
-				if (ft_msg_commit_encode(&wb, pt->self, &mc) == 0)
-					to_my_replicas(pt, &wb);
-				ft_wbuf_release(&wb);
+				commit_send(pt, n);
 				n = 0;
 			}
 		}
 	}
-	if (n == 0)
-		return;
-	mc = (struct ft_msg_commit){ n, pt->cbatch };
-	ft_wbuf_init(&wb);
-	if (ft_msg_commit_encode(&wb, pt->self, &mc) == 0)
-		to_my_replicas(pt, &wb);
-	ft_wbuf_release(&wb);
+	if (n > 0)
+		commit_send(pt, n);
 }
 
 /* A rendezvous send has served every live replica: commit, free. */
@@ -1937,33 +1950,6 @@ fan_sent(void *arg)
 	inner->sending &= ~(1u << t->k);
 	if (inner->want == 0 && inner->sending == 0)
 		fan_done(t->pt, inner);
-}
-
-/* Stream a rendezvous payload to one process. */
-static int
-stream_data(struct ft_pt *pt, struct pconn *out, uint64_t rreq,
-    const uint8_t *sbuf, size_t len, void (*done)(void *), void *arg)
-{
-	uint8_t prefix[FT_WIRE_HDRLEN + FT_RDATA_FIXED];
-	struct ft_msg_rdata rd;
-	size_t off, n;
-
-	if (len == 0) {
-		done(arg);
-		return 0;
-	}
-	/* The last chunk's completion may free what arg points to. */
-	for (off = 0; off < len; off += n) {
-		n = len - off < FT_WIRE_CHUNK ? len - off : FT_WIRE_CHUNK;
-		rd.rreq = rreq;
-		rd.offset = off;
-		if (ft_msg_rdata_prefix(prefix, pt->self, &rd, n) != 0 ||
-		    ft_conn_queue_copy(&out->c, prefix, sizeof(prefix)) != 0 ||
-		    ft_conn_queue_ref(&out->c, sbuf + off, n,
-		    off + n == len ? done : NULL, arg) != 0)
-			return -1;
-	}
-	return 0;
 }
 
 /* A replica of the destination answered our RTS. */
@@ -2280,7 +2266,7 @@ takeover_step(struct ft_pt *pt)
 	struct mctx *m;
 	struct ft_req *r;
 	uint32_t k, q;
-	size_t i, j;
+	size_t i;
 
 	if (pt->nrep == 1)
 		return;
@@ -2319,12 +2305,7 @@ takeover_step(struct ft_pt *pt)
 				if (!r->nd_wait)
 					continue;
 				r->nd_wait = 0;
-				for (j = 0; j < pt->nd_any.n; j++)
-					if (pt->nd_any.d[j].site == r->nd_site) {
-						r->src = (int)pt->nd_any.d[j].a;
-						ndq_del(&pt->nd_any, j);
-						break;
-					}
+				(void)any_decided(pt, r);
 			}
 			m->nd_waiting = 0;
 			(void)rematch(pt, m);
