@@ -1740,6 +1740,11 @@ ft_launch_run(const struct ft_launch *cf)
 	if (!l.stdin_open || l.in_open == 0)
 		close_stdin(&l);
 	loop(&l, &waitmask);
+	/* What the ranks said last (a NOTE just before exiting) is read
+	 * even when their exit ended the loop first. */
+	for (i = 0; i < l.nconns; i++)
+		if (!l.conns[i]->closed)
+			lconn_read(&l, l.conns[i]);
 	end_outputs(&l);
 	status = job_status(&l);
 	close_stdin(&l);

@@ -356,6 +356,12 @@ ft_conn_release(struct ft_conn *c)
 }
 
 int
+ft_conn_unsent(const struct ft_conn *c)
+{
+	return c->oq_head != NULL || c->hsout.len > 0;
+}
+
+int
 ft_conn_want_write(const struct ft_conn *c)
 {
 	if (c->hs == FT_HS_CONNECTING || c->hsout.len > 0)

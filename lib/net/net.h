@@ -109,6 +109,12 @@ int	 ft_conn_set_ibuf(struct ft_conn *, size_t);
 
 /* Is there anything to write (so the caller polls for POLLOUT)? */
 int	 ft_conn_want_write(const struct ft_conn *);
+/*
+ * Are bytes queued that the kernel does not have yet, whether or not
+ * they can be written now?  Until the handshake is done, everything
+ * queued waits in user space (and dies with the process).
+ */
+int	 ft_conn_unsent(const struct ft_conn *);
 
 /*
  * Drive the connection when its fd is writable: finish the connect,

@@ -101,17 +101,20 @@ struct ft_rep_entry {
 };
 
 /* The backup table for one destination rank, in message order. */
-#define FT_REP_RECENT	16
+/* A digest committed before we made its message (we are behind). */
+struct ft_rep_digest {
+	uint64_t	 seq;
+	uint32_t	 crc;
+};
+
 struct ft_rep_backup {
 	struct ft_rep_entry	*head, *tail;
 	uint64_t		 committed;	/* messages below are committed */
 	size_t			 count, bytes;
-	/* Digests committed before we made the message (we are behind). */
-	struct {
-		uint64_t	 seq;
-		uint32_t	 crc;
-	}			 recent[FT_REP_RECENT];
-	uint32_t		 nrecent;
+	/* Digests of messages we have not made yet, by number: as long as
+	 * we lag behind the master, like the copies as long as we lead. */
+	struct ft_rep_digest	*ahead;
+	size_t			 nahead, first, capahead;
 };
 
 /*
@@ -130,9 +133,10 @@ int	 ft_rep_backup_commit(struct ft_rep_backup *, uint64_t seq,
 void	 ft_rep_backup_free(struct ft_rep_backup *);
 /*
  * We made message seq (digest crc) after its commit arrived: returns 1
- * when the master's digest of it, if still known, differs.
+ * when the master's digest of it differs.  Forgets the digests up to
+ * seq.
  */
-int	 ft_rep_backup_late(const struct ft_rep_backup *, uint64_t seq,
+int	 ft_rep_backup_late(struct ft_rep_backup *, uint64_t seq,
 	    uint32_t crc);
 
 /*

@@ -79,6 +79,31 @@ entry_free(struct ft_rep_entry *e)
 	free(e);
 }
 
+/*
+ * Keep a digest for a message we have yet to make.  Best effort: out of
+ * memory, that message goes unchecked.
+ */
+static void
+digest_push(struct ft_rep_backup *b, uint64_t seq, uint32_t crc)
+{
+	struct ft_rep_digest *nd;
+	size_t ncap;
+
+	if (b->first > 0 && b->first + b->nahead == b->capahead) {
+		memmove(b->ahead, b->ahead + b->first,
+		    b->nahead * sizeof(*b->ahead));
+		b->first = 0;
+	}
+	if (b->first + b->nahead == b->capahead) {
+		ncap = b->capahead == 0 ? 16 : b->capahead * 2;
+		if ((nd = reallocarray(b->ahead, ncap, sizeof(*nd))) == NULL)
+			return;
+		b->ahead = nd;
+		b->capahead = ncap;
+	}
+	b->ahead[b->first + b->nahead++] = (struct ft_rep_digest){ seq, crc };
+}
+
 int
 ft_rep_backup_commit(struct ft_rep_backup *b, uint64_t seq, uint32_t crc,
     uint64_t *bad)
@@ -100,25 +125,27 @@ ft_rep_backup_commit(struct ft_rep_backup *b, uint64_t seq, uint32_t crc,
 		entry_free(e);
 	}
 	/* Not made here yet: keep the digest for when it is. */
-	if (crc != 0 && seq >= b->committed) {
-		b->recent[b->nrecent % FT_REP_RECENT].seq = seq;
-		b->recent[b->nrecent % FT_REP_RECENT].crc = crc;
-		b->nrecent++;
-	}
+	if (crc != 0 && seq >= b->committed)
+		digest_push(b, seq, crc);
 	if (seq + 1 > b->committed)
 		b->committed = seq + 1;
 	return diverged;
 }
 
 int
-ft_rep_backup_late(const struct ft_rep_backup *b, uint64_t seq, uint32_t crc)
+ft_rep_backup_late(struct ft_rep_backup *b, uint64_t seq, uint32_t crc)
 {
-	uint32_t i;
+	struct ft_rep_digest *d;
 
-	for (i = 0; i < FT_REP_RECENT && i < b->nrecent; i++)
-		if (b->recent[i].seq == seq && b->recent[i].crc != 0 &&
-		    crc != 0)
-			return b->recent[i].crc != crc;
+	while (b->nahead > 0) {
+		d = &b->ahead[b->first];
+		if (d->seq > seq)
+			break;
+		b->first++;
+		b->nahead--;
+		if (d->seq == seq)
+			return crc != 0 && d->crc != crc;
+	}
 	return 0;
 }
 
@@ -131,6 +158,7 @@ ft_rep_backup_free(struct ft_rep_backup *b)
 		next = e->next;
 		entry_free(e);
 	}
+	free(b->ahead);
 	memset(b, 0, sizeof(*b));
 }
 

@@ -147,6 +147,9 @@ struct ft_pt {
 	int			 reap_due;
 	int			 diverged;
 	struct ft_nd_log	 ndlog;		/* decisions made or received */
+	uint64_t		 nd_made;	/* decisions below were ours */
+	uint64_t		 nd_out;	/* ... and the replicas have these */
+	int			 in_progress;
 	uint64_t		 nd_sync_site;	/* next event in program order */
 	uint64_t		 nd_any_site;	/* next ANY_SOURCE receive */
 	struct ndq		 nd_sync, nd_any;	/* received, unused */
@@ -881,6 +884,8 @@ send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq,
 	if (pt->nrep > 1 && pt->procs[wsrc].gone)
 		return 0;
 	if ((pc = peer_conn(pt, wsrc)) == NULL) {
+		if (pt->nrep > 1 && errno != ENOMEM)
+			return 0;	/* dead, not yet in a view: as above */
 		slot_del(pt, r);
 		return -1;
 	}
@@ -1541,8 +1546,23 @@ reap(struct ft_pt *pt)
 	pt->nconns = j;
 }
 
+static int	progress_pass(struct ft_pt *, int);
+
+/* A progress pass; callbacks it runs may start sends, not wait in one. */
 int
 ft_pt_progress(struct ft_pt *pt, int timeout_ms)
+{
+	int rc, outer = !pt->in_progress;
+
+	pt->in_progress = 1;
+	rc = progress_pass(pt, timeout_ms);
+	if (outer)
+		pt->in_progress = 0;
+	return rc;
+}
+
+static int
+progress_pass(struct ft_pt *pt, int timeout_ms)
 {
 	struct pollfd *np;
 	struct pconn **npc;
@@ -1692,6 +1712,7 @@ decide_local(struct ft_pt *pt, uint32_t kind, uint64_t site,
 	    v[2] };
 
 	(void)ft_nd_log_add(&pt->ndlog, &d);
+	pt->nd_made = pt->ndlog.count;
 	pt->dbatch[pt->ndbatch++] = d;
 	if (pt->ndbatch == FT_WIRE_BATCH_MAX)
 		decide_flush(pt);
@@ -1900,8 +1921,10 @@ commit_flush(struct ft_pt *pt)
 		drained = 1;
 		for (k = 0; k < pt->nrep; k++) {
 			q = d * pt->nrep + k;
+			/* Not want_write: data queued behind a handshake
+			 * still in progress is not out either. */
 			if (!pt->procs[q].gone && pt->procs[q].out != NULL &&
-			    ft_conn_want_write(&pt->procs[q].out->c))
+			    ft_conn_unsent(&pt->procs[q].out->c))
 				drained = 0;
 		}
 		while ((c = p->ch) != NULL && (c->eager ? drained : c->done)) {
@@ -2015,6 +2038,37 @@ cmt_new(struct ft_pt *pt, uint32_t dst, uint64_t seq, uint32_t crc)
 }
 
 /*
+ * Before a master's message leaves, the decisions it made so far must be
+ * out of its hands (in its replicas' socket buffers): a message that
+ * depends on a decision must never outlive it, or a replica taking over
+ * would decide again, and differently.  Usually they went out when
+ * made; behind a handshake still in progress they wait here.
+ */
+static void
+decisions_out(struct ft_pt *pt)
+{
+	struct pconn *pc;
+	uint32_t k, q;
+	int unsent;
+
+	while (pt->nd_out < pt->nd_made) {
+		decide_flush(pt);
+		unsent = 0;
+		for (k = 0; k < pt->nrep; k++) {
+			q = pt->rank * pt->nrep + k;
+			if (k != pt->replica && !pt->procs[q].gone &&
+			    (pc = pt->procs[q].out) != NULL &&
+			    ft_conn_unsent(&pc->c))
+				unsent = 1;
+		}
+		if (!unsent)
+			pt->nd_out = pt->nd_made;
+		else if (pt->in_progress || ft_pt_progress(pt, 1) != 0)
+			return;	/* inside progress: no waiting there */
+	}
+}
+
+/*
  * The master sends message m (request r) to every live replica of its
  * destination: eager when every one has window for it, else an RTS to
  * each, completing once each has its copy.
@@ -2034,6 +2088,7 @@ rep_transmit(struct ft_pt *pt, struct ft_req *r, const struct ft_msg *m,
 	uint32_t k, q, mask = 0;
 	int eager;
 
+	decisions_out(pt);
 	eager = m->len <= FT_PT_EAGER_MAX && mode != FT_SEND_SYNC;
 	for (k = 0; k < pt->nrep; k++) {
 		q = m->dst * pt->nrep + k;
@@ -2566,7 +2621,9 @@ ft_pt_busy(const struct ft_pt *pt)
 {
 	size_t i;
 
-	if (pt->rdv_pending > 0)
+	/* Replicated, a master's commits go out before it says it is
+	 * done, so its replicas can check and drop their copies. */
+	if (pt->rdv_pending > 0 || pt->cmt_pending > 0)
 		return 1;
 	for (i = 0; i < pt->nconns; i++)
 		if (!pt->conns[i]->closed &&
