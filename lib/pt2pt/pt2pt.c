@@ -2626,8 +2626,9 @@ ft_pt_busy(const struct ft_pt *pt)
 	if (pt->rdv_pending > 0 || pt->cmt_pending > 0)
 		return 1;
 	for (i = 0; i < pt->nconns; i++)
+		/* Bytes queued behind a handshake count: they are not out. */
 		if (!pt->conns[i]->closed &&
-		    ft_conn_want_write(&pt->conns[i]->c))
+		    ft_conn_unsent(&pt->conns[i]->c))
 			return 1;
 	return 0;
 }
