@@ -384,11 +384,15 @@ double
 MPI_Wtime(void)
 {
 	uint64_t v[3] = { 0, 0, 0 };
-	double t = ft_now();
+	double t;
 
 	/* Replicas read the master's clock, so they branch alike on it. */
 	if (ft__mpi.pt == NULL || ft_pt_nrep(ft__mpi.pt) == 1)
-		return t;
+		return ft_now();
+	/* A replica that becomes master while waiting reads the clock
+	 * then, not before. */
+	(void)ft_pt_decides(ft__mpi.pt);
+	t = ft_now();
 	memcpy(&v[0], &t, sizeof(t));
 	ft__mpi_decide(FT_ND_CLOCK, v);
 	memcpy(&t, &v[0], sizeof(t));

@@ -724,6 +724,19 @@ nd_on(void)
 	return ft_pt_nrep(ft__mpi.pt) > 1;
 }
 
+/*
+ * Replicated: before working out a local outcome, wait until this
+ * process has the master's outcome to follow, or is the master for
+ * good.  A takeover that completes meanwhile re-matches receives, which
+ * can change the local outcome; one computed before it is stale.
+ */
+static void
+nd_role(void)
+{
+	if (nd_on())
+		(void)ft_pt_decides(ft__mpi.pt);
+}
+
 /* The master's value of an outcome (local is ours when we are it). */
 static int64_t
 nd_value(uint32_t kind, int64_t local)
@@ -761,6 +774,7 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 	int rc;
 
 	FT_MPI_CHECK_INIT("MPI_Test");
+	nd_role();
 	if (req == NULL || flag == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Test",
 		    "NULL argument");
@@ -867,6 +881,7 @@ MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
 	int rc;
 
 	FT_MPI_CHECK_INIT("MPI_Testall");
+	nd_role();
 	if ((rc = check_array("MPI_Testall", n, reqs)) != MPI_SUCCESS)
 		return rc;
 	if (flag == NULL)
@@ -945,6 +960,7 @@ MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st)
 	int rc, i;
 
 	FT_MPI_CHECK_INIT("MPI_Testany");
+	nd_role();
 	if ((rc = check_array("MPI_Testany", n, reqs)) != MPI_SUCCESS)
 		return rc;
 	if (index == NULL || flag == NULL)
@@ -976,6 +992,7 @@ nd_some(int n, MPI_Request *reqs, int *list)
 {
 	int i, k = 0, active = 0, cnt;
 
+	nd_role();
 	for (i = 0; i < n; i++) {
 		if (req_is_null(reqs[i]))
 			continue;
@@ -1220,6 +1237,7 @@ MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 
 	memset(&p, 0, sizeof(p));
 	FT_MPI_CHECK_INIT("MPI_Iprobe");
+	nd_role();
 	if ((rc = check_args("MPI_Iprobe", NULL, 0, MPI_BYTE, src, tag, comm,
 	    1)) != MPI_SUCCESS)
 		return rc;
