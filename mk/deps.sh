@@ -23,8 +23,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# Wait for the dpkg lock: make -j runs deps and deps-check side by side.
+lock="-o DPkg::Lock::Timeout=600"
 # shellcheck disable=SC2086
-apt-get install -y -q $missing >/dev/null 2>&1 || {
-	apt-get update -q >/dev/null 2>&1
-	apt-get install -y -q $missing >/dev/null
+apt-get $lock install -y -q $missing >/dev/null 2>&1 || {
+	apt-get $lock update -q >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	apt-get $lock install -y -q $missing >/dev/null
 }
