@@ -387,7 +387,7 @@ MPI_Wtime(void)
 	double t;
 
 	/* Replicas read the master's clock, so they branch alike on it. */
-	if (ft__mpi.pt == NULL || ft_pt_nrep(ft__mpi.pt) == 1)
+	if (ft__mpi.pt == NULL || !ft_pt_nondet_on(ft__mpi.pt))
 		return ft_now();
 	/* A replica that becomes master while waiting reads the clock
 	 * then, not before. */

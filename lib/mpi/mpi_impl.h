@@ -92,7 +92,7 @@ int	 ft__mpi_err(MPI_Comm, int code, const char *call, const char *fmt,
 /* Progress until done(arg) is true. */
 void	 ft__mpi_wait(int (*done)(void *), void *arg);
 /*
- * Replicated: settle a nondeterministic outcome through the master
+ * Settle a nondeterministic outcome through the protocol
  * (ft_pt_decide); a divergence aborts the job.
  */
 void	 ft__mpi_decide(uint32_t kind, uint64_t v[3]);

@@ -721,7 +721,7 @@ report(struct ft_mpi_req *r, MPI_Comm comm, int rc, const char *call)
 static int
 nd_on(void)
 {
-	return ft_pt_nrep(ft__mpi.pt) > 1;
+	return ft_pt_nondet_on(ft__mpi.pt);
 }
 
 /*

@@ -32,8 +32,10 @@ ft_proto_names(void)
 
 int
 ft_proto_init(struct ft_proto *p, const struct ft_proto_ops *ops,
-    const struct ft_conf *conf)
+    const struct ft_conf *conf, const struct ft_core_ops *core, void *arg)
 {
+	int saved;
+
 	memset(p, 0, sizeof(*p));
 	if (ops->abi != FT_PROTO_ABI) {
 		errno = ENOTSUP;
@@ -41,11 +43,19 @@ ft_proto_init(struct ft_proto *p, const struct ft_proto_ops *ops,
 	}
 	p->ops = ops;
 	p->conf = *conf;
+	p->core = core;
+	p->cookie = arg;
 	if (ops->privsize > 0 && (p->priv = calloc(1, ops->privsize)) == NULL)
 		return -1;
 	if (ops->init != NULL && ops->init(p, conf) != 0) {
+		/* fini releases whatever a failed init allocated. */
+		saved = errno;
+		if (ops->fini != NULL)
+			ops->fini(p);
 		free(p->priv);
 		p->priv = NULL;
+		p->ops = NULL;
+		errno = saved;
 		return -1;
 	}
 	return 0;

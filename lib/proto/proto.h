@@ -1,11 +1,37 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The fault-tolerance protocol seam (ARCHITECTURE.md section 4).  Every
- * point-to-point message passes through a protocol's hooks: send before
- * it leaves, deliver when it is matched.  A protocol is a const table
- * of hooks chosen by name; hooks other than init may be NULL, which
- * means the core default (do nothing).  Protocols take events in and
- * give effects back: they never do I/O themselves.
+ * The fault-tolerance protocol seam (ARCHITECTURE.md section 4, ft-proto(7)).
+ *
+ * A protocol is a const table of hooks (struct ft_proto_ops) with private
+ * state that the core allocates.  The engine (lib/pt2pt) calls the hooks at
+ * fixed points of the data path; the protocol acts only through the table
+ * of effects the engine gives it (struct ft_core_ops): it never touches a
+ * socket, never blocks on I/O and never reads a clock of its own.  The same
+ * effects are implemented by a simulated engine in tests/unit/test_seam.c,
+ * so a protocol is tested without sockets, under any interleaving and with
+ * processes killed at any step.
+ *
+ * Processes and ranks.  A job of size ranks laid out with ppr processes per
+ * rank has size * ppr processes, process id rank * ppr + k (the job table's
+ * layout).  The engine sends a message for rank d to process d * ppr unless
+ * a protocol routes it; the protocol decides what the other processes are
+ * (replicas, for "replicate").
+ *
+ * Hooks other than init may be NULL: the engine then does what it does
+ * without a protocol, at no cost.  "none" sets no hook but init.
+ *
+ * Ordering the engine guarantees:
+ *  - bytes and frames to one process leave in the order they were given
+ *    (one connection per ordered pair of processes), and arrive in that
+ *    order; what the kernel has when a process dies is still delivered;
+ *  - hooks run on the thread that drives the engine, never concurrently,
+ *    and never from inside another hook except where a contract says so
+ *    (effects may call arrive/match/deliver/sent: see each effect);
+ *  - tick runs once at the end of every progress pass.
+ *
+ * Buffers: a struct ft_msg and the bytes it points to belong to the caller
+ * and are valid only during the hook; a protocol that needs them later
+ * copies them.  Frame bodies are valid only during the frame hook.
  */
 #ifndef FT_PROTO_H
 #define FT_PROTO_H
@@ -13,7 +39,15 @@
 #include "../base/base.h"
 #include "../wire/wire.h"
 
-#define FT_PROTO_ABI	1
+#define FT_PROTO_ABI	2
+
+struct ft_req;		/* the engine's request: opaque to protocols */
+
+/* Send modes (the engine's ft_pt_isend mode argument). */
+enum ft_send_mode {
+	FT_SEND_STANDARD = 0,
+	FT_SEND_SYNC,		/* complete only once matched */
+};
 
 /* A message as the protocols see it. */
 struct ft_msg {
@@ -24,11 +58,134 @@ struct ft_msg {
 	uint64_t	 seq;		/* per (src, dst) message number */
 	const void	*buf;
 	size_t		 len;
+	/* ABI 2. */
+	uint32_t	 csrc;		/* the sender's rank in the communicator */
+	int		 mode;		/* enum ft_send_mode */
+	uint32_t	 proc;		/* arrive, match: the process it came from */
+	struct ft_req	*req;		/* send: the sender's request */
 };
 
 struct ft_conf {
 	uint32_t	 rank, size;	/* world */
+	/* ABI 2. */
+	uint32_t	 ppr;		/* processes per rank (1: one each) */
+	uint32_t	 proc;		/* our process id */
+	int		 check_divergence;
 };
+
+/*
+ * Nondeterministic events (ft_pt_nondet).  v[] carries the outcome;
+ * the comment says what each word holds.
+ */
+enum ft_nd_kind {
+	FT_ND_ANYSRC = 1,	/* a: source, b: seq, c: world rank */
+	FT_ND_PROBE,		/* a: found, b: source, c: tag */
+	FT_ND_FLAG,		/* a: a test's flag */
+	FT_ND_INDEX,		/* a: the index a wait or test chose */
+	FT_ND_COUNT,		/* a: how many requests a wait-some took */
+	FT_ND_CLOCK,		/* a: the bits of a double */
+	FT_ND_KIND_MAX = FT_ND_CLOCK,
+};
+
+enum ft_nd_op {
+	/*
+	 * Before a blocking event (a probe, a wait for any or some, the
+	 * clock): may this process work the outcome out itself?  The hook
+	 * sets local to 1 (compute it, then SETTLE it) or 0 (an outcome to
+	 * follow is here: SETTLE with any value and take the one given).
+	 */
+	FT_ND_ASK = 1,
+	/* v holds the local outcome; on return it holds the one to use. */
+	FT_ND_SETTLE,
+};
+
+struct ft_nd {
+	enum ft_nd_op	 op;
+	uint32_t	 kind;		/* enum ft_nd_kind */
+	uint64_t	 v[3];
+	int		 local;		/* FT_ND_ASK: the answer */
+	/* The protocol's: zero on the first call, kept across retries. */
+	uint64_t	 site;
+	int		 started;
+};
+
+/* Results of the arrive hook. */
+enum ft_arrive {
+	FT_ARRIVE_MATCH = 0,	/* match it now, as without a protocol */
+	FT_ARRIVE_HELD,		/* the protocol keeps it: release or drop */
+	FT_ARRIVE_DUP,		/* a copy of one already taken: drop it */
+};
+
+/* recv_any's answer when the source must wait (core->resolve). */
+#define FT_RECV_WAIT	(-2)
+
+/* Flags of struct ft_proto_ops. */
+#define FT_PROTO_RESENDS 0x1	/* a message cut off by its sender's death is
+				 * sent again by another process: receives wait
+				 * for it, the newest copy of an RTS wins, and a
+				 * dead peer is not an error of the request */
+
+/* Bits of core->proc_state. */
+#define FT_PROC_GONE	0x1	/* known dead (a view, or its connection) */
+#define FT_PROC_UNSENT	0x2	/* bytes queued to it that the kernel lacks */
+#define FT_PROC_READING	0x4	/* a connection from it is still being read */
+
+/*
+ * What a protocol may ask of the engine.  core is the engine's first
+ * argument, given at init.
+ */
+struct ft_core_ops {
+	/*
+	 * Send an encoded frame (header included) to process proc.  The
+	 * bytes are copied.  Returns 0, or -1 with errno (ECONNRESET: proc
+	 * is gone).  Never calls a hook.
+	 */
+	int	(*send_frame)(void *core, uint32_t proc, const struct ft_wbuf *);
+	/*
+	 * Send message m to the n processes in procs[] (1 to
+	 * FT_PROTO_FANOUT_MAX, processes of rank m->dst), each by eager or
+	 * rendezvous as the engine's flow control allows.  With m->req
+	 * non-NULL, that request completes when the message is sent as an
+	 * unsent message would (eager: at once; rendezvous: when the first
+	 * process matched it); m->buf must stay valid until then.  With
+	 * m->req NULL, the engine copies what it keeps.  When cookie is
+	 * not NULL, the sent hook gets it once every process has the whole
+	 * message in its kernel or is gone.  Returns 0, or -1 with errno
+	 * (ENOMEM).  May call sent before it returns.
+	 */
+	int	(*send_msg)(void *core, const uint32_t *procs, uint32_t n,
+		    const struct ft_msg *m, void *cookie);
+	/* Complete a send request the send hook took (err 0: success). */
+	void	(*complete)(void *core, struct ft_req *, int err);
+	uint64_t (*now_ns)(void *core);
+	/* Tell the launcher (kind: enum ft_note_kind). */
+	void	(*notify)(void *core, uint32_t kind, const char *text);
+	/*
+	 * ABI 2.  A message the arrive hook held: match it now (it is
+	 * next in its sender's order), or drop it as a duplicate (the
+	 * engine answers a duplicate RTS so its sender is not left
+	 * waiting).  Either consumes the handle.  release may call match
+	 * and deliver; it returns 0, or -1 with errno.
+	 */
+	int	(*release)(void *core, void *handle);
+	void	(*drop)(void *core, void *handle);
+	/*
+	 * An ANY_SOURCE receive that recv_any made wait learns its source
+	 * (a rank of its communicator, or -1 for any).  It then matches
+	 * in posting order.  May call match and deliver.  0, or -1.
+	 */
+	int	(*resolve)(void *core, struct ft_req *, int src);
+	/* FT_PROC_* bits of process proc. */
+	int	(*proc_state)(void *core, uint32_t proc);
+	/*
+	 * One progress pass of the engine, waiting up to timeout_ms.
+	 * Returns 0, or -1 with EDEADLK when called from inside a pass
+	 * (from a hook), or another errno.
+	 */
+	int	(*progress)(void *core, int timeout_ms);
+};
+
+#define FT_PROTO_FANOUT_MAX	16
 
 struct ft_proto;
 
@@ -39,12 +196,77 @@ struct ft_proto_ops {
 	/* ABI 1.  Hooks other than init may be NULL: core default. */
 	int	(*init)(struct ft_proto *, const struct ft_conf *);
 	void	(*fini)(struct ft_proto *);
+	/*
+	 * A message is about to leave (m->seq is its number, m->req the
+	 * sender's request).  Returns 0 to let the engine send it as
+	 * usual, 1 when the protocol took it (it sent it with send_msg,
+	 * or kept a copy instead, and completes m->req through complete),
+	 * or -1 with errno.
+	 */
 	int	(*send)(struct ft_proto *, struct ft_msg *);
+	/* A matched receive's payload is in its buffer.  0. */
 	int	(*deliver)(struct ft_proto *, const struct ft_msg *);
+	/* Unused since ABI 2 (see view); kept so the table keeps its
+	 * layout. */
 	int	(*peer_down)(struct ft_proto *, uint32_t, uint64_t epoch);
+	/* What the protocol adds to a checkpoint image, and rebuilds. */
 	int	(*save)(struct ft_proto *, struct ft_wbuf *);
 	int	(*restore)(struct ft_proto *, struct ft_rbuf *);
 	/* ABI 2 appends here; never reorder or remove. */
+	unsigned int	 flags;		/* FT_PROTO_* */
+	/*
+	 * A whole message came from process m->proc (an eager payload
+	 * read in full, or an RTS); handle is the engine's.  Returns an
+	 * enum ft_arrive, or -1 with errno (the connection is closed).
+	 * With this hook set, the engine matches a message only once it
+	 * is whole.
+	 */
+	int	(*arrive)(struct ft_proto *, const struct ft_msg *, void *handle);
+	/*
+	 * An ANY_SOURCE receive is posted (req is the handle for
+	 * resolve).  *rtag is a word the engine keeps with the request
+	 * and gives back to match.  Returns -1 (FT_PT_ANY: match freely),
+	 * a source to match, or FT_RECV_WAIT: the engine holds the
+	 * receive, and messages it could match, until core->resolve.
+	 */
+	int	(*recv_any)(struct ft_proto *, struct ft_req *, uint64_t *rtag);
+	/* A receive that recv_any saw is cancelled: forget req. */
+	void	(*recv_cancel)(struct ft_proto *, struct ft_req *);
+	/*
+	 * A receive matched message m (its source is now fixed; its
+	 * payload may still be on the way).  rtag is recv_any's word, 0
+	 * for a receive with a source.
+	 */
+	void	(*match)(struct ft_proto *, const struct ft_msg *,
+		    uint64_t rtag);
+	/*
+	 * A nondeterministic event (see struct ft_nd).  Returns 0 when
+	 * settled, -1 with EAGAIN to be called again after a progress
+	 * pass (an outcome to follow is not here yet), or -1 with errno
+	 * (EPROTO: the event is not the one the protocol expected, a
+	 * divergence).
+	 */
+	int	(*nondet)(struct ft_proto *, struct ft_nd *);
+	/*
+	 * A frame of a type the engine does not own, from process proc,
+	 * on an authenticated connection; body is h->len - FT_WIRE_HDRLEN
+	 * bytes.  0, or -1 with errno: the connection is closed.
+	 */
+	int	(*frame)(struct ft_proto *, uint32_t proc, const struct ft_hdr *,
+		    const uint8_t *body);
+	/*
+	 * A new membership view: dead[] are processes newly known dead
+	 * (the engine has stopped sending to them).  0, or -1 with errno.
+	 */
+	int	(*view)(struct ft_proto *, const uint32_t *dead, uint32_t ndead);
+	/* End of a progress pass: flush batches, advance a state machine. */
+	void	(*tick)(struct ft_proto *);
+	/* Work that must finish before this process may leave: 1, else 0. */
+	int	(*busy)(const struct ft_proto *);
+	/* The cookie given to send_msg: the message is out (see send_msg). */
+	void	(*sent)(struct ft_proto *, void *cookie);
+	/* Drop what no restart can need: peer's messages below clock. */
+	int	(*gc)(struct ft_proto *, uint32_t peer, uint64_t clock);
 };
 
 struct ft_proto {
@@ -52,6 +274,9 @@ struct ft_proto {
 	void				*priv;
 	struct ft_conf			 conf;
 	uint64_t			 sent, delivered;
+	/* ABI 2. */
+	const struct ft_core_ops	*core;
+	void				*cookie;	/* core's first argument */
 };
 
 /*
@@ -63,12 +288,13 @@ const struct ft_proto_ops *ft_proto_find(const char *name);
 const char *ft_proto_names(void);
 
 /*
- * Set up p with ops: allocate privsize bytes and call init.  Returns 0,
- * or -1 with errno (ENOMEM, or ENOTSUP from init).  ft_proto_release
+ * Set up p with ops, acting through core (whose first argument is arg):
+ * allocate privsize bytes and call init.  Returns 0, or -1 with errno
+ * (ENOMEM, or ENOTSUP from init or for another ABI).  ft_proto_release
  * calls fini and frees the private state.
  */
 int	 ft_proto_init(struct ft_proto *, const struct ft_proto_ops *,
-	    const struct ft_conf *);
+	    const struct ft_conf *, const struct ft_core_ops *core, void *arg);
 void	 ft_proto_release(struct ft_proto *);
 
 /* Run a hook, or the core default when the protocol has none. */
@@ -79,9 +305,9 @@ extern const struct ft_proto_ops ft__proto_none;
 extern const struct ft_proto_ops ft__proto_replicate;
 
 /*
- * Replication's tables (replicate.c); lib/pt2pt drives them.  A job of
- * size ranks run with R replicas has size * R processes, process id
- * rank * R + replica.  A rank's master is its lowest-numbered live
+ * Replication's tables (replicate.c), exported for their unit tests.  A
+ * job of size ranks run with R replicas has size * R processes, process
+ * id rank * R + replica.  A rank's master is its lowest-numbered live
  * replica: every process computes the same one from the same view.
  * gone[] is indexed by process id.  Returns the replica index, or
  * UINT32_MAX when every replica of rank is gone.
@@ -92,7 +318,7 @@ uint32_t ft_rep_master(const uint8_t *gone, uint32_t rank, uint32_t nrep);
 struct ft_rep_entry {
 	struct ft_rep_entry	*next;
 	uint64_t		 seq;
-	uint32_t		 ctx, src;
+	uint32_t		 ctx, src;	/* src: rank in the communicator */
 	int32_t			 tag;
 	int			 mode;
 	uint32_t		 crc;
@@ -100,13 +326,13 @@ struct ft_rep_entry {
 	uint8_t			*data;
 };
 
-/* The backup table for one destination rank, in message order. */
 /* A digest committed before we made its message (we are behind). */
 struct ft_rep_digest {
 	uint64_t	 seq;
 	uint32_t	 crc;
 };
 
+/* The backup table for one destination rank, in message order. */
 struct ft_rep_backup {
 	struct ft_rep_entry	*head, *tail;
 	uint64_t		 committed;	/* messages below are committed */
@@ -118,8 +344,9 @@ struct ft_rep_backup {
 };
 
 /*
- * Keep a copy of m unless it is already committed.  Returns 1 when
- * kept, 0 when not needed, -1 with ENOMEM.
+ * Keep a copy of m (m->csrc is stored as the entry's src) unless it is
+ * already committed.  Returns 1 when kept, 0 when not needed, -1 with
+ * ENOMEM.
  */
 int	 ft_rep_backup_add(struct ft_rep_backup *, const struct ft_msg *,
 	    int mode, uint32_t crc);

@@ -5,6 +5,11 @@
  * receive buffer when a posted receive matches, and rendezvous data is
  * written straight from the send buffer, so large messages are never
  * copied.
+ *
+ * The fault-tolerance protocol (lib/proto) is called through its hooks
+ * at fixed points, and acts through the effects at the end of this file
+ * (core_ops).  The engine knows processes and ranks, never what a
+ * protocol makes of them.
  */
 #include <sys/socket.h>
 
@@ -48,7 +53,7 @@ struct mctx {
 	uint32_t	 ctx;
 	struct ft_req	*posted_head, *posted_tail;
 	struct unexp	*ux_head, *ux_tail;
-	uint32_t	 nd_waiting;	/* ANY_SOURCE receives not decided */
+	uint32_t	 nheld;		/* receives whose source waits */
 };
 
 enum rd_phase {
@@ -70,33 +75,16 @@ struct pconn {
 	uint32_t	 wsrc;
 };
 
-/* One process of the job (a rank, or one replica of a rank). */
+/* One process of the job. */
 struct proc {
 	struct pconn	*out;
-	int		 gone;
+	int		 gone;		/* a view or its connection says so */
+	int		 vgone;		/* a view says so */
 	uint64_t	 eager_out;	/* our eager bytes it has not matched */
 	uint64_t	 eager_in;	/* its eager bytes we matched, owed */
 };
 
-/* A message a master has sent and will commit once it is out. */
-struct cmt {
-	struct cmt	*next;
-	uint64_t	 seq;
-	uint32_t	 crc;
-	int		 done;		/* rendezvous: every replica served */
-	int		 eager;		/* out once the connections drain */
-};
-
-/* One rank: message numbers both ways and, replicated, its tables. */
-struct peer {
-	uint64_t	 sseq;		/* next number we send it */
-	uint64_t	 rseq;		/* next number we take from it */
-	struct unexp	*early;		/* ahead of rseq, by number */
-	struct ft_rep_backup bk;	/* our uncommitted copies to it */
-	struct cmt	*ch, *ct;	/* master: sent, not yet committed */
-};
-
-/* A rendezvous send to one replica, for the completion callback. */
+/* A rendezvous send to one process of a fan-out, for the callback. */
 struct fan_ticket {
 	struct ft_pt	*pt;
 	struct fanout	*fo;
@@ -104,24 +92,27 @@ struct fan_ticket {
 };
 
 /*
- * A master's rendezvous send to the replicas of a rank.  The payload is
- * copied, so the sender's request completes as soon as one replica has
- * matched it (what the sender of an unreplicated rank would see) and
- * slow replicas are served from the copy; inner holds the slot that
- * CTS frames name.
+ * A rendezvous send of one message to several processes (send_msg).
+ * The payload is copied, so the sender's request completes as soon as
+ * one process has matched it (what the sender would see with one
+ * destination) and slow ones are served from the copy; inner holds the
+ * slot that CTS frames name, want and sending index procs[].
  */
 struct fanout {
 	struct ft_req		 inner;
 	struct ft_req		*user;		/* until the first CTS */
 	uint8_t			*copy;
-	struct cmt		*cmt;
-	struct fan_ticket	 t[FT_PT_REPLICAS_MAX];
+	void			*cookie;	/* for the sent hook */
+	uint32_t		 n;
+	uint32_t		 procs[FT_PROTO_FANOUT_MAX];
+	struct fan_ticket	 t[FT_PROTO_FANOUT_MAX];
 };
 
-/* Decisions received, waiting for their event. */
-struct ndq {
-	struct ft_decision	*d;
-	size_t			 n, cap;
+/* An eager message sent to several processes, until it is out. */
+struct eout {
+	void		*cookie;
+	uint32_t	 n;
+	uint32_t	 procs[FT_PROTO_FANOUT_MAX];
 };
 
 /* Requests waiting in a rendezvous, found by the id in CTS and RDATA. */
@@ -132,42 +123,26 @@ struct slot {
 
 struct ft_pt {
 	uint32_t		 rank, size, node;
-	uint32_t		 replica, nrep, self, nproc;
+	uint32_t		 ppr;		/* processes per rank */
+	uint32_t		 self, nproc;	/* our process id; processes */
 	struct proc		*procs;		/* nproc */
-	uint8_t			*gone;		/* nproc, for the election */
-	uint32_t		*master;	/* size: each rank's master */
-	int			 check_div;
-	/* Commits to send our replicas, and decisions. */
-	size_t			 cmt_pending;
-	struct ft_commit	*cbatch;
-	struct ft_decision	*dbatch;
-	uint32_t		 ndbatch;
-	struct ft_commit	*rcbatch;	/* decoding what we receive */
-	struct ft_decision	*rdbatch;
+	uint64_t		*sseq;		/* size: next number we send */
 	int			 reap_due;
-	int			 diverged;
-	struct ft_nd_log	 ndlog;		/* decisions made or received */
-	uint64_t		 nd_made;	/* decisions below were ours */
-	uint64_t		 nd_out;	/* ... and the replicas have these */
 	int			 in_progress;
-	uint64_t		 nd_sync_site;	/* next event in program order */
-	uint64_t		 nd_any_site;	/* next ANY_SOURCE receive */
-	struct ndq		 nd_sync, nd_any;	/* received, unused */
-	int			 takeover;	/* becoming master */
-	uint32_t		 old_master;	/* process we take over from */
-	uint8_t			*asked;		/* takeover: NDSYNC owed by */
-	uint8_t			*sync_owed;	/* replicas asked us (proc) */
-	uint64_t		*sync_have;	/* ... and what they hold */
+	int			 freeing;
 	void			(*notify)(void *, uint32_t, const char *);
 	void			*notify_arg;
 	const uint8_t		*key;
 	int			 force_tcp;
 	struct ft_proto		 proto;
+	const struct ft_proto_ops *ops;	/* proto.ops, for the hooks */
+	int			 resends;	/* FT_PROTO_RESENDS */
+	struct eout		*eouts;		/* eager fan-outs not yet out */
+	size_t			 neouts, capeouts;
 	int			 lfd_unix, lfd_tcp;
 	char			 unix_path[FT_WIRE_ADDR_MAX];
 	struct ft_rank_addr	 self_addr;
 	struct ft_rank_addr	*table;
-	struct peer		*peers;
 	struct pconn		**conns;
 	size_t			 nconns, capconns;
 	struct pconn		*ctl;
@@ -185,19 +160,13 @@ struct ft_pt {
 
 static void	req_complete(struct ft_pt *, struct ft_req *);
 static void	conn_close(struct ft_pt *, struct pconn *, const char *);
-static int	rep_isend(struct ft_pt *, struct ft_req *, const struct ft_msg *,
-		    int);
-static int	any_recv_site(struct ft_pt *, struct ft_req *);
-static void	any_matched(struct ft_pt *, struct ft_req *, uint32_t, uint32_t,
-		    uint64_t);
-static int	rep_arrive(struct ft_pt *, struct unexp *);
-static int	rep_on_cts(struct ft_pt *, struct pconn *,
+static int	fan_on_cts(struct ft_pt *, struct pconn *,
 		    const struct ft_msg_cts *);
-static int	on_replica_frame(struct ft_pt *, struct pconn *,
-		    const struct ft_hdr *, const uint8_t *, size_t);
-static void	commit_flush(struct ft_pt *);
-static void	takeover_step(struct ft_pt *);
-static void	rep_duplicate(struct ft_pt *, struct unexp *);
+static int	arrive(struct ft_pt *, struct unexp *);
+static void	dup_drop(struct ft_pt *, struct unexp *);
+static void	fan_done(struct ft_pt *, struct ft_req *);
+static int	core_release(void *, void *);
+static const struct ft_core_ops core_ops;
 
 uint32_t
 ft_pt_rank(const struct ft_pt *pt)
@@ -214,22 +183,14 @@ ft_pt_size(const struct ft_pt *pt)
 int
 ft_pt_peer_gone(const struct ft_pt *pt, uint32_t r)
 {
+	uint32_t k;
+
 	if (r >= pt->size)
 		return 0;
-	return pt->nrep == 1 ? pt->procs[r].gone : pt->master[r] == UINT32_MAX;
-}
-
-uint32_t
-ft_pt_nrep(const struct ft_pt *pt)
-{
-	return pt->nrep;
-}
-
-/* Master of our rank, with every decision of the old one collected. */
-int
-ft_pt_is_master(const struct ft_pt *pt)
-{
-	return pt->master[pt->rank] == pt->replica && !pt->takeover;
+	for (k = 0; k < pt->ppr; k++)
+		if (!pt->procs[r * pt->ppr + k].gone)
+			return 0;
+	return 1;
 }
 
 void
@@ -240,11 +201,11 @@ ft_pt_set_notify(struct ft_pt *pt, void (*fn)(void *, uint32_t,
 	pt->notify_arg = arg;
 }
 
-/* The process a connection's peer id names, as a rank. */
+/* The rank process proc runs. */
 static uint32_t
 rank_of(const struct ft_pt *pt, uint32_t proc)
 {
-	return proc / pt->nrep;
+	return proc / pt->ppr;
 }
 
 struct ft_pt *
@@ -253,12 +214,12 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	struct ft_pt *pt;
 	struct ft_conf pc;
 	char addr[FT_WIRE_ADDR_MAX];
-	uint32_t nrep = cf->nrep > 1 ? cf->nrep : 1;
+	uint32_t ppr = cf->nrep > 1 ? cf->nrep : 1;
 	int saved;
 
 	if (cf->size == 0 || cf->rank >= cf->size || cf->key == NULL ||
-	    nrep > FT_PT_REPLICAS_MAX || cf->replica >= nrep ||
-	    (uint64_t)cf->size * nrep > FT_WIRE_MAX_RANKS) {
+	    ppr > FT_PROTO_FANOUT_MAX || (ppr > 1 && cf->replica >= ppr) ||
+	    (uint64_t)cf->size * ppr > FT_WIRE_MAX_RANKS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -266,39 +227,27 @@ ft_pt_new(const struct ft_pt_conf *cf)
 		return NULL;
 	pt->rank = cf->rank;
 	pt->size = cf->size;
-	pt->nrep = nrep;
-	pt->replica = nrep > 1 ? cf->replica : 0;
-	pt->self = pt->rank * nrep + pt->replica;
-	pt->nproc = cf->size * nrep;
-	pt->check_div = cf->check_divergence;
+	pt->ppr = ppr;
+	pt->self = pt->rank * ppr + (ppr > 1 ? cf->replica : 0);
+	pt->nproc = cf->size * ppr;
 	pt->node = cf->node;
 	pt->key = cf->key;
 	pt->force_tcp = cf->force_tcp;
 	pt->lfd_unix = pt->lfd_tcp = -1;
-	if ((pt->peers = calloc(cf->size, sizeof(*pt->peers))) == NULL ||
-	    (pt->procs = calloc(pt->nproc, sizeof(*pt->procs))) == NULL ||
-	    (pt->gone = calloc(pt->nproc, 1)) == NULL ||
-	    /* Zero: replica 0 of every rank starts as its master. */
-	    (pt->master = calloc(cf->size, sizeof(*pt->master))) == NULL)
+	if ((pt->sseq = calloc(cf->size, sizeof(*pt->sseq))) == NULL ||
+	    (pt->procs = calloc(pt->nproc, sizeof(*pt->procs))) == NULL)
 		goto fail;
-	if (nrep > 1 && ((pt->cbatch = calloc(FT_WIRE_BATCH_MAX,
-	    sizeof(*pt->cbatch))) == NULL ||
-	    (pt->dbatch = calloc(FT_WIRE_BATCH_MAX,
-	    sizeof(*pt->dbatch))) == NULL ||
-	    (pt->rcbatch = calloc(FT_WIRE_BATCH_MAX,
-	    sizeof(*pt->rcbatch))) == NULL ||
-	    (pt->rdbatch = calloc(FT_WIRE_BATCH_MAX,
-	    sizeof(*pt->rdbatch))) == NULL ||
-	    (pt->asked = calloc(nrep, 1)) == NULL ||
-	    (pt->sync_owed = calloc(nrep, 1)) == NULL ||
-	    (pt->sync_have = calloc(nrep, sizeof(uint64_t))) == NULL ||
-	    ft_nd_log_init(&pt->ndlog, 4096) != 0))
-		goto fail;
+	memset(&pc, 0, sizeof(pc));
 	pc.rank = cf->rank;
 	pc.size = cf->size;
+	pc.ppr = ppr;
+	pc.proc = pt->self;
+	pc.check_divergence = cf->check_divergence;
 	if (ft_proto_init(&pt->proto, cf->proto != NULL ? cf->proto :
-	    &ft__proto_none, &pc) != 0)
+	    &ft__proto_none, &pc, &core_ops, pt) != 0)
 		goto fail;
+	pt->ops = pt->proto.ops;
+	pt->resends = (pt->ops->flags & FT_PROTO_RESENDS) != 0;
 	pt->self_addr.node = cf->node;
 	pt->self_addr.pid = (uint32_t)getpid();
 	if (cf->unix_dir != NULL && !cf->force_tcp) {
@@ -403,7 +352,18 @@ ft_pt_free(struct ft_pt *pt)
 
 	if (pt == NULL)
 		return;
+	/* First: the protocol hands back what it holds, which only needs
+	 * freeing now. */
+	pt->freeing = 1;
+	if (pt->proto.ops != NULL)
+		ft_proto_release(&pt->proto);
 	for (i = 0; i < pt->nconns; i++) {
+		/* A message cut short by the end is lost with it. */
+		if (pt->conns[i]->ux != NULL) {
+			ft_buf_put(pt->conns[i]->ux->data,
+			    pt->conns[i]->ux->pooled);
+			free(pt->conns[i]->ux);
+		}
 		ft_conn_release(&pt->conns[i]->c);
 		free(pt->conns[i]);
 	}
@@ -422,40 +382,10 @@ ft_pt_free(struct ft_pt *pt)
 	}
 	if (pt->lfd_tcp != -1)
 		close(pt->lfd_tcp);
-	if (pt->proto.ops != NULL)
-		ft_proto_release(&pt->proto);
-	for (i = 0; pt->peers != NULL && i < pt->size; i++) {
-		struct peer *p = &pt->peers[i];
-		struct unexp *u;
-		struct cmt *c;
-
-		while ((u = p->early) != NULL) {
-			p->early = u->next;
-			ft_buf_put(u->data, u->pooled);
-			free(u);
-		}
-		while ((c = p->ch) != NULL) {
-			p->ch = c->next;
-			free(c);
-		}
-		ft_rep_backup_free(&p->bk);
-	}
 	free(pt->conns);
-	free(pt->peers);
+	free(pt->sseq);
 	free(pt->procs);
-	free(pt->gone);
-	free(pt->master);
-	free(pt->cbatch);
-	free(pt->dbatch);
-	free(pt->rcbatch);
-	free(pt->rdbatch);
-	free(pt->asked);
-	free(pt->sync_owed);
-	free(pt->sync_have);
-	free(pt->nd_sync.d);
-	free(pt->nd_any.d);
-	if (pt->ndlog.ring != NULL)
-		ft_nd_log_free(&pt->ndlog);
+	free(pt->eouts);
 	free(pt->table);
 	free(pt->slots);
 	free(pt->freeslots);
@@ -547,10 +477,10 @@ matches(const struct ft_req *r, uint32_t src, int32_t tag)
 }
 
 /*
- * Take the first posted receive matching src and tag.  A replica's
- * ANY_SOURCE receive still waiting for its master's decision may be the
- * one the master gave this message to: a message its tag allows stops
- * there, unexpected, until the decision comes.
+ * Take the first posted receive matching src and tag.  An ANY_SOURCE
+ * receive whose source the protocol has yet to settle (held) may be the
+ * one this message is for: a message its tag allows stops there,
+ * unexpected, until core->resolve.
  */
 static struct ft_req *
 posted_take(struct mctx *m, uint32_t src, int32_t tag)
@@ -558,7 +488,7 @@ posted_take(struct mctx *m, uint32_t src, int32_t tag)
 	struct ft_req *r;
 
 	for (r = m->posted_head; r != NULL; r = r->next) {
-		if (r->nd_wait) {
+		if (r->held) {
 			if (r->tag == FT_PT_ANY || r->tag == tag)
 				return NULL;
 			continue;
@@ -647,13 +577,39 @@ req_complete(struct ft_pt *pt, struct ft_req *r)
 		r->on_done(r);
 }
 
+/*
+ * Receive r matched the message (src in the communicator, world rank
+ * wsrc, number seq) from process proc: its source is fixed.
+ */
+static void
+matched(struct ft_pt *pt, struct ft_req *r, uint32_t src, uint32_t wsrc,
+    uint64_t seq, uint32_t proc)
+{
+	struct ft_msg m;
+
+	if (pt->ops->match == NULL)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.ctx = r->ctx;
+	m.src = wsrc;
+	m.dst = pt->rank;
+	m.tag = r->st.tag;
+	m.seq = seq;
+	m.len = r->st.msglen;
+	m.csrc = src;
+	m.proc = proc;
+	pt->ops->match(&pt->proto, &m, r->rtag);
+	r->rtag = 0;
+}
+
 static void
 deliver(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t seq)
 {
-	r->seq = seq;
-	struct ft_msg m = { r->ctx, wsrc, pt->rank, r->st.tag, seq, r->buf,
-	    r->st.bytes };
+	struct ft_msg m = { .ctx = r->ctx, .src = wsrc, .dst = pt->rank,
+	    .tag = r->st.tag, .seq = seq, .buf = r->buf, .len = r->st.bytes,
+	    .csrc = (uint32_t)r->st.source, .proc = r->peer };
 
+	r->seq = seq;
 	(void)ft_proto_deliver(&pt->proto, &m);
 	req_complete(pt, r);
 }
@@ -727,7 +683,7 @@ send_self(struct ft_pt *pt, struct ft_req *s, uint32_t ctx, uint32_t src,
 		return -1;
 	if ((r = posted_take(m, src, tag)) != NULL) {
 		recv_matched(r, src, tag, s->len);
-		any_matched(pt, r, src, pt->rank, seq);
+		matched(pt, r, src, pt->rank, seq, pt->self);
 		if (r->st.bytes > 0)
 			memcpy(r->buf, s->sbuf, r->st.bytes);
 		deliver(pt, r, pt->rank, seq);
@@ -772,6 +728,7 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	struct ft_msg m;
 	struct pconn *pc;
 	uint64_t seq;
+	uint32_t q;
 	int rc;
 
 	memset(r, 0, sizeof(*r) - sizeof(r->on_done) - sizeof(r->user));
@@ -786,22 +743,21 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 		errno = EINVAL;
 		return -1;
 	}
-	seq = pt->peers[dst].sseq++;
-	m = (struct ft_msg){ ctx, pt->rank, dst, tag, seq, buf, len };
-	if (ft_proto_send(&pt->proto, &m) != 0)
-		return -1;
+	seq = pt->sseq[dst]++;
+	m = (struct ft_msg){ ctx, pt->rank, dst, tag, seq, buf, len, src, mode,
+	    pt->self, r };
+	if ((rc = ft_proto_send(&pt->proto, &m)) != 0)
+		return rc < 0 ? -1 : 0;	/* 1: the protocol took it */
 	if (dst == pt->rank)
 		return send_self(pt, r, ctx, src, tag, seq);
-	if (pt->nrep > 1) {
-		m.src = src;
-		return rep_isend(pt, r, &m, mode);
-	}
-	if ((pc = peer_conn(pt, dst)) == NULL)
+	/* Without a route from the protocol, a rank is its first process. */
+	q = dst * pt->ppr;
+	if ((pc = peer_conn(pt, q)) == NULL)
 		return -1;
 	if (len <= FT_PT_EAGER_MAX && mode != FT_SEND_SYNC &&
-	    pt->procs[dst].eager_out + len + FT_PT_EAGER_COST <=
+	    pt->procs[q].eager_out + len + FT_PT_EAGER_COST <=
 	    FT_PT_EAGER_WINDOW) {
-		pt->procs[dst].eager_out += len + FT_PT_EAGER_COST;
+		pt->procs[q].eager_out += len + FT_PT_EAGER_COST;
 		eg = (struct ft_msg_eager){ ctx, src, tag, seq };
 		if (ft_msg_eager_prefix(prefix, pt->self, &eg, len) != 0 ||
 		    ft_conn_send2(&pc->c, prefix, sizeof(prefix), buf,
@@ -880,11 +836,11 @@ send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq,
 		return -1;
 	r->seq = seq;
 	r->peer = wsrc;
-	/* Replicated, a dead sender's next master sends the RTS again. */
-	if (pt->nrep > 1 && pt->procs[wsrc].gone)
+	/* A dead sender's message comes again from another process. */
+	if (pt->resends && pt->procs[wsrc].gone)
 		return 0;
 	if ((pc = peer_conn(pt, wsrc)) == NULL) {
-		if (pt->nrep > 1 && errno != ENOMEM)
+		if (pt->resends && errno != ENOMEM)
 			return 0;	/* dead, not yet in a view: as above */
 		slot_del(pt, r);
 		return -1;
@@ -896,8 +852,8 @@ send_cts(struct ft_pt *pt, struct ft_req *r, uint32_t wsrc, uint64_t sreq,
 	if (rc == 0)
 		rc = ft_conn_queue_copy(&pc->c, wb.p, wb.len);
 	ft_wbuf_release(&wb);
-	if (rc != 0 && pt->nrep > 1 && errno != ENOMEM) {
-		/* The sender died: the next master sends the RTS again. */
+	if (rc != 0 && pt->resends && errno != ENOMEM) {
+		/* The sender died: another process sends the RTS again. */
 		conn_close(pt, pc, NULL);
 		pt->reap_due = 1;
 		rc = 0;
@@ -923,7 +879,7 @@ take_ux(struct ft_pt *pt, struct ft_req *r, struct unexp *u)
 	int rc = 0;
 
 	recv_matched(r, u->src, u->tag, u->len);
-	any_matched(pt, r, u->src, u->wsrc, u->seq);
+	matched(pt, r, u->src, u->wsrc, u->seq, u->proc);
 	switch (u->kind) {
 	case UX_EAGER:
 		ux_eager_deliver(pt, r, u);
@@ -946,8 +902,8 @@ take_ux(struct ft_pt *pt, struct ft_req *r, struct unexp *u)
 
 /*
  * Match the unexpected messages of m, in arrival order, against the
- * posted receives, as if they arrived now: after a replica's ANY_SOURCE
- * receive learns its source, or behind one still waiting.
+ * posted receives, as if they arrived now: after a held ANY_SOURCE
+ * receive learns its source, or behind one still held.
  */
 static int
 rematch(struct ft_pt *pt, struct mctx *m)
@@ -980,6 +936,7 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 {
 	struct mctx *m;
 	struct unexp *u;
+	int rc;
 
 	memset(r, 0, sizeof(*r) - sizeof(r->on_done) - sizeof(r->user));
 	r->kind = FT_REQ_RECV;
@@ -990,15 +947,19 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 	r->ctx = ctx;
 	if ((m = mctx_get(pt, ctx)) == NULL)
 		return -1;
-	if (pt->nrep > 1 && src == FT_PT_ANY && any_recv_site(pt, r)) {
-		/* A replica waits for the master's choice. */
-		r->nd_wait = 1;
-		m->nd_waiting++;
-		posted_append(m, r);
-		return 0;
+	if (src == FT_PT_ANY && pt->ops->recv_any != NULL) {
+		rc = pt->ops->recv_any(&pt->proto, r, &r->rtag);
+		if (rc == FT_RECV_WAIT) {
+			/* The protocol settles the source: core->resolve. */
+			r->held = 1;
+			m->nheld++;
+			posted_append(m, r);
+			return 0;
+		}
+		r->src = rc >= 0 ? rc : FT_PT_ANY;
 	}
-	if (m->nd_waiting > 0) {
-		/* Behind an undecided receive: match in posting order. */
+	if (m->nheld > 0) {
+		/* Behind a held receive: match in posting order. */
 		posted_append(m, r);
 		return rematch(pt, m);
 	}
@@ -1034,6 +995,12 @@ ft_pt_cancel(struct ft_pt *pt, struct ft_req *r)
 	if (r->kind != FT_REQ_RECV || !r->posted ||
 	    (m = mctx_get(pt, r->ctx)) == NULL)
 		return 0;
+	if (r->held) {
+		r->held = 0;
+		m->nheld--;
+	}
+	if (r->rtag != 0 && pt->ops->recv_cancel != NULL)
+		pt->ops->recv_cancel(&pt->proto, r);
 	if (r->prev != NULL)
 		r->prev->next = r->next;
 	else
@@ -1102,15 +1069,16 @@ on_cts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 
 	if (ft_msg_cts_decode(body, blen, &cts) != 0)
 		return -1;
-	if (pt->nrep > 1)
-		return rep_on_cts(pt, pc, &cts);
-	if ((r = slot_find(pt, cts.sreq)) == NULL || r->kind != FT_REQ_SEND ||
-	    r->dst != pc->c.peer) {
+	r = slot_find(pt, cts.sreq);
+	if ((r != NULL && r->fanout) || (r == NULL && pt->resends))
+		return fan_on_cts(pt, pc, &cts);
+	if (r == NULL || r->kind != FT_REQ_SEND ||
+	    r->dst * pt->ppr != pc->c.peer) {
 		errno = EPROTO;
 		return -1;
 	}
 	slot_del(pt, r);
-	if ((out = peer_conn(pt, r->dst)) == NULL)
+	if ((out = peer_conn(pt, pc->c.peer)) == NULL)
 		return -1;
 	return stream_data(pt, out, cts.rreq, r->sbuf, r->len, rdata_sent, r);
 }
@@ -1127,8 +1095,11 @@ on_rts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 		return -1;
 	if ((m = mctx_get(pt, rts.ctx)) == NULL)
 		return -1;
-	if (pt->nrep == 1 && (r = posted_take(m, rts.src, rts.tag)) != NULL) {
+	if (pt->ops->arrive == NULL &&
+	    (r = posted_take(m, rts.src, rts.tag)) != NULL) {
 		recv_matched(r, rts.src, rts.tag, rts.size);
+		matched(pt, r, rts.src, rank_of(pt, pc->c.peer), rts.seq,
+		    pc->c.peer);
 		return send_cts(pt, r, pc->c.peer, rts.sreq, rts.seq);
 	}
 	if ((u = calloc(1, sizeof(*u))) == NULL)
@@ -1142,8 +1113,8 @@ on_rts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	u->seq = rts.seq;
 	u->len = rts.size;
 	u->sreq = rts.sreq;
-	if (pt->nrep > 1)
-		return rep_arrive(pt, u);
+	if (pt->ops->arrive != NULL)
+		return arrive(pt, u);
 	ux_append(m, u);
 	return 0;
 }
@@ -1167,10 +1138,13 @@ on_eager(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	pc->wsrc = rank_of(pt, pc->c.peer);
 	pc->req = NULL;
 	pc->ux = NULL;
-	/* Replicated, a message is matched only once it is whole: a copy
-	 * cut short by its sender's death must not have taken a receive. */
-	if (pt->nrep == 1 && (r = posted_take(m, eg.src, eg.tag)) != NULL) {
+	/* Under a protocol that sees arrivals, a message is matched only
+	 * once it is whole: a copy cut short by its sender's death must
+	 * not have taken a receive. */
+	if (pt->ops->arrive == NULL &&
+	    (r = posted_take(m, eg.src, eg.tag)) != NULL) {
 		recv_matched(r, eg.src, eg.tag, len);
+		matched(pt, r, eg.src, pc->wsrc, eg.seq, pc->c.peer);
 		r->seq = eg.seq;
 		pc->req = r;
 		pc->dst = r->buf;
@@ -1211,9 +1185,9 @@ on_rdata(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	if (ft_msg_rdata_decode(fixed, FT_RDATA_FIXED, &rd) != 0)
 		return -1;
 	r = slot_find(pt, rd.rreq);
-	if (pt->nrep > 1 && (r == NULL || r->peer != pc->c.peer)) {
-		/* For a receive that now takes its data from a new master,
-		 * or one already complete: skip it. */
+	if (pt->resends && (r == NULL || r->peer != pc->c.peer)) {
+		/* For a receive that now takes its data from another
+		 * process, or one already complete: skip it. */
 		pc->phase = RD_PAYLOAD;
 		pc->req = NULL;
 		pc->ux = NULL;
@@ -1264,13 +1238,14 @@ payload_done(struct ft_pt *pt, struct pconn *pc)
 	}
 	if (u == NULL)
 		return 0;
-	if (pt->nrep > 1)
-		return rep_arrive(pt, u);
+	if (pt->ops->arrive != NULL)
+		return arrive(pt, u);
 	if ((m = mctx_get(pt, u->ctx)) == NULL)
 		return -1;
 	/* A receive may have been posted while the payload streamed in. */
 	if ((r = posted_take(m, u->src, u->tag)) != NULL) {
 		recv_matched(r, u->src, u->tag, u->len);
+		matched(pt, r, u->src, u->wsrc, u->seq, u->proc);
 		ux_eager_deliver(pt, r, u);
 		ft_buf_put(u->data, u->pooled);
 		free(u);
@@ -1312,13 +1287,13 @@ on_frame(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 		return on_cts(pt, pc, body, blen);
 	case FT_MSG_CREDIT:
 		return on_credit(pt, pc, body, blen);
-	case FT_MSG_COMMIT:
-	case FT_MSG_DECIDE:
-	case FT_MSG_NDSYNC:
-		return on_replica_frame(pt, pc, h, body, blen);
 	default:
-		errno = EPROTO;
-		return -1;
+		/* The protocol's frames, or nobody's. */
+		if (pt->ops->frame == NULL) {
+			errno = EPROTO;
+			return -1;
+		}
+		return pt->ops->frame(&pt->proto, pc->c.peer, h, body);
 	}
 }
 
@@ -1452,9 +1427,9 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 	if (pc->closed)
 		return;
 	pc->closed = 1;
-	/* Replicated, a dead peer is ftrun's news and the job goes on:
-	 * only a wrong key is worth a word. */
-	if (pt->nrep > 1 && !(pc->c.hs == FT_HS_FAILED && errno == EACCES))
+	/* When the protocol resends, a dead peer is ftrun's news and the
+	 * job goes on: only a wrong key is worth a word. */
+	if (pt->resends && !(pc->c.hs == FT_HS_FAILED && errno == EACCES))
 		;
 	else if (pc->outgoing && pc->c.hs != FT_HS_READY)
 		ft_warnx("unable to connect to rank %u: %s", peer,
@@ -1464,9 +1439,8 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 		    pc->c.hs == FT_HS_FAILED && errno == EACCES ?
 		    "wrong job key" : why != NULL ? why :
 		    "closed during the handshake");
-	else if (why != NULL && !pc->c.eof && pt->nrep == 1)
-		/* Replicated, ftrun tells of a dead replica and the job
-		 * goes on: a reset from it is no news. */
+	else if (why != NULL && !pc->c.eof && !pt->resends)
+		/* As above: with resends, a reset is no news. */
 		ft_warnx("dropped the connection with rank %u: %s", peer, why);
 	if ((pc->c.hs == FT_HS_READY || pc->outgoing) && peer < pt->nproc) {
 		pt->procs[peer].gone = 1;
@@ -1475,12 +1449,12 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 	}
 	/* A message cut short by the close is lost with its sender. */
 	if (pc->ux != NULL) {
-		free(pc->ux->data);
+		ft_buf_put(pc->ux->data, pc->ux->pooled);
 		free(pc->ux);
 		pc->ux = NULL;
 	}
-	/* Replicated, the next master sends the message again. */
-	if (pc->req != NULL && pt->nrep == 1)
+	/* With resends, another process sends the message again. */
+	if (pc->req != NULL && !pt->resends)
 		pc->req->st.error = ECONNRESET;
 	pc->req = NULL;
 	close(pc->c.fd);
@@ -1547,6 +1521,7 @@ reap(struct ft_pt *pt)
 }
 
 static int	progress_pass(struct ft_pt *, int);
+static void	eout_check(struct ft_pt *);
 
 /* A progress pass; callbacks it runs may start sends, not wait in one. */
 int
@@ -1635,10 +1610,10 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		if (ft_conn_want_write(&pc->c))
 			(void)ft_conn_flush(&pc->c);
 	}
-	if (pt->nrep > 1) {
-		takeover_step(pt);
-		commit_flush(pt);
-	}
+	if (pt->neouts > 0)
+		eout_check(pt);
+	if (pt->ops->tick != NULL)
+		pt->ops->tick(&pt->proto);
 	if (dead || pt->reap_due) {
 		pt->reap_due = 0;
 		reap(pt);
@@ -1647,321 +1622,27 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 }
 
 /*
- * Replication (R > 1): see pt2pt.h.  What follows is the data path of
- * the "replicate" protocol; its tables live in lib/proto/replicate.c.
+ * Sending one message to several processes (core->send_msg), for a
+ * protocol that routes messages: eager to every process when each has
+ * window for it, else an RTS to each and a fan-out that serves them.
  */
 
-/* Send a frame to every live replica of our own rank but us. */
-static void
-to_my_replicas(struct ft_pt *pt, const struct ft_wbuf *wb)
-{
-	struct pconn *pc;
-	uint32_t k, q;
-
-	for (k = 0; k < pt->nrep; k++) {
-		q = pt->rank * pt->nrep + k;
-		if (k == pt->replica || pt->procs[q].gone)
-			continue;
-		if ((pc = peer_conn(pt, q)) != NULL)
-			(void)ft_conn_queue_copy(&pc->c, wb->p, wb->len);
-	}
-}
-
-static void
-note(struct ft_pt *pt, uint32_t kind, const char *fmt, ...) FT_PRINTF(3, 4);
-
-static void
-note(struct ft_pt *pt, uint32_t kind, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	/* The first divergence is the news; what follows is its echo. */
-	if (kind == FT_NOTE_DIVERGE && pt->diverged++ > 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	if (pt->notify != NULL)
-		pt->notify(pt->notify_arg, kind, text);
-	else
-		ft_warnx("%s", text);
-}
-
-static void
-decide_flush(struct ft_pt *pt)
-{
-	struct ft_msg_decide md = { 0, 0, pt->ndbatch, pt->dbatch };
-	struct ft_wbuf wb;
-
-	if (pt->ndbatch == 0)
-		return;
-	ft_wbuf_init(&wb);
-	if (ft_msg_decide_encode(&wb, pt->self, FT_MSG_DECIDE, &md) == 0)
-		to_my_replicas(pt, &wb);
-	ft_wbuf_release(&wb);
-	pt->ndbatch = 0;
-}
-
-/* The master made a decision: log it and tell the replicas. */
-static void
-decide_local(struct ft_pt *pt, uint32_t kind, uint64_t site,
-    const uint64_t v[3])
-{
-	struct ft_decision d = { pt->ndlog.count, kind, site, v[0], v[1],
-	    v[2] };
-
-	(void)ft_nd_log_add(&pt->ndlog, &d);
-	pt->nd_made = pt->ndlog.count;
-	pt->dbatch[pt->ndbatch++] = d;
-	if (pt->ndbatch == FT_WIRE_BATCH_MAX)
-		decide_flush(pt);
-}
-
-static int
-ndq_push(struct ndq *q, const struct ft_decision *d)
-{
-	struct ft_decision *nd;
-	size_t ncap;
-
-	if (q->n == q->cap) {
-		ncap = q->cap == 0 ? 64 : q->cap * 2;
-		if ((nd = reallocarray(q->d, ncap, sizeof(*nd))) == NULL)
-			return -1;
-		q->d = nd;
-		q->cap = ncap;
-	}
-	q->d[q->n++] = *d;
-	return 0;
-}
-
-static void
-ndq_del(struct ndq *q, size_t i)
-{
-	memmove(&q->d[i], &q->d[i + 1], (q->n - i - 1) * sizeof(*q->d));
-	q->n--;
-}
-
-/* Find the posted ANY_SOURCE receive of a site still waiting. */
-static struct ft_req *
-find_nd_wait(struct ft_pt *pt, uint64_t site, struct mctx **mp)
-{
-	struct mctx *m;
-	struct ft_req *r;
-	size_t i;
-
-	for (i = 0; i < FT_NELEM(pt->ctxtab); i++)
-		for (m = pt->ctxtab[i]; m != NULL; m = m->hnext) {
-			if (m->nd_waiting == 0)
-				continue;
-			for (r = m->posted_head; r != NULL; r = r->next)
-				if (r->nd_wait && r->nd_site == site) {
-					*mp = m;
-					return r;
-				}
-		}
-	return NULL;
-}
-
-/* The master chose the source of a waiting ANY_SOURCE receive. */
-static int
-nd_apply_any(struct ft_pt *pt, struct ft_req *r, struct mctx *m,
-    const struct ft_decision *d)
-{
-	r->src = (int)d->a;
-	r->nd_wait = 0;
-	m->nd_waiting--;
-	return rematch(pt, m);
-}
-
-/* A decision from the master (or collected in a takeover). */
-static int
-take_decision(struct ft_pt *pt, const struct ft_decision *d)
-{
-	struct ft_req *r;
-	struct mctx *m;
-	int rc;
-
-	if (d->kind == 0 || d->kind > FT_ND_KIND_MAX) {
-		errno = EPROTO;
-		return -1;
-	}
-	if ((rc = ft_nd_log_add(&pt->ndlog, d)) != 0)
-		return rc < 0 ? -1 : 0;
-	if (d->kind == FT_ND_ANYSRC) {
-		if ((r = find_nd_wait(pt, d->site, &m)) != NULL)
-			return nd_apply_any(pt, r, m, d);
-		return ndq_push(&pt->nd_any, d);
-	}
-	return ndq_push(&pt->nd_sync, d);
-}
-
-/*
- * If the master's choice for ANY_SOURCE receive r came before r was
- * posted, apply it (r takes that source) and return 1.
- */
-static int
-any_decided(struct ft_pt *pt, struct ft_req *r)
-{
-	size_t i;
-
-	for (i = 0; i < pt->nd_any.n; i++)
-		if (pt->nd_any.d[i].site == r->nd_site) {
-			r->src = (int)pt->nd_any.d[i].a;
-			ndq_del(&pt->nd_any, i);
-			return 1;
-		}
-	return 0;
-}
-
-/*
- * A new ANY_SOURCE receive gets the next site number.  On a replica,
- * returns 1 when it must wait for the master's choice, else 0 (with the
- * choice already applied when it came first).
- */
-static int
-any_recv_site(struct ft_pt *pt, struct ft_req *r)
-{
-	r->nd_site = ++pt->nd_any_site;
-	if (any_decided(pt, r))
-		return 0;
-	return !ft_pt_is_master(pt);
-}
-
-/* A receive matched: if it was ANY_SOURCE on a master, say which. */
-static void
-any_matched(struct ft_pt *pt, struct ft_req *r, uint32_t src, uint32_t wsrc,
-    uint64_t seq)
-{
-	uint64_t v[3] = { src, seq, wsrc };
-
-	if (r->nd_site == 0 || pt->nrep == 1 || !ft_pt_is_master(pt))
-		return;
-	decide_local(pt, FT_ND_ANYSRC, r->nd_site, v);
-	r->nd_site = 0;
-}
-
-int
-ft_pt_decide(struct ft_pt *pt, uint32_t kind, uint64_t v[3])
-{
-	uint64_t site;
-	struct ft_decision *d;
-
-	if (pt->nrep == 1)
-		return 0;
-	site = pt->nd_sync_site++;
-	for (;;) {
-		if (pt->nd_sync.n > 0) {
-			d = &pt->nd_sync.d[0];
-			if (d->site != site || d->kind != kind) {
-				note(pt, FT_NOTE_DIVERGE, "rank %u replica %u: "
-				    "event %llu is a %u here, a %u at the master",
-				    pt->rank, pt->replica,
-				    (unsigned long long)site, kind, d->kind);
-				errno = EPROTO;
-				return -1;
-			}
-			v[0] = d->a;
-			v[1] = d->b;
-			v[2] = d->c;
-			ndq_del(&pt->nd_sync, 0);
-			return 0;
-		}
-		if (ft_pt_is_master(pt)) {
-			decide_local(pt, kind, site, v);
-			decide_flush(pt);
-			return 0;
-		}
-		if (ft_pt_progress(pt, 100) != 0)
-			return -1;
-	}
-}
-
-int
-ft_pt_decides(struct ft_pt *pt)
-{
-	if (pt->nrep == 1)
-		return 1;
-	while (pt->nd_sync.n == 0 && !ft_pt_is_master(pt))
-		if (ft_pt_progress(pt, 100) != 0)
-			return 1;
-	return pt->nd_sync.n == 0;
-}
-
-/* Send the first n entries of the commit batch to our replicas. */
-static void
-commit_send(struct ft_pt *pt, uint32_t n)
-{
-	struct ft_msg_commit mc = { n, pt->cbatch };
-	struct ft_wbuf wb;
-
-	ft_wbuf_init(&wb);
-	if (ft_msg_commit_encode(&wb, pt->self, &mc) == 0)
-		to_my_replicas(pt, &wb);
-	ft_wbuf_release(&wb);
-}
-
-/* Commits and decisions due to our replicas, after a progress pass. */
-static void
-commit_flush(struct ft_pt *pt)
-{
-	struct peer *p;
-	struct cmt *c;
-	uint32_t d, k, q, n = 0;
-	int drained;
-	uint64_t bad;
-
-	decide_flush(pt);
-	if (pt->cmt_pending == 0)
-		return;
-	for (d = 0; d < pt->size; d++) {
-		p = &pt->peers[d];
-		if (p->ch == NULL)
-			continue;
-		drained = 1;
-		for (k = 0; k < pt->nrep; k++) {
-			q = d * pt->nrep + k;
-			/* Not want_write: data queued behind a handshake
-			 * still in progress is not out either. */
-			if (!pt->procs[q].gone && pt->procs[q].out != NULL &&
-			    ft_conn_unsent(&pt->procs[q].out->c))
-				drained = 0;
-		}
-		while ((c = p->ch) != NULL && (c->eager ? drained : c->done)) {
-			if (n > 0 && !pt->check_div && pt->cbatch[n - 1].dst == d)
-				n--;
-			pt->cbatch[n++] = (struct ft_commit){ d, c->crc, c->seq };
-			(void)ft_rep_backup_commit(&p->bk, c->seq, 0, &bad);
-			p->ch = c->next;
-			if (p->ch == NULL)
-				p->ct = NULL;
-			free(c);
-			pt->cmt_pending--;
-			if (n == FT_WIRE_BATCH_MAX) {
-				commit_send(pt, n);
-				n = 0;
-			}
-		}
-	}
-	if (n > 0)
-		commit_send(pt, n);
-}
-
-/* A rendezvous send has served every live replica: commit, free. */
+/* A fan-out has served every process it still waits for: free it. */
 static void
 fan_done(struct ft_pt *pt, struct ft_req *inner)
 {
 	struct fanout *fo = (struct fanout *)inner;
 	struct ft_req *user = fo->user;
+	void *cookie = fo->cookie;
 
 	slot_del(pt, inner);
-	if (fo->cmt != NULL)
-		fo->cmt->done = 1;
 	free(fo->copy);
 	free(fo);
-	/* Every replica of the destination died before matching it. */
+	/* Every process died before matching it. */
 	if (user != NULL)
 		req_complete(pt, user);
+	if (cookie != NULL && pt->ops->sent != NULL)
+		pt->ops->sent(&pt->proto, cookie);
 }
 
 static void
@@ -1975,29 +1656,31 @@ fan_sent(void *arg)
 		fan_done(t->pt, inner);
 }
 
-/* A replica of the destination answered our RTS. */
+/* A process answered a fan-out's RTS. */
 static int
-rep_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
+fan_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
 {
-	uint32_t k = pc->c.peer % pt->nrep;
 	struct ft_req *inner, *user;
 	struct fanout *fo;
 	struct pconn *out;
+	uint32_t k;
 
 	if ((inner = slot_find(pt, cts->sreq)) == NULL &&
 	    pt->procs[pc->c.peer].gone)
-		return 0;	/* a dead replica's late answer */
-	if (inner == NULL || inner->kind != FT_REQ_SEND ||
+		return 0;	/* a dead process's late answer */
+	if (inner == NULL || !inner->fanout ||
 	    inner->dst != rank_of(pt, pc->c.peer)) {
 		errno = EPROTO;
 		return -1;
 	}
-	if (!(inner->want & (1u << k)))
-		return 0;
 	fo = (struct fanout *)inner;
+	for (k = 0; k < fo->n && fo->procs[k] != pc->c.peer; k++)
+		;
+	if (k == fo->n || !(inner->want & (1u << k)))
+		return 0;
 	inner->want &= ~(1u << k);
 	if ((user = fo->user) != NULL) {
-		/* Matched by the rank (one replica of it): done for the
+		/* Matched by the rank (one process of it): done for the
 		 * sender, synchronous mode included. */
 		fo->user = NULL;
 		req_complete(pt, user);
@@ -2018,105 +1701,92 @@ rep_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
 	return 0;
 }
 
-static struct cmt *
-cmt_new(struct ft_pt *pt, uint32_t dst, uint64_t seq, uint32_t crc)
-{
-	struct peer *p = &pt->peers[dst];
-	struct cmt *c;
-
-	if ((c = calloc(1, sizeof(*c))) == NULL)
-		return NULL;
-	c->seq = seq;
-	c->crc = crc;
-	if (p->ct != NULL)
-		p->ct->next = c;
-	else
-		p->ch = c;
-	p->ct = c;
-	pt->cmt_pending++;
-	return c;
-}
-
-/*
- * Before a master's message leaves, the decisions it made so far must be
- * out of its hands (in its replicas' socket buffers): a message that
- * depends on a decision must never outlive it, or a replica taking over
- * would decide again, and differently.  Usually they went out when
- * made; behind a handshake still in progress they wait here.
- */
-static void
-decisions_out(struct ft_pt *pt)
-{
-	struct pconn *pc;
-	uint32_t k, q;
-	int unsent;
-
-	while (pt->nd_out < pt->nd_made) {
-		decide_flush(pt);
-		unsent = 0;
-		for (k = 0; k < pt->nrep; k++) {
-			q = pt->rank * pt->nrep + k;
-			if (k != pt->replica && !pt->procs[q].gone &&
-			    (pc = pt->procs[q].out) != NULL &&
-			    ft_conn_unsent(&pc->c))
-				unsent = 1;
-		}
-		if (!unsent)
-			pt->nd_out = pt->nd_made;
-		else if (pt->in_progress || ft_pt_progress(pt, 1) != 0)
-			return;	/* inside progress: no waiting there */
-	}
-}
-
-/*
- * The master sends message m (request r) to every live replica of its
- * destination: eager when every one has window for it, else an RTS to
- * each, completing once each has its copy.
- */
+/* Is an eager fan-out out: in every live process's kernel? */
 static int
-rep_transmit(struct ft_pt *pt, struct ft_req *r, const struct ft_msg *m,
-    int mode, uint32_t crc)
+eout_done(const struct ft_pt *pt, const struct eout *e)
+{
+	const struct proc *p;
+	uint32_t k;
+
+	for (k = 0; k < e->n; k++) {
+		p = &pt->procs[e->procs[k]];
+		/* Not want_write: data queued behind a handshake still in
+		 * progress is not out either. */
+		if (!p->gone && p->out != NULL && ft_conn_unsent(&p->out->c))
+			return 0;
+	}
+	return 1;
+}
+
+/* Tell the protocol of eager fan-outs that are out now. */
+static void
+eout_check(struct ft_pt *pt)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < pt->neouts; i++) {
+		if (eout_done(pt, &pt->eouts[i]))
+			pt->ops->sent(&pt->proto, pt->eouts[i].cookie);
+		else
+			pt->eouts[j++] = pt->eouts[i];
+	}
+	pt->neouts = j;
+}
+
+static int
+eout_add(struct ft_pt *pt, const uint32_t *procs, uint32_t n, void *cookie)
+{
+	struct eout *ne;
+	size_t ncap;
+
+	if (pt->neouts == pt->capeouts) {
+		ncap = pt->capeouts == 0 ? 64 : pt->capeouts * 2;
+		if ((ne = reallocarray(pt->eouts, ncap, sizeof(*ne))) == NULL)
+			return -1;
+		pt->eouts = ne;
+		pt->capeouts = ncap;
+	}
+	ne = &pt->eouts[pt->neouts++];
+	ne->cookie = cookie;
+	ne->n = n;
+	memcpy(ne->procs, procs, n * sizeof(*procs));
+	return 0;
+}
+
+static int
+core_send_msg(void *core, const uint32_t *procs, uint32_t n,
+    const struct ft_msg *m, void *cookie)
 {
 	uint8_t prefix[FT_WIRE_HDRLEN + FT_EAGER_FIXED];
+	struct ft_pt *pt = core;
 	struct ft_msg_eager eg;
 	struct ft_msg_rts rts;
 	struct ft_wbuf wb;
 	struct pconn *pc;
-	struct cmt *c;
 	struct fanout *fo;
 	struct ft_req *inner;
-	uint32_t k, q, mask = 0;
+	uint32_t k, q;
 	int eager;
 
-	decisions_out(pt);
-	eager = m->len <= FT_PT_EAGER_MAX && mode != FT_SEND_SYNC;
-	for (k = 0; k < pt->nrep; k++) {
-		q = m->dst * pt->nrep + k;
-		if (pt->procs[q].gone)
-			continue;
-		mask |= 1u << k;
-		if (pt->procs[q].eager_out + m->len + FT_PT_EAGER_COST >
-		    FT_PT_EAGER_WINDOW)
-			eager = 0;
-	}
-	if (mask == 0) {
-		/* Every replica of dst is dead: ftrun is ending the job with
-		 * that news, which an error here would only race. */
-		req_complete(pt, r);
-		return 0;
-	}
-	if ((c = cmt_new(pt, m->dst, m->seq, crc)) == NULL)
+	if (n == 0 || n > FT_PROTO_FANOUT_MAX || m->dst >= pt->size) {
+		errno = EINVAL;
 		return -1;
+	}
+	eager = m->len <= FT_PT_EAGER_MAX && m->mode != FT_SEND_SYNC;
+	for (k = 0; k < n; k++)
+		if (procs[k] >= pt->nproc || rank_of(pt, procs[k]) != m->dst) {
+			errno = EINVAL;
+			return -1;
+		} else if (pt->procs[procs[k]].eager_out + m->len +
+		    FT_PT_EAGER_COST > FT_PT_EAGER_WINDOW)
+			eager = 0;
 	if (eager) {
-		c->eager = 1;
-		eg = (struct ft_msg_eager){ m->ctx, m->src, m->tag, m->seq };
+		eg = (struct ft_msg_eager){ m->ctx, m->csrc, m->tag, m->seq };
 		if (ft_msg_eager_prefix(prefix, pt->self, &eg, m->len) != 0)
 			return -1;
-		for (k = 0; k < pt->nrep; k++) {
-			if (!(mask & (1u << k)))
-				continue;
-			q = m->dst * pt->nrep + k;
-			/* A replica we cannot reach is dead or soon will be. */
+		for (k = 0; k < n; k++) {
+			q = procs[k];
+			/* A process we cannot reach is dead or soon will be. */
 			if ((pc = peer_conn(pt, q)) == NULL)
 				continue;
 			pt->procs[q].eager_out += m->len + FT_PT_EAGER_COST;
@@ -2127,7 +1797,17 @@ rep_transmit(struct ft_pt *pt, struct ft_req *r, const struct ft_msg *m,
 				pt->reap_due = 1;
 			}
 		}
-		req_complete(pt, r);
+		if (m->req != NULL)
+			req_complete(pt, m->req);
+		if (cookie == NULL || pt->ops->sent == NULL)
+			return 0;
+		if (eout_add(pt, procs, n, cookie) != 0)
+			return -1;
+		/* Usually written at once: out already. */
+		if (eout_done(pt, &pt->eouts[pt->neouts - 1])) {
+			pt->neouts--;
+			pt->ops->sent(&pt->proto, cookie);
+		}
 		return 0;
 	}
 	if ((fo = calloc(1, sizeof(*fo))) == NULL ||
@@ -2137,391 +1817,102 @@ rep_transmit(struct ft_pt *pt, struct ft_req *r, const struct ft_msg *m,
 	}
 	if (m->len > 0)
 		memcpy(fo->copy, m->buf, m->len);
-	fo->user = r;
-	fo->cmt = c;
+	fo->user = m->req;
+	fo->cookie = cookie;
+	fo->n = n;
+	memcpy(fo->procs, procs, n * sizeof(*procs));
 	inner = &fo->inner;
 	inner->kind = FT_REQ_SEND;
+	inner->fanout = 1;
 	inner->dst = m->dst;
 	inner->len = m->len;
-	inner->want = mask;
+	inner->want = n == 32 ? UINT32_MAX : (1u << n) - 1;
 	if (slot_add(pt, inner) == 0) {
 		free(fo->copy);
 		free(fo);
 		return -1;
 	}
-	rts = (struct ft_msg_rts){ m->ctx, m->src, m->tag, m->seq, m->len,
+	rts = (struct ft_msg_rts){ m->ctx, m->csrc, m->tag, m->seq, m->len,
 	    inner->id };
 	ft_wbuf_init(&wb);
 	if (ft_msg_rts_encode(&wb, pt->self,
-	    mode == FT_SEND_SYNC ? FT_FLAG_SYNC : 0, &rts) != 0) {
+	    m->mode == FT_SEND_SYNC ? FT_FLAG_SYNC : 0, &rts) != 0) {
 		ft_wbuf_release(&wb);
 		return -1;
 	}
-	for (k = 0; k < pt->nrep; k++) {
-		if (!(mask & (1u << k)))
-			continue;
-		q = m->dst * pt->nrep + k;
-		if ((pc = peer_conn(pt, q)) == NULL ||
+	for (k = 0; k < n; k++)
+		if ((pc = peer_conn(pt, procs[k])) == NULL ||
 		    ft_conn_queue_copy(&pc->c, wb.p, wb.len) != 0)
 			inner->want &= ~(1u << k);
-	}
 	ft_wbuf_release(&wb);
 	if (inner->want == 0)
 		fan_done(pt, inner);
 	return 0;
 }
 
+/*
+ * A whole message from process u->proc: the protocol says whether it is
+ * matched now, held, or a duplicate.
+ */
 static int
-rep_isend(struct ft_pt *pt, struct ft_req *r, const struct ft_msg *m,
-    int mode)
+arrive(struct ft_pt *pt, struct unexp *u)
 {
-	struct peer *p = &pt->peers[m->dst];
-	uint32_t crc = 0;
-
-	if (pt->check_div && m->len > 0)
-		crc = ft_crc32c(0, m->buf, m->len) | 1;
-	if (m->seq < p->bk.committed) {
-		/* The master we follow, or the one before, sent it. */
-		if (ft_rep_backup_late(&p->bk, m->seq, crc))
-			note(pt, FT_NOTE_DIVERGE, "rank %u replica %u diverged "
-			    "from its master: message %llu to rank %u has "
-			    "other bytes", pt->rank, pt->replica,
-			    (unsigned long long)m->seq, m->dst);
-		req_complete(pt, r);
-		return 0;
-	}
-	if (pt->master[pt->rank] != pt->replica) {
-		if (ft_rep_backup_add(&p->bk, m, mode, crc) < 0)
-			return -1;
-		req_complete(pt, r);
-		return 0;
-	}
-	return rep_transmit(pt, r, m, mode, crc);
-}
-
-/* A resent backup copy has gone to every replica: free it. */
-static void
-resend_done(struct ft_req *r)
-{
-	struct ft_rep_entry *e = r->user;
-
-	free(e->data);
-	free(e);
-	free(r);
-}
-
-/* A new master sends again every message not known to be committed. */
-static void
-resend_backups(struct ft_pt *pt)
-{
-	struct ft_rep_entry *e, *next;
-	struct ft_req *r;
 	struct ft_msg m;
-	struct peer *p;
-	uint32_t d;
+	int rc;
 
-	for (d = 0; d < pt->size; d++) {
-		p = &pt->peers[d];
-		e = p->bk.head;
-		p->bk.head = p->bk.tail = NULL;
-		p->bk.count = p->bk.bytes = 0;
-		for (; e != NULL; e = next) {
-			next = e->next;
-			if ((r = calloc(1, sizeof(*r))) == NULL) {
-				free(e->data);
-				free(e);
-				continue;
-			}
-			r->on_done = resend_done;
-			r->user = e;
-			memset(r, 0, sizeof(*r) - sizeof(r->on_done) -
-			    sizeof(r->user));
-			r->kind = FT_REQ_SEND;
-			r->sbuf = e->data;
-			r->len = e->len;
-			r->dst = d;
-			r->ctx = e->ctx;
-			r->mode = e->mode;
-			r->tag = e->tag;
-			m = (struct ft_msg){ e->ctx, e->src, d, e->tag, e->seq,
-			    e->data, e->len };
-			if (rep_transmit(pt, r, &m, e->mode, e->crc) != 0) {
-				/* The destination is gone: the job ends. */
-				if (!r->done)
-					resend_done(r);
-			}
-		}
-	}
-}
-
-/* Is a connection from process q still open for reading? */
-static int
-reading_from(const struct ft_pt *pt, uint32_t q)
-{
-	size_t i;
-
-	for (i = 0; i < pt->nconns; i++)
-		if (!pt->conns[i]->outgoing && !pt->conns[i]->closed &&
-		    pt->conns[i]->c.peer == q &&
-		    pt->conns[i]->c.hs == FT_HS_READY)
-			return 1;
-	return 0;
-}
-
-/*
- * NDSYNC to process q: an ask (reply 0), or an answer with every
- * decision from index from on; long answers go ahead as DECIDE frames
- * and the NDSYNC that ends them comes last.
- */
-static void
-ndsync_send(struct ft_pt *pt, uint32_t q, uint32_t reply, uint64_t from)
-{
-	struct ft_msg_decide md = { 0, 0, 0, pt->dbatch };
-	struct ft_wbuf wb;
-	const struct ft_decision *d;
-	struct pconn *pc;
-	uint64_t i;
-
-	if ((pc = peer_conn(pt, q)) == NULL)
-		return;
-	/* The batch is ours from here: nothing is decided meanwhile. */
-	decide_flush(pt);
-	for (i = from; reply && i < pt->ndlog.count; i++) {
-		if ((d = ft_nd_log_get(&pt->ndlog, i)) == NULL) {
-			note(pt, FT_NOTE_DIVERGE, "rank %u replica %u: "
-			    "decision %llu is no longer kept; replicas may "
-			    "diverge", pt->rank, pt->replica,
-			    (unsigned long long)i);
-			continue;
-		}
-		md.d[md.n++] = *d;
-		if (md.n < FT_WIRE_BATCH_MAX)
-			continue;
-		ft_wbuf_init(&wb);
-		if (ft_msg_decide_encode(&wb, pt->self, FT_MSG_DECIDE, &md) == 0)
-			(void)ft_conn_queue_copy(&pc->c, wb.p, wb.len);
-		ft_wbuf_release(&wb);
-		md.n = 0;
-	}
-	md.reply = reply;
-	md.have = pt->ndlog.count;
-	ft_wbuf_init(&wb);
-	if (ft_msg_decide_encode(&wb, pt->self, FT_MSG_NDSYNC, &md) == 0)
-		(void)ft_conn_queue_copy(&pc->c, wb.p, wb.len);
-	ft_wbuf_release(&wb);
-}
-
-/*
- * Takeover and its replies wait until the old master's connection is
- * drained: whatever it sent before dying is then known here.
- */
-static void
-takeover_step(struct ft_pt *pt)
-{
-	struct mctx *m;
-	struct ft_req *r;
-	uint32_t k, q;
-	size_t i;
-
-	if (pt->nrep == 1)
-		return;
-	for (k = 0; k < pt->nrep; k++) {
-		q = pt->rank * pt->nrep + k;
-		if (!pt->sync_owed[k] || pt->procs[q].gone) {
-			pt->sync_owed[k] = 0;
-			continue;
-		}
-		if (pt->master[pt->rank] != k ||
-		    reading_from(pt, pt->old_master))
-			continue;
-		ndsync_send(pt, q, 1, pt->sync_have[k]);
-		pt->sync_owed[k] = 0;
-	}
-	if (!pt->takeover || reading_from(pt, pt->old_master))
-		return;
-	for (k = 0; k < pt->nrep; k++)
-		if (pt->asked[k] &&
-		    !pt->procs[pt->rank * pt->nrep + k].gone)
-			return;
-	/* Every replica's decisions are in: give each what it lacks. */
-	for (k = 0; k < pt->nrep; k++) {
-		q = pt->rank * pt->nrep + k;
-		if (k != pt->replica && !pt->procs[q].gone &&
-		    pt->sync_have[k] < pt->ndlog.count)
-			ndsync_send(pt, q, 1, pt->sync_have[k]);
-	}
-	pt->takeover = 0;
-	/* Undecided ANY_SOURCE receives are ours to decide now. */
-	for (i = 0; i < FT_NELEM(pt->ctxtab); i++)
-		for (m = pt->ctxtab[i]; m != NULL; m = m->hnext) {
-			if (m->nd_waiting == 0)
-				continue;
-			for (r = m->posted_head; r != NULL; r = r->next) {
-				if (!r->nd_wait)
-					continue;
-				r->nd_wait = 0;
-				(void)any_decided(pt, r);
-			}
-			m->nd_waiting = 0;
-			(void)rematch(pt, m);
-		}
-}
-
-int
-ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
-{
-	uint32_t i, q, k, d, old;
-	struct ft_req *r;
-	size_t s;
-	int lost = 0;
-
-	for (i = 0; i < ndead; i++) {
-		q = dead[i];
-		if (q >= pt->nproc || q == pt->self || pt->gone[q])
-			continue;
-		pt->gone[q] = 1;
-		pt->procs[q].gone = 1;
-		/* Nothing more goes to it; what it sent is still read. */
-		if (pt->procs[q].out != NULL) {
-			conn_close(pt, pt->procs[q].out, NULL);
-			pt->procs[q].out = NULL;
-		}
-		if (pt->nrep == 1)
-			continue;
-		d = rank_of(pt, q);
-		k = q % pt->nrep;
-		for (s = 0; s < pt->nslots; s++) {
-			r = pt->slots[s].req;
-			if (r == NULL || r->kind != FT_REQ_SEND || r->dst != d ||
-			    !((r->want | r->sending) & (1u << k)))
-				continue;
-			r->want &= ~(1u << k);
-			r->sending &= ~(1u << k);
-			if (r->want == 0 && r->sending == 0)
-				fan_done(pt, r);
-		}
-	}
-	for (d = 0; d < pt->size; d++) {
-		old = pt->master[d];
-		pt->master[d] = ft_rep_master(pt->gone, d, pt->nrep);
-		if (pt->master[d] == UINT32_MAX)
-			lost = 1;
-		if (d != pt->rank || old == pt->master[d] ||
-		    pt->master[d] == UINT32_MAX)
-			continue;
-		pt->old_master = d * pt->nrep + old;
-		if (pt->master[d] != pt->replica)
-			continue;
-		/* We are the new master. */
-		pt->takeover = 1;
-		resend_backups(pt);
-		for (k = 0; k < pt->nrep; k++) {
-			q = pt->rank * pt->nrep + k;
-			pt->asked[k] = k != pt->replica && !pt->gone[q];
-			pt->sync_have[k] = 0;
-			if (pt->asked[k])
-				ndsync_send(pt, q, 0, 0);
-		}
-	}
-	pt->reap_due = 1;
-	if (lost) {
-		errno = ENOLINK;
-		return -1;
-	}
-	return 0;
-}
-
-static int
-on_replica_frame(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
-    const uint8_t *body, size_t blen)
-{
-	struct ft_msg_commit mc;
-	struct ft_msg_decide md;
-	uint32_t i, k = pc->c.peer % pt->nrep;
-	uint64_t bad;
-
-	if (pt->nrep == 1 || rank_of(pt, pc->c.peer) != pt->rank) {
-		errno = EPROTO;
-		return -1;
-	}
-	switch (h->type) {
-	case FT_MSG_COMMIT:
-		mc.e = pt->rcbatch;
-		if (ft_msg_commit_decode(body, blen, &mc, FT_WIRE_BATCH_MAX) != 0)
-			return -1;
-		for (i = 0; i < mc.n; i++) {
-			if (mc.e[i].dst >= pt->size) {
-				errno = EPROTO;
-				return -1;
-			}
-			if (ft_rep_backup_commit(&pt->peers[mc.e[i].dst].bk,
-			    mc.e[i].seq, mc.e[i].crc, &bad))
-				note(pt, FT_NOTE_DIVERGE, "rank %u replica %u "
-				    "diverged from its master: message %llu to "
-				    "rank %u has other bytes", pt->rank,
-				    pt->replica, (unsigned long long)bad,
-				    mc.e[i].dst);
-		}
+	memset(&m, 0, sizeof(m));
+	m.ctx = u->ctx;
+	m.src = u->wsrc;
+	m.dst = pt->rank;
+	m.tag = u->tag;
+	m.seq = u->seq;
+	m.buf = u->data;
+	m.len = u->len;
+	m.csrc = u->src;
+	m.proc = u->proc;
+	rc = pt->ops->arrive(&pt->proto, &m, u);
+	switch (rc) {
+	case FT_ARRIVE_MATCH:
+		return core_release(pt, u);
+	case FT_ARRIVE_HELD:
 		return 0;
-	case FT_MSG_DECIDE:
-	case FT_MSG_NDSYNC:
-		md.d = pt->rdbatch;
-		if (ft_msg_decide_decode(body, blen, &md, FT_WIRE_BATCH_MAX) !=
-		    0)
-			return -1;
-		if (h->type == FT_MSG_NDSYNC && md.reply == 0) {
-			pt->sync_owed[k] = 1;
-			pt->sync_have[k] = md.have;
-			return 0;
-		}
-		for (i = 0; i < md.n; i++)
-			if (take_decision(pt, &md.d[i]) != 0)
-				return -1;
-		md.n = 0;
-		if (h->type == FT_MSG_NDSYNC) {
-			pt->asked[k] = 0;
-			pt->sync_have[k] = md.have;
-		}
+	case FT_ARRIVE_DUP:
+		dup_drop(pt, u);
 		return 0;
 	default:
-		errno = EPROTO;
-		return -1;
+		return -1;	/* the protocol consumed u */
 	}
 }
 
-/* Insert an early message by number; a second copy of one is dropped. */
-static void
-early_insert(struct ft_pt *pt, struct peer *p, struct unexp *u)
+/* Match a whole message that is next in its sender's order. */
+static int
+core_release(void *core, void *handle)
 {
-	struct unexp **pp, *e;
+	struct ft_pt *pt = core;
+	struct unexp *u = handle;
+	struct mctx *m;
+	struct ft_req *r;
 
-	for (pp = &p->early; (e = *pp) != NULL && e->seq < u->seq;
-	    pp = &e->next)
-		;
-	if (e != NULL && e->seq == u->seq) {
-		/* Keep the copy whose sender is alive. */
-		if (!pt->procs[e->proc].gone) {
-			rep_duplicate(pt, u);
-			return;
-		}
-		u->next = e->next;
-		*pp = u;
-		e->next = NULL;
-		rep_duplicate(pt, e);
-		return;
+	if ((m = mctx_get(pt, u->ctx)) == NULL) {
+		ft_buf_put(u->data, u->pooled);
+		free(u);
+		return -1;
 	}
-	u->next = e;
-	*pp = u;
+	if ((r = posted_take(m, u->src, u->tag)) == NULL) {
+		ux_append(m, u);
+		return 0;
+	}
+	return take_ux(pt, r, u);
 }
 
 /*
- * A message we already have came again (from a new master).  An RTS is
- * answered: a receive still waiting for the data of its first copy
- * takes the data from the new sender; otherwise CTS 0 tells the sender
- * it is not needed.
+ * A message we already have came again (from another process of its
+ * rank).  An RTS is answered: a receive still waiting for the data of
+ * its first copy takes the data from the new sender; otherwise CTS 0
+ * tells the sender it is not needed.
  */
 static void
-rep_duplicate(struct ft_pt *pt, struct unexp *u)
+dup_drop(struct ft_pt *pt, struct unexp *u)
 {
 	struct ft_msg_cts cts = { u->sreq, 0 };
 	struct ft_wbuf wb;
@@ -2531,6 +1922,8 @@ rep_duplicate(struct ft_pt *pt, struct unexp *u)
 	struct mctx *m;
 	size_t i;
 
+	if (pt->freeing)
+		goto out;
 	if (u->kind == UX_EAGER)
 		eager_matched(pt, u->proc, u->len);
 	if (u->kind != UX_RTS)
@@ -2565,55 +1958,230 @@ out:
 	free(u);
 }
 
-/* Match a whole message that is next in its sender's order. */
-static int
-arrive_match(struct ft_pt *pt, struct unexp *u)
+static void
+core_drop(void *core, void *handle)
 {
-	struct mctx *m;
-	struct ft_req *r;
-
-	if ((m = mctx_get(pt, u->ctx)) == NULL)
-		return -1;
-	if ((r = posted_take(m, u->src, u->tag)) == NULL) {
-		ux_append(m, u);
-		return 0;
-	}
-	return take_ux(pt, r, u);
+	dup_drop(core, handle);
 }
 
-/*
- * A whole message (eager payload in, or an RTS) from a replica of rank
- * u->wsrc: take it once, in its sender's order.
- */
 static int
-rep_arrive(struct ft_pt *pt, struct unexp *u)
+core_resolve(void *core, struct ft_req *r, int src)
 {
-	struct peer *p = &pt->peers[u->wsrc];
-	struct unexp *e;
+	struct ft_pt *pt = core;
+	struct mctx *m;
 
-	if (u->seq < p->rseq) {
-		rep_duplicate(pt, u);
-		return 0;
-	}
-	if (u->seq > p->rseq) {
-		early_insert(pt, p, u);
-		return 0;
-	}
-	p->rseq++;
-	if (arrive_match(pt, u) != 0)
+	if ((m = mctx_get(pt, r->ctx)) == NULL)
 		return -1;
-	while ((e = p->early) != NULL && e->seq <= p->rseq) {
-		p->early = e->next;
-		e->next = NULL;
-		if (e->seq < p->rseq) {
-			rep_duplicate(pt, e);
+	r->src = src >= 0 ? src : FT_PT_ANY;
+	if (r->held) {
+		r->held = 0;
+		m->nheld--;
+	}
+	return rematch(pt, m);
+}
+
+static int
+core_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
+{
+	struct ft_pt *pt = core;
+	struct pconn *pc;
+
+	if (proc >= pt->nproc) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((pc = peer_conn(pt, proc)) == NULL)
+		return -1;
+	return ft_conn_queue_copy(&pc->c, wb->p, wb->len);
+}
+
+static void
+core_complete(void *core, struct ft_req *r, int err)
+{
+	r->st.error = err;
+	req_complete(core, r);
+}
+
+static uint64_t
+core_now_ns(void *core)
+{
+	(void)core;
+	return ft_now_ns();
+}
+
+static void
+core_notify(void *core, uint32_t kind, const char *text)
+{
+	struct ft_pt *pt = core;
+
+	if (pt->notify != NULL)
+		pt->notify(pt->notify_arg, kind, text);
+	else
+		ft_warnx("%s", text);
+}
+
+/* Is a connection from process q still open for reading? */
+static int
+reading_from(const struct ft_pt *pt, uint32_t q)
+{
+	size_t i;
+
+	for (i = 0; i < pt->nconns; i++)
+		if (!pt->conns[i]->outgoing && !pt->conns[i]->closed &&
+		    pt->conns[i]->c.peer == q &&
+		    pt->conns[i]->c.hs == FT_HS_READY)
+			return 1;
+	return 0;
+}
+
+static int
+core_proc_state(void *core, uint32_t q)
+{
+	struct ft_pt *pt = core;
+	const struct proc *p;
+	int st = 0;
+
+	if (q >= pt->nproc)
+		return FT_PROC_GONE;
+	p = &pt->procs[q];
+	if (p->gone)
+		st |= FT_PROC_GONE;
+	if (p->out != NULL && ft_conn_unsent(&p->out->c))
+		st |= FT_PROC_UNSENT;
+	if (reading_from(pt, q))
+		st |= FT_PROC_READING;
+	return st;
+}
+
+static int
+core_progress(void *core, int timeout_ms)
+{
+	struct ft_pt *pt = core;
+
+	if (pt->in_progress) {
+		errno = EDEADLK;
+		return -1;
+	}
+	return ft_pt_progress(pt, timeout_ms);
+}
+
+static const struct ft_core_ops core_ops = {
+	.send_frame = core_send_frame,
+	.send_msg = core_send_msg,
+	.complete = core_complete,
+	.now_ns = core_now_ns,
+	.notify = core_notify,
+	.release = core_release,
+	.drop = core_drop,
+	.resolve = core_resolve,
+	.proc_state = core_proc_state,
+	.progress = core_progress,
+};
+
+int
+ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
+{
+	struct fanout *fo;
+	struct ft_req *r;
+	uint32_t i, q, k, d;
+	size_t s;
+	int rc = 0;
+
+	for (i = 0; i < ndead; i++) {
+		q = dead[i];
+		if (q >= pt->nproc || q == pt->self || pt->procs[q].vgone)
 			continue;
+		pt->procs[q].vgone = 1;
+		pt->procs[q].gone = 1;
+		/* Nothing more goes to it; what it sent is still read. */
+		if (pt->procs[q].out != NULL) {
+			conn_close(pt, pt->procs[q].out, NULL);
+			pt->procs[q].out = NULL;
 		}
-		p->rseq++;
-		if (arrive_match(pt, e) != 0)
+		/* Fan-outs stop waiting for it. */
+		d = rank_of(pt, q);
+		for (s = 0; s < pt->nslots; s++) {
+			r = pt->slots[s].req;
+			if (r == NULL || !r->fanout || r->dst != d)
+				continue;
+			fo = (struct fanout *)r;
+			for (k = 0; k < fo->n && fo->procs[k] != q; k++)
+				;
+			if (k == fo->n || !((r->want | r->sending) & (1u << k)))
+				continue;
+			r->want &= ~(1u << k);
+			r->sending &= ~(1u << k);
+			if (r->want == 0 && r->sending == 0)
+				fan_done(pt, r);
+		}
+	}
+	if (pt->ops->view != NULL)
+		rc = pt->ops->view(&pt->proto, dead, ndead);
+	pt->reap_due = 1;
+	if (rc != 0)
+		return -1;
+	for (d = 0; d < pt->size; d++) {
+		for (k = 0; k < pt->ppr && pt->procs[d * pt->ppr + k].vgone;
+		    k++)
+			;
+		if (k == pt->ppr) {
+			errno = ENOLINK;
 			return -1;
+		}
 	}
 	return 0;
+}
+
+int
+ft_pt_nondet_on(const struct ft_pt *pt)
+{
+	return pt->ops->nondet != NULL;
+}
+
+int
+ft_pt_nondet(struct ft_pt *pt, struct ft_nd *ev)
+{
+	if (pt->ops->nondet == NULL) {
+		ev->local = 1;
+		return 0;
+	}
+	for (;;) {
+		if (pt->ops->nondet(&pt->proto, ev) == 0)
+			return 0;
+		if (errno != EAGAIN || ft_pt_progress(pt, 100) != 0)
+			return -1;
+	}
+}
+
+int
+ft_pt_decide(struct ft_pt *pt, uint32_t kind, uint64_t v[3])
+{
+	struct ft_nd ev;
+
+	if (pt->ops->nondet == NULL)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.op = FT_ND_SETTLE;
+	ev.kind = kind;
+	memcpy(ev.v, v, sizeof(ev.v));
+	if (ft_pt_nondet(pt, &ev) != 0)
+		return -1;
+	memcpy(v, ev.v, sizeof(ev.v));
+	return 0;
+}
+
+int
+ft_pt_decides(struct ft_pt *pt)
+{
+	struct ft_nd ev;
+
+	if (pt->ops->nondet == NULL)
+		return 1;
+	memset(&ev, 0, sizeof(ev));
+	ev.op = FT_ND_ASK;
+	if (ft_pt_nondet(pt, &ev) != 0)
+		return 1;
+	return ev.local;
 }
 
 int
@@ -2621,9 +2189,8 @@ ft_pt_busy(const struct ft_pt *pt)
 {
 	size_t i;
 
-	/* Replicated, a master's commits go out before it says it is
-	 * done, so its replicas can check and drop their copies. */
-	if (pt->rdv_pending > 0 || pt->cmt_pending > 0)
+	if (pt->rdv_pending > 0 || pt->neouts > 0 ||
+	    (pt->ops->busy != NULL && pt->ops->busy(&pt->proto)))
 		return 1;
 	for (i = 0; i < pt->nconns; i++)
 		/* Bytes queued behind a handshake count: they are not out. */

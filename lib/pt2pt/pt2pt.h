@@ -12,6 +12,11 @@
  * connection i opened to j, and unexpected messages queue in arrival
  * order, so messages from one source on one context never overtake.
  *
+ * The fault-tolerance protocol of the job (lib/proto, ft-proto(7)) is
+ * called at fixed points of the data path and acts through the engine's
+ * effects; the engine knows processes and ranks, not what a protocol
+ * makes of them.
+ *
  * The engine is single-threaded: only the thread that called
  * ft_pt_init calls into it (MPI_THREAD_FUNNELED).
  */
@@ -22,7 +27,6 @@
 #include "../proto/proto.h"
 
 #define FT_PT_ANY		(-1)	/* wildcard source or tag */
-#define FT_PT_REPLICAS_MAX	16	/* replicas of a rank, at most */
 #define FT_PT_EAGER_MAX		(64u << 10)
 /*
  * Eager flow control: a sender may have at most FT_PT_EAGER_WINDOW bytes
@@ -38,11 +42,6 @@
 enum ft_req_kind {
 	FT_REQ_SEND = 1,
 	FT_REQ_RECV,
-};
-
-enum ft_send_mode {
-	FT_SEND_STANDARD = 0,
-	FT_SEND_SYNC,		/* complete only once matched */
 };
 
 struct ft_pt_status {
@@ -75,11 +74,13 @@ struct ft_req {
 	uint64_t		 seq;		/* the message's number */
 	uint32_t		 peer;		/* receives: process of the sender */
 	struct ft_pt_status	 st;
-	/* Replication (R > 1). */
-	uint32_t		 want;		/* replicas yet to answer RTS */
-	uint32_t		 sending;	/* replicas data is going to */
-	uint64_t		 nd_site;	/* ANY_SOURCE receive: its site */
-	int			 nd_wait;	/* ... waiting for the master */
+	/* A send to several processes (the protocol's send_msg). */
+	int			 fanout;
+	uint32_t		 want;		/* processes yet to answer RTS */
+	uint32_t		 sending;	/* processes data is going to */
+	/* Receives the protocol saw posted with ANY_SOURCE. */
+	uint64_t		 rtag;		/* its word, for its match hook */
+	int			 held;		/* source waits: core->resolve */
 	struct ft_req		*next, *prev;
 	/* Called once when the request completes (never if it fails). */
 	void			(*on_done)(struct ft_req *);
@@ -90,7 +91,9 @@ struct ft_pt;
 
 struct ft_pt_conf {
 	uint32_t		 rank, size;	/* world */
-	uint32_t		 replica, nrep;	/* nrep 0 or 1: no replication */
+	/* The job's layout: nrep processes per rank (0 or 1: one), this
+	 * one the replica-th of its rank; process id rank * nrep + replica. */
+	uint32_t		 replica, nrep;
 	int			 check_divergence;
 	const uint8_t		*key;		/* FT_WIRE_KEYLEN, not owned */
 	const struct ft_proto_ops *proto;
@@ -158,67 +161,46 @@ int	 ft_pt_progress(struct ft_pt *, int timeout_ms);
 /* Anything still to be written or waiting for a CTS? */
 int	 ft_pt_busy(const struct ft_pt *);
 
-/* World rank and size, and ranks known to be gone (every replica). */
+/* World rank and size, and ranks known to be gone (every process). */
 uint32_t ft_pt_rank(const struct ft_pt *);
 uint32_t ft_pt_size(const struct ft_pt *);
 int	 ft_pt_peer_gone(const struct ft_pt *, uint32_t);
 
 /*
- * Replication (ftrun -r R).  Every rank runs as R processes, process id
- * rank * R + replica, and the table has size * R entries.  The master of
- * a rank (its lowest live replica) sends each message to every live
- * replica of the destination and then commits it to its own replicas;
- * the others keep a copy until the commit and send nothing.  Receivers
- * take each message once, in the sender's order, whichever replica it
- * comes from.  A new view (ft_pt_view) names the dead; when a master
- * dies, the next replica collects the decisions the old one made, then
- * resends every message not committed.
- *
- * Whatever may differ between two runs is decided by the master and
- * followed by its replicas: the source an ANY_SOURCE receive matches
- * (inside the engine), and through ft_pt_decide the outcome of a probe,
- * a test, a wait for any or some, and the clock.
+ * Nondeterministic events (struct ft_nd, enum ft_nd_kind in proto.h),
+ * settled by the protocol: logged, decided by a master, or replayed.
+ * ft_pt_nondet_on says whether the protocol settles any (else every
+ * outcome is the local one and the calls below cost nothing).
+ * ft_pt_nondet runs the protocol's hook, making progress while it asks
+ * to wait.  Returns 0, or -1 with errno (EPROTO: the protocol expected
+ * another event, which means the process diverged).
  */
-enum ft_nd_kind {
-	FT_ND_ANYSRC = 1,	/* a: source, b: seq, c: world rank */
-	FT_ND_PROBE,		/* a: found, b: source, c: tag */
-	FT_ND_FLAG,		/* a: a test's flag */
-	FT_ND_INDEX,		/* a: the index a wait or test chose */
-	FT_ND_COUNT,		/* a: how many requests a wait-some took */
-	FT_ND_CLOCK,		/* a: the bits of a double */
-	FT_ND_KIND_MAX = FT_ND_CLOCK,
-};
-
-/* Replicas of every rank (1 when not replicated), and ours. */
-uint32_t ft_pt_nrep(const struct ft_pt *);
-int	 ft_pt_is_master(const struct ft_pt *);
-
+int	 ft_pt_nondet_on(const struct ft_pt *);
+int	 ft_pt_nondet(struct ft_pt *, struct ft_nd *);
 /*
- * Settle one nondeterministic outcome of the given kind.  On the master
- * (or without replication) v holds the local outcome, which is kept and
- * sent to the replicas; on a replica v is overwritten with the master's
- * outcome, waiting for it as needed.  Returns 0, or -1 with errno
- * (EPROTO: the master decided an event of another kind, which means the
- * replicas diverged).
+ * The same for one outcome: v holds the local outcome and, on return,
+ * the one to use.
  */
 int	 ft_pt_decide(struct ft_pt *, uint32_t kind, uint64_t v[3]);
 /*
- * Before a blocking event (a probe, a wait for any or some): returns 1
- * when this process decides it (it runs the event, then calls
- * ft_pt_decide with the outcome), 0 when the master's outcome is
- * already here to follow, waiting as needed.
+ * Before a blocking event (a probe, a wait for any or some, the clock):
+ * returns 1 when this process works the outcome out (it runs the event,
+ * then calls ft_pt_decide with it), 0 when an outcome to follow is
+ * already here, waiting as needed.
  */
 int	 ft_pt_decides(struct ft_pt *);
 
 /*
- * A new view: the processes now known dead (process ids).  Returns 0,
- * or -1 with errno ENOLINK when every replica of some rank is gone.
+ * A new view: the processes now known dead (process ids).  The engine
+ * stops sending to them, then the protocol's view hook runs.  Returns 0,
+ * or -1 with errno ENOLINK when every process of some rank is gone.
  */
 int	 ft_pt_view(struct ft_pt *, const uint32_t *dead, uint32_t ndead);
 
 /*
- * Called with what the engine has to tell the launcher (a divergence
- * found by the digest check): kind is an enum ft_note_kind.
+ * Called with what the protocol has to tell the launcher (a divergence
+ * found by the digest check): kind is an enum ft_note_kind.  Without
+ * it, a warning is printed.
  */
 void	 ft_pt_set_notify(struct ft_pt *, void (*)(void *, uint32_t,
 	    const char *), void *);

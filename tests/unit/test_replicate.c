@@ -96,6 +96,7 @@ msg(uint64_t seq, const void *buf, size_t len)
 	memset(&m, 0, sizeof(m));
 	m.ctx = 0x80000001u;
 	m.src = 3;
+	m.csrc = 3;	/* the entry keeps the source in the communicator */
 	m.dst = 7;
 	m.tag = 0x7fffffff;
 	m.seq = seq;
