@@ -535,6 +535,32 @@ ft_conn_queue_copy(struct ft_conn *c, const void *p, size_t len)
 	return ft_conn_send2(c, p, len, NULL, 0);
 }
 
+void
+ft_conn_ref_min(const struct ft_conn *c, const void *arg, const void *base,
+    size_t len, size_t *min)
+{
+	const uint8_t *b = base;
+	const struct ft_oseg *s;
+
+	for (s = c->oq_head; s != NULL; s = s->next)
+		if (s->owned == NULL && s->arg == arg && s->p >= b &&
+		    s->p < b + len && (size_t)(s->p - b) < *min)
+			*min = (size_t)(s->p - b);
+}
+
+void
+ft_conn_rebase(struct ft_conn *c, const void *arg, const void *base,
+    size_t len, const void *nbase)
+{
+	const uint8_t *b = base;
+	struct ft_oseg *s;
+
+	for (s = c->oq_head; s != NULL; s = s->next)
+		if (s->owned == NULL && s->arg == arg && s->p >= b &&
+		    s->p < b + len)
+			s->p = (const uint8_t *)nbase + (s->p - b);
+}
+
 int
 ft_conn_queue_ref(struct ft_conn *c, const void *p, size_t len,
     void (*done)(void *), void *arg)

@@ -133,6 +133,17 @@ int	 ft_conn_queue_copy(struct ft_conn *, const void *, size_t);
 int	 ft_conn_queue_ref(struct ft_conn *, const void *, size_t,
 	    void (*done)(void *), void *arg);
 /*
+ * References queued by ft_conn_queue_ref with this arg, into [base,
+ * base + len): the lowest offset still to send is lowered into *min
+ * (left alone when none); ft_conn_rebase points them at the same
+ * offsets of nbase, whose bytes from there on must equal base's.
+ */
+void	 ft_conn_ref_min(const struct ft_conn *, const void *arg,
+	    const void *base, size_t len, size_t *min);
+void	 ft_conn_rebase(struct ft_conn *, const void *arg, const void *base,
+	    size_t len, const void *nbase);
+
+/*
  * Send a frame made of two pieces (a prefix and a payload) and copy
  * only what could not be written at once, so that the caller's buffer
  * is free when the call returns.  Returns 0, or -1 with errno.

@@ -97,6 +97,12 @@ enum ft_nd_op {
 	FT_ND_ASK = 1,
 	/* v holds the local outcome; on return it holds the one to use. */
 	FT_ND_SETTLE,
+	/*
+	 * Never waits: local is 1 when this process leads (its outcomes
+	 * and its messages are the ones others see), 0 when it follows.
+	 * The MPI layer spins for latency only when it leads.
+	 */
+	FT_ND_ROLE,
 };
 
 struct ft_nd {
@@ -261,8 +267,12 @@ struct ft_proto_ops {
 	int	(*view)(struct ft_proto *, const uint32_t *dead, uint32_t ndead);
 	/* End of a progress pass: flush batches, advance a state machine. */
 	void	(*tick)(struct ft_proto *);
-	/* Work that must finish before this process may leave: 1, else 0. */
-	int	(*busy)(const struct ft_proto *);
+	/*
+	 * Work that must finish before this process may leave: 1, else 0.
+	 * Asked in a loop by a process about to leave, so a protocol that
+	 * batches may take it as the signal to flush.
+	 */
+	int	(*busy)(struct ft_proto *);
 	/* The cookie given to send_msg: the message is out (see send_msg). */
 	void	(*sent)(struct ft_proto *, void *cookie);
 	/* Drop what no restart can need: peer's messages below clock. */

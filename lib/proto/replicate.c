@@ -27,9 +27,21 @@
 struct cmt {
 	struct cmt	*next;
 	uint64_t	 seq;
+	size_t		 len;
 	uint32_t	 crc;
 	int		 done;		/* the engine says it is out */
 };
+
+/*
+ * Commits wait for company: a frame per message would wake each replica
+ * once more per message.  They go out once this many messages or bytes
+ * are out (bounding the copies a replica keeps), with decisions, and
+ * when the process is about to leave.  Late commits cost nothing but
+ * the replicas' memory: a new master resends what was not committed,
+ * and receivers drop what they have.
+ */
+#define COMMIT_BATCH	64
+#define COMMIT_BYTES	(1u << 20)
 
 /* A message that came ahead of its turn, held by its handle. */
 struct early {
@@ -67,6 +79,8 @@ struct rep {
 	int			 check_div;
 	struct rpeer		*peers;		/* size */
 	size_t			 cmt_pending;
+	size_t			 cmt_done, done_bytes;	/* out, to commit */
+	int			 flush_due;	/* leaving: commit all */
 	/* Batches: commits and decisions to send, and to decode into. */
 	struct ft_commit	*cbatch, *rcbatch;
 	struct ft_decision	*dbatch, *rdbatch;
@@ -216,19 +230,30 @@ to_my_replicas(struct rep *s, const struct ft_wbuf *wb)
 	}
 }
 
+/* Append the pending decisions to wb as one DECIDE frame. */
+static void
+decide_encode(struct rep *s, struct ft_wbuf *wb)
+{
+	struct ft_msg_decide md = { 0, 0, s->ndbatch, s->dbatch };
+
+	if (s->ndbatch == 0)
+		return;
+	(void)ft_msg_decide_encode(wb, s->self, FT_MSG_DECIDE, &md);
+	s->ndbatch = 0;
+}
+
 static void
 decide_flush(struct rep *s)
 {
-	struct ft_msg_decide md = { 0, 0, s->ndbatch, s->dbatch };
 	struct ft_wbuf wb;
 
 	if (s->ndbatch == 0)
 		return;
 	ft_wbuf_init(&wb);
-	if (ft_msg_decide_encode(&wb, s->self, FT_MSG_DECIDE, &md) == 0)
+	decide_encode(s, &wb);
+	if (wb.len > 0)
 		to_my_replicas(s, &wb);
 	ft_wbuf_release(&wb);
-	s->ndbatch = 0;
 }
 
 /* The master made a decision: log it and tell the replicas. */
@@ -388,6 +413,10 @@ rep_nondet(struct ft_proto *p, struct ft_nd *ev)
 	struct rep *s = rep_of(p);
 	struct ft_decision *d;
 
+	if (ev->op == FT_ND_ROLE) {
+		ev->local = is_master(s);
+		return 0;
+	}
 	if (ev->op == FT_ND_ASK) {
 		if (s->nd_sync.n == 0 && !is_master(s)) {
 			errno = EAGAIN;
@@ -417,15 +446,20 @@ rep_nondet(struct ft_proto *p, struct ft_nd *ev)
 		return 0;
 	}
 	if (is_master(s)) {
+		/* Out at the end of the pass, or before our next message
+		 * (decisions_out): a clock read in a loop costs one frame a
+		 * pass, not one a read. */
 		decide_local(s, ev->kind, ev->site, ev->v);
-		decide_flush(s);
 		return 0;
 	}
 	errno = EAGAIN;
 	return -1;
 }
 
-/* Send the first n entries of the commit batch to our replicas. */
+/*
+ * Send the first n entries of the commit batch to our replicas, after
+ * the pending decisions: one write for both.
+ */
 static void
 commit_send(struct rep *s, uint32_t n)
 {
@@ -433,6 +467,7 @@ commit_send(struct rep *s, uint32_t n)
 	struct ft_wbuf wb;
 
 	ft_wbuf_init(&wb);
+	decide_encode(s, &wb);
 	if (ft_msg_commit_encode(&wb, s->self, &mc) == 0)
 		to_my_replicas(s, &wb);
 	ft_wbuf_release(&wb);
@@ -447,9 +482,13 @@ commit_flush(struct rep *s)
 	uint32_t d, n = 0;
 	uint64_t bad;
 
-	decide_flush(s);
-	if (s->cmt_pending == 0)
+	if (s->cmt_done == 0 || (!s->flush_due && s->ndbatch == 0 &&
+	    s->cmt_done < COMMIT_BATCH && s->done_bytes < COMMIT_BYTES)) {
+		decide_flush(s);
 		return;
+	}
+	s->cmt_done = s->done_bytes = 0;
+	s->flush_due = 0;
 	for (d = 0; d < s->size; d++) {
 		rp = &s->peers[d];
 		while ((c = rp->ch) != NULL && c->done) {
@@ -470,29 +509,35 @@ commit_flush(struct rep *s)
 	}
 	if (n > 0)
 		commit_send(s, n);
+	decide_flush(s);
 }
 
 static void
 rep_sent(struct ft_proto *p, void *cookie)
 {
+	struct rep *s = rep_of(p);
 	struct cmt *c = cookie;
 
-	(void)p;
 	c->done = 1;
+	s->cmt_done++;
+	s->done_bytes += c->len;
 }
 
 static int
-rep_busy(const struct ft_proto *p)
+rep_busy(struct ft_proto *p)
 {
-	const struct rep *s = p->priv;
+	struct rep *s = rep_of(p);
 
 	/* A master's commits go out before it says it is done, so its
 	 * replicas can check and drop their copies. */
-	return s->cmt_pending > 0;
+	if (s->cmt_pending == 0)
+		return 0;
+	s->flush_due = 1;
+	return 1;
 }
 
 static struct cmt *
-cmt_new(struct rep *s, uint32_t dst, uint64_t seq, uint32_t crc)
+cmt_new(struct rep *s, uint32_t dst, uint64_t seq, size_t len, uint32_t crc)
 {
 	struct rpeer *rp = &s->peers[dst];
 	struct cmt *c;
@@ -500,6 +545,7 @@ cmt_new(struct rep *s, uint32_t dst, uint64_t seq, uint32_t crc)
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
 	c->seq = seq;
+	c->len = len;
 	c->crc = crc;
 	if (rp->ct != NULL)
 		rp->ct->next = c;
@@ -563,7 +609,7 @@ transmit(struct rep *s, const struct ft_msg *m, uint32_t crc)
 			CORE(s)->complete(CORE_ARG(s), m->req, 0);
 		return 0;
 	}
-	if ((c = cmt_new(s, m->dst, m->seq, crc)) == NULL)
+	if ((c = cmt_new(s, m->dst, m->seq, m->len, crc)) == NULL)
 		return -1;
 	return CORE(s)->send_msg(CORE_ARG(s), procs, n, m, c);
 }

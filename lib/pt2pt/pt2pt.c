@@ -93,14 +93,19 @@ struct fan_ticket {
 
 /*
  * A rendezvous send of one message to several processes (send_msg).
- * The payload is copied, so the sender's request completes as soon as
- * one process has matched it (what the sender would see with one
- * destination) and slow ones are served from the copy; inner holds the
- * slot that CTS frames name, want and sending index procs[].
+ * Data goes straight from the sender's buffer to each process that
+ * answers while the sender's request is pending; that request completes
+ * once one process has it all (what the sender would see with one
+ * destination).  Only then, if others still need bytes, are those bytes
+ * copied (the streams under way are moved onto the copy), so a slow
+ * process never holds the sender.  inner holds the slot that CTS frames
+ * name; want, sending and from_user index procs[].
  */
 struct fanout {
 	struct ft_req		 inner;
-	struct ft_req		*user;		/* until the first CTS */
+	struct ft_req		*user;		/* until one process has it */
+	const uint8_t		*ubuf;		/* the sender's, while user */
+	uint32_t		 from_user;	/* streams from ubuf */
 	uint8_t			*copy;
 	void			*cookie;	/* for the sent hook */
 	uint32_t		 n;
@@ -165,6 +170,7 @@ static int	fan_on_cts(struct ft_pt *, struct pconn *,
 static int	arrive(struct ft_pt *, struct unexp *);
 static void	dup_drop(struct ft_pt *, struct unexp *);
 static void	fan_done(struct ft_pt *, struct ft_req *);
+static void	fan_trim_gone(struct ft_pt *);
 static int	core_release(void *, void *);
 static const struct ft_core_ops core_ops;
 
@@ -1028,10 +1034,21 @@ rdata_sent(void *arg)
 		r->on_done(r);
 }
 
-/* Stream a rendezvous payload to one process. */
+/* Marks every chunk of a fan-out's stream, so it can be rebased. */
+static void
+chunk_mark(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * Stream a rendezvous payload to one process; done(arg) once it is all
+ * written.  With mark, every chunk carries arg (ft_conn_rebase).
+ */
 static int
 stream_data(struct ft_pt *pt, struct pconn *out, uint64_t rreq,
-    const uint8_t *sbuf, size_t len, void (*done)(void *), void *arg)
+    const uint8_t *sbuf, size_t len, void (*done)(void *), void *arg,
+    int mark)
 {
 	uint8_t prefix[FT_WIRE_HDRLEN + FT_RDATA_FIXED];
 	struct ft_msg_rdata rd;
@@ -1053,7 +1070,8 @@ stream_data(struct ft_pt *pt, struct pconn *out, uint64_t rreq,
 		if (ft_msg_rdata_prefix(prefix, pt->self, &rd, n) != 0 ||
 		    ft_conn_queue_copy(&out->c, prefix, sizeof(prefix)) != 0 ||
 		    ft_conn_queue_ref(&out->c, sbuf + off, n,
-		    off + n == len ? done : NULL, arg) != 0)
+		    off + n == len ? done : mark ? chunk_mark : NULL,
+		    arg) != 0)
 			return -1;
 	}
 	return 0;
@@ -1080,7 +1098,8 @@ on_cts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	slot_del(pt, r);
 	if ((out = peer_conn(pt, pc->c.peer)) == NULL)
 		return -1;
-	return stream_data(pt, out, cts.rreq, r->sbuf, r->len, rdata_sent, r);
+	return stream_data(pt, out, cts.rreq, r->sbuf, r->len, rdata_sent, r,
+	    0);
 }
 
 static int
@@ -1610,6 +1629,8 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		if (ft_conn_want_write(&pc->c))
 			(void)ft_conn_flush(&pc->c);
 	}
+	if (dead || pt->reap_due)
+		fan_trim_gone(pt);
 	if (pt->neouts > 0)
 		eout_check(pt);
 	if (pt->ops->tick != NULL)
@@ -1645,13 +1666,59 @@ fan_done(struct ft_pt *pt, struct ft_req *inner)
 		pt->ops->sent(&pt->proto, cookie);
 }
 
+/*
+ * A stream from the sender's buffer is written: the sender is done.
+ * What other processes still need of its buffer is copied first, and
+ * their streams move onto the copy.  Returns -1 only when that copy
+ * cannot be made (the sender then waits for every stream).
+ */
+static int
+fan_user_done(struct ft_pt *pt, struct fanout *fo, uint32_t k)
+{
+	struct ft_req *user = fo->user, *inner = &fo->inner;
+	size_t len = inner->len, min = inner->want != 0 ? 0 : len;
+	uint32_t rest = fo->from_user & ~(1u << k), j;
+	struct proc *p;
+
+	for (j = 0; j < fo->n && min > 0; j++) {
+		p = &pt->procs[fo->procs[j]];
+		if ((rest & (1u << j)) && p->out != NULL)
+			ft_conn_ref_min(&p->out->c, &fo->t[j], fo->ubuf, len,
+			    &min);
+	}
+	if (min < len) {
+		if ((fo->copy = malloc(len)) == NULL) {
+			fo->from_user &= ~(1u << k);
+			return -1;
+		}
+		memcpy(fo->copy + min, fo->ubuf + min, len - min);
+		for (j = 0; j < fo->n; j++) {
+			p = &pt->procs[fo->procs[j]];
+			if ((rest & (1u << j)) && p->out != NULL)
+				ft_conn_rebase(&p->out->c, &fo->t[j], fo->ubuf,
+				    len, fo->copy);
+		}
+	}
+	fo->from_user = 0;
+	fo->ubuf = NULL;
+	fo->user = NULL;
+	req_complete(pt, user);
+	return 0;
+}
+
 static void
 fan_sent(void *arg)
 {
 	struct fan_ticket *t = arg;
-	struct ft_req *inner = &t->fo->inner;
+	struct fanout *fo = t->fo;
+	struct ft_req *inner = &fo->inner;
+	uint32_t bit = 1u << t->k;
 
-	inner->sending &= ~(1u << t->k);
+	inner->sending &= ~bit;
+	if (fo->user != NULL && (fo->from_user & bit))
+		(void)fan_user_done(t->pt, fo, t->k);
+	else
+		fo->from_user &= ~bit;
 	if (inner->want == 0 && inner->sending == 0)
 		fan_done(t->pt, inner);
 }
@@ -1660,9 +1727,10 @@ fan_sent(void *arg)
 static int
 fan_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
 {
-	struct ft_req *inner, *user;
+	struct ft_req *inner;
 	struct fanout *fo;
 	struct pconn *out;
+	const uint8_t *src;
 	uint32_t k;
 
 	if ((inner = slot_find(pt, cts->sreq)) == NULL &&
@@ -1679,20 +1747,20 @@ fan_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
 	if (k == fo->n || !(inner->want & (1u << k)))
 		return 0;
 	inner->want &= ~(1u << k);
-	if ((user = fo->user) != NULL) {
-		/* Matched by the rank (one process of it): done for the
-		 * sender, synchronous mode included. */
-		fo->user = NULL;
-		req_complete(pt, user);
-	}
 	if (cts->rreq != 0 && (out = peer_conn(pt, pc->c.peer)) != NULL) {
 		fo->t[k] = (struct fan_ticket){ pt, fo, k };
 		inner->sending |= 1u << k;
-		if (stream_data(pt, out, cts->rreq, fo->copy, inner->len,
-		    fan_sent, &fo->t[k]) == 0)
+		/* From the sender's buffer while it is pending, else the
+		 * copy that its completion made. */
+		src = fo->user != NULL ? fo->ubuf : fo->copy;
+		if (fo->user != NULL)
+			fo->from_user |= 1u << k;
+		if (stream_data(pt, out, cts->rreq, src, inner->len,
+		    fan_sent, &fo->t[k], 1) == 0)
 			return 0;
 		/* It died: its queue goes, with the tickets in it. */
 		inner->sending &= ~(1u << k);
+		fo->from_user &= ~(1u << k);
 		conn_close(pt, out, NULL);
 		pt->reap_due = 1;
 	}
@@ -1810,14 +1878,16 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 		}
 		return 0;
 	}
-	if ((fo = calloc(1, sizeof(*fo))) == NULL ||
-	    (m->len > 0 && (fo->copy = malloc(m->len)) == NULL)) {
+	/* Without a request, nobody keeps the buffer: copy it now. */
+	if ((fo = calloc(1, sizeof(*fo))) == NULL || (m->req == NULL &&
+	    m->len > 0 && (fo->copy = malloc(m->len)) == NULL)) {
 		free(fo);
 		return -1;
 	}
-	if (m->len > 0)
+	if (m->req == NULL && m->len > 0)
 		memcpy(fo->copy, m->buf, m->len);
 	fo->user = m->req;
+	fo->ubuf = m->buf;
 	fo->cookie = cookie;
 	fo->n = n;
 	memcpy(fo->procs, procs, n * sizeof(*procs));
@@ -2078,13 +2148,42 @@ static const struct ft_core_ops core_ops = {
 	.progress = core_progress,
 };
 
-int
-ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
+/*
+ * Fan-outs stop waiting for processes that are gone, known by a view or
+ * by a closed connection: a process that died, or one that left the job
+ * while a message to it was under way, answers no RTS and reads no data.
+ */
+static void
+fan_trim_gone(struct ft_pt *pt)
 {
 	struct fanout *fo;
 	struct ft_req *r;
-	uint32_t i, q, k, d;
+	uint32_t k, bit;
 	size_t s;
+
+	for (s = 0; s < pt->nslots; s++) {
+		r = pt->slots[s].req;
+		if (r == NULL || !r->fanout)
+			continue;
+		fo = (struct fanout *)r;
+		for (k = 0; k < fo->n; k++) {
+			bit = 1u << k;
+			if (!((r->want | r->sending) & bit) ||
+			    !pt->procs[fo->procs[k]].gone)
+				continue;
+			r->want &= ~bit;
+			r->sending &= ~bit;
+			fo->from_user &= ~bit;
+		}
+		if (r->want == 0 && r->sending == 0)
+			fan_done(pt, r);
+	}
+}
+
+int
+ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
+{
+	uint32_t i, q, k, d;
 	int rc = 0;
 
 	for (i = 0; i < ndead; i++) {
@@ -2098,23 +2197,8 @@ ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 			conn_close(pt, pt->procs[q].out, NULL);
 			pt->procs[q].out = NULL;
 		}
-		/* Fan-outs stop waiting for it. */
-		d = rank_of(pt, q);
-		for (s = 0; s < pt->nslots; s++) {
-			r = pt->slots[s].req;
-			if (r == NULL || !r->fanout || r->dst != d)
-				continue;
-			fo = (struct fanout *)r;
-			for (k = 0; k < fo->n && fo->procs[k] != q; k++)
-				;
-			if (k == fo->n || !((r->want | r->sending) & (1u << k)))
-				continue;
-			r->want &= ~(1u << k);
-			r->sending &= ~(1u << k);
-			if (r->want == 0 && r->sending == 0)
-				fan_done(pt, r);
-		}
 	}
+	fan_trim_gone(pt);
 	if (pt->ops->view != NULL)
 		rc = pt->ops->view(&pt->proto, dead, ndead);
 	pt->reap_due = 1;
@@ -2185,7 +2269,21 @@ ft_pt_decides(struct ft_pt *pt)
 }
 
 int
-ft_pt_busy(const struct ft_pt *pt)
+ft_pt_leads(struct ft_pt *pt)
+{
+	struct ft_nd ev;
+
+	if (pt->ops->nondet == NULL)
+		return 1;
+	memset(&ev, 0, sizeof(ev));
+	ev.op = FT_ND_ROLE;
+	if (pt->ops->nondet(&pt->proto, &ev) != 0)
+		return 1;
+	return ev.local;
+}
+
+int
+ft_pt_busy(struct ft_pt *pt)
 {
 	size_t i;
 

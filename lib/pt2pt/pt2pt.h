@@ -159,7 +159,7 @@ int	 ft_pt_cancel(struct ft_pt *, struct ft_req *);
 int	 ft_pt_progress(struct ft_pt *, int timeout_ms);
 
 /* Anything still to be written or waiting for a CTS? */
-int	 ft_pt_busy(const struct ft_pt *);
+int	 ft_pt_busy(struct ft_pt *);
 
 /* World rank and size, and ranks known to be gone (every process). */
 uint32_t ft_pt_rank(const struct ft_pt *);
@@ -189,6 +189,11 @@ int	 ft_pt_decide(struct ft_pt *, uint32_t kind, uint64_t v[3]);
  * already here, waiting as needed.
  */
 int	 ft_pt_decides(struct ft_pt *);
+/*
+ * Does this process lead (1), or follow another's outcomes (0)?  Never
+ * waits; 1 without a protocol that settles outcomes.
+ */
+int	 ft_pt_leads(struct ft_pt *);
 
 /*
  * A new view: the processes now known dead (process ids).  The engine

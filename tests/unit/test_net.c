@@ -505,6 +505,87 @@ test_queue(void)
  * through memcpy(..., NULL, 0) (UBSan reports it).  pt2pt does this
  * for the first RTS or CTS on a new connection.
  */
+/* Read what b has into out (up to cap); returns the bytes read. */
+static size_t
+drain_to(struct ft_conn *b, uint8_t *out, size_t cap)
+{
+	size_t total = 0, n;
+
+	while (ft_conn_fill(b) > 0 || ft_conn_avail(b) > 0) {
+		n = ft_conn_avail(b);
+		if (n > cap - total)
+			n = cap - total;
+		memcpy(out + total, b->ibuf + b->ibeg, n);
+		total += n;
+		b->ibeg += n;
+		if (n == 0)
+			break;
+	}
+	return total;
+}
+
+/*
+ * References queued from one buffer move onto a copy (ft_conn_rebase),
+ * only those with the given arg, and the reader gets the copy's bytes
+ * from the lowest offset ft_conn_ref_min reports.
+ */
+static void
+test_rebase(void)
+{
+	struct ft_conn c, a;
+	size_t len = 4u << 20, chunk = 256u << 10, off, min, got, i;
+	uint8_t *src, *copy, *out, *other;
+	int mark = 0, stranger = 0, bad = 0, rc = 0;
+
+	ready_pair(&c, &a);
+	if ((src = malloc(len)) == NULL || (copy = malloc(len)) == NULL ||
+	    (out = malloc(len + 64)) == NULL || (other = malloc(64)) == NULL)
+		abort();
+	for (i = 0; i < len; i++)
+		src[i] = (uint8_t)(i * 29 + 3);
+	memset(other, 0x5a, 64);
+	for (off = 0; off < len; off += chunk)
+		rc |= ft_conn_queue_ref(&c, src + off, chunk, NULL, &mark);
+	/* Another reference into the same buffer, with another arg. */
+	rc |= ft_conn_queue_ref(&c, src, 64, NULL, &stranger);
+	T_OK(rc == 0 && c.oq_head != NULL, "rebase: 4 MiB queued by "
+	    "reference, the socket full");
+	min = len;
+	ft_conn_ref_min(&c, &mark, src, len, &min);
+	T_OK(min > 0 && min < len, "rebase: ref_min finds the first byte "
+	    "still queued (%zu)", min);
+	i = len;
+	ft_conn_ref_min(&c, &other, src, len, &i);
+	T_EQ_UINT(i, len, "rebase: ref_min ignores references of another "
+	    "arg");
+	/* The copy holds other bytes, to tell where the reader's came
+	 * from; the source is then spoilt. */
+	for (i = min; i < len; i++)
+		copy[i] = (uint8_t)~src[i];
+	ft_conn_rebase(&c, &mark, src, len, copy);
+	memcpy(other, src, 64);	/* what the stranger must still send */
+	got = 0;
+	for (i = 0; i < 100000 && c.oq_head != NULL; i++) {
+		if (ft_conn_flush(&c) != 0)
+			break;
+		got += drain_to(&a, out + got, len + 64 - got);
+	}
+	got += drain_to(&a, out + got, len + 64 - got);
+	T_EQ_UINT(got, len + 64, "rebase: every byte arrives");
+	for (i = 0; i < len && !bad; i++)
+		bad = out[i] != (i < min ? src[i] : copy[i]);
+	T_OK(!bad, "rebase: bytes before the offset from the buffer, after "
+	    "it from the copy");
+	T_OK(memcmp(out + len, other, 64) == 0, "rebase: a reference with "
+	    "another arg still reads the original buffer");
+	free(src);
+	free(copy);
+	free(out);
+	free(other);
+	ft_conn_release(&c);
+	ft_conn_release(&a);
+}
+
 static int
 copy_before_ready(void *arg)
 {
@@ -710,6 +791,7 @@ main(void)
 	test_acceptor_refuses();
 	test_tamper();
 	test_queue();
+	test_rebase();
 	test_frames();
 	T_OK(t_child(copy_before_ready, NULL), "queue_copy before the "
 	    "handshake: a copy is sent after it (UBSan: memcpy from NULL)");

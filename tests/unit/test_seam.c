@@ -205,22 +205,35 @@ sent_done(struct sim *S, struct sent *s)
 	free(s);
 }
 
+/* The bytes may hold several frames: one item each, as a stream. */
 static int
 c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
 {
 	struct sim *S = SIM(core);
 	struct item *it;
+	struct ft_hdr h;
+	size_t off;
 
 	if (proc >= S->nproc || S->p[ME(core)].gone[proc]) {
 		errno = ECONNRESET;
 		return -1;
 	}
-	if ((it = calloc(1, sizeof(*it))) == NULL ||
-	    (it->frame = malloc(wb->len)) == NULL)
-		abort();
-	memcpy(it->frame, wb->p, wb->len);
-	it->flen = wb->len;
-	fifo_push(&S->user[ME(core)][proc], it);
+	for (off = 0; off < wb->len; off += h.len) {
+		if (wb->len - off < FT_WIRE_HDRLEN ||
+		    ft_hdr_decode(wb->p + off, &h) != 0 ||
+		    h.len < FT_WIRE_HDRLEN || h.len > wb->len - off) {
+			fail(S, "process %u sent bytes that are not frames",
+			    ME(core));
+			errno = EPROTO;
+			return -1;
+		}
+		if ((it = calloc(1, sizeof(*it))) == NULL ||
+		    (it->frame = malloc(h.len)) == NULL)
+			abort();
+		memcpy(it->frame, wb->p + off, h.len);
+		it->flen = h.len;
+		fifo_push(&S->user[ME(core)][proc], it);
+	}
 	return 0;
 }
 
@@ -480,6 +493,8 @@ app_step(struct sim *S, struct sproc *P)
 	uint8_t b[PAYLOAD];
 	int rc;
 
+	if (P->pc == S->nops)
+		return 0;	/* finishing: the tick does the work */
 	switch (o->kind) {
 	case OP_SEND:
 		payload(b, P->rank, o->dst, o->round, P->state);
@@ -664,6 +679,10 @@ events(struct sim *S, int pick, enum ev_kind *kind, uint32_t *a, uint32_t *b)
 		if (!P->alive)
 			continue;
 		if (P->pc < S->nops && (!P->posted || recv_match(P, &u)))
+			EV(EV_APP, i, 0);
+		/* Done: it asks busy until not, as MPI_Finalize does. */
+		else if (P->pc == S->nops && S->ops->busy != NULL &&
+		    S->ops->busy(&P->proto))
 			EV(EV_APP, i, 0);
 		if (P->view_due)
 			EV(EV_VIEW, i, 0);
