@@ -106,7 +106,7 @@ init_common(void)
 	struct ft_conn ctl;
 	const struct ft_proto_ops *proto;
 	const char *why, *s;
-	char role[32];
+	char role[32], why_buf[160];
 	int rc;
 
 	if (ft__mpi.initialized || ft__mpi.finalized)
@@ -161,8 +161,13 @@ init_common(void)
 	pc.force_tcp = ft__mpi.env.force_tcp;
 	pc.unix_dir = ft__mpi.env.dir[0] != '\0' ? ft__mpi.env.dir : NULL;
 	pc.node = ft__mpi.env.node;
-	if ((ft__mpi.pt = ft_pt_new(&pc)) == NULL)
-		ft__mpi_abort(FT_EXIT_TEMP, "unable to open listening sockets");
+	if ((ft__mpi.pt = ft_pt_new(&pc)) == NULL) {
+		/* The listeners, or the protocol's init, said why. */
+		snprintf(why_buf, sizeof(why_buf), "MPI_Init: unable to start "
+		    "the engine with the %s protocol: %s", proto->name,
+		    strerror(errno));
+		ft__mpi_abort(FT_EXIT_TEMP, why_buf);
+	}
 	ft_pt_addr(ft__mpi.pt, &self);
 	if (ft__mpi.singleton) {
 		if (ft_pt_set_table(ft__mpi.pt, &self, 1) != 0)

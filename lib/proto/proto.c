@@ -3,6 +3,7 @@
  * The protocol registry: a fixed array searched by name, no plugins,
  * and the calls that run a hook or its core default.
  */
+#include <bsd/string.h>
 #include <stdlib.h>
 
 #include "proto.h"
@@ -27,7 +28,18 @@ ft_proto_find(const char *name)
 const char *
 ft_proto_names(void)
 {
-	return "none, replicate";
+	static char names[256];
+	size_t i;
+
+	/* Made from the registry, so the two never disagree. */
+	if (names[0] != '\0')
+		return names;
+	for (i = 0; i < FT_NELEM(registry); i++) {
+		if (i > 0)
+			(void)strlcat(names, ", ", sizeof(names));
+		(void)strlcat(names, registry[i]->name, sizeof(names));
+	}
+	return names;
 }
 
 int

@@ -24,14 +24,18 @@
  *  - bytes and frames to one process leave in the order they were given
  *    (one connection per ordered pair of processes), and arrive in that
  *    order; what the kernel has when a process dies is still delivered;
- *  - hooks run on the thread that drives the engine, never concurrently,
- *    and never from inside another hook except where a contract says so
- *    (effects may call arrive/match/deliver/sent: see each effect);
- *  - tick runs once at the end of every progress pass.
+ *  - hooks run on the thread that drives the engine, never concurrently;
+ *    an effect calls back into hooks only where its contract says so
+ *    (release and resolve may call match and deliver, send_msg may call
+ *    sent, progress runs a whole pass and so may call any hook);
+ *  - tick runs at the end of every progress pass that polled (a pass
+ *    that fails, or is interrupted by a signal, returns before it).
  *
  * Buffers: a struct ft_msg and the bytes it points to belong to the caller
- * and are valid only during the hook; a protocol that needs them later
- * copies them.  Frame bodies are valid only during the frame hook.
+ * and are valid only during the hook, except that the send hook's m->buf
+ * stays valid until m->req completes (it is the application's buffer).
+ * A protocol that needs them later copies them.  Frame bodies are valid
+ * only during the frame hook.
  */
 #ifndef FT_PROTO_H
 #define FT_PROTO_H
@@ -128,8 +132,10 @@ enum ft_arrive {
 /* Flags of struct ft_proto_ops. */
 #define FT_PROTO_RESENDS 0x1	/* a message cut off by its sender's death is
 				 * sent again by another process: receives wait
-				 * for it, the newest copy of an RTS wins, and a
-				 * dead peer is not an error of the request */
+				 * for it, data from a process that no longer
+				 * serves a receive is skipped, and a dead peer
+				 * is not an error of the request (nor a
+				 * warning) */
 
 /* Bits of core->proc_state. */
 #define FT_PROC_GONE	0x1	/* known dead (a view, or its connection) */
@@ -157,7 +163,8 @@ struct ft_core_ops {
 	 * m->req NULL, the engine copies what it keeps.  When cookie is
 	 * not NULL, the sent hook gets it once every process has the whole
 	 * message in its kernel or is gone.  Returns 0, or -1 with errno
-	 * (ENOMEM).  May call sent before it returns.
+	 * (ENOMEM; EINVAL when n is 0 or above FT_PROTO_FANOUT_MAX, or a
+	 * process is not of rank m->dst).  May call sent before it returns.
 	 */
 	int	(*send_msg)(void *core, const uint32_t *procs, uint32_t n,
 		    const struct ft_msg *m, void *cookie);
@@ -184,9 +191,11 @@ struct ft_core_ops {
 	/* FT_PROC_* bits of process proc. */
 	int	(*proc_state)(void *core, uint32_t proc);
 	/*
-	 * One progress pass of the engine, waiting up to timeout_ms.
-	 * Returns 0, or -1 with EDEADLK when called from inside a pass
-	 * (from a hook), or another errno.
+	 * One progress pass of the engine, waiting up to timeout_ms; it
+	 * may call any hook.  Returns 0, or -1 with errno: EDEADLK when
+	 * called from inside a pass (from a hook the pass runs: arrive,
+	 * match, deliver, frame, view, tick, sent; the application-side
+	 * hooks send, recv_any, recv_cancel and nondet may wait here).
 	 */
 	int	(*progress)(void *core, int timeout_ms);
 };
@@ -205,12 +214,15 @@ struct ft_proto_ops {
 	/*
 	 * A message is about to leave (m->seq is its number, m->req the
 	 * sender's request).  Returns 0 to let the engine send it as
-	 * usual, 1 when the protocol took it (it sent it with send_msg,
-	 * or kept a copy instead, and completes m->req through complete),
-	 * or -1 with errno.
+	 * usual, 1 when the protocol took it, or -1 with errno.  Having
+	 * taken it, the protocol completes m->req exactly once: by giving
+	 * it to send_msg (which completes it), or through complete.
 	 */
 	int	(*send)(struct ft_proto *, struct ft_msg *);
-	/* A matched receive's payload is in its buffer.  0. */
+	/*
+	 * A matched receive's payload is in its buffer.  The engine
+	 * ignores the result; m->proc is not meaningful here.
+	 */
 	int	(*deliver)(struct ft_proto *, const struct ft_msg *);
 	/* Unused since ABI 2 (see view); kept so the table keeps its
 	 * layout. */
@@ -223,9 +235,11 @@ struct ft_proto_ops {
 	/*
 	 * A whole message came from process m->proc (an eager payload
 	 * read in full, or an RTS); handle is the engine's.  Returns an
-	 * enum ft_arrive, or -1 with errno (the connection is closed).
-	 * With this hook set, the engine matches a message only once it
-	 * is whole.
+	 * enum ft_arrive, or -1 with errno: the connection is closed, and
+	 * the protocol has released or dropped the handle.  With HELD the
+	 * handle is the protocol's until it releases or drops it (fini
+	 * drops what it still holds).  With this hook set, the engine
+	 * matches a message only once it is whole.
 	 */
 	int	(*arrive)(struct ft_proto *, const struct ft_msg *, void *handle);
 	/*
@@ -236,7 +250,11 @@ struct ft_proto_ops {
 	 * receive, and messages it could match, until core->resolve.
 	 */
 	int	(*recv_any)(struct ft_proto *, struct ft_req *, uint64_t *rtag);
-	/* A receive that recv_any saw is cancelled: forget req. */
+	/*
+	 * A receive for which recv_any set a non-zero *rtag is cancelled
+	 * (MPI_Cancel): forget req.  A protocol that keeps no word for a
+	 * receive (*rtag left 0) is not told.
+	 */
 	void	(*recv_cancel)(struct ft_proto *, struct ft_req *);
 	/*
 	 * A receive matched message m (its source is now fixed; its
@@ -261,8 +279,10 @@ struct ft_proto_ops {
 	int	(*frame)(struct ft_proto *, uint32_t proc, const struct ft_hdr *,
 		    const uint8_t *body);
 	/*
-	 * A new membership view: dead[] are processes newly known dead
-	 * (the engine has stopped sending to them).  0, or -1 with errno.
+	 * A new membership view: dead[] lists every process known dead so
+	 * far (the launcher's list, so a process comes again in later
+	 * views: the hook must be idempotent).  The engine has stopped
+	 * sending to them.  0, or -1 with errno.
 	 */
 	int	(*view)(struct ft_proto *, const uint32_t *dead, uint32_t ndead);
 	/* End of a progress pass: flush batches, advance a state machine. */

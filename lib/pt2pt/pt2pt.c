@@ -997,11 +997,12 @@ int
 ft_pt_cancel(struct ft_pt *pt, struct ft_req *r)
 {
 	struct mctx *m;
+	int held;
 
 	if (r->kind != FT_REQ_RECV || !r->posted ||
 	    (m = mctx_get(pt, r->ctx)) == NULL)
 		return 0;
-	if (r->held) {
+	if ((held = r->held)) {
 		r->held = 0;
 		m->nheld--;
 	}
@@ -1021,6 +1022,9 @@ ft_pt_cancel(struct ft_pt *pt, struct ft_req *r)
 	r->st.source = FT_PT_ANY;
 	r->st.tag = FT_PT_ANY;
 	req_complete(pt, r);
+	/* What it held back goes to the receives posted behind it. */
+	if (held)
+		(void)rematch(pt, m);
 	return 1;
 }
 

@@ -1052,6 +1052,54 @@ static const struct ft_proto_ops rec_ops = {
 	.deliver = rec_deliver,
 };
 
+/* A protocol that holds every ANY_SOURCE receive, to cancel one. */
+static int
+hold_recv_any(struct ft_proto *p, struct ft_req *r, uint64_t *rtag)
+{
+	(void)p;
+	(void)r;
+	*rtag = 1;
+	return FT_RECV_WAIT;
+}
+
+static const struct ft_proto_ops hold_ops = {
+	.abi = FT_PROTO_ABI,
+	.name = "test-hold",
+	.init = rec_init,
+	.recv_any = hold_recv_any,
+};
+
+/*
+ * A held ANY_SOURCE receive keeps back what its tag admits; cancelled,
+ * it gives those messages to the receive posted behind it.
+ */
+static void
+test_cancel_held(void)
+{
+	struct ft_pt *a, *b;
+	struct ft_req s, held, behind, *rq[2] = { &s, &behind };
+	int x = 42, y = 0, z = 0;
+
+	duo(&a, &b, &hold_ops, dir);
+	warm(a, b);
+	memset(&s, 0, sizeof(s));
+	memset(&held, 0, sizeof(held));
+	memset(&behind, 0, sizeof(behind));
+	(void)ft_pt_irecv(b, &held, &y, sizeof(y), FT_PT_ANY, 7, 1);
+	(void)ft_pt_isend(a, &s, &x, sizeof(x), 1, 1, 0, 7, FT_SEND_STANDARD);
+	(void)ft_pt_irecv(b, &behind, &z, sizeof(z), 0, 7, 1);
+	spin(a, b, 50);
+	T_OK(!held.done && !behind.done, "held: the message waits behind the "
+	    "held ANY_SOURCE receive");
+	T_OK(ft_pt_cancel(b, &held) == 1 && held.done && held.st.cancelled,
+	    "held: the held receive is cancelled");
+	T_OK(run(a, b, rq, 2) && z == 42 && behind.st.source == 0,
+	    "held: once it is cancelled, the receive behind it takes the "
+	    "message");
+	ft_pt_free(a);
+	ft_pt_free(b);
+}
+
 static void
 test_proto_seq(void)
 {
@@ -1327,6 +1375,7 @@ main(void)
 	test_burst();
 	test_flow_control();
 	test_proto_seq();
+	test_cancel_held();
 	T_OK(in_child(rendezvous_first), "a rendezvous as the first "
 	    "message to a peer (RTS queued before the handshake, UBSan)");
 	T_OK(in_child(refused_then_resend), "after a refused handshake, "
