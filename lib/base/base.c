@@ -474,6 +474,25 @@ ft_buf_get(size_t len, int *pooled)
 	return malloc(FT_BUF_POOLED);
 }
 
+void *
+ft_grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	void *np;
+	size_t ncap;
+
+	if (n < *cap)
+		return arr;
+	if (*cap > SIZE_MAX / 2) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ncap = *cap == 0 ? 16 : *cap * 2;
+	if ((np = reallocarray(arr, ncap, size)) == NULL)
+		return NULL;
+	*cap = ncap;
+	return np;
+}
+
 void
 ft_buf_put(void *p, int pooled)
 {

@@ -86,6 +86,14 @@ struct ft_wbuf {
 void	*ft_buf_get(size_t len, int *pooled);
 void	 ft_buf_put(void *, int pooled);
 
+/*
+ * Make room for one more element in a growable array: arr holds n
+ * elements of size bytes in room for *cap.  When full, the room doubles
+ * (first 16).  Returns the array, perhaps moved, or NULL with ENOMEM
+ * (arr and *cap are then as they were).
+ */
+void	*ft_grow(void *arr, size_t *cap, size_t n, size_t size);
+
 void	 ft_wbuf_init(struct ft_wbuf *);
 void	 ft_wbuf_release(struct ft_wbuf *);
 void	 ft_wbuf_reset(struct ft_wbuf *);

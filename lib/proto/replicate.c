@@ -275,15 +275,10 @@ static int
 ndq_push(struct ndq *q, const struct ft_decision *d)
 {
 	struct ft_decision *nd;
-	size_t ncap;
 
-	if (q->n == q->cap) {
-		ncap = q->cap == 0 ? 64 : q->cap * 2;
-		if ((nd = reallocarray(q->d, ncap, sizeof(*nd))) == NULL)
-			return -1;
-		q->d = nd;
-		q->cap = ncap;
-	}
+	if ((nd = ft_grow(q->d, &q->cap, q->n, sizeof(*nd))) == NULL)
+		return -1;
+	q->d = nd;
 	q->d[q->n++] = *d;
 	return 0;
 }
@@ -355,9 +350,8 @@ static int
 rep_recv_any(struct ft_proto *p, struct ft_req *r, uint64_t *rtag)
 {
 	struct rep *s = rep_of(p);
-	struct waiting *nw;
 	uint64_t site = ++s->nd_any_site;
-	size_t ncap;
+	struct waiting *nw;
 	int src;
 
 	if ((src = any_decided(s, site)) >= 0) {
@@ -368,16 +362,12 @@ rep_recv_any(struct ft_proto *p, struct ft_req *r, uint64_t *rtag)
 	*rtag = site;
 	if (is_master(s))
 		return -1;
-	if (s->nwait == s->capwait) {
-		ncap = s->capwait == 0 ? 16 : s->capwait * 2;
-		/* Out of memory, the receive cannot wait: it matches
-		 * freely, and the replica may diverge (the digest check
-		 * says so when on). */
-		if ((nw = reallocarray(s->wait, ncap, sizeof(*nw))) == NULL)
-			return -1;
-		s->wait = nw;
-		s->capwait = ncap;
-	}
+	/* Out of memory, the receive cannot wait: it matches freely, and
+	 * the replica may diverge (the digest check says so when on). */
+	if ((nw = ft_grow(s->wait, &s->capwait, s->nwait, sizeof(*nw))) ==
+	    NULL)
+		return -1;
+	s->wait = nw;
 	s->wait[s->nwait++] = (struct waiting){ r, site };
 	return FT_RECV_WAIT;
 }

@@ -304,15 +304,11 @@ static int
 conn_add(struct ft_pt *pt, struct pconn *pc)
 {
 	struct pconn **nc;
-	size_t ncap;
 
-	if (pt->nconns == pt->capconns) {
-		ncap = pt->capconns == 0 ? 16 : pt->capconns * 2;
-		if ((nc = reallocarray(pt->conns, ncap, sizeof(*nc))) == NULL)
-			return -1;
-		pt->conns = nc;
-		pt->capconns = ncap;
-	}
+	if ((nc = ft_grow(pt->conns, &pt->capconns, pt->nconns,
+	    sizeof(*nc))) == NULL)
+		return -1;
+	pt->conns = nc;
 	pt->conns[pt->nconns++] = pc;
 	return 0;
 }
@@ -1809,15 +1805,11 @@ static int
 eout_add(struct ft_pt *pt, const uint32_t *procs, uint32_t n, void *cookie)
 {
 	struct eout *ne;
-	size_t ncap;
 
-	if (pt->neouts == pt->capeouts) {
-		ncap = pt->capeouts == 0 ? 64 : pt->capeouts * 2;
-		if ((ne = reallocarray(pt->eouts, ncap, sizeof(*ne))) == NULL)
-			return -1;
-		pt->eouts = ne;
-		pt->capeouts = ncap;
-	}
+	if ((ne = ft_grow(pt->eouts, &pt->capeouts, pt->neouts,
+	    sizeof(*ne))) == NULL)
+		return -1;
+	pt->eouts = ne;
 	ne = &pt->eouts[pt->neouts++];
 	ne->cookie = cookie;
 	ne->n = n;
@@ -2258,32 +2250,32 @@ ft_pt_decide(struct ft_pt *pt, uint32_t kind, uint64_t v[3])
 	return 0;
 }
 
-int
-ft_pt_decides(struct ft_pt *pt)
+/* The protocol's answer to ASK or ROLE; 1 (local) when it has none. */
+static int
+nd_local(struct ft_pt *pt, enum ft_nd_op op)
 {
 	struct ft_nd ev;
 
 	if (pt->ops->nondet == NULL)
 		return 1;
 	memset(&ev, 0, sizeof(ev));
-	ev.op = FT_ND_ASK;
+	ev.op = op;
 	if (ft_pt_nondet(pt, &ev) != 0)
 		return 1;
 	return ev.local;
 }
 
 int
+ft_pt_decides(struct ft_pt *pt)
+{
+	return nd_local(pt, FT_ND_ASK);
+}
+
+int
 ft_pt_leads(struct ft_pt *pt)
 {
-	struct ft_nd ev;
-
-	if (pt->ops->nondet == NULL)
-		return 1;
-	memset(&ev, 0, sizeof(ev));
-	ev.op = FT_ND_ROLE;
-	if (pt->ops->nondet(&pt->proto, &ev) != 0)
-		return 1;
-	return ev.local;
+	/* ROLE never waits, so ft_pt_nondet runs the hook once. */
+	return nd_local(pt, FT_ND_ROLE);
 }
 
 int

@@ -352,6 +352,43 @@ test_hex(void)
 	    "hex_decode: empty string for 1 byte");
 }
 
+static void
+test_grow(void)
+{
+	uint32_t *a = NULL, *b;
+	size_t cap = 0, n, i;
+	int ok = 1;
+
+	for (n = 0; n < 100; n++) {
+		if ((b = ft_grow(a, &cap, n, sizeof(*a))) == NULL) {
+			ok = 0;
+			break;
+		}
+		a = b;
+		a[n] = (uint32_t)(n * 7 + 1);
+		if (cap < n + 1 || (n < 16 && cap != 16))
+			ok = 0;
+	}
+	for (i = 0; ok && i < n; i++)
+		ok = a[i] == (uint32_t)(i * 7 + 1);
+	T_OK(ok && cap == 128, "grow: 100 elements, room 16 then doubled to "
+	    "128, every element kept");
+	b = ft_grow(a, &cap, 50, sizeof(*a));
+	T_OK(b == a && cap == 128, "grow: with room left, the same array");
+	/* Rooms whose double, or whose size in bytes, overflows. */
+	for (i = 0; i < 2; i++) {
+		size_t big = i == 0 ? SIZE_MAX / 4 + 1 : SIZE_MAX / 2 + 1;
+
+		n = big;
+		errno = 0;
+		T_OK(ft_grow(a, &big, big, sizeof(*a)) == NULL &&
+		    errno == ENOMEM && big == n, "grow: room %s overflows: "
+		    "ENOMEM, the room as it was", i == 0 ? "SIZE_MAX / 4 + 1" :
+		    "SIZE_MAX / 2 + 1");
+	}
+	free(a);
+}
+
 int
 main(void)
 {
@@ -361,5 +398,6 @@ main(void)
 	test_duration();
 	test_duration_overflow();
 	test_hex();
+	test_grow();
 	return t_done();
 }
