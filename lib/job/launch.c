@@ -129,6 +129,17 @@ who(const struct launcher *l, uint32_t i, char *buf, size_t size)
 	return buf;
 }
 
+/* An event's "replica":K, field in a replicated job, else "". */
+static const char *
+replica_field(const struct launcher *l, const struct lrank *r, char *buf,
+    size_t size)
+{
+	buf[0] = '\0';
+	if (l->nrep > 1)
+		snprintf(buf, size, "\"replica\":%u,", r->replica);
+	return buf;
+}
+
 /* One JSON object per line: {"t":<monotonic s>,"event":...}. */
 static void
 event(struct launcher *l, const char *fmt, ...)
@@ -913,7 +924,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	size_t blen = h->len - FT_WIRE_HDRLEN;
 	struct ft_msg_register reg;
 	struct ft_msg_abort ab;
-	char reason[2 * FT_WIRE_TEXT_MAX], name[48];
+	char reason[2 * FT_WIRE_TEXT_MAX], name[48], rep[32];
 	struct lrank *r;
 
 	if (h->type == FT_MSG_REGISTER) {
@@ -960,7 +971,11 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		if (ft_msg_empty_decode(body, blen) != 0 || r->finalized)
 			return -1;
 		r->finalized = 1;
-		l->finalized++;
+		event(l, "\"event\":\"finalize\",\"rank\":%u,%s\"pid\":%d",
+		    r->rank, replica_field(l, r, rep, sizeof(rep)), (int)r->pid);
+		/* Read after its death was reaped, it is counted as dead. */
+		if (!r->dead)
+			l->finalized++;
 		finalize_check(l);
 		return 0;
 	case FT_MSG_NOTE:
@@ -1064,16 +1079,15 @@ failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 {
 	FILE *f = l->cf->events;
 	const struct lrank *r = &l->ranks[i];
-	char rep[32] = "";
+	char rep[32];
 	uint32_t k, n = 0;
 
 	if (f == NULL)
 		return;
-	if (l->nrep > 1)
-		snprintf(rep, sizeof(rep), "\"replica\":%u,", r->replica);
 	event(l, "\"event\":\"failed\",\"rank\":%u,%s\"pid\":%d,"
 	    "\"by\":\"ftrun\",\"how\":\"waitpid\",\"detector\":\"%s\","
-	    "\"reason\":\"%s\"", r->rank, rep, (int)r->pid, l->cf->detector,
+	    "\"reason\":\"%s\"", r->rank, replica_field(l, r, rep,
+	    sizeof(rep)), (int)r->pid, l->cf->detector,
 	    how);
 	fprintf(f, "{\"t\":%.6f,\"event\":\"view\",\"epoch\":%llu,"
 	    "\"members\":[", ft_now(), (unsigned long long)l->view_epoch);
@@ -1158,6 +1172,10 @@ replica_failed(struct launcher *l, uint32_t i, const char *how)
 		return -1;
 	}
 	l->ndead++;
+	/* finalized counts live processes: each process is counted once,
+	 * or FINALIZE_OK would go out while others still compute. */
+	if (r->finalized)
+		l->finalized--;
 	l->view_epoch++;
 	send_view(l);
 	ft_warnx("rank %u replica %u (pid %d) %s; rank %u goes on with "
@@ -1178,13 +1196,12 @@ static void
 rank_exited(struct launcher *l, uint32_t i, int st)
 {
 	struct lrank *r = &l->ranks[i];
-	char how[128], rep[32] = "", name[48];
+	char how[128], rep[32], name[48];
 
 	r->state = R_EXITED;
 	r->status = st;
 	l->running--;
-	if (l->nrep > 1)
-		snprintf(rep, sizeof(rep), "\"replica\":%u,", r->replica);
+	(void)replica_field(l, r, rep, sizeof(rep));
 	if (WIFSIGNALED(st))
 		event(l, "\"event\":\"exit\",\"rank\":%u,%s\"pid\":%d,"
 		    "\"signal\":%d", r->rank, rep, (int)r->pid,
