@@ -774,7 +774,6 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 	int rc;
 
 	FT_MPI_CHECK_INIT("MPI_Test");
-	nd_role();
 	if (req == NULL || flag == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Test",
 		    "NULL argument");
@@ -783,6 +782,9 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 		status_empty(st);
 		return MPI_SUCCESS;
 	}
+	/* After the shortcuts: the master decides nothing for those, so
+	 * a replica must not wait for it there. */
+	nd_role();
 	if (!mreq_done(*req))
 		(void)ft_pt_progress(ft__mpi.pt, 0);
 	*flag = mreq_done(*req);
@@ -881,12 +883,12 @@ MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
 	int rc;
 
 	FT_MPI_CHECK_INIT("MPI_Testall");
-	nd_role();
 	if ((rc = check_array("MPI_Testall", n, reqs)) != MPI_SUCCESS)
 		return rc;
 	if (flag == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testall",
 		    "NULL flag");
+	nd_role();
 	if (!many_done(&m))
 		(void)ft_pt_progress(ft__mpi.pt, 0);
 	*flag = many_done(&m);
@@ -960,12 +962,12 @@ MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st)
 	int rc, i;
 
 	FT_MPI_CHECK_INIT("MPI_Testany");
-	nd_role();
 	if ((rc = check_array("MPI_Testany", n, reqs)) != MPI_SUCCESS)
 		return rc;
 	if (index == NULL || flag == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testany",
 		    "NULL argument");
+	nd_role();
 	if ((i = first_done(n, reqs)) == -1) {
 		(void)ft_pt_progress(ft__mpi.pt, 0);
 		i = first_done(n, reqs);
@@ -1237,7 +1239,6 @@ MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 
 	memset(&p, 0, sizeof(p));
 	FT_MPI_CHECK_INIT("MPI_Iprobe");
-	nd_role();
 	if ((rc = check_args("MPI_Iprobe", NULL, 0, MPI_BYTE, src, tag, comm,
 	    1)) != MPI_SUCCESS)
 		return rc;
@@ -1249,6 +1250,7 @@ MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 		status_procnull(st);
 		return MPI_SUCCESS;
 	}
+	nd_role();
 	p.src = src == MPI_ANY_SOURCE ? FT_PT_ANY : src;
 	p.tag = tag == MPI_ANY_TAG ? FT_PT_ANY : tag;
 	p.ctx = comm->ctx;

@@ -59,10 +59,15 @@ struct rpeer {
 	struct cmt		*ch, *ct;	/* master: sent, not committed */
 };
 
-/* Decisions received, waiting for their event. */
+/*
+ * Decisions received, waiting for their event: d[first .. first + n).
+ * A master polling MPI_Test decides once a call, and its replica takes
+ * them from the front: that must cost O(1), or a replica that falls
+ * behind falls further behind with every decision.
+ */
 struct ndq {
 	struct ft_decision	*d;
-	size_t			 n, cap;
+	size_t			 first, n, cap;
 };
 
 /* A replica's ANY_SOURCE receive waiting for the master's choice. */
@@ -276,18 +281,35 @@ ndq_push(struct ndq *q, const struct ft_decision *d)
 {
 	struct ft_decision *nd;
 
-	if ((nd = ft_grow(q->d, &q->cap, q->n, sizeof(*nd))) == NULL)
+	/* Room at the front goes first: the queue moves once a lap. */
+	if (q->first > 0 && q->first + q->n == q->cap) {
+		memmove(q->d, q->d + q->first, q->n * sizeof(*q->d));
+		q->first = 0;
+	}
+	if ((nd = ft_grow(q->d, &q->cap, q->first + q->n, sizeof(*nd))) ==
+	    NULL)
 		return -1;
 	q->d = nd;
-	q->d[q->n++] = *d;
+	q->d[q->first + q->n++] = *d;
 	return 0;
+}
+
+static struct ft_decision *
+ndq_at(struct ndq *q, size_t i)
+{
+	return &q->d[q->first + i];
 }
 
 static void
 ndq_del(struct ndq *q, size_t i)
 {
-	memmove(&q->d[i], &q->d[i + 1], (q->n - i - 1) * sizeof(*q->d));
-	q->n--;
+	if (i == 0)
+		q->first++;
+	else
+		memmove(ndq_at(q, i), ndq_at(q, i + 1),
+		    (q->n - i - 1) * sizeof(*q->d));
+	if (--q->n == 0)
+		q->first = 0;
 }
 
 static void
@@ -334,8 +356,8 @@ any_decided(struct rep *s, uint64_t site)
 	int src;
 
 	for (i = 0; i < s->nd_any.n; i++)
-		if (s->nd_any.d[i].site == site) {
-			src = (int)s->nd_any.d[i].a;
+		if (ndq_at(&s->nd_any, i)->site == site) {
+			src = (int)ndq_at(&s->nd_any, i)->a;
 			ndq_del(&s->nd_any, i);
 			return src;
 		}
@@ -420,7 +442,7 @@ rep_nondet(struct ft_proto *p, struct ft_nd *ev)
 		ev->started = 1;
 	}
 	if (s->nd_sync.n > 0) {
-		d = &s->nd_sync.d[0];
+		d = ndq_at(&s->nd_sync, 0);
 		if (d->site != ev->site || d->kind != ev->kind) {
 			note(s, FT_NOTE_DIVERGE, "rank %u replica %u: "
 			    "event %llu is a %u here, a %u at the master",
