@@ -194,9 +194,15 @@ bats_require_minimum_version 1.5.0
 
 @test "ftrun aborts when ranks join after one exited without MPI_Init" {
 	ft_build hello
-	run -1 --separate-stderr ftrun -n 3 --timeout 60 sh -c \
-	    '[ "$FT_RANK" = 2 ] && exit 0; sleep 0.5; exec "$0"' \
-	    "$FT_PROGS/hello"
+	# Ranks 0 and 1 join only once ftrun has recorded the exit of rank
+	# 2 (it flushes each event as it happens), however slow rank 2 is.
+	run -1 --separate-stderr ftrun -n 3 --timeout 60 \
+	    --events "$BATS_TEST_TMPDIR/ev" sh -c '
+	    [ "$FT_RANK" = 2 ] && exit 0
+	    until grep -q "\"event\":\"exit\",\"rank\":2," "$1"; do
+		    sleep 0.05
+	    done
+	    exec "$0"' "$FT_PROGS/hello" "$BATS_TEST_TMPDIR/ev"
 	[[ $stderr == *"rank 2 (pid "*") exited without calling MPI_Init"* ]]
 	[[ $stderr != *"timed out"* ]]
 }

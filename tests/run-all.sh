@@ -3,12 +3,13 @@
 # Run every test suite of ft and print one closing line
 # "N passed, N failed, N skipped".  Every suite speaks TAP; a test
 # binary that dies without saying "not ok" counts as one failure.
-# Usage: tests/run-all.sh [SUITE ...]   (unit asan bats mpi fuzz man)
+# Usage: tests/run-all.sh [SUITE ...]
+#   (unit asan bats mpi mpi-r2 valgrind fuzz man)
 set -u
 cd "$(dirname "$0")/.."
 export PATH="$PWD/bin:$PATH"
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit asan bats mpi valgrind fuzz man)
+[ ${#suites[@]} -eq 0 ] && suites=(unit asan bats mpi mpi-r2 valgrind fuzz man)
 pass=0 fail=0 skip=0
 log=build/test-log
 mkdir -p "$log"
@@ -60,6 +61,12 @@ for s in "${suites[@]}"; do
 	mpi)
 		bash tests/mpi/run.sh >"$log/mpi.tap" 2>&1
 		tally mpi <"$log/mpi.tap" ;;
+	mpi-r2)
+		# A subset of the MPI tests again, every rank as 2 replicas.
+		FT_MPI_TESTS=tests/mpi/TESTS-r2 FT_MPI_OUT=build/mpi-r2 \
+		    FTRUN_ARGS="-r 2" bash tests/mpi/run.sh \
+		    >"$log/mpi-r2.tap" 2>&1
+		tally mpi-r2 <"$log/mpi-r2.tap" ;;
 	valgrind)
 		bash tests/mpi/valgrind.sh >"$log/valgrind.tap" 2>&1
 		tally valgrind <"$log/valgrind.tap" ;;

@@ -4,10 +4,24 @@
 # run it with ftrun at each rank count listed, and print TAP: a test
 # passes when the job exits 0 and rank 0 printed "No Errors".
 # Usage: tests/mpi/run.sh [NAME ...]
+# Environment:
+#   FT_MPI_TESTS	the list to run instead of tests/mpi/TESTS (same
+#			format), e.g. tests/mpi/TESTS-r2
+#   FT_MPI_OUT		where programs and logs go instead of build/mpi;
+#			give each list its own, so that two runs side by
+#			side do not share files
+#   FTRUN_ARGS		more ftrun options, e.g. "-r 2"; they appear in
+#			the name of every test
 set -u
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/bin:$PATH"
-out=build/mpi
+list=${FT_MPI_TESTS:-tests/mpi/TESTS}
+out=${FT_MPI_OUT:-build/mpi}
+args=${FTRUN_ARGS:-}
+if [ ! -r "$list" ]; then
+	echo "run.sh: unable to read the list '$list'" >&2
+	exit 100
+fi
 mkdir -p "$out"
 n=0
 want=("$@")
@@ -32,15 +46,16 @@ while read -r name nps; do
 	for np in $nps; do
 		n=$((n + 1))
 		log="$out/$name.$np.log"
-		timeout 180 ftrun -n "$np" ${FTRUN_ARGS:-} --timeout 120 "$out/$name" \
+		# shellcheck disable=SC2086
+		timeout 180 ftrun -n "$np" $args --timeout 120 "$out/$name" \
 		    </dev/null >"$log" 2>&1
 		rc=$?
 		if [ $rc -eq 0 ] && grep -qx ' *No Errors' "$log"; then
-			echo "ok $n - $name -n $np"
+			echo "ok $n - $name -n $np${args:+ $args}"
 		else
-			echo "not ok $n - $name -n $np (exit $rc)"
+			echo "not ok $n - $name -n $np${args:+ $args} (exit $rc)"
 			tail -15 "$log" | sed 's/^/# /'
 		fi
 	done
-done <tests/mpi/TESTS
+done <"$list"
 echo "1..$n"
