@@ -431,15 +431,11 @@ PY
 # turn of its loop as the table of addresses that MPI_Init waits for, so
 # before any rank can have done its work, and they always land.
 @test "replicate: pi survives kills as the job starts (at=0s)" {
-	# XXX Library bug: a VIEW frame that reaches a process in the same
-	# read as the table of addresses stays unparsed in the launcher
-	# connection's buffer (ft_job_join returns after the table, and
-	# lib/pt2pt reads that connection only when poll says it is
-	# readable), so the process misses the view change until the
-	# launcher sends something else.  The replica that should take over
-	# goes on as a replica: its messages never leave, and the job hangs
-	# about one run in five.
-	skip "library bug: a view change sent right after the table of addresses is missed (see the comment)"
+	# A VIEW frame that reached a process in the same read as the
+	# table of addresses stayed unparsed until the launcher sent
+	# something else, and the job hung about one run in five; fixed in
+	# lib/pt2pt (progress_pass reads what the launcher connection has
+	# buffered).
 	local i
 	for i in 1 2 3 4 5; do
 		survive pi 4 2 --timeout 30 --inject kill:rank=2,replica=1,at=0s

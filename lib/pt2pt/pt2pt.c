@@ -1561,7 +1561,7 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 	struct pollfd *np;
 	struct pconn **npc;
 	size_t n = 0, need = pt->nconns + 3, i;
-	int rc, dead = 0;
+	int rc, dead = 0, ctl_buffered;
 
 	if (need > pt->cappfd) {
 		if ((np = reallocarray(pt->pfd, need, sizeof(*np))) == NULL)
@@ -1593,9 +1593,15 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		    (ft_conn_want_write(&pc->c) ? POLLOUT : 0), 0 };
 		pt->pfdconn[n++] = pc;
 	}
-	rc = poll(pt->pfd, (nfds_t)n, timeout_ms);
+	/* Frames the launcher sent along with the table of addresses are
+	 * buffered already (ft_job_join read them): poll would not say so. */
+	ctl_buffered = pt->ctl != NULL && !pt->ctl->closed &&
+	    ft_conn_avail(&pt->ctl->c) > 0;
+	rc = poll(pt->pfd, (nfds_t)n, ctl_buffered ? 0 : timeout_ms);
 	if (rc < 0)
 		return errno == EINTR ? 0 : -1;
+	if (ctl_buffered)
+		ctl_read(pt);
 	for (i = 0; i < n && rc > 0; i++) {
 		struct pconn *pc = pt->pfdconn[i];
 		short re = pt->pfd[i].revents;
