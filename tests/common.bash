@@ -218,6 +218,13 @@ with open(sys.argv[1]) as f:
                          "as %r" % (n, r, e.get("pid"), spawned.get(r)))
             print("failed rank=%d by=%s how=%s detector=%s" %
                   (r, e["by"], e["how"], e["detector"]))
+        elif ev == "finalize":
+            r = e["rank"]
+            if spawned.get(r) != e.get("pid"):
+                sys.exit("line %d: finalize of rank %r with pid %r, "
+                         "spawned as %r" % (n, r, e.get("pid"),
+                                            spawned.get(r)))
+            print("finalize rank=%d" % r)
         elif ev == "view":
             if not isinstance(e.get("members"), list) or \
                     e.get("n") != len(e["members"]):

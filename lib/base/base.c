@@ -482,7 +482,9 @@ ft_grow(void *arr, size_t *cap, size_t n, size_t size)
 
 	if (n < *cap)
 		return arr;
-	if (*cap > SIZE_MAX / 2) {
+	/* Checked here, not left to reallocarray: sanitizers abort on an
+	 * overflowing count instead of returning NULL. */
+	if (*cap > SIZE_MAX / 2 / (size > 0 ? size : 1)) {
 		errno = ENOMEM;
 		return NULL;
 	}
