@@ -369,9 +369,7 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 	/* A process that follows another (a replica that is not its
 	 * rank's master) is off the critical path: spinning there only
 	 * takes the cores the leaders need. */
-	spin_until = ft_now_ns();
-	if (ft_pt_leads(ft__mpi.pt))
-		spin_until += (uint64_t)ft__mpi.spin_us * 1000;
+	spin_until = ft_now_ns() + (uint64_t)ft__mpi.spin_us * 1000;
 	while (!done(arg)) {
 		/* Spin briefly for latency, then sleep in poll. */
 		int spin = ft_now_ns() < spin_until;

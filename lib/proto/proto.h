@@ -101,12 +101,6 @@ enum ft_nd_op {
 	FT_ND_ASK = 1,
 	/* v holds the local outcome; on return it holds the one to use. */
 	FT_ND_SETTLE,
-	/*
-	 * Never waits: local is 1 when this process leads (its outcomes
-	 * and its messages are the ones others see), 0 when it follows.
-	 * The MPI layer spins for latency only when it leads.
-	 */
-	FT_ND_ROLE,
 };
 
 struct ft_nd {

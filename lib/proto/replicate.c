@@ -41,7 +41,7 @@ struct cmt {
  * and receivers drop what they have.
  */
 #define COMMIT_BATCH	64
-#define COMMIT_BYTES	(1u << 20)
+#define COMMIT_BYTES	(128u << 10)
 
 /* A message that came ahead of its turn, held by its handle. */
 struct early {
@@ -425,10 +425,6 @@ rep_nondet(struct ft_proto *p, struct ft_nd *ev)
 	struct rep *s = rep_of(p);
 	struct ft_decision *d;
 
-	if (ev->op == FT_ND_ROLE) {
-		ev->local = is_master(s);
-		return 0;
-	}
 	if (ev->op == FT_ND_ASK) {
 		if (s->nd_sync.n == 0 && !is_master(s)) {
 			errno = EAGAIN;

@@ -2256,32 +2256,18 @@ ft_pt_decide(struct ft_pt *pt, uint32_t kind, uint64_t v[3])
 	return 0;
 }
 
-/* The protocol's answer to ASK or ROLE; 1 (local) when it has none. */
-static int
-nd_local(struct ft_pt *pt, enum ft_nd_op op)
+int
+ft_pt_decides(struct ft_pt *pt)
 {
 	struct ft_nd ev;
 
 	if (pt->ops->nondet == NULL)
 		return 1;
 	memset(&ev, 0, sizeof(ev));
-	ev.op = op;
+	ev.op = FT_ND_ASK;
 	if (ft_pt_nondet(pt, &ev) != 0)
 		return 1;
 	return ev.local;
-}
-
-int
-ft_pt_decides(struct ft_pt *pt)
-{
-	return nd_local(pt, FT_ND_ASK);
-}
-
-int
-ft_pt_leads(struct ft_pt *pt)
-{
-	/* ROLE never waits, so ft_pt_nondet runs the hook once. */
-	return nd_local(pt, FT_ND_ROLE);
 }
 
 int

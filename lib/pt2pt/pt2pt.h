@@ -189,11 +189,6 @@ int	 ft_pt_decide(struct ft_pt *, uint32_t kind, uint64_t v[3]);
  * already here, waiting as needed.
  */
 int	 ft_pt_decides(struct ft_pt *);
-/*
- * Does this process lead (1), or follow another's outcomes (0)?  Never
- * waits; 1 without a protocol that settles outcomes.
- */
-int	 ft_pt_leads(struct ft_pt *);
 
 /*
  * A new view: the processes now known dead (process ids).  The engine
