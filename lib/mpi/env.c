@@ -366,9 +366,6 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 
 	if (done(arg))
 		return;
-	/* A process that follows another (a replica that is not its
-	 * rank's master) is off the critical path: spinning there only
-	 * takes the cores the leaders need. */
 	spin_until = ft_now_ns() + (uint64_t)ft__mpi.spin_us * 1000;
 	while (!done(arg)) {
 		/* Spin briefly for latency, then sleep in poll. */
