@@ -129,6 +129,7 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-sim.sh
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-run.sh
 	@FTBIN=$(CURDIR)/bin bash bench/replicate.sh
+	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
 
 lint:
 	mandoc -Tlint -W warning $(MANS)
