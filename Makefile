@@ -132,13 +132,15 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
 
 # Before and after of a change: BEFORE is another checkout with ft built
-# (make -C dir all), AFTER this tree unless given.  make bench does not
-# need a second tree.
+# (make -C dir all), AFTER this tree unless given, COMPARE_FLAGS options of
+# bench/compare.sh.  make bench does not need a second tree.
 bench-compare: deps-bench all
 	@if [ -z "$(BEFORE)" ]; then \
-	    echo "usage: make bench-compare BEFORE=dir [AFTER=dir]" >&2; \
+	    echo "usage: make bench-compare BEFORE=dir [AFTER=dir]" \
+	        "[COMPARE_FLAGS='-r 5']" >&2; \
 	    exit 100; fi
-	@bash bench/compare.sh "$(BEFORE)" "$(or $(AFTER),$(CURDIR))"
+	@bash bench/compare.sh $(COMPARE_FLAGS) "$(BEFORE)" \
+	    "$(or $(AFTER),$(CURDIR))"
 
 lint:
 	mandoc -Tlint -W warning $(MANS)

@@ -173,7 +173,7 @@ sub cpu -r "$repeats" -i "$iters" -k "$short" -s "$sizes" -R "$rcounts" \
 	"${spin[@]}" --no-ompi "${builds[@]}"
 
 python3 - "$tmp/replicate.results" "$tmp/cpu.results" "$rcounts" "$repeats" \
-	"$bwrepeats" "$iters" <<'EOF'
+	"$bwrepeats" "$iters" "$short" <<'EOF'
 # One table: a row per metric, size and replica count; before and after
 # side by side, then after/before.
 import statistics
@@ -181,7 +181,7 @@ import sys
 
 bwfile, cpufile = sys.argv[1:3]
 rs = sys.argv[3].split()
-repeats, bwrepeats, iters = (int(a) for a in sys.argv[4:7])
+repeats, bwrepeats, iters, short = (int(a) for a in sys.argv[4:8])
 
 
 def load(path):
@@ -252,7 +252,7 @@ print("%-15s %-7s %2s %19s %19s %17s"
 print("%-15s %-7s %2s %9s %9s %9s %9s %8s %8s"
       % ("metric", "size", "R", "best", "median", "best", "median",
          "best", "median"))
-few = False
+few = weak = False
 for name, kind, d, best in rows:
     sizes = sorted({k[1] for k in d if k[0] == kind})
     for s in sizes:
@@ -268,12 +268,25 @@ for name, kind, d, best in rows:
             if len(a or []) < n or len(b or []) < n:
                 mark = " *"
                 few = True
+            # As in cpu.sh: messages cheaper than start-up drown in its
+            # noise.
+            if kind == "cpu":
+                for x, st in ((am, cpu.get(("start", s, r, "after"))),
+                              (bm, cpu.get(("start", s, r, "before")))):
+                    if (x is not None and st and
+                            x * 2 * (iters - short) / 1e3 <
+                            statistics.median(st)):
+                        mark += " ?"
+                        weak = True
+                        break
             print("%-15s %-7s %2s %9s %9s %9s %9s %8s %8s%s"
                   % (name, size_name(s), r, fmt(bb, 9), fmt(bm, 9),
                      fmt(ab, 9), fmt(am, 9), fmt(div(ab, bb), 8),
                      fmt(div(am, bm), 8), mark))
 if few:
     print("* fewer repeats than asked: a run failed")
+if weak:
+    print("? its messages took less CPU than start-up: mostly noise; raise -i")
 EOF
 
 exit "$failed"
