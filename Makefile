@@ -37,7 +37,7 @@ MANS	 = $(wildcard man/man*/*.[0-9])
 MANS_INST = $(filter-out man/man1/fttest.1,$(MANS))
 
 .PHONY: FORCE all deps deps-check deps-bench demo check unit asan fuzz fuzz-smoke \
-	bench install uninstall clean lint
+	bench bench-compare install uninstall clean lint
 
 all: deps lib/libft.a lib/libft.so $(BINS) ft.pc
 
@@ -129,6 +129,18 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-sim.sh
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-run.sh
 	@FTBIN=$(CURDIR)/bin bash bench/replicate.sh
+	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
+
+# Before and after of a change: BEFORE is another checkout with ft built
+# (make -C dir all), AFTER this tree unless given, COMPARE_FLAGS options of
+# bench/compare.sh.  make bench does not need a second tree.
+bench-compare: deps-bench all
+	@if [ -z "$(BEFORE)" ]; then \
+	    echo "usage: make bench-compare BEFORE=dir [AFTER=dir]" \
+	        "[COMPARE_FLAGS='-r 5']" >&2; \
+	    exit 100; fi
+	@bash bench/compare.sh $(COMPARE_FLAGS) "$(BEFORE)" \
+	    "$(or $(AFTER),$(CURDIR))"
 
 lint:
 	mandoc -Tlint -W warning $(MANS)

@@ -13,6 +13,12 @@
  *
  * Each figure is the mean over one block of iterations, not a minimum:
  * bench/run.sh repeats whole runs and takes the minimum and the median.
+ *
+ * With -l only the ping-pong runs, exactly iters round trips (and warmup
+ * more) at every size, whatever the size: a job then sends a known number
+ * of messages, 2 * (iters + warmup) + 2 per size (the last 2 are the
+ * zero-byte synchronization), and bench/cpu.sh divides the CPU time of the
+ * whole job by it.
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -63,13 +69,14 @@ struct opts {
 	long long	 warmup;
 	long long	 sizes[MAXSIZES];
 	int		 nsizes;
+	int		 latonly;	/* -l: exact ping-pong counts, no bw */
 };
 
 static void
 usage(int rank)
 {
 	if (rank == 0)
-		fprintf(stderr, "usage: pingpong [-i iters] [-w warmup] "
+		fprintf(stderr, "usage: pingpong [-l] [-i iters] [-w warmup] "
 		    "[-s size[,size...]]\n");
 }
 
@@ -141,12 +148,13 @@ parse_opts(int argc, char *argv[], int rank, struct opts *o)
 	o->iters = 2000;
 	o->warmup = 200;
 	o->nsizes = 0;
+	o->latonly = 0;
 	for (i = 0; i < sizeof(default_sizes) / sizeof(default_sizes[0]); i++)
 		o->sizes[o->nsizes++] = default_sizes[i];
 
 	/* Every rank parses the same argv; only rank 0 complains. */
 	opterr = 0;
-	while ((ch = getopt(argc, argv, "i:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "i:ls:w:")) != -1) {
 		switch (ch) {
 		case 'i':
 			if (parse_num(optarg, 1, 100000000, &o->iters,
@@ -156,6 +164,9 @@ parse_opts(int argc, char *argv[], int rank, struct opts *o)
 					    "'%s' is invalid\n", optarg);
 				return -1;
 			}
+			break;
+		case 'l':
+			o->latonly = 1;
 			break;
 		case 's':
 			if (parse_sizes(optarg, o) == -1) {
@@ -299,9 +310,14 @@ measure(int rank, const struct opts *o, long long si, char *buf,
 	long long	 size = o->sizes[si], n, warm;
 	int		 w;
 
-	n = scaled(o->iters, LAT_BUDGET, size, MINITERS);
-	warm = o->warmup == 0 ? 0 :
-	    scaled(o->warmup, LAT_BUDGET / 4, size, 1);
+	if (o->latonly) {
+		n = o->iters;
+		warm = o->warmup;
+	} else {
+		n = scaled(o->iters, LAT_BUDGET, size, MINITERS);
+		warm = o->warmup == 0 ? 0 :
+		    scaled(o->warmup, LAT_BUDGET / 4, size, 1);
+	}
 	pingpong(rank, buf, (int)size, warm);
 	sync_peer(rank);
 	t0 = MPI_Wtime();
@@ -311,6 +327,8 @@ measure(int rank, const struct opts *o, long long si, char *buf,
 		printf("lat %lld %.3f\n", size, t * 1e6 / (2.0 * n));
 		fflush(stdout);
 	}
+	if (o->latonly)
+		return;
 
 	w = (int)window(size);
 	n = scaled(o->iters / 10, BW_BUDGET, size * w, MINITERS);
@@ -353,9 +371,12 @@ main(int argc, char *argv[])
 		goto out;
 	}
 
-	/* One buffer holds a whole window of the largest message. */
+	/*
+	 * One buffer holds a whole window of the largest message, or with -l
+	 * the largest message.
+	 */
 	for (i = 0; i < o.nsizes; i++) {
-		b = o.sizes[i] * window(o.sizes[i]);
+		b = o.sizes[i] * (o.latonly ? 1 : window(o.sizes[i]));
 		if (b > bytes)
 			bytes = b;
 	}
