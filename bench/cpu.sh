@@ -118,31 +118,10 @@ for t in mpicc.openmpi mpirun.openmpi cc python3 timeout; do
 done
 benchdir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-# The builds: a name, the prefix of its columns and a bin directory.
-# Without -t, FTBIN is the one build and its columns are r1, r2 ...
-names=()
-declare -A bindir=() pfx=()
-if ((${#trees[@]} == 0)); then
-	dir=${FTBIN:-$PWD/bin}
-	[[ -x $dir/ftcc && -x $dir/ftrun ]] ||
-		die 100 "'$dir' has no ftcc and ftrun; build ft first or set FTBIN"
-	names=(ft)
-	bindir[ft]=$(cd "$dir" && pwd)
-	pfx[ft]=
-fi
-for t in "${trees[@]}"; do
-	name=${t%%=*}
-	dir=${t#*=}
-	[[ $t == *=* && -n $dir ]] || die 100 "build '$t' is not name=bindir"
-	[[ $name =~ ^[A-Za-z0-9_.-]+$ ]] ||
-		die 100 "build name '$name' is invalid (letters, digits, _ . -)"
-	[[ -z ${bindir[$name]:-} ]] || die 100 "build name '$name' given twice"
-	[[ -x $dir/ftcc && -x $dir/ftrun ]] ||
-		die 100 "'$dir' has no ftcc and ftrun; build ft first"
-	bindir[$name]=$(cd "$dir" && pwd)
-	pfx[$name]=$name/
-	names+=("$name")
-done
+# The builds (bench/builds.bash): names, bindir[name], pfx[name].
+# shellcheck source=bench/builds.bash
+. "$benchdir/builds.bash"
+builds_parse ${trees[@]+"${trees[@]}"}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ftbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
