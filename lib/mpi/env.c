@@ -153,8 +153,9 @@ init_common(void)
 	memset(&pc, 0, sizeof(pc));
 	pc.rank = ft__mpi.env.rank;
 	pc.size = ft__mpi.env.size;
-	pc.nrep = ft__mpi.env.nrep;
-	pc.replica = ft__mpi.env.replica;
+	/* The layout of replication: R processes a rank. */
+	pc.ppr = ft__mpi.env.nrep;
+	pc.index = ft__mpi.env.replica;
 	pc.check_divergence = ft__mpi.env.check_divergence;
 	pc.key = ft__mpi.env.key;
 	pc.proto = proto;

@@ -140,7 +140,6 @@ struct ft_pt {
 	const uint8_t		*key;
 	int			 force_tcp;
 	struct ft_proto		 proto;
-	const struct ft_proto_ops *ops;	/* proto.ops, for the hooks */
 	int			 resends;	/* FT_PROTO_RESENDS */
 	struct eout		*eouts;		/* eager fan-outs not yet out */
 	size_t			 neouts, capeouts;
@@ -186,17 +185,23 @@ ft_pt_size(const struct ft_pt *pt)
 	return pt->size;
 }
 
+/* Is every process of rank r gone: by a view alone with view_only? */
+static int
+rank_gone(const struct ft_pt *pt, uint32_t r, int view_only)
+{
+	const struct proc *p = &pt->procs[r * pt->ppr];
+	uint32_t k;
+
+	for (k = 0; k < pt->ppr; k++)
+		if (!(view_only ? p[k].vgone : p[k].gone))
+			return 0;
+	return 1;
+}
+
 int
 ft_pt_peer_gone(const struct ft_pt *pt, uint32_t r)
 {
-	uint32_t k;
-
-	if (r >= pt->size)
-		return 0;
-	for (k = 0; k < pt->ppr; k++)
-		if (!pt->procs[r * pt->ppr + k].gone)
-			return 0;
-	return 1;
+	return r < pt->size && rank_gone(pt, r, 0);
 }
 
 void
@@ -220,11 +225,11 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	struct ft_pt *pt;
 	struct ft_conf pc;
 	char addr[FT_WIRE_ADDR_MAX];
-	uint32_t ppr = cf->nrep > 1 ? cf->nrep : 1;
+	uint32_t ppr = cf->ppr > 1 ? cf->ppr : 1;
 	int saved;
 
 	if (cf->size == 0 || cf->rank >= cf->size || cf->key == NULL ||
-	    ppr > FT_PROTO_FANOUT_MAX || (ppr > 1 && cf->replica >= ppr) ||
+	    ppr > FT_PROTO_FANOUT_MAX || (ppr > 1 && cf->index >= ppr) ||
 	    (uint64_t)cf->size * ppr > FT_WIRE_MAX_RANKS) {
 		errno = EINVAL;
 		return NULL;
@@ -234,7 +239,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	pt->rank = cf->rank;
 	pt->size = cf->size;
 	pt->ppr = ppr;
-	pt->self = pt->rank * ppr + (ppr > 1 ? cf->replica : 0);
+	pt->self = pt->rank * ppr + (ppr > 1 ? cf->index : 0);
 	pt->nproc = cf->size * ppr;
 	pt->node = cf->node;
 	pt->key = cf->key;
@@ -252,8 +257,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	if (ft_proto_init(&pt->proto, cf->proto != NULL ? cf->proto :
 	    &ft__proto_none, &pc, &core_ops, pt) != 0)
 		goto fail;
-	pt->ops = pt->proto.ops;
-	pt->resends = (pt->ops->flags & FT_PROTO_RESENDS) != 0;
+	pt->resends = (pt->proto.ops->flags & FT_PROTO_RESENDS) != 0;
 	pt->self_addr.node = cf->node;
 	pt->self_addr.pid = (uint32_t)getpid();
 	if (cf->unix_dir != NULL && !cf->force_tcp) {
@@ -589,7 +593,7 @@ matched(struct ft_pt *pt, struct ft_req *r, uint32_t src, uint32_t wsrc,
 {
 	struct ft_msg m;
 
-	if (pt->ops->match == NULL)
+	if (pt->proto.ops->match == NULL)
 		return;
 	memset(&m, 0, sizeof(m));
 	m.ctx = r->ctx;
@@ -600,7 +604,7 @@ matched(struct ft_pt *pt, struct ft_req *r, uint32_t src, uint32_t wsrc,
 	m.len = r->st.msglen;
 	m.csrc = src;
 	m.proc = proc;
-	pt->ops->match(&pt->proto, &m, r->rtag);
+	pt->proto.ops->match(&pt->proto, &m, r->rtag);
 	r->rtag = 0;
 }
 
@@ -672,6 +676,33 @@ peer_conn(struct ft_pt *pt, uint32_t dst)
 	return pt->procs[dst].out;
 }
 
+/* May len bytes in this mode go eagerly to process q (window left)? */
+static int
+eager_fits(const struct ft_pt *pt, uint32_t q, size_t len, int mode)
+{
+	return len <= FT_PT_EAGER_MAX && mode != FT_SEND_SYNC &&
+	    pt->procs[q].eager_out + len + FT_PT_EAGER_COST <=
+	    FT_PT_EAGER_WINDOW;
+}
+
+/*
+ * Send m eagerly to process q over pc: its bytes count against q's
+ * window, and m->buf is free when the call returns.  0, or -1 with
+ * errno.
+ */
+static int
+eager_send(struct ft_pt *pt, struct pconn *pc, uint32_t q,
+    const struct ft_msg *m)
+{
+	uint8_t prefix[FT_WIRE_HDRLEN + FT_EAGER_FIXED];
+	struct ft_msg_eager eg = { m->ctx, m->csrc, m->tag, m->seq };
+
+	if (ft_msg_eager_prefix(prefix, pt->self, &eg, m->len) != 0)
+		return -1;
+	pt->procs[q].eager_out += m->len + FT_PT_EAGER_COST;
+	return ft_conn_send2(&pc->c, prefix, sizeof(prefix), m->buf, m->len);
+}
+
 /* A send to ourselves: match now, or queue as unexpected. */
 static int
 send_self(struct ft_pt *pt, struct ft_req *s, uint32_t ctx, uint32_t src,
@@ -723,8 +754,6 @@ int
 ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
     uint32_t dst, uint32_t ctx, uint32_t src, int tag, int mode)
 {
-	uint8_t prefix[FT_WIRE_HDRLEN + FT_EAGER_FIXED];
-	struct ft_msg_eager eg;
 	struct ft_msg_rts rts;
 	struct ft_wbuf wb;
 	struct ft_msg m;
@@ -756,14 +785,8 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	q = dst * pt->ppr;
 	if ((pc = peer_conn(pt, q)) == NULL)
 		return -1;
-	if (len <= FT_PT_EAGER_MAX && mode != FT_SEND_SYNC &&
-	    pt->procs[q].eager_out + len + FT_PT_EAGER_COST <=
-	    FT_PT_EAGER_WINDOW) {
-		pt->procs[q].eager_out += len + FT_PT_EAGER_COST;
-		eg = (struct ft_msg_eager){ ctx, src, tag, seq };
-		if (ft_msg_eager_prefix(prefix, pt->self, &eg, len) != 0 ||
-		    ft_conn_send2(&pc->c, prefix, sizeof(prefix), buf,
-		    len) != 0)
+	if (eager_fits(pt, q, len, mode)) {
+		if (eager_send(pt, pc, q, &m) != 0)
 			return -1;
 		req_complete(pt, r);
 		return 0;
@@ -949,8 +972,8 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 	r->ctx = ctx;
 	if ((m = mctx_get(pt, ctx)) == NULL)
 		return -1;
-	if (src == FT_PT_ANY && pt->ops->recv_any != NULL) {
-		rc = pt->ops->recv_any(&pt->proto, r, &r->rtag);
+	if (src == FT_PT_ANY && pt->proto.ops->recv_any != NULL) {
+		rc = pt->proto.ops->recv_any(&pt->proto, r, &r->rtag);
 		if (rc == FT_RECV_WAIT) {
 			/* The protocol settles the source: core->resolve. */
 			r->held = 1;
@@ -1002,8 +1025,8 @@ ft_pt_cancel(struct ft_pt *pt, struct ft_req *r)
 		r->held = 0;
 		m->nheld--;
 	}
-	if (r->rtag != 0 && pt->ops->recv_cancel != NULL)
-		pt->ops->recv_cancel(&pt->proto, r);
+	if (r->rtag != 0 && pt->proto.ops->recv_cancel != NULL)
+		pt->proto.ops->recv_cancel(&pt->proto, r);
 	if (r->prev != NULL)
 		r->prev->next = r->next;
 	else
@@ -1114,7 +1137,7 @@ on_rts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 		return -1;
 	if ((m = mctx_get(pt, rts.ctx)) == NULL)
 		return -1;
-	if (pt->ops->arrive == NULL &&
+	if (pt->proto.ops->arrive == NULL &&
 	    (r = posted_take(m, rts.src, rts.tag)) != NULL) {
 		recv_matched(r, rts.src, rts.tag, rts.size);
 		matched(pt, r, rts.src, rank_of(pt, pc->c.peer), rts.seq,
@@ -1132,7 +1155,7 @@ on_rts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	u->seq = rts.seq;
 	u->len = rts.size;
 	u->sreq = rts.sreq;
-	if (pt->ops->arrive != NULL)
+	if (pt->proto.ops->arrive != NULL)
 		return arrive(pt, u);
 	ux_append(m, u);
 	return 0;
@@ -1160,7 +1183,7 @@ on_eager(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	/* Under a protocol that sees arrivals, a message is matched only
 	 * once it is whole: a copy cut short by its sender's death must
 	 * not have taken a receive. */
-	if (pt->ops->arrive == NULL &&
+	if (pt->proto.ops->arrive == NULL &&
 	    (r = posted_take(m, eg.src, eg.tag)) != NULL) {
 		recv_matched(r, eg.src, eg.tag, len);
 		matched(pt, r, eg.src, pc->wsrc, eg.seq, pc->c.peer);
@@ -1257,7 +1280,7 @@ payload_done(struct ft_pt *pt, struct pconn *pc)
 	}
 	if (u == NULL)
 		return 0;
-	if (pt->ops->arrive != NULL)
+	if (pt->proto.ops->arrive != NULL)
 		return arrive(pt, u);
 	if ((m = mctx_get(pt, u->ctx)) == NULL)
 		return -1;
@@ -1308,11 +1331,11 @@ on_frame(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 		return on_credit(pt, pc, body, blen);
 	default:
 		/* The protocol's frames, or nobody's. */
-		if (pt->ops->frame == NULL) {
+		if (pt->proto.ops->frame == NULL) {
 			errno = EPROTO;
 			return -1;
 		}
-		return pt->ops->frame(&pt->proto, pc->c.peer, h, body);
+		return pt->proto.ops->frame(&pt->proto, pc->c.peer, h, body);
 	}
 }
 
@@ -1639,8 +1662,8 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		fan_trim_gone(pt);
 	if (pt->neouts > 0)
 		eout_check(pt);
-	if (pt->ops->tick != NULL)
-		pt->ops->tick(&pt->proto);
+	if (pt->proto.ops->tick != NULL)
+		pt->proto.ops->tick(&pt->proto);
 	if (dead || pt->reap_due) {
 		pt->reap_due = 0;
 		reap(pt);
@@ -1668,8 +1691,8 @@ fan_done(struct ft_pt *pt, struct ft_req *inner)
 	/* Every process died before matching it. */
 	if (user != NULL)
 		req_complete(pt, user);
-	if (cookie != NULL && pt->ops->sent != NULL)
-		pt->ops->sent(&pt->proto, cookie);
+	if (cookie != NULL && pt->proto.ops->sent != NULL)
+		pt->proto.ops->sent(&pt->proto, cookie);
 }
 
 /*
@@ -1800,7 +1823,7 @@ eout_check(struct ft_pt *pt)
 
 	for (i = j = 0; i < pt->neouts; i++) {
 		if (eout_done(pt, &pt->eouts[i]))
-			pt->ops->sent(&pt->proto, pt->eouts[i].cookie);
+			pt->proto.ops->sent(&pt->proto, pt->eouts[i].cookie);
 		else
 			pt->eouts[j++] = pt->eouts[i];
 	}
@@ -1827,9 +1850,7 @@ static int
 core_send_msg(void *core, const uint32_t *procs, uint32_t n,
     const struct ft_msg *m, void *cookie)
 {
-	uint8_t prefix[FT_WIRE_HDRLEN + FT_EAGER_FIXED];
 	struct ft_pt *pt = core;
-	struct ft_msg_eager eg;
 	struct ft_msg_rts rts;
 	struct ft_wbuf wb;
 	struct pconn *pc;
@@ -1842,26 +1863,20 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 		errno = EINVAL;
 		return -1;
 	}
-	eager = m->len <= FT_PT_EAGER_MAX && m->mode != FT_SEND_SYNC;
+	eager = 1;
 	for (k = 0; k < n; k++)
 		if (procs[k] >= pt->nproc || rank_of(pt, procs[k]) != m->dst) {
 			errno = EINVAL;
 			return -1;
-		} else if (pt->procs[procs[k]].eager_out + m->len +
-		    FT_PT_EAGER_COST > FT_PT_EAGER_WINDOW)
+		} else if (!eager_fits(pt, procs[k], m->len, m->mode))
 			eager = 0;
 	if (eager) {
-		eg = (struct ft_msg_eager){ m->ctx, m->csrc, m->tag, m->seq };
-		if (ft_msg_eager_prefix(prefix, pt->self, &eg, m->len) != 0)
-			return -1;
 		for (k = 0; k < n; k++) {
 			q = procs[k];
 			/* A process we cannot reach is dead or soon will be. */
 			if ((pc = peer_conn(pt, q)) == NULL)
 				continue;
-			pt->procs[q].eager_out += m->len + FT_PT_EAGER_COST;
-			if (ft_conn_send2(&pc->c, prefix, sizeof(prefix), m->buf,
-			    m->len) != 0) {
+			if (eager_send(pt, pc, q, m) != 0) {
 				/* It died; the view that says so is coming. */
 				conn_close(pt, pc, NULL);
 				pt->reap_due = 1;
@@ -1869,14 +1884,14 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 		}
 		if (m->req != NULL)
 			req_complete(pt, m->req);
-		if (cookie == NULL || pt->ops->sent == NULL)
+		if (cookie == NULL || pt->proto.ops->sent == NULL)
 			return 0;
 		if (eout_add(pt, procs, n, cookie) != 0)
 			return -1;
 		/* Usually written at once: out already. */
 		if (eout_done(pt, &pt->eouts[pt->neouts - 1])) {
 			pt->neouts--;
-			pt->ops->sent(&pt->proto, cookie);
+			pt->proto.ops->sent(&pt->proto, cookie);
 		}
 		return 0;
 	}
@@ -1889,7 +1904,7 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 	if (m->req == NULL && m->len > 0)
 		memcpy(fo->copy, m->buf, m->len);
 	fo->user = m->req;
-	fo->ubuf = m->buf;
+	fo->ubuf = m->req != NULL ? m->buf : NULL;
 	fo->cookie = cookie;
 	fo->n = n;
 	memcpy(fo->procs, procs, n * sizeof(*procs));
@@ -1898,7 +1913,7 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 	inner->fanout = 1;
 	inner->dst = m->dst;
 	inner->len = m->len;
-	inner->want = n == 32 ? UINT32_MAX : (1u << n) - 1;
+	inner->want = (1u << n) - 1;	/* n <= FT_PROTO_FANOUT_MAX */
 	if (slot_add(pt, inner) == 0) {
 		free(fo->copy);
 		free(fo);
@@ -1942,7 +1957,7 @@ arrive(struct ft_pt *pt, struct unexp *u)
 	m.len = u->len;
 	m.csrc = u->src;
 	m.proc = u->proc;
-	rc = pt->ops->arrive(&pt->proto, &m, u);
+	rc = pt->proto.ops->arrive(&pt->proto, &m, u);
 	switch (rc) {
 	case FT_ARRIVE_MATCH:
 		return core_release(pt, u);
@@ -2185,7 +2200,7 @@ fan_trim_gone(struct ft_pt *pt)
 int
 ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 {
-	uint32_t i, q, k, d;
+	uint32_t i, q, d;
 	int rc = 0;
 
 	for (i = 0; i < ndead; i++) {
@@ -2201,38 +2216,34 @@ ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 		}
 	}
 	fan_trim_gone(pt);
-	if (pt->ops->view != NULL)
-		rc = pt->ops->view(&pt->proto, dead, ndead);
+	if (pt->proto.ops->view != NULL)
+		rc = pt->proto.ops->view(&pt->proto, dead, ndead);
 	pt->reap_due = 1;
 	if (rc != 0)
 		return -1;
-	for (d = 0; d < pt->size; d++) {
-		for (k = 0; k < pt->ppr && pt->procs[d * pt->ppr + k].vgone;
-		    k++)
-			;
-		if (k == pt->ppr) {
+	for (d = 0; d < pt->size; d++)
+		if (rank_gone(pt, d, 1)) {
 			errno = ENOLINK;
 			return -1;
 		}
-	}
 	return 0;
 }
 
 int
 ft_pt_nondet_on(const struct ft_pt *pt)
 {
-	return pt->ops->nondet != NULL;
+	return pt->proto.ops->nondet != NULL;
 }
 
 int
 ft_pt_nondet(struct ft_pt *pt, struct ft_nd *ev)
 {
-	if (pt->ops->nondet == NULL) {
+	if (pt->proto.ops->nondet == NULL) {
 		ev->local = 1;
 		return 0;
 	}
 	for (;;) {
-		if (pt->ops->nondet(&pt->proto, ev) == 0)
+		if (pt->proto.ops->nondet(&pt->proto, ev) == 0)
 			return 0;
 		if (errno != EAGAIN || ft_pt_progress(pt, 100) != 0)
 			return -1;
@@ -2244,7 +2255,7 @@ ft_pt_decide(struct ft_pt *pt, uint32_t kind, uint64_t v[3])
 {
 	struct ft_nd ev;
 
-	if (pt->ops->nondet == NULL)
+	if (pt->proto.ops->nondet == NULL)
 		return 0;
 	memset(&ev, 0, sizeof(ev));
 	ev.op = FT_ND_SETTLE;
@@ -2261,7 +2272,7 @@ ft_pt_decides(struct ft_pt *pt)
 {
 	struct ft_nd ev;
 
-	if (pt->ops->nondet == NULL)
+	if (pt->proto.ops->nondet == NULL)
 		return 1;
 	memset(&ev, 0, sizeof(ev));
 	ev.op = FT_ND_ASK;
@@ -2276,7 +2287,7 @@ ft_pt_busy(struct ft_pt *pt)
 	size_t i;
 
 	if (pt->rdv_pending > 0 || pt->neouts > 0 ||
-	    (pt->ops->busy != NULL && pt->ops->busy(&pt->proto)))
+	    (pt->proto.ops->busy != NULL && pt->proto.ops->busy(&pt->proto)))
 		return 1;
 	for (i = 0; i < pt->nconns; i++)
 		/* Bytes queued behind a handshake count: they are not out. */

@@ -91,9 +91,9 @@ struct ft_pt;
 
 struct ft_pt_conf {
 	uint32_t		 rank, size;	/* world */
-	/* The job's layout: nrep processes per rank (0 or 1: one), this
-	 * one the replica-th of its rank; process id rank * nrep + replica. */
-	uint32_t		 replica, nrep;
+	/* The job's layout: ppr processes per rank (0 or 1: one), this
+	 * one the index-th of its rank; process id rank * ppr + index. */
+	uint32_t		 index, ppr;
 	int			 check_divergence;
 	const uint8_t		*key;		/* FT_WIRE_KEYLEN, not owned */
 	const struct ft_proto_ops *proto;
@@ -168,7 +168,8 @@ int	 ft_pt_peer_gone(const struct ft_pt *, uint32_t);
 
 /*
  * Nondeterministic events (struct ft_nd, enum ft_nd_kind in proto.h),
- * settled by the protocol: logged, decided by a master, or replayed.
+ * settled by the protocol: logged, decided by one process and followed
+ * by others, or replayed.
  * ft_pt_nondet_on says whether the protocol settles any (else every
  * outcome is the local one and the calls below cost nothing).
  * ft_pt_nondet runs the protocol's hook, making progress while it asks
