@@ -130,10 +130,12 @@ for ((rep = 1; rep <= repeats; rep++)); do
 	done
 done
 
-python3 - "$repeats" <<'EOF'
+PYTHONPATH="$benchdir" python3 - "$repeats" <<'EOF'
 # results: "tool ranks op bytes usec" lines.  One table per rank count.
 import statistics
 import sys
+
+from benchfmt import fmt, size_name
 
 repeats = int(sys.argv[1])
 data = {}
@@ -144,22 +146,6 @@ for line in open("results"):
 tools = ["ft", "ompi", "ompi-tcp"]
 
 
-def fmt(v, width=9):
-    if v is None:
-        return "-".rjust(width)
-    if v >= 1000:
-        return ("%.0f" % v).rjust(width)
-    if v >= 10:
-        return ("%.1f" % v).rjust(width)
-    return ("%.2f" % v).rjust(width)
-
-
-def size_name(b):
-    if b >= 1 << 20 and b % (1 << 20) == 0:
-        return "%d MiB" % (b >> 20)
-    if b >= 1 << 10 and b % (1 << 10) == 0:
-        return "%d KiB" % (b >> 10)
-    return "%d B" % b
 
 
 def stats(key):

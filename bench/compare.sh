@@ -172,12 +172,14 @@ sub replicate -r "$bwrepeats" -s "$bwsizes" -R "$rcounts" -j none --no-ompi \
 sub cpu -r "$repeats" -i "$iters" -k "$short" -s "$sizes" -R "$rcounts" \
 	"${spin[@]}" --no-ompi "${builds[@]}"
 
-python3 - "$tmp/replicate.results" "$tmp/cpu.results" "$rcounts" "$repeats" \
+PYTHONPATH="$benchdir" python3 - "$tmp/replicate.results" "$tmp/cpu.results" "$rcounts" "$repeats" \
 	"$bwrepeats" "$iters" "$short" <<'EOF'
 # One table: a row per metric, size and replica count; before and after
 # side by side, then after/before.
 import statistics
 import sys
+
+from benchfmt import fmt, size_name
 
 bwfile, cpufile = sys.argv[1:3]
 rs = sys.argv[3].split()
@@ -216,22 +218,6 @@ want = {k: bwrepeats for k in bw}
 want.update({k: repeats for k in cpu})
 
 
-def fmt(v, width):
-    if v is None:
-        return "-".rjust(width)
-    if abs(v) >= 1000:
-        return ("%.0f" % v).rjust(width)
-    if abs(v) >= 10:
-        return ("%.1f" % v).rjust(width)
-    return ("%.2f" % v).rjust(width)
-
-
-def size_name(b):
-    if b >= 1 << 20 and b % (1 << 20) == 0:
-        return "%d MiB" % (b >> 20)
-    if b >= 1 << 10 and b % (1 << 10) == 0:
-        return "%d KiB" % (b >> 10)
-    return "%d B" % b
 
 
 def div(a, b):

@@ -266,11 +266,13 @@ echo
 
 pfxs=()
 for n in "${names[@]}"; do pfxs+=("${pfx[$n]}"); done
-python3 - "$repeats" "$iters" "$short" "$rcounts" "${pfxs[@]}" <<'EOF'
+PYTHONPATH="$benchdir" python3 - "$repeats" "$iters" "$short" "$rcounts" "${pfxs[@]}" <<'EOF'
 # The results file ("column kind bytes value" lines) as one table: a row
 # per size and column, builds side by side at each replica count.
 import statistics
 import sys
+
+from benchfmt import fmt, size_name
 
 repeats, iters, short = (int(a) for a in sys.argv[1:4])
 rs = ["r" + r for r in sys.argv[4].split()]
@@ -283,22 +285,6 @@ for line in open("results"):
     data.setdefault((kind, int(size), col), []).append(float(value))
 
 
-def fmt(v, width):
-    if v is None:
-        return "-".rjust(width)
-    if abs(v) >= 1000:
-        return ("%.0f" % v).rjust(width)
-    if abs(v) >= 10:
-        return ("%.1f" % v).rjust(width)
-    return ("%.2f" % v).rjust(width)
-
-
-def size_name(b):
-    if b >= 1 << 20 and b % (1 << 20) == 0:
-        return "%d MiB" % (b >> 20)
-    if b >= 1 << 10 and b % (1 << 10) == 0:
-        return "%d KiB" % (b >> 10)
-    return "%d B" % b
 
 
 def med(kind, size, col):

@@ -268,7 +268,7 @@ for n in "${startup_ns[@]}"; do
 done
 echo
 
-python3 - "$repeats" "${startup_ns[*]}" "${tools[*]}" <<'EOF'
+PYTHONPATH="$benchdir" python3 - "$repeats" "${startup_ns[*]}" "${tools[*]}" <<'EOF'
 # Turn the results file ("tool kind bytes value" lines) and hyperfine's
 # JSON into tables.  Ratios put ft over the other column: below 1 is better
 # for ft in latency and start-up, above 1 is better for ft in bandwidth.
@@ -276,6 +276,8 @@ import json
 import os
 import statistics
 import sys
+
+from benchfmt import fmt, size_name
 
 repeats = int(sys.argv[1])
 ns = [int(n) for n in sys.argv[2].split()]
@@ -288,24 +290,6 @@ for line in open("results"):
     data.setdefault((kind, int(size), tool), []).append(float(value))
 
 
-def fmt(v, width=9):
-    if v is None:
-        s = "-"
-    elif v >= 1000:
-        s = "%.0f" % v
-    elif v >= 10:
-        s = "%.1f" % v
-    else:
-        s = "%.2f" % v
-    return s.rjust(width)
-
-
-def size_name(b):
-    if b >= 1 << 20 and b % (1 << 20) == 0:
-        return "%d MiB" % (b >> 20)
-    if b >= 1 << 10 and b % (1 << 10) == 0:
-        return "%d KiB" % (b >> 10)
-    return "%d B" % b
 
 
 def stats(kind, size, tool):
