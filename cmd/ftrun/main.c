@@ -25,7 +25,8 @@ usage(void)
 	    "             [--events FILE] [--ft PROTOCOL] [--tcp] [--grace D]\n"
 	    "             [--detector random|rr|brr|dbrr] [--gossip-period D]\n"
 	    "             [--inject SPEC] [--check-divergence] "
-	    "[--] PROGRAM [ARGS ...]\n"
+	    "[--hang-timeout D]\n"
+	    "             [--] PROGRAM [ARGS ...]\n"
 	    "       ftrun [-n N] --plan --mtbf D --runtime D "
 	    "[--weibull-shape K]\n"
 	    "             [--overhead-per-replica F]\n");
@@ -49,6 +50,7 @@ enum {
 	OPT_RUNTIME,
 	OPT_OVERHEAD,
 	OPT_HELP,
+	OPT_HANG,
 };
 
 static const struct option longopts[] = {
@@ -70,6 +72,7 @@ static const struct option longopts[] = {
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "overhead-per-replica", required_argument, NULL, OPT_OVERHEAD },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "hang-timeout", required_argument, NULL, OPT_HANG },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -140,6 +143,7 @@ main(int argc, char *argv[])
 	memset(&cf, 0, sizeof(cf));
 	cf.nranks = 1;
 	cf.grace_ns = 3000000000u;
+	cf.hang_ns = FT_HANG_TIMEOUT_DEFAULT;
 	cf.proto = "none";
 	cf.detector = "dbrr";
 	cf.gossip_period_ns = 50000000u;
@@ -212,6 +216,17 @@ main(int argc, char *argv[])
 				ft_diex(FT_EXIT_USAGE, "--timeout '%s' is not "
 				    "a positive duration", optarg);
 			cf.timeout_ns = ns;
+			break;
+		case OPT_HANG:
+			/* 0 or "off": no hang detection (debuggers). */
+			if (strcmp(optarg, "off") == 0)
+				ns = 0;
+			else if (ft_parse_duration(optarg, &ns) != 0 ||
+			    (ns != 0 && ns < FT_HANG_TIMEOUT_MIN))
+				ft_diex(FT_EXIT_USAGE, "--hang-timeout '%s' is "
+				    "not a duration of at least 100ms, 0 or "
+				    "'off'", optarg);
+			cf.hang_ns = ns;
 			break;
 		case OPT_GRACE:
 			if (ft_parse_duration(optarg, &ns) != 0)

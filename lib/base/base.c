@@ -503,3 +503,34 @@ ft_buf_put(void *p, int pooled)
 	else
 		free(p);
 }
+
+const char *
+ft_fmt_duration(uint64_t ns, char *buf, size_t size)
+{
+	unsigned long long tenths = (ns + 50000000u) / 100000000u;
+
+	if (ns < 1000000000u)
+		snprintf(buf, size, "%llums", (unsigned long long)(ns / 1000000));
+	else if (tenths % 10 != 0 && tenths < 1000)
+		snprintf(buf, size, "%llu.%llus", tenths / 10, tenths % 10);
+	else
+		snprintf(buf, size, "%llus", (tenths + 5) / 10);
+	return buf;
+}
+
+void
+ft_appendf(char *buf, size_t size, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, size - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		buf[*off] = '\0';
+	else
+		*off = *off + (size_t)n < size ? *off + (size_t)n : size - 1;
+}

@@ -63,6 +63,14 @@ double	 ft_now(void);
  * number of seconds.  Returns 0 and *ns, or -1 with EINVAL.
  */
 int	 ft_parse_duration(const char *, uint64_t *ns);
+/*
+ * Append to the string buf of size bytes, at *off; what does not fit is
+ * dropped (the string stays terminated, *off stops at the end).
+ */
+void	 ft_appendf(char *buf, size_t size, size_t *off, const char *fmt, ...)
+	    FT_PRINTF(4, 5);
+/* "250ms", "1.5s", "10s", "600s": a duration for messages.  Returns buf. */
+const char *ft_fmt_duration(uint64_t ns, char *buf, size_t size);
 
 /* CRC32C (Castagnoli), as iSCSI and ext4 use it; crc is 0 to start. */
 uint32_t ft_crc32c(uint32_t crc, const void *, size_t);

@@ -31,6 +31,9 @@
 /* --inject ...,after-sends=N: the process kills itself after N sends. */
 #define FT_ENV_KILL_AFTER	"FT_KILL_AFTER_SENDS"
 #define FT_ENV_KILL_SIGNAL	"FT_KILL_SIGNAL"
+/* The write end of the heartbeat pipe, and the period of the beats. */
+#define FT_ENV_HB_FD		"FT_HEARTBEAT_FD"
+#define FT_ENV_HB_PERIOD	"FT_HEARTBEAT_MS"
 
 /* What a rank is told by its environment. */
 struct ft_job_env {
@@ -63,6 +66,40 @@ int	 ft_job_env_read(struct ft_job_env *,
 int	 ft_job_join(const struct ft_job_env *, const struct ft_rank_addr *self,
 	    struct ft_conn *ctl, struct ft_msg_table *table, int timeout_ms);
 
+/*
+ * Heartbeats (heartbeat.c): a thread of every rank writes one record to
+ * its host agent's pipe every period, from MPI_Init to exit.  Records
+ * are FT_HB_RECLEN bytes, big-endian: magic, process id, flags, the
+ * milliseconds the main thread has been in its present state (inside or
+ * outside an MPI wait), and the MPI operations it has completed.
+ */
+#define FT_HB_MAGIC	0x46544842u	/* "FTHB" */
+#define FT_HB_RECLEN	24
+#define FT_HB_IN_MPI	0x1u	/* the main thread waits inside MPI */
+#define FT_HB_FINALIZED	0x2u	/* it has left MPI_Finalize */
+#define FT_HB_FLAGS	(FT_HB_IN_MPI | FT_HB_FINALIZED)
+
+struct ft_hb_rec {
+	uint32_t	 id;		/* process id, rank * R + replica */
+	uint32_t	 flags;
+	uint32_t	 state_ms;
+	uint64_t	 completed;
+};
+
+void	 ft_hb_encode(uint8_t out[FT_HB_RECLEN], const struct ft_hb_rec *);
+/*
+ * Find the next record in buf.  Returns 1 with it in *r, or 0 when buf
+ * holds no whole record; either way *used bytes of buf are done with
+ * (the record, and bytes before it that are not one).
+ */
+int	 ft_hb_decode(const uint8_t *buf, size_t len, size_t *used,
+	    struct ft_hb_rec *r);
+/* Start beating on fd every period_ns as process id.  Returns 0 or -1. */
+int	 ft_hb_start(int fd, uint32_t id, uint64_t period_ns);
+void	 ft_hb_stop(void);
+/* What the next beats say: FT_HB_* flags and operations completed. */
+void	 ft_hb_state(unsigned int flags, uint64_t completed);
+
 /* What ft_launch_run needs to run a job on this host. */
 struct ft_launch {
 	uint32_t	  nranks;
@@ -72,6 +109,7 @@ struct ft_launch {
 	int		  tag_output;
 	uint64_t	  timeout_ns;	/* 0: none */
 	uint64_t	  grace_ns;	/* SIGTERM to SIGKILL */
+	uint64_t	  hang_ns;	/* silence that fails a process; 0: off */
 	FILE		 *events;	/* JSON lines, or NULL */
 	int		  force_tcp;
 	const char	 *proto;	/* fault-tolerance protocol name */
@@ -86,6 +124,9 @@ struct ft_launch {
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124
+/* --hang-timeout: see ftrun(1) for the measurements behind the default. */
+#define FT_HANG_TIMEOUT_DEFAULT	10000000000u	/* 10 s */
+#define FT_HANG_TIMEOUT_MIN	100000000u	/* 100 ms */
 
 /*
  * Run a job to its end and return its exit status as mpirun does: 0

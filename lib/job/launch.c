@@ -51,6 +51,14 @@ struct lrank {
 	int		 dead;		/* failed; its replicas go on */
 	int		 injected;	/* after-sends armed (--inject) */
 	int		 doomed;	/* --inject signalled it */
+	int		 sent_sig;	/* the last signal we sent it, or 0 */
+	int		 stopped;	/* stopped by a signal (WUNTRACED) */
+	int		 hung;		/* silent too long: we killed it */
+	/* Heartbeats: watched from the first beat on. */
+	uint64_t	 hb_last;	/* when the last beat arrived, or 0 */
+	uint64_t	 hb_completed;	/* MPI operations it has completed */
+	uint64_t	 hb_progress_at;	/* when that number last grew */
+	uint32_t	 hb_flags, hb_state_ms;
 };
 
 struct lconn {
@@ -79,6 +87,7 @@ struct launcher {
 	/* How the job ends. */
 	int			 aborting;
 	int			 abort_status;	/* -1: decide from ranks */
+	int			 abort_is_error;	/* a rank's error, not MPI_Abort */
 	uint64_t		 kill_at;	/* when to send SIGKILL */
 	int			 table_sent;
 	int			 stdout_broken;
@@ -98,6 +107,15 @@ struct launcher {
 	uint64_t		 rng;
 	int			 in_fds[FT_REPLICAS_MAX];	/* rank 0's */
 	size_t			 in_offs[FT_REPLICAS_MAX];
+	/* Heartbeats: every process writes records to one pipe. */
+	int			 hb_fd, hb_wfd;	/* read and write ends */
+	uint64_t		 hb_period_ns;
+	uint8_t			 hb_buf[64 * FT_HB_RECLEN];
+	size_t			 hb_len;
+	uint64_t		 hb_maxgap_ns;	/* longest silence seen */
+	uint32_t		 hb_maxgap_id;
+	uint64_t		 hb_beats;
+	uint64_t		 hb_read_at;	/* our last read of the pipe */
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -116,6 +134,7 @@ on_signal(int sig)
 
 static void
 event(struct launcher *l, const char *fmt, ...) FT_PRINTF(2, 3);
+static void	reap_children(struct launcher *);
 
 /* "rank R", or "rank R replica K" in a replicated job, for messages. */
 static const char *
@@ -248,9 +267,29 @@ signal_ranks(struct launcher *l, int sig, int mark_killed)
 			continue;
 		if (mark_killed)
 			l->ranks[i].killed = 1;
+		l->ranks[i].sent_sig = sig;
 		if (killpg(l->ranks[i].pid, sig) != 0)
 			(void)kill(l->ranks[i].pid, sig);
 	}
+}
+
+/*
+ * Did process i end because of us (a signal we sent while ending the
+ * job, or its own ABORT), rather than by itself?  A process we sent
+ * SIGTERM that died of SIGKILL before the grace period ran out was
+ * killed by someone else: that death is a cause, not a consequence.
+ */
+static int
+ended_by_us(const struct lrank *r)
+{
+	if (r->aborted)
+		return 1;
+	if (!r->killed)
+		return 0;
+	if (WIFSIGNALED(r->status))
+		return WTERMSIG(r->status) == r->sent_sig ||
+		    WTERMSIG(r->status) == SIGTERM;
+	return 1;
 }
 
 /* Start ending the job: SIGTERM now, SIGKILL after the grace period. */
@@ -683,7 +722,7 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 {
 	int out[2], err[2], in[2] = { -1, -1 }, key[2], ep[2];
 	pid_t pid, parent = getpid();
-	char *extra[16];
+	char *extra[24];
 	size_t nextra = 0, k;
 	int devnull;
 
@@ -713,6 +752,11 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	}
 	if (l->cf->check_divergence)
 		extra[nextra++] = env_entry(FT_ENV_DIVERGE, "1");
+	if (l->hb_wfd != -1) {
+		extra[nextra++] = env_entry(FT_ENV_HB_FD, "%d", l->hb_wfd);
+		extra[nextra++] = env_entry(FT_ENV_HB_PERIOD, "%llu",
+		    (unsigned long long)(l->hb_period_ns / 1000000));
+	}
 	for (k = 0; k < l->cf->ninject; k++) {
 		const struct ft_inject *ij = &l->cf->inject[k];
 
@@ -724,7 +768,8 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 		    ij->replica == l->ranks[i].replica) ||
 		    (ij->target != FT_INJECT_REPLICA &&
 		    l->ranks[i].replica == (ij->target ==
-		    FT_INJECT_NONMASTER ? 1u : 0u))) && nextra < 14) {
+		    FT_INJECT_NONMASTER ? 1u : 0u))) && nextra + 2 <=
+		    sizeof(extra) / sizeof(extra[0])) {
 			extra[nextra++] = env_entry(FT_ENV_KILL_AFTER, "%llu",
 			    (unsigned long long)ij->after_sends);
 			extra[nextra++] = env_entry(FT_ENV_KILL_SIGNAL, "%d",
@@ -764,6 +809,8 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 		(void)dup2(out[1], STDOUT_FILENO);
 		(void)dup2(err[1], STDERR_FILENO);
 		(void)fcntl(key[0], F_SETFD, 0);
+		if (l->hb_wfd != -1)
+			(void)fcntl(l->hb_wfd, F_SETFD, 0);
 		/* The job's own variables win over -x. */
 		for (k = 0; k < l->cf->nsetenv; k++)
 			(void)putenv(l->cf->setenv[k]);
@@ -965,6 +1012,11 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		    "\"reason\":\"%s\"", r->rank, ab.code, reason);
 		/* An abort never reads as success, whatever its code. */
 		r->aborted = 1;
+		/* Learn of a death that may have caused the error first. */
+		if (!l->aborting)
+			reap_children(l);
+		if (!l->aborting)
+			l->abort_is_error = ab.reason[0] != '\0';
 		abort_job(l, (ab.code & 0xff) != 0 ? ab.code & 0xff : 1);
 		return 0;
 	case FT_MSG_FINALIZE:
@@ -1077,6 +1129,8 @@ accept_conns(struct launcher *l)
 static void
 failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 {
+	const char *seen = l->ranks[i].hung ? "heartbeat" : "waitpid";
+
 	FILE *f = l->cf->events;
 	const struct lrank *r = &l->ranks[i];
 	char rep[32];
@@ -1085,18 +1139,19 @@ failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 	if (f == NULL)
 		return;
 	event(l, "\"event\":\"failed\",\"rank\":%u,%s\"pid\":%d,"
-	    "\"by\":\"ftrun\",\"how\":\"waitpid\",\"detector\":\"%s\","
+	    "\"by\":\"ftrun\",\"how\":\"%s\",\"detector\":\"%s\","
 	    "\"reason\":\"%s\"", r->rank, replica_field(l, r, rep,
-	    sizeof(rep)), (int)r->pid, l->cf->detector,
-	    how);
+	    sizeof(rep)), (int)r->pid, seen, l->cf->detector, how);
 	fprintf(f, "{\"t\":%.6f,\"event\":\"view\",\"epoch\":%llu,"
 	    "\"members\":[", ft_now(), (unsigned long long)l->view_epoch);
 	/* Members: the processes that have not failed, i.e. running or
-	 * ended with status 0 (process i did not; nor did a dead replica). */
+	 * ended with status 0 (process i did not, nor did a dead replica or
+	 * one killed for its silence). */
 	for (k = 0; k < l->n; k++)
-		if (l->ranks[k].state != R_EXITED ||
+		if (!l->ranks[k].hung && !l->ranks[k].dead &&
+		    (l->ranks[k].state != R_EXITED ||
 		    (WIFEXITED(l->ranks[k].status) &&
-		    WEXITSTATUS(l->ranks[k].status) == 0))
+		    WEXITSTATUS(l->ranks[k].status) == 0)))
 			fprintf(f, "%s%u", n++ > 0 ? "," : "", k);
 	fprintf(f, "],\"n\":%u,\"stable_ms\":%.3f}\n", n,
 	    (double)(ft_now_ns() - t0) / 1e6);
@@ -1191,6 +1246,49 @@ replica_failed(struct launcher *l, uint32_t i, const char *how)
 	return 0;
 }
 
+/*
+ * Process i failed; how says how ("was killed by signal 9 (Killed)").
+ * Replicated, its rank goes on while a replica lives; else the job
+ * ends, naming it.  A process we killed because it fell silent makes
+ * the job's status 128+SIGKILL, as its death would have.
+ */
+static void
+process_failed(struct launcher *l, uint32_t i, const char *how)
+{
+	struct lrank *r = &l->ranks[i];
+	const char *seen = r->hung ? "" : ", detected by waitpid on this host";
+	int status = r->hung ? 128 + SIGKILL : -1;
+
+	if (l->nrep > 1) {
+		if (replica_failed(l, i, how) == 0)
+			return;
+		if (!l->table_sent) {
+			ft_warnx("rank %u replica %u (pid %d) %s before every "
+			    "process joined the job; aborting the job", r->rank,
+			    r->replica, (int)r->pid, how);
+			event(l, "\"event\":\"abort\",\"rank\":%u,"
+			    "\"reason\":\"a replica of rank %u %s before the "
+			    "job started\"", r->rank, r->rank, how);
+			abort_job(l, status);
+			return;
+		}
+		ft_warnx("rank %u lost its last replica: replica %u (pid %d) "
+		    "%s%s; aborting the job", r->rank, r->replica, (int)r->pid,
+		    how, seen);
+		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+		    "\"rank %u lost all %u replicas\"", r->rank, r->rank,
+		    l->nrep);
+		abort_job(l, status);
+		return;
+	}
+	rank_failed(l, i, how);
+	ft_warnx("rank %u (pid %d) %s%s; aborting the job", i, (int)r->pid,
+	    how, seen);
+	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":\"rank %u %s\"",
+	    i, i, how);
+	abort_job(l, status);
+}
+
 /* A rank has exited: record it and decide whether the job goes on. */
 static void
 rank_exited(struct launcher *l, uint32_t i, int st)
@@ -1200,6 +1298,7 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 
 	r->state = R_EXITED;
 	r->status = st;
+	r->stopped = 0;
 	l->running--;
 	(void)replica_field(l, r, rep, sizeof(rep));
 	if (WIFSIGNALED(st))
@@ -1210,8 +1309,25 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 		event(l, "\"event\":\"exit\",\"rank\":%u,%s\"pid\":%d,"
 		    "\"status\":%d", r->rank, rep, (int)r->pid,
 		    WEXITSTATUS(st));
-	if (l->aborting)
+	/* Declared failed when it fell silent. */
+	if (r->hung)
 		return;
+	describe_status(st, how, sizeof(how));
+	if (l->aborting) {
+		/*
+		 * A death while the job ends may be what ended it: a
+		 * survivor's error on the dead connection can reach us
+		 * first.  Name it; job_status makes it the status.
+		 */
+		if (!l->user_signal && !r->dead && !ended_by_us(r) &&
+		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			rank_failed(l, i, how);
+			ft_warnx("%s (pid %d) %s, detected by waitpid on this "
+			    "host", who(l, i, name, sizeof(name)),
+			    (int)r->pid, how);
+		}
+		return;
+	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 		if (!r->registered && l->unjoined < 0) {
 			l->unjoined = (int)i;
@@ -1230,40 +1346,43 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 		abort_job(l, 1);
 		return;
 	}
-	describe_status(st, how, sizeof(how));
 	if (r->injected && WIFSIGNALED(st))
 		/* The after-sends kills happen in the process itself. */
 		event(l, "\"event\":\"inject\",\"rank\":%u,\"replica\":%u,"
 		    "\"pid\":%d,\"trigger\":\"after-sends\"", r->rank,
 		    r->replica, (int)r->pid);
-	if (l->nrep > 1) {
-		if (replica_failed(l, i, how) == 0)
+	process_failed(l, i, how);
+}
+
+/* A process was stopped by a signal, or continued: say so at once. */
+static void
+rank_stopped(struct launcher *l, uint32_t i, int st)
+{
+	struct lrank *r = &l->ranks[i];
+	char name[48], rep[32], silent[32];
+
+	(void)replica_field(l, r, rep, sizeof(rep));
+	if (WIFCONTINUED(st)) {
+		if (!r->stopped)
 			return;
-		if (!l->table_sent) {
-			ft_warnx("rank %u replica %u (pid %d) %s before every "
-			    "process joined the job; aborting the job", r->rank,
-			    r->replica, (int)r->pid, how);
-			event(l, "\"event\":\"abort\",\"rank\":%u,"
-			    "\"reason\":\"a replica of rank %u %s before the "
-			    "job started\"", r->rank, r->rank, how);
-			abort_job(l, -1);
-			return;
-		}
-		ft_warnx("rank %u lost its last replica: replica %u (pid %d) "
-		    "%s, detected by waitpid on this host; aborting the job",
-		    r->rank, r->replica, (int)r->pid, how);
-		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
-		    "\"rank %u lost all %u replicas\"", r->rank, r->rank,
-		    l->nrep);
-		abort_job(l, -1);
+		r->stopped = 0;
+		event(l, "\"event\":\"continued\",\"rank\":%u,%s\"pid\":%d",
+		    r->rank, rep, (int)r->pid);
 		return;
 	}
-	rank_failed(l, i, how);
-	ft_warnx("rank %u (pid %d) %s, detected by waitpid on this host; "
-	    "aborting the job", i, (int)r->pid, how);
-	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":\"rank %u %s\"",
-	    i, i, how);
-	abort_job(l, -1);
+	r->stopped = WSTOPSIG(st);
+	event(l, "\"event\":\"stopped\",\"rank\":%u,%s\"pid\":%d,"
+	    "\"signal\":%d", r->rank, rep, (int)r->pid, WSTOPSIG(st));
+	if (l->cf->hang_ns == 0 || r->hb_last == 0)
+		ft_warnx("%s (pid %d) was stopped by signal %d (%s); the job "
+		    "waits for it", who(l, i, name, sizeof(name)),
+		    (int)r->pid, WSTOPSIG(st), strsignal(WSTOPSIG(st)));
+	else
+		ft_warnx("%s (pid %d) was stopped by signal %d (%s); it is "
+		    "killed if it stays silent for %s", who(l, i, name,
+		    sizeof(name)), (int)r->pid, WSTOPSIG(st),
+		    strsignal(WSTOPSIG(st)), ft_fmt_duration(l->cf->hang_ns,
+		    silent, sizeof(silent)));
 }
 
 static void
@@ -1273,14 +1392,214 @@ reap_children(struct launcher *l)
 	pid_t pid;
 	int st;
 
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		for (i = 0; i < l->n; i++)
-			if (l->ranks[i].pid == pid &&
-			    l->ranks[i].state == R_RUNNING) {
+	while ((pid = waitpid(-1, &st, WNOHANG | WUNTRACED | WCONTINUED)) >
+	    0) {
+		for (i = 0; i < l->n; i++) {
+			if (l->ranks[i].pid != pid ||
+			    l->ranks[i].state != R_RUNNING)
+				continue;
+			if (WIFSTOPPED(st) || WIFCONTINUED(st))
+				rank_stopped(l, i, st);
+			else
 				rank_exited(l, i, st);
-				break;
-			}
+			break;
+		}
 	}
+}
+
+/*
+ * A silence during which we did not run ourselves (ftrun stopped, or
+ * starved on a loaded host) is not the processes' fault: their beats
+ * may have been dropped on a full pipe meanwhile.  The pipe is readable
+ * every period, so a longer gap between two reads is our delay.
+ */
+static void
+excuse_own_delay(struct launcher *l)
+{
+	uint64_t now = ft_now_ns(), late;
+	uint32_t i;
+
+	if (l->hb_read_at != 0 && now - l->hb_read_at > 2 * l->hb_period_ns) {
+		late = now - l->hb_read_at - l->hb_period_ns;
+		for (i = 0; i < l->n; i++)
+			if (l->ranks[i].hb_last != 0)
+				l->ranks[i].hb_last = l->ranks[i].hb_last +
+				    late < now ? l->ranks[i].hb_last + late :
+				    now;
+	}
+	l->hb_read_at = now;
+}
+
+/*
+ * Heartbeats: read every record in the pipe.  A beat stamps its process
+ * with the time we read it, so a launcher that was itself late (loaded
+ * machine, stopped ftrun) finds everyone's queued beats fresh.
+ */
+static void
+read_heartbeats(struct launcher *l)
+{
+	struct ft_hb_rec rec;
+	struct lrank *r;
+	uint64_t now;
+	size_t used;
+	ssize_t got;
+
+	if (l->hb_fd == -1)
+		return;
+	excuse_own_delay(l);
+	for (;;) {
+		got = read(l->hb_fd, l->hb_buf + l->hb_len,
+		    sizeof(l->hb_buf) - l->hb_len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return;
+		l->hb_len += (size_t)got;
+		now = ft_now_ns();
+		while (ft_hb_decode(l->hb_buf, l->hb_len, &used, &rec) == 1) {
+			memmove(l->hb_buf, l->hb_buf + used, l->hb_len - used);
+			l->hb_len -= used;
+			if (rec.id >= l->n)
+				continue;
+			r = &l->ranks[rec.id];
+			if (r->state != R_RUNNING || r->dead || r->hung)
+				continue;
+			l->hb_beats++;
+			if (r->hb_last != 0 && now - r->hb_last >
+			    l->hb_maxgap_ns) {
+				l->hb_maxgap_ns = now - r->hb_last;
+				l->hb_maxgap_id = rec.id;
+			}
+			if (r->hb_last == 0 || rec.completed != r->hb_completed)
+				r->hb_progress_at = now;
+			r->hb_last = now;
+			r->hb_completed = rec.completed;
+			r->hb_flags = rec.flags;
+			r->hb_state_ms = rec.state_ms;
+		}
+		memmove(l->hb_buf, l->hb_buf + used, l->hb_len - used);
+		l->hb_len -= used;
+	}
+}
+
+/*
+ * Fail-stop: a process silent for the hang timeout is killed with
+ * SIGKILL, its whole process group with it, and handled as a crash at
+ * once, before it is reaped: a process stuck in the kernel may take a
+ * while to die, and must not come back as a zombie replica meanwhile.
+ */
+static void
+check_hangs(struct launcher *l)
+{
+	struct lrank *r;
+	char how[96], silent[32], rep[32];
+	uint64_t now;
+	uint32_t i;
+
+	if (l->cf->hang_ns == 0 || l->aborting)
+		return;
+	read_heartbeats(l);
+	now = ft_now_ns();
+	for (i = 0; i < l->n && !l->aborting; i++) {
+		r = &l->ranks[i];
+		if (r->state != R_RUNNING || r->dead || r->hung ||
+		    r->hb_last == 0 || now - r->hb_last < l->cf->hang_ns)
+			continue;
+		r->hung = 1;
+		if (killpg(r->pid, SIGKILL) != 0)
+			(void)kill(r->pid, SIGKILL);
+		snprintf(how, sizeof(how), "sent no heartbeat for %s%s; "
+		    "killed with SIGKILL", ft_fmt_duration(now - r->hb_last,
+		    silent, sizeof(silent)), r->stopped ? " (stopped)" : "");
+		event(l, "\"event\":\"hang\",\"rank\":%u,%s\"pid\":%d,"
+		    "\"silent_ms\":%llu", r->rank, replica_field(l, r, rep,
+		    sizeof(rep)), (int)r->pid, (unsigned long long)((now -
+		    r->hb_last) / 1000000));
+		process_failed(l, i, how);
+	}
+}
+
+/*
+ * The heartbeat pipe: one for the job, the write end inherited by every
+ * process, non-blocking at both ends.  Room for several rounds of beats
+ * of every process, so a late launcher loses none.
+ */
+static int
+open_heartbeats(struct launcher *l)
+{
+	int p[2];
+	long want;
+
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0)
+		return -1;
+	want = (long)l->n * FT_HB_RECLEN * 16;
+	if (want > 65536)
+		(void)fcntl(p[0], F_SETPIPE_SZ, want < 1048576 ? want : 1048576);
+	l->hb_fd = p[0];
+	l->hb_wfd = p[1];
+	/* Ten beats a timeout: a process is declared hung after missing
+	 * ten in a row, never for one late wake-up. */
+	l->hb_period_ns = l->cf->hang_ns / 10;
+	if (l->hb_period_ns < 10000000u)
+		l->hb_period_ns = 10000000u;
+	if (l->hb_period_ns > 1000000000u)
+		l->hb_period_ns = 1000000000u;
+	return 0;
+}
+
+/* The longest silence of a live process: what the hang timeout must
+ * exceed on this host (see ftrun(1), --hang-timeout). */
+static void
+heartbeat_event(struct launcher *l)
+{
+	char rep[32];
+
+	read_heartbeats(l);
+	if (l->hb_beats == 0)
+		return;
+	event(l, "\"event\":\"heartbeats\",\"beats\":%llu,\"period_ms\":"
+	    "%llu,\"max_gap_ms\":%.3f,\"rank\":%u,%s\"timeout_ms\":%llu",
+	    (unsigned long long)l->hb_beats,
+	    (unsigned long long)(l->hb_period_ns / 1000000),
+	    (double)l->hb_maxgap_ns / 1e6, l->ranks[l->hb_maxgap_id].rank,
+	    replica_field(l, &l->ranks[l->hb_maxgap_id], rep, sizeof(rep)),
+	    (unsigned long long)(l->cf->hang_ns / 1000000));
+}
+
+/*
+ * At the end of the job, what the ranks started dies with them: every
+ * rank leads its own process group, and the group lives on while a
+ * member does, even after its leader was reaped.
+ */
+static void
+kill_leftovers(struct launcher *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->ranks[i].pid > 0)
+			(void)killpg(l->ranks[i].pid, SIGKILL);
+}
+
+/* When the next process falls silent for the hang timeout, or 0. */
+static uint64_t
+next_hang_check(const struct launcher *l)
+{
+	const struct lrank *r;
+	uint64_t w = 0;
+	uint32_t i;
+
+	if (l->cf->hang_ns == 0 || l->aborting)
+		return 0;
+	for (i = 0; i < l->n; i++) {
+		r = &l->ranks[i];
+		if (r->state != R_RUNNING || r->dead || r->hung ||
+		    r->hb_last == 0)
+			continue;
+		if (w == 0 || r->hb_last + l->cf->hang_ns < w)
+			w = r->hb_last + l->cf->hang_ns;
+	}
+	return w;
 }
 
 static int
@@ -1289,42 +1608,113 @@ job_status(struct launcher *l)
 	const struct lrank *r;
 	uint32_t i;
 
-	if (l->abort_status >= 0)
+	/* The program chose the end (MPI_Abort), or ftrun did. */
+	if (l->abort_status >= 0 && !l->abort_is_error)
 		return l->abort_status;
 	/*
-	 * Ranks we ended while aborting do not decide the status, the
-	 * failure that made us abort does; but when the user signalled the
-	 * job, the ranks' own answer to that signal is the status.
+	 * Otherwise the lowest rank that failed by itself decides: a death
+	 * wins over the errors it causes in others.  Ranks we ended while
+	 * aborting do not decide; but when the user signalled the job, the
+	 * ranks' own answer to that signal is the status.
 	 */
 	for (i = 0; i < l->n; i++) {
 		r = &l->ranks[i];
-		if ((r->killed && !l->user_signal) || r->state != R_EXITED ||
-		    r->dead)
+		if ((!l->user_signal && ended_by_us(r)) ||
+		    r->state != R_EXITED || r->dead)
 			continue;
 		if (WIFSIGNALED(r->status))
 			return 128 + WTERMSIG(r->status);
 		if (WEXITSTATUS(r->status) != 0)
 			return WEXITSTATUS(r->status);
 	}
+	if (l->abort_status >= 0)
+		return l->abort_status;
 	return l->aborting && !l->user_signal ? 1 : 0;
 }
 
+/*
+ * What process i was doing, for the --timeout message: "" when it made
+ * progress lately or we cannot tell (it never beat).
+ */
+static void
+progress_note(const struct launcher *l, uint32_t i, uint64_t now,
+    uint64_t window, char *out, size_t size)
+{
+	const struct lrank *r = &l->ranks[i];
+	char d[32], d2[32];
+
+	out[0] = '\0';
+	if (r->stopped)
+		snprintf(out, size, "stopped by signal %d", r->stopped);
+	else if (r->hb_last == 0 || now - r->hb_progress_at < window)
+		return;
+	else if (r->hb_flags & FT_HB_FINALIZED)
+		snprintf(out, size, "after MPI_Finalize for %s",
+		    ft_fmt_duration((uint64_t)r->hb_state_ms * 1000000, d,
+		    sizeof(d)));
+	else
+		snprintf(out, size, "%s MPI for %s, no MPI operation "
+		    "completed for %s", (r->hb_flags & FT_HB_IN_MPI) ?
+		    "waiting in" : "outside", ft_fmt_duration(
+		    (uint64_t)r->hb_state_ms * 1000000, d, sizeof(d)),
+		    ft_fmt_duration(now - r->hb_progress_at, d2, sizeof(d2)));
+}
+
+/*
+ * The timeout names the processes that were not progressing (no MPI
+ * operation completed in the last half of the timeout, at most the
+ * hang timeout), and says what each was doing; processes that never
+ * beat (not MPI programs, or no heartbeats) are listed as running.
+ */
 static void
 on_timeout(struct launcher *l)
 {
-	char list[1024];
-	size_t o = 0;
-	uint32_t i;
+	char stuck[2048], running[1024], all[1024], note[160], name[48],
+	    id[24];
+	size_t so = 0, ro = 0, ao = 0;
+	uint64_t now, window;
+	uint32_t i, nprog = 0;
 
-	list[0] = '\0';
-	for (i = 0; i < l->n && o + 16 < sizeof(list); i++)
-		if (l->ranks[i].state == R_RUNNING)
-			o += (size_t)snprintf(list + o, sizeof(list) - o,
-			    "%s%u", o > 0 ? " " : "", i);
-	ft_warnx("the job timed out after %.3gs; ranks still running: %s",
-	    (double)l->cf->timeout_ns / 1e9, list);
+	read_heartbeats(l);
+	now = ft_now_ns();
+	window = l->cf->timeout_ns / 2;
+	if (l->cf->hang_ns != 0 && window > l->cf->hang_ns)
+		window = l->cf->hang_ns;
+	stuck[0] = running[0] = all[0] = '\0';
+	for (i = 0; i < l->n; i++) {
+		const struct lrank *r = &l->ranks[i];
+
+		if (r->state != R_RUNNING || r->dead)
+			continue;
+		if (l->nrep > 1)
+			snprintf(id, sizeof(id), "%u.%u", r->rank, r->replica);
+		else
+			snprintf(id, sizeof(id), "%u", i);
+		ft_appendf(all, sizeof(all), &ao, "%s%s", ao > 0 ? " " : "",
+		    id);
+		progress_note(l, i, now, window, note, sizeof(note));
+		if (note[0] != '\0')
+			ft_appendf(stuck, sizeof(stuck), &so, "%s%s (%s)",
+			    so > 0 ? ", " : "", who(l, i, name, sizeof(name)),
+			    note);
+		else if (r->hb_last != 0)
+			nprog++;
+		else
+			ft_appendf(running, sizeof(running), &ro, "%s%s",
+			    ro > 0 ? " " : "", id);
+	}
+	if (so == 0 && nprog == 0)
+		ft_warnx("the job timed out after %.3gs; ranks still running: "
+		    "%s", (double)l->cf->timeout_ns / 1e9, running);
+	else
+		ft_warnx("the job timed out after %.3gs; %s%s%s%s%s%s",
+		    (double)l->cf->timeout_ns / 1e9,
+		    so > 0 ? "not progressing: " : "every MPI process was "
+		    "progressing", stuck, ro > 0 ? "; not in MPI, still "
+		    "running: " : "", running, nprog > 0 && so > 0 ?
+		    "; the others were progressing" : "", "");
 	event(l, "\"event\":\"abort\",\"reason\":\"timeout\","
-	    "\"running\":\"%s\"", list);
+	    "\"running\":\"%s\"", all);
 	abort_job(l, FT_LAUNCH_TIMEOUT_STATUS);
 }
 
@@ -1435,6 +1825,7 @@ enum {
 	WHAT_LISTEN = -1,
 	WHAT_STDIN = -2,
 	WHAT_STDIN_OUT = -3,
+	WHAT_HEARTBEAT = -4,
 	/* >= 0: conn index; rank outputs are encoded below */
 	WHAT_OUT_BASE = 1 << 24,
 };
@@ -1486,7 +1877,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	size_t i, cap;
 	int rc, w;
 
-	cap = 3 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
+	cap = 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
 	ps.fds = calloc(cap + 1, sizeof(*ps.fds));
 	ps.what = calloc(cap + 1, sizeof(*ps.what));
 	if (ps.fds == NULL || ps.what == NULL)
@@ -1510,6 +1901,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 				l->kill_at = ft_now_ns() + l->cf->grace_ns;
 			}
 		}
+		check_hangs(l);
 		now = ft_now_ns();
 		inject_due(l, now);
 		if (l->deadline != 0 && now >= l->deadline && !l->aborting && l->running > 0)
@@ -1535,8 +1927,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			break;
 		}
 		close_lconns(l);
-		if (cap < 3 + FT_REPLICAS_MAX + 2 * (size_t)l->n + l->nconns) {
-			cap = 3 + FT_REPLICAS_MAX + 2 * (size_t)l->n +
+		if (cap < 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n + l->nconns) {
+			cap = 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n +
 			    l->nconns;
 			ps.fds = reallocarray(ps.fds, cap, sizeof(*ps.fds));
 			ps.what = reallocarray(ps.what, cap, sizeof(*ps.what));
@@ -1545,6 +1937,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		}
 		ps.n = 0;
 		ps_add(&ps, l->lfd, POLLIN, WHAT_LISTEN);
+		if (l->hb_fd != -1)
+			ps_add(&ps, l->hb_fd, POLLIN, WHAT_HEARTBEAT);
 		if (l->stdin_open && l->in_open > 0) {
 			if (stdin_drained(l))
 				ps_add(&ps, STDIN_FILENO, POLLIN, WHAT_STDIN);
@@ -1577,6 +1971,9 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		if (!l->aborting && inject_next(l) != 0 &&
 		    (wake == 0 || inject_next(l) < wake))
 			wake = inject_next(l);
+		if (next_hang_check(l) != 0 &&
+		    (wake == 0 || next_hang_check(l) < wake))
+			wake = next_hang_check(l);
 		tsp = NULL;
 		if (wake != 0) {
 			uint64_t d = wake > now ? wake - now : 0;
@@ -1599,6 +1996,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			w = ps.what[i];
 			if (w == WHAT_LISTEN)
 				accept_conns(l);
+			else if (w == WHAT_HEARTBEAT)
+				read_heartbeats(l);
 			else if (w == WHAT_STDIN || w == WHAT_STDIN_OUT)
 				forward_stdin(l);
 			else if (w >= WHAT_OUT_BASE) {
@@ -1646,6 +2045,7 @@ ft_launch_run(const struct ft_launch *cf)
 		l.in_fds[i] = -1;
 	l.abort_status = -1;
 	l.watchdog_fd = -1;
+	l.hb_fd = l.hb_wfd = -1;
 	l.unjoined = -1;
 	l.rng = 0x5eed;
 	for (i = 0; i < cf->ninject; i++)
@@ -1697,6 +2097,12 @@ ft_launch_run(const struct ft_launch *cf)
 	}
 	if ((l.lfd = ft_net_listen(l.sock, l.addr, sizeof(l.addr))) == -1) {
 		ft_warn("unable to listen on '%s'", l.sock);
+		remove_jobdir(&l);
+		return FT_EXIT_TEMP;
+	}
+	if (cf->hang_ns > 0 && open_heartbeats(&l) != 0) {
+		ft_warn("unable to make the heartbeat pipe");
+		close(l.lfd);
 		remove_jobdir(&l);
 		return FT_EXIT_TEMP;
 	}
@@ -1772,6 +2178,12 @@ ft_launch_run(const struct ft_launch *cf)
 	}
 	free(l.conns);
 	close(l.lfd);
+	if (l.hb_fd != -1) {
+		heartbeat_event(&l);
+		close(l.hb_fd);
+		close(l.hb_wfd);
+	}
+	kill_leftovers(&l);
 	remove_jobdir(&l);
 	watchdog_tell(&l, 0);
 	if (l.watchdog_fd != -1)

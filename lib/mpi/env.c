@@ -97,6 +97,50 @@ on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 		    ft__mpi.env.rank, ft_msg_name(h->type));
 }
 
+/* Tell the heartbeat thread where the main thread is. */
+static void
+hb_publish(unsigned int flags)
+{
+	if (ft__mpi.heartbeat)
+		ft_hb_state(flags, ft__mpi.pt != NULL ?
+		    ft_pt_ncompleted(ft__mpi.pt) : 0);
+}
+
+/*
+ * Beat from now to exit when the launcher watches for hangs: a rank
+ * that hangs before the table arrives must be caught too.  A launcher
+ * that does not watch sets no descriptor.
+ */
+static void
+start_heartbeat(void)
+{
+	const char *fd_s = getenv(FT_ENV_HB_FD), *ms_s = getenv(FT_ENV_HB_PERIOD);
+	char *end;
+	long fd, ms;
+
+	if (fd_s == NULL || ms_s == NULL)
+		return;
+	fd = strtol(fd_s, &end, 10);
+	if (*fd_s == '\0' || *end != '\0' || fd < 0 || fd > 65535)
+		goto bad;
+	ms = strtol(ms_s, &end, 10);
+	if (*ms_s == '\0' || *end != '\0' || ms < 1 || ms > 3600000)
+		goto bad;
+	if (ft_hb_start((int)fd, ft__mpi.env.rank * ft__mpi.env.nrep +
+	    ft__mpi.env.replica, (uint64_t)ms * 1000000) != 0) {
+		/* Without beats the launcher would kill us as hung. */
+		ft_warn("MPI_Init: unable to start the heartbeat thread");
+		_exit(FT_EXIT_TEMP);
+	}
+	ft__mpi.heartbeat = 1;
+	return;
+bad:
+	ft_warnx("MPI_Init: the launcher's variables %s and %s are "
+	    "malformed; run the program with ftrun", FT_ENV_HB_FD,
+	    FT_ENV_HB_PERIOD);
+	_exit(FT_EXIT_USAGE);
+}
+
 static int
 init_common(void)
 {
@@ -124,6 +168,8 @@ init_common(void)
 	ft__mpi.singleton = rc == 0;
 	if (ft__mpi.singleton)
 		ft_random(ft__mpi.env.key, sizeof(ft__mpi.env.key));
+	else
+		start_heartbeat();
 	if (ft__mpi.env.nrep > 1)
 		snprintf(role, sizeof(role), "rank %u.%u", ft__mpi.env.rank,
 		    ft__mpi.env.replica);
@@ -289,6 +335,7 @@ MPI_Finalize(void)
 	}
 	ft__mpi_wait(not_busy_and_ok, NULL);
 	ft_diag_setsink(NULL);
+	hb_publish(FT_HB_FINALIZED);
 	ft_pt_free(ft__mpi.pt);
 	ft__mpi.pt = NULL;
 	ft__mpi_comm_fini_end();
@@ -361,12 +408,22 @@ MPI_Abort(MPI_Comm comm, int code)
 }
 
 void
+ft__mpi_poll(void)
+{
+	(void)ft_pt_progress(ft__mpi.pt, 0);
+	hb_publish(0);
+}
+
+void
 ft__mpi_wait(int (*done)(void *), void *arg)
 {
 	uint64_t spin_until;
 
-	if (done(arg))
+	if (done(arg)) {
+		hb_publish(0);
 		return;
+	}
+	hb_publish(FT_HB_IN_MPI);
 	spin_until = ft_now_ns() + (uint64_t)ft__mpi.spin_us * 1000;
 	while (!done(arg)) {
 		/* Spin briefly for latency, then sleep in poll. */
@@ -377,6 +434,7 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 		if (spin && ft__mpi.oversubscribed)
 			sched_yield();
 	}
+	hb_publish(0);
 }
 
 void

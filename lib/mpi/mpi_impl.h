@@ -68,6 +68,7 @@ struct ft_mpi_state {
 	int			 finalize_ok;
 	int			 spin_us;
 	int			 oversubscribed;
+	int			 heartbeat;	/* a thread beats for us */
 	/* ftrun --inject ...,after-sends=N: die after N sends. */
 	uint64_t		 kill_after, sends;
 	int			 kill_signal;
@@ -91,6 +92,8 @@ int	 ft__mpi_err(MPI_Comm, int code, const char *call, const char *fmt,
 	    ...) FT_PRINTF(4, 5);
 /* Progress until done(arg) is true. */
 void	 ft__mpi_wait(int (*done)(void *), void *arg);
+/* One pass of progress without waiting (the MPI_Test family). */
+void	 ft__mpi_poll(void);
 /*
  * Settle a nondeterministic outcome through the protocol
  * (ft_pt_decide); a divergence aborts the job.

@@ -786,7 +786,7 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 	 * a replica must not wait for it there. */
 	nd_role();
 	if (!mreq_done(*req))
-		(void)ft_pt_progress(ft__mpi.pt, 0);
+		ft__mpi_poll();
 	*flag = mreq_done(*req);
 	if (nd_on() && (*flag = (int)nd_value(FT_ND_FLAG, *flag)))
 		ft__mpi_wait(mreq_done_cb, *req);
@@ -890,7 +890,7 @@ MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
 		    "NULL flag");
 	nd_role();
 	if (!many_done(&m))
-		(void)ft_pt_progress(ft__mpi.pt, 0);
+		ft__mpi_poll();
 	*flag = many_done(&m);
 	if (nd_on() && (*flag = (int)nd_value(FT_ND_FLAG, *flag)))
 		ft__mpi_wait(many_done, &m);
@@ -969,7 +969,7 @@ MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st)
 		    "NULL argument");
 	nd_role();
 	if ((i = first_done(n, reqs)) == -1) {
-		(void)ft_pt_progress(ft__mpi.pt, 0);
+		ft__mpi_poll();
 		i = first_done(n, reqs);
 	}
 	if (nd_on() && (i = (int)nd_value(FT_ND_INDEX, i)) >= 0)
@@ -1084,7 +1084,7 @@ MPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices,
 	if (outcount == NULL || (n > 0 && indices == NULL))
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Testsome",
 		    "NULL argument");
-	(void)ft_pt_progress(ft__mpi.pt, 0);
+	ft__mpi_poll();
 	return finish_some(n, reqs, outcount, indices, sts, "MPI_Testsome");
 }
 
@@ -1256,7 +1256,7 @@ MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 	p.ctx = comm->ctx;
 	*flag = probe_found(&p);
 	if (!*flag) {
-		(void)ft_pt_progress(ft__mpi.pt, 0);
+		ft__mpi_poll();
 		*flag = probe_found(&p);
 	}
 	if (nd_on())

@@ -134,6 +134,7 @@ struct ft_pt {
 	uint64_t		*sseq;		/* size: next number we send */
 	int			 reap_due;
 	int			 in_progress;
+	uint64_t		 ncompleted;	/* requests completed */
 	int			 freeing;
 	void			(*notify)(void *, uint32_t, const char *);
 	void			*notify_arg;
@@ -579,6 +580,7 @@ req_complete(struct ft_pt *pt, struct ft_req *r)
 {
 	slot_del(pt, r);
 	r->done = 1;
+	pt->ncompleted++;
 	if (r->on_done != NULL)
 		r->on_done(r);
 }
@@ -1566,6 +1568,12 @@ static int	progress_pass(struct ft_pt *, int);
 static void	eout_check(struct ft_pt *);
 
 /* A progress pass; callbacks it runs may start sends, not wait in one. */
+uint64_t
+ft_pt_ncompleted(const struct ft_pt *pt)
+{
+	return pt->ncompleted;
+}
+
 int
 ft_pt_progress(struct ft_pt *pt, int timeout_ms)
 {

@@ -160,6 +160,8 @@ int	 ft_pt_progress(struct ft_pt *, int timeout_ms);
 
 /* Anything still to be written or waiting for a CTS? */
 int	 ft_pt_busy(struct ft_pt *);
+/* Requests completed so far: a measure of progress for heartbeats. */
+uint64_t ft_pt_ncompleted(const struct ft_pt *);
 
 /* World rank and size, and ranks known to be gone (every process). */
 uint32_t ft_pt_rank(const struct ft_pt *);
