@@ -192,13 +192,13 @@ with open(sys.argv[1]) as f:
         if ev == "spawn":
             if not isinstance(e.get("pid"), int) or e["pid"] <= 0:
                 sys.exit("line %d: spawn without a pid: %r" % (n, line))
-            spawned[e["rank"]] = e["pid"]
+            spawned[(e["rank"], e.get("replica", 0))] = e["pid"]
             print("spawn rank=%d" % e["rank"])
         elif ev == "exit":
             r = e["rank"]
-            if spawned.get(r) != e.get("pid"):
+            if spawned.get((r, e.get("replica", 0))) != e.get("pid"):
                 sys.exit("line %d: exit of rank %r with pid %r, spawned "
-                         "as %r" % (n, r, e.get("pid"), spawned.get(r)))
+                         "as %r" % (n, r, e.get("pid"), spawned.get((r, e.get("replica", 0)))))
             if ("status" in e) == ("signal" in e):
                 sys.exit("line %d: exit needs status or signal: %r"
                          % (n, line))
@@ -213,18 +213,39 @@ with open(sys.argv[1]) as f:
                   sorted(e) if k not in ("t", "event")))
         elif ev == "failed":
             r = e["rank"]
-            if spawned.get(r) != e.get("pid"):
+            if spawned.get((r, e.get("replica", 0))) != e.get("pid"):
                 sys.exit("line %d: failed rank %r with pid %r, spawned "
-                         "as %r" % (n, r, e.get("pid"), spawned.get(r)))
+                         "as %r" % (n, r, e.get("pid"), spawned.get((r, e.get("replica", 0)))))
             print("failed rank=%d by=%s how=%s detector=%s" %
                   (r, e["by"], e["how"], e["detector"]))
         elif ev == "finalize":
             r = e["rank"]
-            if spawned.get(r) != e.get("pid"):
+            if spawned.get((r, e.get("replica", 0))) != e.get("pid"):
                 sys.exit("line %d: finalize of rank %r with pid %r, "
                          "spawned as %r" % (n, r, e.get("pid"),
-                                            spawned.get(r)))
+                                            spawned.get((r, e.get("replica", 0)))))
             print("finalize rank=%d" % r)
+        elif ev in ("stopped", "continued", "hang"):
+            r = e["rank"]
+            if spawned.get((r, e.get("replica", 0))) != e.get("pid"):
+                sys.exit("line %d: %s of rank %r with pid %r, spawned as %r"
+                         % (n, ev, r, e.get("pid"), spawned.get((r, e.get("replica", 0)))))
+            if ev == "hang" and not isinstance(e.get("silent_ms"), int):
+                sys.exit("line %d: hang without silent_ms: %r" % (n, line))
+            print("%s rank=%d" % (ev, r))
+        elif ev == "master":
+            r = e["rank"]
+            if spawned.get((r, e.get("replica", 0))) != e.get("pid") or \
+                    not isinstance(e.get("epoch"), int):
+                sys.exit("line %d: master of rank %r: bad pid or epoch: %r"
+                         % (n, r, line))
+            print("master rank=%d replica=%d" % (r, e["replica"]))
+        elif ev == "heartbeats":
+            for k in ("beats", "period_ms", "max_gap_ms", "timeout_ms"):
+                if not isinstance(e.get(k), (int, float)):
+                    sys.exit("line %d: heartbeats without %s: %r"
+                             % (n, k, line))
+            print("heartbeats")
         elif ev == "view":
             if not isinstance(e.get("members"), list) or \
                     e.get("n") != len(e["members"]):

@@ -134,7 +134,6 @@ on_signal(int sig)
 
 static void
 event(struct launcher *l, const char *fmt, ...) FT_PRINTF(2, 3);
-static void	reap_children(struct launcher *);
 
 /* "rank R", or "rank R replica K" in a replicated job, for messages. */
 static const char *
@@ -997,6 +996,8 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	case FT_MSG_ABORT:
 		if (ft_msg_abort_decode(body, blen, &ab) != 0)
 			return -1;
+		/* It exits by itself, with its code. */
+		r->aborted = 1;
 		json_quote(ab.reason[0] != '\0' ? ab.reason : "MPI_Abort",
 		    reason, sizeof(reason));
 		/* An empty reason is MPI_Abort's: the program chose to end. */
@@ -1010,13 +1011,11 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 			    (int)r->pid, ab.code, ab.reason);
 		event(l, "\"event\":\"abort\",\"rank\":%u,\"code\":%d,"
 		    "\"reason\":\"%s\"", r->rank, ab.code, reason);
-		/* An abort never reads as success, whatever its code. */
-		r->aborted = 1;
-		/* Learn of a death that may have caused the error first. */
-		if (!l->aborting)
-			reap_children(l);
+		/* An error may be the consequence of a death we have not
+		 * reaped yet: job_status lets such a death win. */
 		if (!l->aborting)
 			l->abort_is_error = ab.reason[0] != '\0';
+		/* An abort never reads as success, whatever its code. */
 		abort_job(l, (ab.code & 0xff) != 0 ? ab.code & 0xff : 1);
 		return 0;
 	case FT_MSG_FINALIZE:
@@ -1300,6 +1299,10 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 	r->status = st;
 	r->stopped = 0;
 	l->running--;
+	/* What it said before it exited (ABORT, FINALIZE) may still be in
+	 * its connection, unread: it decides how the exit reads. */
+	if (r->conn != NULL && !r->conn->closed)
+		lconn_read(l, r->conn);
 	(void)replica_field(l, r, rep, sizeof(rep));
 	if (WIFSIGNALED(st))
 		event(l, "\"event\":\"exit\",\"rank\":%u,%s\"pid\":%d,"
@@ -1309,8 +1312,8 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 		event(l, "\"event\":\"exit\",\"rank\":%u,%s\"pid\":%d,"
 		    "\"status\":%d", r->rank, rep, (int)r->pid,
 		    WEXITSTATUS(st));
-	/* Declared failed when it fell silent. */
-	if (r->hung)
+	/* Declared failed when it fell silent, or ended the job itself. */
+	if (r->hung || r->aborted)
 		return;
 	describe_status(st, how, sizeof(how));
 	if (l->aborting) {
@@ -1641,23 +1644,22 @@ progress_note(const struct launcher *l, uint32_t i, uint64_t now,
     uint64_t window, char *out, size_t size)
 {
 	const struct lrank *r = &l->ranks[i];
-	char d[32], d2[32];
+	uint64_t in_state;
+	char d[32];
 
 	out[0] = '\0';
-	if (r->stopped)
+	if (r->stopped) {
 		snprintf(out, size, "stopped by signal %d", r->stopped);
-	else if (r->hb_last == 0 || now - r->hb_progress_at < window)
 		return;
-	else if (r->hb_flags & FT_HB_FINALIZED)
-		snprintf(out, size, "after MPI_Finalize for %s",
-		    ft_fmt_duration((uint64_t)r->hb_state_ms * 1000000, d,
-		    sizeof(d)));
-	else
-		snprintf(out, size, "%s MPI for %s, no MPI operation "
-		    "completed for %s", (r->hb_flags & FT_HB_IN_MPI) ?
-		    "waiting in" : "outside", ft_fmt_duration(
-		    (uint64_t)r->hb_state_ms * 1000000, d, sizeof(d)),
-		    ft_fmt_duration(now - r->hb_progress_at, d2, sizeof(d2)));
+	}
+	if (r->hb_last == 0 || now - r->hb_progress_at < window)
+		return;
+	/* As of the last beat, plus the time since. */
+	in_state = (uint64_t)r->hb_state_ms * 1000000 + (now - r->hb_last);
+	snprintf(out, size, "%s for %s", (r->hb_flags & FT_HB_FINALIZED) ?
+	    "after MPI_Finalize" : (r->hb_flags & FT_HB_IN_MPI) ?
+	    "waiting in MPI" : "outside MPI", ft_fmt_duration(in_state, d,
+	    sizeof(d)));
 }
 
 /*
