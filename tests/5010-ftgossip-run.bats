@@ -80,6 +80,21 @@ gs_mkkey() {
 	(umask 077 && head -c 32 /dev/urandom >"$1")
 }
 
+# The key $GS_KEY in hex, for fttest.
+gs_hexkey() {
+	od -An -v -tx1 "$GS_KEY" | tr -d ' \n'
+}
+
+# gs_forge STATUS ARGS: as member 2, send member 0 one GOSSIP frame
+# (fttest gossip ARGS), then a PING; fttest must exit STATUS: 0 if the
+# PONG came back, 1 if member 0 closed the connection.
+gs_forge() {
+	local want=$1
+	shift
+	run "-$want" --separate-stderr fttest gossip "unix:$GS_DIR/s0" \
+	    --key "$(gs_hexkey)" --id 2 "$@"
+}
+
 # In the background job: become member ID.
 gs_exec() {
 	local in=$1 out=$2 err=$3
@@ -515,6 +530,18 @@ EOF
 	[ "$GS_ROOT" = 0 ]
 	gs_check_failed 5 0 1 2 3 4
 	gs_running 0 1 2 3 4
+	# Each side is told which member failed authentication, where:
+	# once, not once per connection tried (one more line could come a
+	# minute later, which the test timeout leaves no time for).
+	for id in 0 1 2 3 4; do
+		n=$(grep -c "^ftgossip: warning: member 5 at 'unix:$GS_DIR/s5' failed authentication: not the same key?" \
+		    "$GS_DIR/err$id.1")
+		((n >= 1 && n <= 2))
+	done
+	grep -qE "^ftgossip: warning: member [0-4] at 'unix:$GS_DIR/s[0-4]' failed authentication: not the same key\?" \
+	    "$GS_DIR/err5.1"
+	n=$(grep -c 'failed authentication' "$GS_DIR/err5.1")
+	((n <= 2))
 }
 
 @test "a killed member comes back with --join alive and all views hold it" {
@@ -554,4 +581,29 @@ EOF
 	gs_start_all
 	gs_kill_scenario 4 0
 	grep -q ' event=start .* protocol=random ' "${GS_OUT[0]}"
+}
+
+@test "a malformed GOSSIP frame closes its connection, with one warning; a good one does not" {
+	gs_init 5
+	gs_start_all
+	# Six members in a group of five, none, a body one byte short,
+	# twice each: each closes the connection it came on.
+	for i in 1 2; do
+		gs_forge 1 0 0 0 0 0 0
+		[ "$output" = closed ]
+		gs_forge 1 --count 0
+		[ "$output" = closed ]
+		gs_forge 1 --cut 1 0 0 0 0 0
+		[ "$output" = closed ]
+	done
+	# One warning for the six, not one each (one more could come a
+	# minute later, which the test timeout leaves no time for).
+	n=$(grep -c '^ftgossip: warning: member 2: malformed gossip' \
+	    "$GS_DIR/err0.1")
+	((n >= 1 && n <= 2))
+	# A well-formed frame is taken, and the connection kept.
+	gs_forge 0 0 0 0 0 0
+	[ "$output" = pong ]
+	# The members go on: a kill is still detected by all.
+	gs_kill_scenario 4 0
 }

@@ -25,6 +25,15 @@
 #define NEVENTS		64
 #define DETECT_IBUF	8192	/* grows for a larger table */
 #define WARM_PER_ROUND	8	/* connections warm_links opens a round */
+#define WARN_EVERY_NS	(60 * 1000000000ull)	/* peer_warn's rate */
+
+/* Warnings that peers cause, rate-limited by kind (peer_warn). */
+enum warn_kind { W_AUTH, W_STRANGER, W_GOSSIP, W_MEMBER, W_NKINDS };
+
+struct warnlimit {
+	uint64_t	 next;		/* no line of this kind before */
+	uint32_t	 held;		/* lines held back since the last */
+};
 
 /* What an epoll event is about. */
 enum tag_kind { TAG_LISTEN, TAG_INPUT, TAG_OUT, TAG_PING, TAG_IN };
@@ -80,7 +89,40 @@ struct node {
 	int		 in_fd;
 	int		 excluded;
 	int		 epfd;
+	struct warnlimit warned[W_NKINDS];
 };
+
+/*
+ * A warning caused by a peer: one line of each kind a minute at most,
+ * which says how many were held back since the last, so that a peer
+ * that retries every period does not flood the log.
+ */
+static void
+peer_warn(struct node *nd, enum warn_kind kind, const char *fmt, ...)
+    FT_PRINTF(3, 4);
+
+static void
+peer_warn(struct node *nd, enum warn_kind kind, const char *fmt, ...)
+{
+	struct warnlimit *w = &nd->warned[kind];
+	char msg[512];
+	va_list ap;
+
+	if ((int64_t)(nd->now - w->next) < 0) {
+		w->held++;
+		return;
+	}
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (w->held > 0)
+		ft_warnx("%s (%u more since the last such warning)", msg,
+		    w->held);
+	else
+		ft_warnx("%s", msg);
+	w->next = nd->now + WARN_EVERY_NS;
+	w->held = 0;
+}
 
 /* Events: key=value words, or a JSON object, one line each. */
 static void
@@ -463,6 +505,12 @@ gossip_round(struct node *nd)
 	}
 }
 
+/*
+ * A GOSSIP frame.  One that does not decode, or is not of our size,
+ * closes the connection (-1): frames carry no MAC, so the stream it
+ * came on may be out of step, and a peer with another members file
+ * means nothing it says about ids.  The sender opens a new one.
+ */
 static int
 on_gossip(struct node *nd, uint32_t from, const uint8_t *body, size_t len)
 {
@@ -472,7 +520,8 @@ on_gossip(struct node *nd, uint32_t from, const uint8_t *body, size_t len)
 	g.hb = nd->scratch_hb;
 	if (ft_msg_gossip_decode(body, len, &g, nd->cfg->n) != 0 ||
 	    g.n != nd->cfg->n) {
-		ft_warnx("member %u: malformed gossip", from);
+		peer_warn(nd, W_GOSSIP, "member %u: malformed gossip", from);
+		errno = EPROTO;
 		return -1;
 	}
 	ft_member_heard(&nd->mb, from, g.epoch, nd->now);
@@ -524,8 +573,8 @@ on_frame(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
 	case FT_MSG_MEMBER:
 		if (ft_msg_member_decode(body, h->len - FT_WIRE_HDRLEN,
 		    &nd->scratch, nd->cfg->n) != 0) {
-			ft_warnx("member %u: malformed membership message",
-			    from);
+			peer_warn(nd, W_MEMBER, "member %u: malformed "
+			    "membership message", from);
 			return -1;
 		}
 		ft_member_recv(&nd->mb, from, &nd->scratch, nd->now);
@@ -534,6 +583,39 @@ on_frame(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
 		errno = EPROTO;
 		return -1;
 	}
+}
+
+/*
+ * A frame of c's handshake: 0 to go on, -1 (errno set) when it failed
+ * or the peer is no member, or not the one dialled (FT_MB_NONE on an
+ * accepted connection).
+ */
+static int
+handshake(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
+    const uint8_t *body, uint32_t dialled)
+{
+	if (ft_conn_handshake(c, h, body) < 0) {
+		/* Only the side that dialled knows whom it wanted: the
+		 * other sees the connection closed. */
+		if (errno == EACCES && dialled != FT_MB_NONE)
+			peer_warn(nd, W_AUTH, "member %u at '%s' failed "
+			    "authentication: not the same key?", dialled,
+			    nd->cfg->addrs[dialled]);
+		return -1;
+	}
+	/* Only detectors, and on a link we dialled, only the member we
+	 * dialled. */
+	if (c->hs == FT_HS_READY &&
+	    ((dialled == FT_MB_NONE && c->peer_role != FT_ROLE_DETECTOR) ||
+	    (dialled != FT_MB_NONE && c->peer != dialled) ||
+	    c->peer >= nd->cfg->n || c->peer == nd->cfg->self)) {
+		peer_warn(nd, W_STRANGER, "a connection that is not a "
+		    "member's was refused");
+		errno = EPROTO;
+		return -1;
+	}
+	(void)ft_conn_flush(c);
+	return 0;
 }
 
 /*
@@ -551,23 +633,8 @@ service(struct node *nd, struct ft_conn *c, uint32_t dialled)
 	for (;;) {
 		while ((rc = ft_conn_frame(c, &h, &body)) == 1) {
 			if (c->hs != FT_HS_READY) {
-				if (ft_conn_handshake(c, &h, body) < 0)
+				if (handshake(nd, c, &h, body, dialled) != 0)
 					return -1;
-				/* Only detectors, and on a link we dialled,
-				 * only the member we dialled. */
-				if (c->hs == FT_HS_READY &&
-				    ((dialled == FT_MB_NONE &&
-				    c->peer_role != FT_ROLE_DETECTOR) ||
-				    (dialled != FT_MB_NONE &&
-				    c->peer != dialled) ||
-				    c->peer >= nd->cfg->n ||
-				    c->peer == nd->cfg->self)) {
-					ft_warnx("a connection that is not a "
-					    "member's was refused");
-					errno = EPROTO;
-					return -1;
-				}
-				(void)ft_conn_flush(c);
 				continue;
 			}
 			if ((rc = on_frame(nd, c, &h, body)) != 0)
