@@ -583,6 +583,31 @@ EOF
 	grep -q ' event=start .* protocol=random ' "${GS_OUT[0]}"
 }
 
+@test "a forged heartbeat of 2^64-1 is refused, and the member it names is not suspected" {
+	gs_init 6
+	# Member 5 never starts, and nobody suspects it for a minute unless
+	# its counter grows; Tcleanup is long enough for a busy machine.
+	GS_OPTS+=(--startup 60s --cleanup 2s)
+	for id in 0 1 2 3 4; do
+		gs_start "$id"
+	done
+	ft_poll 10 gs_started 0 1 2 3 4
+	# Member 1's counter at 2^64-1 and member 5's at the clock: member 0
+	# takes 5's and refuses 1's, and keeps the connection.
+	gs_forge 0 0 18446744073709551615 0 0 0 "$(date +%s%6N)"
+	[ "$output" = pong ]
+	grep -qE "^ftgossip: warning: member 2: the heartbeat of member 1 is [0-9.e+]+ s ahead of this host's clock; ignored$" \
+	    "$GS_DIR/err0.1"
+	# Tcleanup later member 0 suspects 5; its ping finds nobody, and
+	# the view drops it.  Had member 0 taken 1's counter, that counter
+	# would have stopped growing at the same time as 5's, and the same
+	# check would have suspected 1.
+	gs_wait_view 0,1,2,3,4 0 1 2 3 4
+	gs_check_failed 5 0 1 2 3 4
+	run -1 grep -h ' event=suspect id=1$' "${GS_OUT[@]}"
+	gs_running 0 1 2 3 4
+}
+
 @test "a malformed GOSSIP frame closes its connection, with one warning; a good one does not" {
 	gs_init 5
 	gs_start_all

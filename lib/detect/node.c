@@ -28,7 +28,7 @@
 #define WARN_EVERY_NS	(60 * 1000000000ull)	/* peer_warn's rate */
 
 /* Warnings that peers cause, rate-limited by kind (peer_warn). */
-enum warn_kind { W_AUTH, W_STRANGER, W_GOSSIP, W_MEMBER, W_NKINDS };
+enum warn_kind { W_AUTH, W_STRANGER, W_GOSSIP, W_MEMBER, W_AHEAD, W_NKINDS };
 
 struct warnlimit {
 	uint64_t	 next;		/* no line of this kind before */
@@ -91,6 +91,16 @@ struct node {
 	int		 epfd;
 	struct warnlimit warned[W_NKINDS];
 };
+
+/* The wall clock in microseconds: what heartbeat counters count. */
+static uint64_t
+wall_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
 
 /*
  * A warning caused by a peer: one line of each kind a minute at most,
@@ -477,7 +487,7 @@ gossip_round(struct node *nd)
 	const struct ft_member *mb = &nd->mb;
 	uint32_t i, k, pos = 0, d;
 
-	ft_hbtable_tick(&nd->hb, nd->now);
+	ft_hbtable_tick(&nd->hb, nd->now, wall_us());
 	nd->round++;
 	if (!mb->joining_self && mb->nlive >= 2) {
 		for (i = 0; i < mb->nlive; i++)
@@ -515,7 +525,9 @@ static int
 on_gossip(struct node *nd, uint32_t from, const uint8_t *body, size_t len)
 {
 	struct ft_msg_gossip g;
+	uint64_t now_us = wall_us(), limit = now_us + FT_HB_AHEAD_US;
 	uint32_t i, k;
+	int refused;
 
 	g.hb = nd->scratch_hb;
 	if (ft_msg_gossip_decode(body, len, &g, nd->cfg->n) != 0 ||
@@ -525,11 +537,19 @@ on_gossip(struct node *nd, uint32_t from, const uint8_t *body, size_t len)
 		return -1;
 	}
 	ft_member_heard(&nd->mb, from, g.epoch, nd->now);
-	if (ft_hbtable_merge(&nd->hb, g.hb, g.n, nd->now, nd->suspects,
-	    &k) != 0)
+	if ((refused = ft_hbtable_merge(&nd->hb, g.hb, g.n, nd->now, limit,
+	    nd->suspects, &k)) < 0)
 		return -1;
 	for (i = 0; i < k; i++)
 		unsuspect(nd, nd->suspects[i], "gossip");
+	for (i = 0; refused > 0 && i < g.n; i++)
+		if (i != nd->cfg->self && g.hb[i] > limit) {
+			peer_warn(nd, W_AHEAD, "member %u: the heartbeat of "
+			    "member %u is %.3g s ahead of this host's clock; "
+			    "ignored", from, i,
+			    (double)(g.hb[i] - now_us) / 1e6);
+			break;
+		}
 	return 0;
 }
 
@@ -829,7 +849,6 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 {
 	struct epoll_event ev, evs[NEVENTS];
 	struct node nd;
-	struct timespec ts;
 	char bound[FT_WIRE_ADDR_MAX];
 	uint64_t next_round, next_tick, wake, retry;
 	uint32_t i, n = cfg->n;
@@ -877,13 +896,12 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 		    &nd.peers[i].ping, NULL };
 	}
 	/*
-	 * Our heartbeat starts at the wall clock in microseconds, so that
-	 * a member restarted under its old id counts above its old self.
+	 * Our heartbeat is the wall clock in microseconds (each tick sets
+	 * it again), so that a member restarted under its old id counts
+	 * above its old self, and no counter runs ahead of the clocks.
 	 * A member never heard from gets startup_ns to appear.
 	 */
-	clock_gettime(CLOCK_REALTIME, &ts);
-	nd.hb.hb[cfg->self] = (uint64_t)ts.tv_sec * 1000000u +
-	    (uint64_t)ts.tv_nsec / 1000u;
+	nd.hb.hb[cfg->self] = wall_us();
 	for (i = 0; i < n; i++)
 		if (i != cfg->self)
 			nd.hb.grew_at[i] = nd.now + cfg->startup_ns;
