@@ -462,41 +462,44 @@ EOF
 	[ "$output" = ok ]
 }
 
+# Run ftgossip run "$@", which must exit 100 and print nothing on its
+# standard output; a member that wrongly starts is stopped by timeout.
+gs_run100() {
+	run -100 --separate-stderr timeout 10 ftgossip run "$@"
+	[ -z "$output" ]
+}
+
 @test "usage errors of run exit 100 with a clear message" {
 	gs_init 2
 	m=$GS_DIR/m
-	gs_run() {
-		run -100 --separate-stderr timeout 10 ftgossip run "$@"
-		[ -z "$output" ]
-	}
 	chmod 644 "$GS_KEY"
-	gs_run --self 0 --members "$GS_MEMBERS" --key-file "$GS_KEY"
+	gs_run100 --self 0 --members "$GS_MEMBERS" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: key file '$GS_KEY' is open to others (mode 0644); chmod 600 it" ]
 	chmod 600 "$GS_KEY"
 
 	printf '0 unix:%s/a\n2 unix:%s/c\n' "$GS_DIR" "$GS_DIR" >"$m"
-	gs_run --self 0 --members "$m" --key-file "$GS_KEY"
+	gs_run100 --self 0 --members "$m" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: $m: ids must be 0 .. 1; 1 is missing" ]
 
 	printf '0 unix:%s/a\n1 unix:%s/b\n1 unix:%s/c\n' "$GS_DIR" "$GS_DIR" \
 	    "$GS_DIR" >"$m"
-	gs_run --self 0 --members "$m" --key-file "$GS_KEY"
+	gs_run100 --self 0 --members "$m" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: $m:3: id 1 appears twice" ]
 
 	for bad in udp:127.0.0.1:5000 "$GS_DIR/b" unix-b; do
 		printf '0 unix:%s/a\n1 %s\n' "$GS_DIR" "$bad" >"$m"
-		gs_run --self 0 --members "$m" --key-file "$GS_KEY"
+		gs_run100 --self 0 --members "$m" --key-file "$GS_KEY"
 		[ "$stderr" = "ftgossip: fatal: $m:2: address '$bad' is not unix:PATH or tcp:HOST:PORT" ]
 	done
 
 	printf '0 unix:%s/a\n1\n' "$GS_DIR" >"$m"
-	gs_run --self 0 --members "$m" --key-file "$GS_KEY"
+	gs_run100 --self 0 --members "$m" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: $m:2: expected \"ID ADDRESS\"" ]
 
-	gs_run --self 2 --members "$GS_MEMBERS" --key-file "$GS_KEY"
+	gs_run100 --self 2 --members "$GS_MEMBERS" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: --self 2 is not in $GS_MEMBERS (ids 0 .. 1)" ]
 
-	gs_run --self 0 --members "$GS_MEMBERS" --key-file "$GS_KEY" \
+	gs_run100 --self 0 --members "$GS_MEMBERS" --key-file "$GS_KEY" \
 	    --protocol swim
 	[ "$stderr" = "ftgossip: fatal: unknown protocol 'swim' (valid: random, rr, brr, dbrr)" ]
 
@@ -518,6 +521,65 @@ EOF
 			[ "$stderr" = "ftgossip: fatal: $m:2: address '$bad' is not unix:PATH or tcp:HOST:PORT" ]
 		done
 	done
+}
+
+@test "a members file or a key file that is a directory exits 100" {
+	gs_init 3
+	# Mode 0755: it must not be taken for a key file open to others.
+	mkdir -m 755 "$GS_DIR/dir"
+	gs_run100 --self 0 --members "$GS_DIR/dir" --key-file "$GS_KEY"
+	[ "$stderr" = "ftgossip: fatal: members file '$GS_DIR/dir' is a directory" ]
+	gs_run100 --self 0 --members "$GS_DIR/none" --key-file "$GS_KEY"
+	[ "$stderr" = "ftgossip: fatal: members file '$GS_DIR/none': No such file or directory" ]
+	gs_run100 --self 0 --members "$GS_MEMBERS" --key-file "$GS_DIR/dir"
+	[ "$stderr" = "ftgossip: fatal: key file '$GS_DIR/dir' is a directory" ]
+	[ ! -e "$GS_DIR/s0" ]
+}
+
+# Members SELF ... given the members file $m must each exit 100 with
+# the message "ftgossip: fatal: MSG", and leave no socket behind.
+gs_refuse_members() {
+	local msg=$1 self
+	shift
+	for self; do
+		gs_run100 --self "$self" --members "$m" --key-file "$GS_KEY"
+		[ "$stderr" = "ftgossip: fatal: $msg" ]
+	done
+	[ ! -e "$GS_DIR/a" ]
+	[ ! -e "$GS_DIR/b" ]
+}
+
+@test "a NUL byte in the members file exits 100, not a cut address" {
+	gs_init 3
+	m=$GS_DIR/m
+	printf '0 unix:%s/a\n1 unix:%s/b\0c\n2 unix:%s/c\n' "$GS_DIR" \
+	    "$GS_DIR" "$GS_DIR" >"$m"
+	gs_refuse_members "$m:2: the line holds a NUL byte" 0 1
+}
+
+@test "two members with the same address exit 100" {
+	gs_init 3
+	m=$GS_DIR/m
+	printf '0 unix:%s/a\n1 unix:%s/b\n2 unix:%s/a\n' "$GS_DIR" "$GS_DIR" \
+	    "$GS_DIR" >"$m"
+	gs_refuse_members "$m:3: member 2 has the address of member 0, 'unix:$GS_DIR/a'" 0 1 2
+}
+
+@test "the all-zero key exits 100, from a file or from FT_KEY_FD" {
+	gs_init 3
+	head -c 32 /dev/zero >"$GS_DIR/zero"
+	printf '%064d\n' 0 >"$GS_DIR/zerohex"
+	chmod 600 "$GS_DIR/zero" "$GS_DIR/zerohex"
+	for k in zero zerohex; do
+		gs_run100 --self 0 --members "$GS_MEMBERS" \
+		    --key-file "$GS_DIR/$k"
+		[ "$stderr" = "ftgossip: fatal: the key is all zeros; make a random one" ]
+	done
+	run -100 --separate-stderr env FT_KEY_FD=4 timeout 10 ftgossip run \
+	    --self 0 --members "$GS_MEMBERS" 4<"$GS_DIR/zero"
+	[ "$stderr" = "ftgossip: fatal: the key is all zeros; make a random one" ]
+	[ -z "$output" ]
+	[ ! -e "$GS_DIR/s0" ]
 }
 
 @test "a member with a wrong key is declared failed by all the others" {
