@@ -80,6 +80,21 @@ gs_mkkey() {
 	(umask 077 && head -c 32 /dev/urandom >"$1")
 }
 
+# The key $GS_KEY in hex, for fttest.
+gs_hexkey() {
+	od -An -v -tx1 "$GS_KEY" | tr -d ' \n'
+}
+
+# gs_forge STATUS ARGS: as member 2, send member 0 one GOSSIP frame
+# (fttest gossip ARGS), then a PING; fttest must exit STATUS: 0 if the
+# PONG came back, 1 if member 0 closed the connection.
+gs_forge() {
+	local want=$1
+	shift
+	run "-$want" --separate-stderr fttest gossip "unix:$GS_DIR/s0" \
+	    --key "$(gs_hexkey)" --id 2 "$@"
+}
+
 # In the background job: become member ID.
 gs_exec() {
 	local in=$1 out=$2 err=$3
@@ -447,41 +462,44 @@ EOF
 	[ "$output" = ok ]
 }
 
+# Run ftgossip run "$@", which must exit 100 and print nothing on its
+# standard output; a member that wrongly starts is stopped by timeout.
+gs_run100() {
+	run -100 --separate-stderr timeout 10 ftgossip run "$@"
+	[ -z "$output" ]
+}
+
 @test "usage errors of run exit 100 with a clear message" {
 	gs_init 2
 	m=$GS_DIR/m
-	gs_run() {
-		run -100 --separate-stderr timeout 10 ftgossip run "$@"
-		[ -z "$output" ]
-	}
 	chmod 644 "$GS_KEY"
-	gs_run --self 0 --members "$GS_MEMBERS" --key-file "$GS_KEY"
+	gs_run100 --self 0 --members "$GS_MEMBERS" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: key file '$GS_KEY' is open to others (mode 0644); chmod 600 it" ]
 	chmod 600 "$GS_KEY"
 
 	printf '0 unix:%s/a\n2 unix:%s/c\n' "$GS_DIR" "$GS_DIR" >"$m"
-	gs_run --self 0 --members "$m" --key-file "$GS_KEY"
+	gs_run100 --self 0 --members "$m" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: $m: ids must be 0 .. 1; 1 is missing" ]
 
 	printf '0 unix:%s/a\n1 unix:%s/b\n1 unix:%s/c\n' "$GS_DIR" "$GS_DIR" \
 	    "$GS_DIR" >"$m"
-	gs_run --self 0 --members "$m" --key-file "$GS_KEY"
+	gs_run100 --self 0 --members "$m" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: $m:3: id 1 appears twice" ]
 
 	for bad in udp:127.0.0.1:5000 "$GS_DIR/b" unix-b; do
 		printf '0 unix:%s/a\n1 %s\n' "$GS_DIR" "$bad" >"$m"
-		gs_run --self 0 --members "$m" --key-file "$GS_KEY"
+		gs_run100 --self 0 --members "$m" --key-file "$GS_KEY"
 		[ "$stderr" = "ftgossip: fatal: $m:2: address '$bad' is not unix:PATH or tcp:HOST:PORT" ]
 	done
 
 	printf '0 unix:%s/a\n1\n' "$GS_DIR" >"$m"
-	gs_run --self 0 --members "$m" --key-file "$GS_KEY"
+	gs_run100 --self 0 --members "$m" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: $m:2: expected \"ID ADDRESS\"" ]
 
-	gs_run --self 2 --members "$GS_MEMBERS" --key-file "$GS_KEY"
+	gs_run100 --self 2 --members "$GS_MEMBERS" --key-file "$GS_KEY"
 	[ "$stderr" = "ftgossip: fatal: --self 2 is not in $GS_MEMBERS (ids 0 .. 1)" ]
 
-	gs_run --self 0 --members "$GS_MEMBERS" --key-file "$GS_KEY" \
+	gs_run100 --self 0 --members "$GS_MEMBERS" --key-file "$GS_KEY" \
 	    --protocol swim
 	[ "$stderr" = "ftgossip: fatal: unknown protocol 'swim' (valid: random, rr, brr, dbrr)" ]
 
@@ -505,6 +523,65 @@ EOF
 	done
 }
 
+@test "a members file or a key file that is a directory exits 100" {
+	gs_init 3
+	# Mode 0755: it must not be taken for a key file open to others.
+	mkdir -m 755 "$GS_DIR/dir"
+	gs_run100 --self 0 --members "$GS_DIR/dir" --key-file "$GS_KEY"
+	[ "$stderr" = "ftgossip: fatal: members file '$GS_DIR/dir' is a directory" ]
+	gs_run100 --self 0 --members "$GS_DIR/none" --key-file "$GS_KEY"
+	[ "$stderr" = "ftgossip: fatal: members file '$GS_DIR/none': No such file or directory" ]
+	gs_run100 --self 0 --members "$GS_MEMBERS" --key-file "$GS_DIR/dir"
+	[ "$stderr" = "ftgossip: fatal: key file '$GS_DIR/dir' is a directory" ]
+	[ ! -e "$GS_DIR/s0" ]
+}
+
+# Members SELF ... given the members file $m must each exit 100 with
+# the message "ftgossip: fatal: MSG", and leave no socket behind.
+gs_refuse_members() {
+	local msg=$1 self
+	shift
+	for self; do
+		gs_run100 --self "$self" --members "$m" --key-file "$GS_KEY"
+		[ "$stderr" = "ftgossip: fatal: $msg" ]
+	done
+	[ ! -e "$GS_DIR/a" ]
+	[ ! -e "$GS_DIR/b" ]
+}
+
+@test "a NUL byte in the members file exits 100, not a cut address" {
+	gs_init 3
+	m=$GS_DIR/m
+	printf '0 unix:%s/a\n1 unix:%s/b\0c\n2 unix:%s/c\n' "$GS_DIR" \
+	    "$GS_DIR" "$GS_DIR" >"$m"
+	gs_refuse_members "$m:2: the line holds a NUL byte" 0 1
+}
+
+@test "two members with the same address exit 100" {
+	gs_init 3
+	m=$GS_DIR/m
+	printf '0 unix:%s/a\n1 unix:%s/b\n2 unix:%s/a\n' "$GS_DIR" "$GS_DIR" \
+	    "$GS_DIR" >"$m"
+	gs_refuse_members "$m:3: member 2 has the address of member 0, 'unix:$GS_DIR/a'" 0 1 2
+}
+
+@test "the all-zero key exits 100, from a file or from FT_KEY_FD" {
+	gs_init 3
+	head -c 32 /dev/zero >"$GS_DIR/zero"
+	printf '%064d\n' 0 >"$GS_DIR/zerohex"
+	chmod 600 "$GS_DIR/zero" "$GS_DIR/zerohex"
+	for k in zero zerohex; do
+		gs_run100 --self 0 --members "$GS_MEMBERS" \
+		    --key-file "$GS_DIR/$k"
+		[ "$stderr" = "ftgossip: fatal: the key is all zeros; make a random one" ]
+	done
+	run -100 --separate-stderr env FT_KEY_FD=4 timeout 10 ftgossip run \
+	    --self 0 --members "$GS_MEMBERS" 4<"$GS_DIR/zero"
+	[ "$stderr" = "ftgossip: fatal: the key is all zeros; make a random one" ]
+	[ -z "$output" ]
+	[ ! -e "$GS_DIR/s0" ]
+}
+
 @test "a member with a wrong key is declared failed by all the others" {
 	gs_init 6
 	GS_OPTS+=(--startup 1s)
@@ -515,6 +592,18 @@ EOF
 	[ "$GS_ROOT" = 0 ]
 	gs_check_failed 5 0 1 2 3 4
 	gs_running 0 1 2 3 4
+	# Each side is told which member failed authentication, where:
+	# once, not once per connection tried (one more line could come a
+	# minute later, which the test timeout leaves no time for).
+	for id in 0 1 2 3 4; do
+		n=$(grep -c "^ftgossip: warning: member 5 at 'unix:$GS_DIR/s5' failed authentication: not the same key?" \
+		    "$GS_DIR/err$id.1")
+		((n >= 1 && n <= 2))
+	done
+	grep -qE "^ftgossip: warning: member [0-4] at 'unix:$GS_DIR/s[0-4]' failed authentication: not the same key\?" \
+	    "$GS_DIR/err5.1"
+	n=$(grep -c 'failed authentication' "$GS_DIR/err5.1")
+	((n <= 2))
 }
 
 @test "a killed member comes back with --join alive and all views hold it" {
@@ -554,4 +643,54 @@ EOF
 	gs_start_all
 	gs_kill_scenario 4 0
 	grep -q ' event=start .* protocol=random ' "${GS_OUT[0]}"
+}
+
+@test "a forged heartbeat of 2^64-1 is refused, and the member it names is not suspected" {
+	gs_init 6
+	# Member 5 never starts, and nobody suspects it for a minute unless
+	# its counter grows; Tcleanup is long enough for a busy machine.
+	GS_OPTS+=(--startup 60s --cleanup 2s)
+	for id in 0 1 2 3 4; do
+		gs_start "$id"
+	done
+	ft_poll 10 gs_started 0 1 2 3 4
+	# Member 1's counter at 2^64-1 and member 5's at the clock: member 0
+	# takes 5's and refuses 1's, and keeps the connection.
+	gs_forge 0 0 18446744073709551615 0 0 0 "$(date +%s%6N)"
+	[ "$output" = pong ]
+	grep -qE "^ftgossip: warning: member 2: the heartbeat of member 1 is [0-9.e+]+ s ahead of this host's clock; ignored$" \
+	    "$GS_DIR/err0.1"
+	# Tcleanup later member 0 suspects 5; its ping finds nobody, and
+	# the view drops it.  Had member 0 taken 1's counter, that counter
+	# would have stopped growing at the same time as 5's, and the same
+	# check would have suspected 1.
+	gs_wait_view 0,1,2,3,4 0 1 2 3 4
+	gs_check_failed 5 0 1 2 3 4
+	run -1 grep -h ' event=suspect id=1$' "${GS_OUT[@]}"
+	gs_running 0 1 2 3 4
+}
+
+@test "a malformed GOSSIP frame closes its connection, with one warning; a good one does not" {
+	gs_init 5
+	gs_start_all
+	# Six members in a group of five, none, a body one byte short,
+	# twice each: each closes the connection it came on.
+	for i in 1 2; do
+		gs_forge 1 0 0 0 0 0 0
+		[ "$output" = closed ]
+		gs_forge 1 --count 0
+		[ "$output" = closed ]
+		gs_forge 1 --cut 1 0 0 0 0 0
+		[ "$output" = closed ]
+	done
+	# One warning for the six, not one each (one more could come a
+	# minute later, which the test timeout leaves no time for).
+	n=$(grep -c '^ftgossip: warning: member 2: malformed gossip' \
+	    "$GS_DIR/err0.1")
+	((n >= 1 && n <= 2))
+	# A well-formed frame is taken, and the connection kept.
+	gs_forge 0 0 0 0 0 0
+	[ "$output" = pong ]
+	# The members go on: a kill is still detected by all.
+	gs_kill_scenario 4 0
 }

@@ -269,24 +269,75 @@ next_word(char **at, char *s)
 	return w;
 }
 
+/* A member's address and the line that gave it, to find one twice. */
+struct where {
+	const char	*addr;
+	size_t		 line;
+	uint32_t	 id;
+};
+
+static int
+where_cmp(const void *a, const void *b)
+{
+	const struct where *x = a, *y = b;
+	int c = strcmp(x->addr, y->addr);
+
+	if (c != 0)
+		return c;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/*
+ * No two members may share an address: one of them could never
+ * listen, and the others would take one for the other.
+ */
+static void
+check_addresses(const char *path, char (*addrs)[FT_WIRE_ADDR_MAX],
+    const size_t *lines, uint32_t n)
+{
+	struct where *w;
+	uint32_t i;
+
+	if ((w = calloc(n, sizeof(*w))) == NULL)
+		ft_die(FT_EXIT_TEMP, "members");
+	for (i = 0; i < n; i++)
+		w[i] = (struct where){ addrs[i], lines[i], i };
+	qsort(w, n, sizeof(*w), where_cmp);
+	for (i = 1; i < n; i++)
+		if (strcmp(w[i].addr, w[i - 1].addr) == 0)
+			ft_diex(FT_EXIT_USAGE, "%s:%zu: member %u has the "
+			    "address of member %u, '%s'", path, w[i].line,
+			    w[i].id, w[i - 1].id, w[i].addr);
+	free(w);
+}
+
 /*
  * The members file: "ID ADDR" lines, ids 0 .. n-1 each once, '#'
- * comments and blank lines ignored.
+ * comments and blank lines ignored, no address twice.
  */
 static char (*read_members(const char *path, uint32_t *np))[FT_WIRE_ADDR_MAX]
 {
 	char (*addrs)[FT_WIRE_ADDR_MAX] = NULL, (*grown)[FT_WIRE_ADDR_MAX];
 	char *line = NULL, *p, *id, *addr, *extra, *line_at = NULL;
 	const char *errstr;
-	size_t cap = 0, lineno = 0, max = 0;
+	size_t cap = 0, lineno = 0, max = 0, *lines = NULL, *glines;
+	ssize_t len;
 	uint32_t n = 0, i;
 	long long v;
+	struct stat st;
 	FILE *f;
 
 	if ((f = fopen(path, "r")) == NULL)
-		ft_die(FT_EXIT_USAGE, "members file %s", path);
-	while (getline(&line, &cap, f) != -1) {
+		ft_die(FT_EXIT_USAGE, "members file '%s'", path);
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+		ft_diex(FT_EXIT_USAGE, "members file '%s' is a directory",
+		    path);
+	while ((len = getline(&line, &cap, f)) != -1) {
 		lineno++;
+		/* A NUL would end the address early, and quietly. */
+		if (memchr(line, '\0', (size_t)len) != NULL)
+			ft_diex(FT_EXIT_USAGE, "%s:%zu: the line holds a NUL "
+			    "byte", path, lineno);
 		if ((p = strchr(line, '#')) != NULL)
 			*p = '\0';
 		id = next_word(&line_at, line);
@@ -307,17 +358,23 @@ static char (*read_members(const char *path, uint32_t *np))[FT_WIRE_ADDR_MAX]
 		if ((size_t)v >= max) {
 			grown = reallocarray(addrs, (size_t)v + 64,
 			    sizeof(*addrs));
-			if (grown == NULL)
+			if (grown != NULL)
+				addrs = grown;
+			glines = reallocarray(lines, (size_t)v + 64,
+			    sizeof(*lines));
+			if (glines != NULL)
+				lines = glines;
+			if (grown == NULL || glines == NULL)
 				ft_die(FT_EXIT_TEMP, "members");
 			memset(grown + max, 0, ((size_t)v + 64 - max) *
 			    sizeof(*addrs));
-			addrs = grown;
 			max = (size_t)v + 64;
 		}
 		if (addrs[v][0] != '\0')
 			ft_diex(FT_EXIT_USAGE, "%s:%zu: id %lld appears twice",
 			    path, lineno, v);
 		snprintf(addrs[v], sizeof(addrs[v]), "%s", addr);
+		lines[v] = lineno;
 		n++;
 	}
 	if (ferror(f))
@@ -331,6 +388,8 @@ static char (*read_members(const char *path, uint32_t *np))[FT_WIRE_ADDR_MAX]
 		if ((size_t)i >= max || addrs[i][0] == '\0')
 			ft_diex(FT_EXIT_USAGE, "%s: ids must be 0 .. %u; %u is "
 			    "missing", path, n - 1, i);
+	check_addresses(path, addrs, lines, n);
+	free(lines);
 	*np = n;
 	return addrs;
 }
@@ -344,7 +403,7 @@ read_key(const char *path, uint8_t key[FT_WIRE_KEYLEN])
 {
 	struct stat st;
 	const char *fdenv, *errstr;
-	uint8_t buf[130];
+	uint8_t buf[130], any;
 	ssize_t got;
 	size_t len = 0, i;
 	int fd;
@@ -363,6 +422,9 @@ read_key(const char *path, uint8_t key[FT_WIRE_KEYLEN])
 			ft_die(FT_EXIT_USAGE, "key file '%s'", path);
 		if (fstat(fd, &st) != 0)
 			ft_die(FT_EXIT_TEMP, "key file '%s'", path);
+		if (S_ISDIR(st.st_mode))
+			ft_diex(FT_EXIT_USAGE, "key file '%s' is a directory",
+			    path);
 		if ((st.st_mode & 077) != 0)
 			ft_diex(FT_EXIT_USAGE, "key file '%s' is open to others "
 			    "(mode %04o); chmod 600 it", path,
@@ -380,18 +442,27 @@ read_key(const char *path, uint8_t key[FT_WIRE_KEYLEN])
 	close(fd);
 	if (len == FT_WIRE_KEYLEN) {
 		memcpy(key, buf, FT_WIRE_KEYLEN);
-		return;
+	} else {
+		while (len > 0 && isspace(buf[len - 1]))
+			len--;
+		if (len != 2 * FT_WIRE_KEYLEN)
+			ft_diex(FT_EXIT_USAGE, "the key must be %d bytes or %d "
+			    "hex digits", FT_WIRE_KEYLEN, 2 * FT_WIRE_KEYLEN);
+		for (i = 0; i < FT_WIRE_KEYLEN; i++) {
+			if (sscanf((const char *)buf + 2 * i, "%1x%1x", &hi,
+			    &lo) != 2)
+				ft_diex(FT_EXIT_USAGE, "the key has a non-hex "
+				    "digit");
+			key[i] = (uint8_t)(hi << 4 | lo);
+		}
 	}
-	while (len > 0 && isspace(buf[len - 1]))
-		len--;
-	if (len != 2 * FT_WIRE_KEYLEN)
-		ft_diex(FT_EXIT_USAGE, "the key must be %d bytes or %d hex "
-		    "digits", FT_WIRE_KEYLEN, 2 * FT_WIRE_KEYLEN);
-	for (i = 0; i < FT_WIRE_KEYLEN; i++) {
-		if (sscanf((const char *)buf + 2 * i, "%1x%1x", &hi, &lo) != 2)
-			ft_diex(FT_EXIT_USAGE, "the key has a non-hex digit");
-		key[i] = (uint8_t)(hi << 4 | lo);
-	}
+	explicit_bzero(buf, sizeof(buf));
+	/* What an unset or placeholder key looks like: no secret. */
+	for (i = 0, any = 0; i < FT_WIRE_KEYLEN; i++)
+		any |= key[i];
+	if (any == 0)
+		ft_diex(FT_EXIT_USAGE, "the key is all zeros; make a random "
+		    "one");
 }
 
 static volatile sig_atomic_t stop_flag;

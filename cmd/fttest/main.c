@@ -17,10 +17,22 @@
  *	is exercised; the answer is then 1 when the peer closes the
  *	connection.  A connect that fails exits 111.
  *
+ * fttest gossip ADDR --key HEX64 --id ID [--count N] [--cut K] [HB ...]
+ *	Connect to a member of "ftgossip run" as detector ID, with the
+ *	key, and send it one GOSSIP frame of epoch 0 that holds the
+ *	counters HB ..., its member count N (default: the number of
+ *	counters) and its last K bytes cut off (default 0): so a frame of
+ *	any shape, well formed or not.  Then send PING.  Exits 0 when the
+ *	PONG comes back (the member took the frame and kept the
+ *	connection), 1 when the member closed the connection (or refused
+ *	the handshake), 99 when nothing came within 5 seconds, 111 when
+ *	the connect fails.
+ *
  * Usage errors exit 100.
  */
 #include <sys/socket.h>
 
+#include <bsd/stdlib.h>
 #include <ctype.h>
 #include <getopt.h>
 #include <poll.h>
@@ -39,7 +51,9 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: fttest connect ADDR [--key HEX64] [--no-verify]\n");
+	    "usage: fttest connect ADDR [--key HEX64] [--no-verify]\n"
+	    "       fttest gossip ADDR --key HEX64 --id ID [--count N] "
+	    "[--cut K] [HB ...]\n");
 	exit(FT_EXIT_USAGE);
 }
 
@@ -172,9 +186,92 @@ handshake(struct ft_conn *c, int noverify)
 			return FT_EXIT_NO;
 		}
 	}
-	printf("handshake completed with %u (version %u)\n", c->peer,
-	    c->version);
 	return FT_EXIT_OK;
+}
+
+/* --key: 64 hex digits, either case. */
+static void
+parse_key(const char *arg, uint8_t key[FT_WIRE_KEYLEN])
+{
+	char hex[2 * FT_WIRE_KEYLEN + 1];
+	size_t i;
+
+	if (strlen(arg) != sizeof(hex) - 1)
+		ft_diex(FT_EXIT_USAGE, "--key '%s' is not %zu hex digits", arg,
+		    sizeof(hex) - 1);
+	for (i = 0; i < sizeof(hex) - 1; i++)
+		hex[i] = (char)tolower((unsigned char)arg[i]);
+	hex[i] = '\0';
+	if (ft_hex_decode(hex, key, FT_WIRE_KEYLEN) != 0)
+		ft_diex(FT_EXIT_USAGE, "--key '%s' is not %zu hex digits", arg,
+		    sizeof(hex) - 1);
+}
+
+/*
+ * Connect to addr as id in role and run the handshake with key.
+ * Returns its exit status: 0 when c is READY, else FT_EXIT_NO.
+ */
+static int
+dial(struct ft_conn *c, const char *addr, const uint8_t *key, uint32_t id,
+    uint8_t role, int noverify)
+{
+	int fd;
+
+	if ((fd = ft_net_connect(addr)) == -1) {
+		if (errno == EINVAL)
+			ft_diex(FT_EXIT_USAGE, "'%s' is not an address "
+			    "(unix:/path or tcp:host:port)", addr);
+		ft_die(FT_EXIT_TEMP, "unable to connect to '%s'", addr);
+	}
+	if (ft_conn_connecting(c, fd, key, id, role) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to set up the connection");
+	return handshake(c, noverify);
+}
+
+/* The options of the subcommands, each of which takes some. */
+struct args {
+	uint8_t		 key[FT_WIRE_KEYLEN];
+	int		 haskey, noverify;
+	long long	 id, count, cut;	/* -1: not given */
+};
+
+/*
+ * Parse the options of a subcommand, those in longopts; the operands
+ * are left at argv[optind] on.
+ */
+static void
+parse_args(int argc, char *argv[], const struct option *longopts,
+    struct args *a)
+{
+	const char *errstr;
+	int ch;
+
+	memset(a, 0, sizeof(*a));
+	a->id = a->count = a->cut = -1;
+	/* glibc: 0 restarts the scan, forgetting main's. */
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'k':
+			parse_key(optarg, a->key);
+			a->haskey = 1;
+			break;
+		case 'N':
+			a->noverify = 1;
+			break;
+		case 'i':
+		case 'n':
+		case 'c':
+			*(ch == 'i' ? &a->id : ch == 'n' ? &a->count :
+			    &a->cut) = strtonum(optarg, 0, UINT32_MAX, &errstr);
+			if (errstr != NULL)
+				ft_diex(FT_EXIT_USAGE, "'%s' is %s", optarg,
+				    errstr);
+			break;
+		default:
+			usage();
+		}
+	}
 }
 
 static int
@@ -185,52 +282,134 @@ cmd_connect(int argc, char *argv[])
 		{ "no-verify", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint8_t key[FT_WIRE_KEYLEN];
+	struct args a;
 	struct ft_conn c;
-	char hex[2 * FT_WIRE_KEYLEN + 1];
-	size_t i;
-	int ch, fd, status, haskey = 0, noverify = 0;
+	int status;
 
-	/* glibc: 0 restarts the scan, forgetting main's. */
-	optind = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'k':
-			if (strlen(optarg) != sizeof(hex) - 1)
-				ft_diex(FT_EXIT_USAGE, "--key '%s' is not %zu "
-				    "hex digits", optarg, sizeof(hex) - 1);
-			for (i = 0; i < sizeof(hex) - 1; i++)
-				hex[i] = (char)tolower(
-				    (unsigned char)optarg[i]);
-			hex[i] = '\0';
-			if (ft_hex_decode(hex, key, sizeof(key)) != 0)
-				ft_diex(FT_EXIT_USAGE, "--key '%s' is not %zu "
-				    "hex digits", optarg, sizeof(hex) - 1);
-			haskey = 1;
-			break;
-		case 'N':
-			noverify = 1;
-			break;
-		default:
-			usage();
-		}
-	}
+	parse_args(argc, argv, longopts, &a);
 	argc -= optind;
 	argv += optind;
 	if (argc != 1)
 		usage();
-	if (!haskey)
-		ft_key_generate(key);
-	if ((fd = ft_net_connect(argv[0])) == -1) {
-		if (errno == EINVAL)
-			ft_diex(FT_EXIT_USAGE, "'%s' is not an address "
-			    "(unix:/path or tcp:host:port)", argv[0]);
-		ft_die(FT_EXIT_TEMP, "unable to connect to '%s'", argv[0]);
-	}
-	if (ft_conn_connecting(&c, fd, key, 0, FT_ROLE_RANK) != 0)
-		ft_die(FT_EXIT_TEMP, "unable to set up the connection");
-	status = handshake(&c, noverify);
+	if (!a.haskey)
+		ft_key_generate(a.key);
+	status = dial(&c, argv[0], a.key, 0, FT_ROLE_RANK, a.noverify);
+	if (status == FT_EXIT_OK)
+		printf("handshake completed with %u (version %u)\n", c.peer,
+		    c.version);
 	ft_conn_release(&c);
+	return status;
+}
+
+/* A counter of fttest gossip: a decimal number up to 2^64 - 1. */
+static uint64_t
+parse_u64(const char *what, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)arg[0]) || *end != '\0' || errno != 0)
+		ft_diex(FT_EXIT_USAGE, "%s '%s' is not a number from 0 to "
+		    "2^64 - 1", what, arg);
+	return (uint64_t)v;
+}
+
+/* The member closed the connection after our frames. */
+static int
+closed_after(void)
+{
+	ft_warnx("the peer closed the connection after the frame");
+	printf("closed\n");
+	return FT_EXIT_NO;
+}
+
+/*
+ * Send the frames in wb over c, then wait for the PONG that echoes
+ * nonce: 0 when it came, FT_EXIT_NO when the peer closed the
+ * connection; wait_conn exits 99 on the deadline.
+ */
+static int
+await_pong(struct ft_conn *c, const struct ft_wbuf *wb, uint64_t nonce)
+{
+	uint64_t deadline = ft_now_ns() + CONNECT_TIMEOUT_NS;
+	struct ft_msg_ping pm;
+	const uint8_t *body;
+	struct ft_hdr h;
+	int closed, rc;
+
+	if (ft_conn_queue_copy(c, wb->p, wb->len) != 0)
+		return closed_after();
+	for (;;) {
+		wait_conn(c, deadline);
+		if (ft_conn_want_write(c) && ft_conn_flush(c) != 0)
+			return closed_after();
+		closed = ft_conn_fill(c) < 0;
+		while ((rc = ft_conn_frame(c, &h, &body)) == 1)
+			if (h.type == FT_MSG_PONG &&
+			    ft_msg_ping_decode(body, h.len - FT_WIRE_HDRLEN,
+			    &pm) == 0 && pm.nonce == nonce) {
+				printf("pong\n");
+				return FT_EXIT_OK;
+			}
+		if (rc < 0) {
+			ft_warn("malformed frame header");
+			return FT_EXIT_NO;
+		}
+		if (closed)
+			return closed_after();
+	}
+}
+
+static int
+cmd_gossip(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "key", required_argument, NULL, 'k' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "cut", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ft_msg_ping pm;
+	struct args a;
+	struct ft_conn c;
+	struct ft_wbuf wb;
+	struct ft_hdr h;
+	int i, status;
+
+	parse_args(argc, argv, longopts, &a);
+	argc -= optind;
+	argv += optind;
+	if (argc < 1 || !a.haskey || a.id < 0)
+		usage();
+	ft_wbuf_init(&wb);
+	/* The header is written last, when the length is known. */
+	ft_putbytes(&wb, (uint8_t[FT_WIRE_HDRLEN]){ 0 }, FT_WIRE_HDRLEN);
+	ft_put64(&wb, 0);
+	ft_put32(&wb, a.count >= 0 ? (uint32_t)a.count : (uint32_t)(argc - 1));
+	for (i = 1; i < argc; i++)
+		ft_put64(&wb, parse_u64("counter", argv[i]));
+	if (wb.err != 0)
+		ft_diex(FT_EXIT_TEMP, "out of memory");
+	if (a.cut > 0 && (size_t)a.cut > wb.len - FT_WIRE_HDRLEN)
+		ft_diex(FT_EXIT_USAGE, "--cut %lld is more than the body",
+		    a.cut);
+	if (a.cut > 0)
+		wb.len -= (size_t)a.cut;
+	h = (struct ft_hdr){ FT_WIRE_VERSION, FT_MSG_GOSSIP,
+	    (uint32_t)wb.len, (uint32_t)a.id, 0 };
+	ft_hdr_encode(wb.p, &h);
+	ft_random(&pm.nonce, sizeof(pm.nonce));
+	pm.epoch = 0;
+	if (ft_msg_ping_encode(&wb, (uint32_t)a.id, FT_MSG_PING, &pm) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode PING");
+	status = dial(&c, argv[0], a.key, (uint32_t)a.id, FT_ROLE_DETECTOR, 0);
+	if (status == FT_EXIT_OK)
+		status = await_pong(&c, &wb, pm.nonce);
+	ft_conn_release(&c);
+	ft_wbuf_release(&wb);
 	return status;
 }
 
@@ -239,6 +418,7 @@ static const struct {
 	int		(*fn)(int, char *[]);
 } cmds[] = {
 	{ "connect", cmd_connect },
+	{ "gossip", cmd_gossip },
 };
 
 int

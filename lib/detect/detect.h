@@ -112,7 +112,17 @@ double	 ft_gossip_exact_prob(const struct ft_gossip_simres *, uint32_t n,
  * has not grown for Tcleanup becomes a suspect, to be pinged directly
  * before it is declared failed (ft_hbtable_fail); a suspect whose counter
  * grows again is cleared.  Times are the caller's, in nanoseconds.
+ *
+ * A counter is its member's wall clock in microseconds when it last
+ * ticked, so no counter runs ahead of the clock: a receiver refuses one
+ * more than FT_HB_AHEAD_US ahead of its own, which the clocks of the
+ * members must not be apart by.  Counters merge by maximum, so one
+ * taken far ahead would stop the member's own from ever growing past
+ * it, and have it suspected for good; one within the bound is
+ * overtaken once the member's clock passes it.
  */
+#define FT_HB_AHEAD_US	(60 * UINT64_C(1000000))
+
 enum ft_hb_state {
 	FT_HB_ALIVE = 0,
 	FT_HB_SUSPECT,
@@ -130,14 +140,20 @@ struct ft_hbtable {
 int	 ft_hbtable_init(struct ft_hbtable *, uint32_t n, uint32_t self,
 	    uint64_t now);
 void	 ft_hbtable_release(struct ft_hbtable *);
-void	 ft_hbtable_tick(struct ft_hbtable *, uint64_t now);
+/* Our counter becomes clock_us, or one more if that is not above it. */
+void	 ft_hbtable_tick(struct ft_hbtable *, uint64_t now, uint64_t clock_us);
 /*
- * Merge a received table of n counters (EPROTO if n differs).  The
- * suspects it clears are stored in revived (t->n entries, or NULL) and
- * counted in *nrevived.  Failed members stay failed.
+ * Merge a received table of n counters (EPROTO if n differs).  A
+ * counter above limit (our clock in microseconds plus FT_HB_AHEAD_US)
+ * is refused; one we hold above limit is replaced by any received that
+ * is not, without counting as growth.  The suspects it clears are
+ * stored in revived (t->n entries, or NULL) and counted in *nrevived.
+ * Failed members stay failed.  Returns the number of counters refused,
+ * or -1.
  */
 int	 ft_hbtable_merge(struct ft_hbtable *, const uint64_t *hb, uint32_t n,
-	    uint64_t now, uint32_t *revived, uint32_t *nrevived);
+	    uint64_t now, uint64_t limit, uint32_t *revived,
+	    uint32_t *nrevived);
 /* Newly suspected members into suspects (t->n entries); their count. */
 uint32_t ft_hbtable_check(struct ft_hbtable *, uint64_t now,
 	    uint64_t cleanup_ns, uint32_t *suspects);

@@ -46,24 +46,46 @@ ft_hbtable_release(struct ft_hbtable *t)
 }
 
 void
-ft_hbtable_tick(struct ft_hbtable *t, uint64_t now)
+ft_hbtable_tick(struct ft_hbtable *t, uint64_t now, uint64_t clock_us)
 {
-	t->hb[t->self]++;
+	/* The clock, so that a counter taken too high is overtaken; one
+	 * more when the clock stood still or went back. */
+	if (clock_us > t->hb[t->self])
+		t->hb[t->self] = clock_us;
+	else
+		t->hb[t->self]++;
 	t->grew_at[t->self] = now;
 }
 
 int
 ft_hbtable_merge(struct ft_hbtable *t, const uint64_t *hb, uint32_t n,
-    uint64_t now, uint32_t *revived, uint32_t *nrevived)
+    uint64_t now, uint64_t limit, uint32_t *revived, uint32_t *nrevived)
 {
 	uint32_t i, k = 0;
+	int refused = 0;
 
 	if (n != t->n) {
 		errno = EPROTO;
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if (hb[i] <= t->hb[i] || i == t->self)
+		if (i == t->self)
+			continue;
+		/* No member counts above its clock: a counter so far ahead
+		 * of ours is corrupt, and taken it would stop the member's
+		 * real counter from ever growing again. */
+		if (hb[i] > limit) {
+			refused++;
+			continue;
+		}
+		/* One we hold that is as far ahead (taken when our clock
+		 * was later) gives way to any possible one.  That is no news
+		 * of the member: its silence still counts. */
+		if (t->hb[i] > limit) {
+			t->hb[i] = hb[i];
+			continue;
+		}
+		if (hb[i] <= t->hb[i])
 			continue;
 		t->hb[i] = hb[i];
 		t->grew_at[i] = now;
@@ -77,7 +99,7 @@ ft_hbtable_merge(struct ft_hbtable *t, const uint64_t *hb, uint32_t n,
 	}
 	if (nrevived != NULL)
 		*nrevived = k;
-	return 0;
+	return refused;
 }
 
 uint32_t

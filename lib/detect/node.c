@@ -25,6 +25,15 @@
 #define NEVENTS		64
 #define DETECT_IBUF	8192	/* grows for a larger table */
 #define WARM_PER_ROUND	8	/* connections warm_links opens a round */
+#define WARN_EVERY_NS	(60 * 1000000000ull)	/* peer_warn's rate */
+
+/* Warnings that peers cause, rate-limited by kind (peer_warn). */
+enum warn_kind { W_AUTH, W_STRANGER, W_GOSSIP, W_MEMBER, W_AHEAD, W_NKINDS };
+
+struct warnlimit {
+	uint64_t	 next;		/* no line of this kind before */
+	uint32_t	 held;		/* lines held back since the last */
+};
 
 /* What an epoll event is about. */
 enum tag_kind { TAG_LISTEN, TAG_INPUT, TAG_OUT, TAG_PING, TAG_IN };
@@ -80,7 +89,50 @@ struct node {
 	int		 in_fd;
 	int		 excluded;
 	int		 epfd;
+	struct warnlimit warned[W_NKINDS];
 };
+
+/* The wall clock in microseconds: what heartbeat counters count. */
+static uint64_t
+wall_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/*
+ * A warning caused by a peer: one line of each kind a minute at most,
+ * which says how many were held back since the last, so that a peer
+ * that retries every period does not flood the log.
+ */
+static void
+peer_warn(struct node *nd, enum warn_kind kind, const char *fmt, ...)
+    FT_PRINTF(3, 4);
+
+static void
+peer_warn(struct node *nd, enum warn_kind kind, const char *fmt, ...)
+{
+	struct warnlimit *w = &nd->warned[kind];
+	char msg[512];
+	va_list ap;
+
+	if ((int64_t)(nd->now - w->next) < 0) {
+		w->held++;
+		return;
+	}
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (w->held > 0)
+		ft_warnx("%s (%u more since the last such warning)", msg,
+		    w->held);
+	else
+		ft_warnx("%s", msg);
+	w->next = nd->now + WARN_EVERY_NS;
+	w->held = 0;
+}
 
 /* Events: key=value words, or a JSON object, one line each. */
 static void
@@ -435,7 +487,7 @@ gossip_round(struct node *nd)
 	const struct ft_member *mb = &nd->mb;
 	uint32_t i, k, pos = 0, d;
 
-	ft_hbtable_tick(&nd->hb, nd->now);
+	ft_hbtable_tick(&nd->hb, nd->now, wall_us());
 	nd->round++;
 	if (!mb->joining_self && mb->nlive >= 2) {
 		for (i = 0; i < mb->nlive; i++)
@@ -463,24 +515,41 @@ gossip_round(struct node *nd)
 	}
 }
 
+/*
+ * A GOSSIP frame.  One that does not decode, or is not of our size,
+ * closes the connection (-1): frames carry no MAC, so the stream it
+ * came on may be out of step, and a peer with another members file
+ * means nothing it says about ids.  The sender opens a new one.
+ */
 static int
 on_gossip(struct node *nd, uint32_t from, const uint8_t *body, size_t len)
 {
 	struct ft_msg_gossip g;
+	uint64_t now_us = wall_us(), limit = now_us + FT_HB_AHEAD_US;
 	uint32_t i, k;
+	int refused;
 
 	g.hb = nd->scratch_hb;
 	if (ft_msg_gossip_decode(body, len, &g, nd->cfg->n) != 0 ||
 	    g.n != nd->cfg->n) {
-		ft_warnx("member %u: malformed gossip", from);
+		peer_warn(nd, W_GOSSIP, "member %u: malformed gossip", from);
+		errno = EPROTO;
 		return -1;
 	}
 	ft_member_heard(&nd->mb, from, g.epoch, nd->now);
-	if (ft_hbtable_merge(&nd->hb, g.hb, g.n, nd->now, nd->suspects,
-	    &k) != 0)
+	if ((refused = ft_hbtable_merge(&nd->hb, g.hb, g.n, nd->now, limit,
+	    nd->suspects, &k)) < 0)
 		return -1;
 	for (i = 0; i < k; i++)
 		unsuspect(nd, nd->suspects[i], "gossip");
+	for (i = 0; refused > 0 && i < g.n; i++)
+		if (i != nd->cfg->self && g.hb[i] > limit) {
+			peer_warn(nd, W_AHEAD, "member %u: the heartbeat of "
+			    "member %u is %.3g s ahead of this host's clock; "
+			    "ignored", from, i,
+			    (double)(g.hb[i] - now_us) / 1e6);
+			break;
+		}
 	return 0;
 }
 
@@ -524,8 +593,8 @@ on_frame(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
 	case FT_MSG_MEMBER:
 		if (ft_msg_member_decode(body, h->len - FT_WIRE_HDRLEN,
 		    &nd->scratch, nd->cfg->n) != 0) {
-			ft_warnx("member %u: malformed membership message",
-			    from);
+			peer_warn(nd, W_MEMBER, "member %u: malformed "
+			    "membership message", from);
 			return -1;
 		}
 		ft_member_recv(&nd->mb, from, &nd->scratch, nd->now);
@@ -534,6 +603,39 @@ on_frame(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
 		errno = EPROTO;
 		return -1;
 	}
+}
+
+/*
+ * A frame of c's handshake: 0 to go on, -1 (errno set) when it failed
+ * or the peer is no member, or not the one dialled (FT_MB_NONE on an
+ * accepted connection).
+ */
+static int
+handshake(struct node *nd, struct ft_conn *c, const struct ft_hdr *h,
+    const uint8_t *body, uint32_t dialled)
+{
+	if (ft_conn_handshake(c, h, body) < 0) {
+		/* Only the side that dialled knows whom it wanted: the
+		 * other sees the connection closed. */
+		if (errno == EACCES && dialled != FT_MB_NONE)
+			peer_warn(nd, W_AUTH, "member %u at '%s' failed "
+			    "authentication: not the same key?", dialled,
+			    nd->cfg->addrs[dialled]);
+		return -1;
+	}
+	/* Only detectors, and on a link we dialled, only the member we
+	 * dialled. */
+	if (c->hs == FT_HS_READY &&
+	    ((dialled == FT_MB_NONE && c->peer_role != FT_ROLE_DETECTOR) ||
+	    (dialled != FT_MB_NONE && c->peer != dialled) ||
+	    c->peer >= nd->cfg->n || c->peer == nd->cfg->self)) {
+		peer_warn(nd, W_STRANGER, "a connection that is not a "
+		    "member's was refused");
+		errno = EPROTO;
+		return -1;
+	}
+	(void)ft_conn_flush(c);
+	return 0;
 }
 
 /*
@@ -551,23 +653,8 @@ service(struct node *nd, struct ft_conn *c, uint32_t dialled)
 	for (;;) {
 		while ((rc = ft_conn_frame(c, &h, &body)) == 1) {
 			if (c->hs != FT_HS_READY) {
-				if (ft_conn_handshake(c, &h, body) < 0)
+				if (handshake(nd, c, &h, body, dialled) != 0)
 					return -1;
-				/* Only detectors, and on a link we dialled,
-				 * only the member we dialled. */
-				if (c->hs == FT_HS_READY &&
-				    ((dialled == FT_MB_NONE &&
-				    c->peer_role != FT_ROLE_DETECTOR) ||
-				    (dialled != FT_MB_NONE &&
-				    c->peer != dialled) ||
-				    c->peer >= nd->cfg->n ||
-				    c->peer == nd->cfg->self)) {
-					ft_warnx("a connection that is not a "
-					    "member's was refused");
-					errno = EPROTO;
-					return -1;
-				}
-				(void)ft_conn_flush(c);
 				continue;
 			}
 			if ((rc = on_frame(nd, c, &h, body)) != 0)
@@ -762,7 +849,6 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 {
 	struct epoll_event ev, evs[NEVENTS];
 	struct node nd;
-	struct timespec ts;
 	char bound[FT_WIRE_ADDR_MAX];
 	uint64_t next_round, next_tick, wake, retry;
 	uint32_t i, n = cfg->n;
@@ -810,13 +896,12 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 		    &nd.peers[i].ping, NULL };
 	}
 	/*
-	 * Our heartbeat starts at the wall clock in microseconds, so that
-	 * a member restarted under its old id counts above its old self.
+	 * Our heartbeat is the wall clock in microseconds (each tick sets
+	 * it again), so that a member restarted under its old id counts
+	 * above its old self, and no counter runs ahead of the clocks.
 	 * A member never heard from gets startup_ns to appear.
 	 */
-	clock_gettime(CLOCK_REALTIME, &ts);
-	nd.hb.hb[cfg->self] = (uint64_t)ts.tv_sec * 1000000u +
-	    (uint64_t)ts.tv_nsec / 1000u;
+	nd.hb.hb[cfg->self] = wall_us();
 	for (i = 0; i < n; i++)
 		if (i != cfg->self)
 			nd.hb.grew_at[i] = nd.now + cfg->startup_ns;

@@ -275,7 +275,7 @@ test_monte_carlo(void)
 static void
 test_hbtable(void)
 {
-	const uint64_t ms = 1000000, cleanup = 300 * ms;
+	const uint64_t ms = 1000000, cleanup = 300 * ms, lim = UINT64_MAX;
 	struct ft_hbtable a, b;
 	uint32_t sus[4], rev[4], nrev = 9, k;
 	uint64_t wrong[3] = { 1, 2, 3 };
@@ -286,13 +286,13 @@ test_hbtable(void)
 	T_OK(ft_hbtable_init(&a, 4, 4, 0) == -1 && errno == EINVAL,
 	    "hbtable: self must be a member");
 	T_OK(ft_hbtable_init(&a, 4, 0, 0) == 0, "hbtable: again");
-	ft_hbtable_tick(&a, 100 * ms);
-	ft_hbtable_tick(&a, 200 * ms);
-	ft_hbtable_tick(&b, 100 * ms);
-	T_OK(ft_hbtable_merge(&b, a.hb, 4, 200 * ms, rev, &nrev) == 0 &&
+	ft_hbtable_tick(&a, 100 * ms, 0);
+	ft_hbtable_tick(&a, 200 * ms, 0);
+	ft_hbtable_tick(&b, 100 * ms, 0);
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, 200 * ms, lim, rev, &nrev) == 0 &&
 	    b.hb[0] == 2 && b.hb[1] == 1 && nrev == 0,
 	    "hbtable: merge keeps the larger counter, never lowers its own");
-	T_OK(ft_hbtable_merge(&b, wrong, 3, 200 * ms, NULL, NULL) == -1 &&
+	T_OK(ft_hbtable_merge(&b, wrong, 3, 200 * ms, lim, NULL, NULL) == -1 &&
 	    errno == EPROTO, "hbtable: a table of another size is refused");
 	T_EQ_UINT(ft_hbtable_check(&b, 299 * ms, cleanup, sus), 0,
 	    "hbtable: nobody is suspected before Tcleanup");
@@ -304,17 +304,123 @@ test_hbtable(void)
 	T_EQ_UINT(ft_hbtable_check(&b, 400 * ms, cleanup, sus), 0,
 	    "hbtable: a suspect is reported once");
 	a.hb[2] = 5;
-	T_OK(ft_hbtable_merge(&b, a.hb, 4, 450 * ms, rev, &nrev) == 0 &&
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, 450 * ms, lim, rev, &nrev) == 0 &&
 	    nrev == 1 && rev[0] == 2 && b.state[2] == FT_HB_ALIVE,
 	    "hbtable: a suspect whose heartbeat grows is cleared");
 	T_OK(ft_hbtable_fail(&b, 3) == 1 && ft_hbtable_fail(&b, 3) == 0 &&
 	    b.state[3] == FT_HB_FAILED, "hbtable: fail is reported once");
 	a.hb[3] = 7;
-	T_OK(ft_hbtable_merge(&b, a.hb, 4, 500 * ms, rev, &nrev) == 0 &&
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, 500 * ms, lim, rev, &nrev) == 0 &&
 	    nrev == 0 && b.state[3] == FT_HB_FAILED,
 	    "hbtable: a failed member stays failed");
 	T_OK(ft_hbtable_fail(&b, 1) == -1 && errno == EINVAL,
 	    "hbtable: a module does not fail itself");
+	ft_hbtable_release(&a);
+	ft_hbtable_release(&b);
+}
+
+/*
+ * Defect 6: one GOSSIP frame that set member 1's counter to 2^64-1
+ * spread to every member, and since counters merge by maximum, member
+ * 1's own could never grow past it: it was suspected and pinged every
+ * Tcleanup, for good.  Counters are clocks in microseconds, so one far
+ * ahead of the receiver's clock is refused, and one within the bound is
+ * overtaken once the member's clock passes it.
+ */
+static void
+test_hbtable_bound(void)
+{
+	const uint64_t ms = 1000000, s = 1000 * ms, cleanup = 300 * ms;
+	const uint64_t clock = UINT64_C(1800000000000000);	/* us */
+	struct ft_hbtable a, b;
+	uint32_t sus[4], rev[4], nrev, k, i;
+	uint64_t forged[4], t;
+	int ok;
+
+	T_OK(ft_hbtable_init(&a, 4, 1, 0) == 0 &&
+	    ft_hbtable_init(&b, 4, 0, 0) == 0, "bound: two modules of 4");
+	ft_hbtable_tick(&a, 0, clock);
+	ft_hbtable_tick(&a, 0, clock);
+	ft_hbtable_tick(&a, 0, clock - 5);
+	T_EQ_UINT(a.hb[1], clock + 2, "bound: a tick takes the clock, or "
+	    "one more when the clock stood still or went back");
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, 0, clock + FT_HB_AHEAD_US, NULL,
+	    NULL) == 0 && b.hb[1] == clock + 2,
+	    "bound: a counter at the clock is taken");
+
+	/* The forged frame: member 1 at 2^64-1, member 2 at the clock. */
+	memset(forged, 0, sizeof(forged));
+	forged[1] = UINT64_MAX;
+	forged[2] = clock;
+	T_EQ_INT(ft_hbtable_merge(&b, forged, 4, 10 * ms,
+	    clock + FT_HB_AHEAD_US, NULL, NULL), 1,
+	    "bound: a counter of 2^64-1 is refused, and counted");
+	T_OK(b.hb[1] == clock + 2 && b.hb[2] == clock,
+	    "bound: the refused counter is not taken, the others are");
+	forged[1] = clock + FT_HB_AHEAD_US + 1;
+	T_EQ_INT(ft_hbtable_merge(&b, forged, 4, 10 * ms,
+	    clock + FT_HB_AHEAD_US, NULL, NULL), 1,
+	    "bound: so is one a microsecond past the bound");
+
+	/* Member 1 goes on ticking, one period of 50 ms after another:
+	 * never suspected, as its counter grows past the forged one. */
+	ok = 1;
+	for (t = 50 * ms; t <= 2 * s; t += 50 * ms) {
+		ft_hbtable_tick(&a, t, clock + t / 1000);
+		forged[1] = UINT64_MAX;
+		(void)ft_hbtable_merge(&b, forged, 4, t,
+		    clock + t / 1000 + FT_HB_AHEAD_US, NULL, NULL);
+		if (ft_hbtable_merge(&b, a.hb, 4, t,
+		    clock + t / 1000 + FT_HB_AHEAD_US, NULL, NULL) != 0)
+			ok = 0;
+		k = ft_hbtable_check(&b, t, cleanup, sus);
+		for (i = 0; i < k; i++)
+			if (sus[i] == 1)
+				ok = 0;
+	}
+	T_OK(ok && b.hb[1] == a.hb[1] && b.state[1] == FT_HB_ALIVE,
+	    "bound: with a forged 2^64-1 in every other table, member 1 "
+	    "is never suspected while it ticks");
+
+	/* A forged counter within the bound is taken; member 1 is
+	 * suspected while its clock is behind it, then revived by its own
+	 * counter once its clock passes it. */
+	forged[1] = clock + 2 * s / 1000 + 30 * s / 1000;
+	(void)ft_hbtable_merge(&b, forged, 4, 2 * s, clock + 2 * s / 1000 +
+	    FT_HB_AHEAD_US, NULL, NULL);
+	T_EQ_UINT(b.hb[1], forged[1], "bound: a counter 30 s ahead, within "
+	    "the bound, is taken");
+	ft_hbtable_tick(&a, 3 * s, clock + 3 * s / 1000);
+	(void)ft_hbtable_merge(&b, a.hb, 4, 3 * s, clock + 3 * s / 1000 +
+	    FT_HB_AHEAD_US, NULL, NULL);
+	k = ft_hbtable_check(&b, 3 * s, cleanup, sus);
+	T_OK(k >= 1 && sus[0] == 1 && b.hb[1] == forged[1],
+	    "bound: while member 1's clock is behind it, member 1's counter "
+	    "does not grow: suspected");
+	ft_hbtable_tick(&a, 33 * s, clock + 33 * s / 1000);
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, 33 * s, clock + 33 * s / 1000 +
+	    FT_HB_AHEAD_US, rev, &nrev) == 0 && nrev == 1 && rev[0] == 1 &&
+	    b.hb[1] == a.hb[1] && b.state[1] == FT_HB_ALIVE,
+	    "bound: once its clock passes the forged counter, member 1's "
+	    "own grows again, and it is cleared");
+
+	/* A counter already held far ahead (taken before the bound, or
+	 * when this clock was later) gives way to the next possible one,
+	 * which is no news of the member; then its counter grows again. */
+	b.hb[1] = UINT64_MAX;
+	b.grew_at[1] = 33 * s;
+	t = 33 * s + 100 * ms;
+	ft_hbtable_tick(&a, t, clock + t / 1000);
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, t, clock + t / 1000 +
+	    FT_HB_AHEAD_US, NULL, NULL) == 0 && b.hb[1] == a.hb[1] &&
+	    b.grew_at[1] == 33 * s, "bound: a counter held above the bound "
+	    "is replaced by one received below it, with no growth counted");
+	t += 100 * ms;
+	ft_hbtable_tick(&a, t, clock + t / 1000);
+	T_OK(ft_hbtable_merge(&b, a.hb, 4, t, clock + t / 1000 +
+	    FT_HB_AHEAD_US, NULL, NULL) == 0 && b.hb[1] == a.hb[1] &&
+	    b.grew_at[1] == t, "bound: member 1 recovers: its counter "
+	    "grows again");
 	ft_hbtable_release(&a);
 	ft_hbtable_release(&b);
 }
@@ -411,6 +517,7 @@ main(void)
 	test_exact_vs_reference();
 	test_monte_carlo();
 	test_hbtable();
+	test_hbtable_bound();
 	test_rtree();
 	return t_done();
 }
