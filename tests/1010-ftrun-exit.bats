@@ -206,3 +206,19 @@ bats_require_minimum_version 1.5.0
 	[[ $stderr == *"rank 2 (pid "*") exited without calling MPI_Init"* ]]
 	[[ $stderr != *"timed out"* ]]
 }
+
+@test "ftrun starts nothing when the hard limit on open files is too low, and says what to raise" {
+	# 40 processes need 3 descriptors each in ftrun: over 120.
+	run -111 --separate-stderr bash -c 'ulimit -n 64 && exec "$@"' sh \
+	    ftrun -n 40 --events "$BATS_TEST_TMPDIR/ev" \
+	    sh -c 'touch "$0/started.$FT_RANK"' "$BATS_TEST_TMPDIR"
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr =~ ^ftrun:\ fatal:\ a\ job\ of\ 40\ processes\ needs\ up\ to\ ([0-9]+)\ open\ files\ in\ ftrun\ and\ ([0-9]+)\ in\ each\ rank,\ more\ than\ the\ hard\ limit\ of\ 64:\ raise\ RLIMIT_NOFILE\ \(ulimit\ -Hn\)\ to\ ([0-9]+)\ or\ more$ ]]
+	[ "${BASH_REMATCH[1]}" -gt 120 ]
+	[ "${BASH_REMATCH[2]}" -gt 78 ]
+	[ "${BASH_REMATCH[3]}" = "${BASH_REMATCH[1]}" ]
+	# No rank, no job directory, no events file.
+	[ -z "$(find "$BATS_TEST_TMPDIR" -name 'started.*' -o -name 'ft.*')" ]
+	[ ! -e "$BATS_TEST_TMPDIR/ev" ]
+}

@@ -4,8 +4,10 @@
  * the launcher lives in lib/job.
  */
 #include <bsd/stdlib.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +74,31 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * Raise the limit on open files for the job, as mpirun does; fail before
+ * anything starts if the hard limit is too low for it.
+ */
+static void
+nofile(const struct ft_launch *cf)
+{
+	struct ft_launch_fds need;
+	uint64_t most, limit;
+
+	ft_launch_fds(cf, &need);
+	most = need.launcher > need.rank ? need.launcher : need.rank;
+	if (ft_launch_nofile(most, &limit) == 0)
+		return;
+	if (errno != EMFILE)
+		ft_die(FT_EXIT_TEMP, "unable to raise the limit on open files "
+		    "(RLIMIT_NOFILE) to %" PRIu64, most);
+	ft_diex(FT_EXIT_TEMP, "a job of %" PRIu64 " processes needs up to "
+	    "%" PRIu64 " open files in ftrun and %" PRIu64 " in each rank, "
+	    "more than the hard limit of %" PRIu64 ": raise RLIMIT_NOFILE "
+	    "(ulimit -Hn) to %" PRIu64 " or more",
+	    (uint64_t)cf->nranks * cf->nrep, need.launcher, need.rank, limit,
+	    most);
+}
 
 /* -x VAR takes VAR's value from our own environment, as mpirun does. */
 static char *
@@ -284,6 +311,8 @@ main(int argc, char *argv[])
 	cf.argv = argv;
 	cf.tmpdir = getenv("TMPDIR");
 	cf.path = getenv("PATH");
+	cf.events_name = events;
+	nofile(&cf);
 	if (events != NULL) {
 		if (strcmp(events, "-") == 0)
 			cf.events = stdout;
