@@ -158,7 +158,7 @@ main(int argc, char *argv[])
 	const char *errstr, *events = NULL;
 	uint64_t ns;
 	char **nenv;
-	int ch, status;
+	int ch, status, lost;
 
 	ft_diag_init(argv[0]);
 	for (int fd = 0; fd < 3; fd++)
@@ -321,8 +321,19 @@ main(int argc, char *argv[])
 	}
 	status = ft_launch_run(&cf);
 	free((void *)cf.inject);
-	if (cf.events != NULL && cf.events != stdout &&
-	    fclose(cf.events) != 0)
-		ft_warn("unable to write '%s'", events);
+	/*
+	 * Events lost make a job that succeeded fail.  A write error while
+	 * the job ran was reported then; the last buffered events are
+	 * written by fclose.
+	 */
+	if (cf.events != NULL && cf.events != stdout) {
+		lost = ferror(cf.events);
+		if (fclose(cf.events) != 0 && !lost) {
+			ft_error("events file '%s'", events);
+			lost = 1;
+		}
+		if (lost && status == 0)
+			status = FT_EXIT_TEMP;
+	}
 	return ft_exit(status);
 }

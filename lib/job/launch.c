@@ -87,6 +87,7 @@ struct launcher {
 	const char		*progname;
 	uint64_t		 drain_at;
 	int			 watchdog_fd;	/* write end, or -1 */
+	int			 events_failed;	/* a write error was reported */
 	uint64_t		 view_epoch;	/* membership view of the ranks */
 	/* Replication: n = nranks * nrep processes. */
 	uint32_t		 nranks, nrep;
@@ -140,6 +141,33 @@ replica_field(const struct launcher *l, const struct lrank *r, char *buf,
 	return buf;
 }
 
+/*
+ * Flush the events written so far.  The first write error is reported,
+ * once; the job goes on, and ftrun's exit status tells of the loss (the
+ * error stays set on the stream).  errno is kept for the caller.
+ */
+static void
+events_flush(struct launcher *l)
+{
+	const char *name = l->cf->events_name;
+	int saved = errno;
+
+	errno = 0;
+	if ((fflush(l->cf->events) != 0 || ferror(l->cf->events)) &&
+	    !l->events_failed) {
+		l->events_failed = 1;
+		if (errno == 0)
+			errno = EIO;
+		if (l->cf->events == stdout)
+			ft_error("unable to write the events to standard "
+			    "output");
+		else
+			ft_error("events file '%s'", name != NULL ? name :
+			    "?");
+	}
+	errno = saved;
+}
+
 /* One JSON object per line: {"t":<monotonic s>,"event":...}. */
 static void
 event(struct launcher *l, const char *fmt, ...)
@@ -153,7 +181,7 @@ event(struct launcher *l, const char *fmt, ...)
 	vfprintf(l->cf->events, fmt, ap);
 	va_end(ap);
 	fputs("}\n", l->cf->events);
-	fflush(l->cf->events);
+	events_flush(l);
 }
 
 /* Write a JSON string body: the reason texts we emit are ours, but a
@@ -1100,7 +1128,7 @@ failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 			fprintf(f, "%s%u", n++ > 0 ? "," : "", k);
 	fprintf(f, "],\"n\":%u,\"stable_ms\":%.3f}\n", n,
 	    (double)(ft_now_ns() - t0) / 1e6);
-	fflush(f);
+	events_flush(l);
 }
 
 static void
