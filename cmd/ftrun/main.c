@@ -119,7 +119,11 @@ export_var(const char *arg)
 	return s;
 }
 
-/* A positive finite number, for the plan's shape and overhead. */
+/*
+ * A positive finite number, for the plan's shape and overhead: decimal,
+ * with an exponent if need be, but not what else strtod takes (blanks,
+ * hexadecimal, "inf", "nan").
+ */
 static double
 parse_real(const char *opt, const char *arg, int allow_zero)
 {
@@ -128,22 +132,54 @@ parse_real(const char *opt, const char *arg, int allow_zero)
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || !isfinite(v) ||
+	if (errno != 0 || end == arg || *end != '\0' ||
+	    arg[strspn(arg, "0123456789.eE+-")] != '\0' || !isfinite(v) ||
 	    v < 0 || (v == 0 && !allow_zero))
 		ft_diex(FT_EXIT_USAGE, "%s '%s' is not a %s number", opt, arg,
 		    allow_zero ? "non-negative" : "positive");
 	return v;
 }
 
-static double
-parse_seconds(const char *opt, const char *arg)
+/*
+ * The longest duration an option takes: the launcher adds one to the
+ * monotonic clock, in 64-bit nanoseconds, which must not wrap.
+ */
+#define DURATION_MAX_NS	((uint64_t)INT64_MAX)
+
+static void FT_NORETURN
+too_long(const char *opt, const char *arg, const char *what)
+{
+	ft_diex(FT_EXIT_USAGE, "%s '%s'%s is too long: the longest is "
+	    "%" PRIu64 "h, about %" PRIu64 " years", opt, arg, what,
+	    DURATION_MAX_NS / 3600000000000u,
+	    DURATION_MAX_NS / 31557600000000000u);
+}
+
+/*
+ * A duration option, as ft_parse_duration reads it: decimal digits, an
+ * optional fraction and unit.  Above 0 unless allow_zero.
+ */
+static uint64_t
+parse_duration(const char *opt, const char *arg, int allow_zero)
 {
 	uint64_t ns;
+	int err;
 
-	if (ft_parse_duration(arg, &ns) != 0 || ns == 0)
-		ft_diex(FT_EXIT_USAGE, "%s '%s' is not a positive duration",
+	if (ft_parse_duration(arg, &ns) != 0)
+		err = errno;
+	else if (ns > DURATION_MAX_NS)
+		err = ERANGE;
+	else if (ns == 0 && !allow_zero)
+		err = EINVAL;
+	else
+		return ns;
+	if (err == ERANGE)
+		too_long(opt, arg, "");
+	if (err == EDOM)
+		ft_diex(FT_EXIT_USAGE, "%s '%s' is finer than a nanosecond",
 		    opt, arg);
-	return (double)ns / 1e9;
+	ft_diex(FT_EXIT_USAGE, "%s '%s' is not a %sduration", opt, arg,
+	    allow_zero ? "" : "positive ");
 }
 
 int
@@ -151,16 +187,20 @@ main(int argc, char *argv[])
 {
 	struct ft_plan plan = { 0, 0, 0.7, 0, 0.05 };
 	struct ft_inject *inj;
-	char why[128];
+	char why[128], getopt_prog[80];
 	int do_plan = 0;
 	struct ft_launch cf;
 	enum ft_gossip_proto detector;
 	const char *errstr, *events = NULL;
-	uint64_t ns;
 	char **nenv;
 	int ch, status, lost;
 
 	ft_diag_init(argv[0]);
+	/* getopt starts its messages with argv[0]: make them read as ours,
+	 * "ftrun: fatal: unrecognized option '--bogus'", not with a path. */
+	snprintf(getopt_prog, sizeof(getopt_prog), "%s: fatal",
+	    ft_diag_prog());
+	argv[0] = getopt_prog;
 	for (int fd = 0; fd < 3; fd++)
 		if (fcntl(fd, F_GETFD) == -1)
 			(void)open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
@@ -209,6 +249,9 @@ main(int argc, char *argv[])
 			    sizeof(why)) != 0)
 				ft_diex(FT_EXIT_USAGE, "--inject '%s': %s",
 				    optarg, why);
+			if (inj[cf.ninject].at_ns > DURATION_MAX_NS ||
+			    inj[cf.ninject].every_ns > DURATION_MAX_NS)
+				too_long("--inject", optarg, ": its time");
 			cf.inject = inj;
 			cf.ninject++;
 			break;
@@ -219,10 +262,12 @@ main(int argc, char *argv[])
 			do_plan = 1;
 			break;
 		case OPT_MTBF:
-			plan.mtbf_s = parse_seconds("--mtbf", optarg);
+			plan.mtbf_s = (double)parse_duration("--mtbf",
+			    optarg, 0) / 1e9;
 			break;
 		case OPT_RUNTIME:
-			plan.runtime_s = parse_seconds("--runtime", optarg);
+			plan.runtime_s = (double)parse_duration("--runtime",
+			    optarg, 0) / 1e9;
 			break;
 		case OPT_SHAPE:
 			plan.shape = parse_real("--weibull-shape", optarg, 0);
@@ -235,16 +280,10 @@ main(int argc, char *argv[])
 			cf.tag_output = 1;
 			break;
 		case OPT_TIMEOUT:
-			if (ft_parse_duration(optarg, &ns) != 0 || ns == 0)
-				ft_diex(FT_EXIT_USAGE, "--timeout '%s' is not "
-				    "a positive duration", optarg);
-			cf.timeout_ns = ns;
+			cf.timeout_ns = parse_duration("--timeout", optarg, 0);
 			break;
 		case OPT_GRACE:
-			if (ft_parse_duration(optarg, &ns) != 0)
-				ft_diex(FT_EXIT_USAGE, "--grace '%s' is not a "
-				    "duration", optarg);
-			cf.grace_ns = ns;
+			cf.grace_ns = parse_duration("--grace", optarg, 1);
 			break;
 		case OPT_EVENTS:
 			events = optarg;
@@ -265,10 +304,8 @@ main(int argc, char *argv[])
 			cf.detector = ft_gossip_proto_name(detector);
 			break;
 		case OPT_GOSSIP_PERIOD:
-			if (ft_parse_duration(optarg, &ns) != 0 || ns == 0)
-				ft_diex(FT_EXIT_USAGE, "--gossip-period '%s' is "
-				    "not a positive duration", optarg);
-			cf.gossip_period_ns = ns;
+			cf.gossip_period_ns = parse_duration("--gossip-period",
+			    optarg, 0);
 			break;
 		default:
 			usage();

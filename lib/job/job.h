@@ -101,7 +101,10 @@ int	 ft_launch_run(const struct ft_launch *);
 
 /*
  * Find prog as execvp(3) would.  Returns 0 with the path in out, or -1
- * with ENOENT (not found) or EACCES (found, not executable).
+ * with ENOENT (not found), EACCES (found, not executable), EISDIR (a
+ * directory), or what stat(2) said of a name with a slash (ELOOP,
+ * ENOTDIR, ENAMETOOLONG...).  Only ENOENT means "not found": a shell
+ * exits 127 for it, 126 for the others.
  */
 int	 ft_find_program(const char *prog, const char *path, char *out,
 	    size_t outsize);

@@ -216,11 +216,14 @@ ft_find_program(const char *prog, const char *path, char *out,
 	size_t dlen;
 
 	if (strchr(prog, '/') != NULL) {
-		if (stat(prog, &sb) != 0) {
-			errno = ENOENT;
+		/* stat's errno says why: ENOENT, ELOOP, ENOTDIR... */
+		if (stat(prog, &sb) != 0)
+			return -1;
+		if (S_ISDIR(sb.st_mode)) {
+			errno = EISDIR;
 			return -1;
 		}
-		if (S_ISDIR(sb.st_mode) || access(prog, X_OK) != 0) {
+		if (access(prog, X_OK) != 0) {
 			errno = EACCES;
 			return -1;
 		}
@@ -923,20 +926,24 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
     size_t blen)
 {
 	struct ft_msg_note n;
-	char text[2 * FT_WIRE_TEXT_MAX];
+	char text[2 * FT_WIRE_TEXT_MAX], shown[4 * FT_WIRE_TEXT_MAX + 2];
 	size_t len;
 
 	if (ft_msg_note_decode(body, blen, &n) != 0)
 		return -1;
+	/* The text goes to a terminal: its control characters, escape
+	 * sequences included, are shown, not obeyed. */
+	len = strlen(n.text);
+	if (len > 0 && n.text[len - 1] == '\n')
+		n.text[--len] = '\0';
+	ft_vis(shown, sizeof(shown) - 1, n.text);
 	if (n.kind == FT_NOTE_WARNING) {
-		len = strlen(n.text);
-		if (len > 0 && n.text[len - 1] != '\n' && len + 1 <
-		    sizeof(n.text))
-			n.text[len++] = '\n';
-		(void)!write(STDERR_FILENO, n.text, len);
+		len = strlen(shown);
+		shown[len++] = '\n';
+		(void)!write(STDERR_FILENO, shown, len);
 		return 0;
 	}
-	ft_warnx("divergence: %s", n.text);
+	ft_warnx("divergence: %s", shown);
 	json_quote(n.text, text, sizeof(text));
 	event(l, "\"event\":\"diverge\",\"rank\":%u,\"replica\":%u,"
 	    "\"what\":\"%s\"", l->ranks[lc->rank].rank,
@@ -1682,14 +1689,8 @@ ft_launch_run(const struct ft_launch *cf)
 	l.progname = strrchr(cf->argv[0], '/') != NULL ?
 	    strrchr(cf->argv[0], '/') + 1 : cf->argv[0];
 	if (ft_find_program(cf->argv[0], cf->path, prog, sizeof(prog)) != 0) {
-		if (errno == EACCES) {
-			ft_warnx("unable to run '%s': Permission denied",
-			    cf->argv[0]);
-			return 126;
-		}
-		ft_warnx("unable to run '%s': No such file or directory",
-		    cf->argv[0]);
-		return 127;
+		ft_error("unable to run '%s'", cf->argv[0]);
+		return errno == ENOENT ? 127 : 126;
 	}
 	if ((l.ranks = calloc(l.n, sizeof(*l.ranks))) == NULL ||
 	    (errfds = calloc(l.n, sizeof(*errfds))) == NULL) {
@@ -1758,7 +1759,7 @@ ft_launch_run(const struct ft_launch *cf)
 	for (i = 0; i < l.n; i++) {
 		errfds[i] = -1;
 		if (spawn(&l, i, prog, &orig, &errfds[i]) != 0) {
-			ft_warn("unable to start rank %u", i);
+			ft_error("unable to start rank %u", i);
 			abort_job(&l, FT_EXIT_TEMP);
 			break;
 		}
@@ -1772,7 +1773,7 @@ ft_launch_run(const struct ft_launch *cf)
 		while (n < 0 && errno == EINTR);
 		close(errfds[i]);
 		if (n == (ssize_t)sizeof(e) && !l.aborting) {
-			ft_warnx("unable to run '%s': %s", cf->argv[0],
+			ft_errorx("unable to run '%s': %s", cf->argv[0],
 			    strerror(e));
 			event(&l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
 			    "\"exec failed\"", i);
