@@ -200,6 +200,20 @@ spew_check() {	# text lines length ranks tagged every
 	[ -z "$stderr" ]
 }
 
+@test "ftrun raises its soft limit on open files to the hard limit, for the ranks too" {
+	local hard
+	hard=$(ulimit -Hn)
+	[ "$hard" = unlimited ] || [ "$hard" -ge 512 ] ||
+	    skip "the hard limit on open files is below 512"
+	# With a soft limit of 64, ftrun would run out of descriptors after
+	# about 20 ranks; a hard limit of 512 is plenty for 40.
+	run -0 --separate-stderr bash -c 'ulimit -Sn 64 && ulimit -Hn 512 &&
+	    exec "$@"' sh ftrun -n 40 sh -c 'ulimit -Sn'
+	[ -z "$stderr" ]
+	[ "${#lines[@]}" -eq 40 ]
+	[ "$(sort -u <<<"$output")" = 512 ]
+}
+
 @test "ranks inherit no descriptor but stdio and the job key's" {
 	# Start ftrun with nothing but stdio open, then have each rank's
 	# ls list its own descriptors: all but its directory's are the

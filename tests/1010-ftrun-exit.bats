@@ -101,6 +101,17 @@ bats_require_minimum_version 1.5.0
 	[[ $stderr == *"'--bogus'"*"usage: ftrun "* ]]
 }
 
+@test "ftrun's messages about options start with 'ftrun: fatal:', not its path" {
+	run -100 --separate-stderr "$FT_ROOT/bin/ftrun" --bogus true
+	[ -z "$output" ]
+	[ "${stderr_lines[0]}" = "ftrun: fatal: unrecognized option '--bogus'" ]
+	[[ ${stderr_lines[1]} == "usage: ftrun "* ]]
+	run -100 --separate-stderr "$FT_ROOT/bin/ftrun" -n
+	[ "${stderr_lines[0]}" = "ftrun: fatal: option requires an argument -- 'n'" ]
+	run -100 --separate-stderr "$FT_ROOT/bin/ftrun" --tcp=1 true
+	[ "${stderr_lines[0]}" = "ftrun: fatal: option '--tcp' doesn't allow an argument" ]
+}
+
 @test "ftrun without a program exits 100 with the usage" {
 	run -100 --separate-stderr ftrun -n 2
 	[ -z "$output" ]
@@ -119,6 +130,36 @@ bats_require_minimum_version 1.5.0
 @test "ftrun --timeout xyz exits 100" {
 	run -100 --separate-stderr ftrun --timeout xyz true
 	[ "$stderr" = "ftrun: fatal: --timeout 'xyz' is not a positive duration" ]
+}
+
+@test "ftrun --timeout takes a decimal duration: no hexadecimal, exponent, sign, blank, inf or nan" {
+	local d
+	for d in 0x10 0X10 1e3 1E1s inf nan infinity +5 -5 " 5" "5 " 5s5 .5 5.; do
+		run -100 --separate-stderr ftrun --timeout "$d" true
+		[ -z "$output" ]
+		[ "$stderr" = "ftrun: fatal: --timeout '$d' is not a positive duration" ]
+	done
+}
+
+@test "ftrun --timeout too long says so and gives the longest" {
+	run -100 --separate-stderr ftrun --timeout 600000000h true
+	[ "$stderr" = "ftrun: fatal: --timeout '600000000h' is too long: the longest is 2562047h, about 292 years" ]
+	# One more hour than the longest, and the longest itself.
+	run -100 --separate-stderr ftrun --timeout 2562048h true
+	[[ $stderr == *"is too long: the longest is 2562047h"* ]]
+	run -0 --separate-stderr ftrun --timeout 2562047h true
+	[ -z "$stderr" ]
+}
+
+@test "ftrun --grace refuses a fraction of a nanosecond, and durations as --timeout does" {
+	run -100 --separate-stderr ftrun --grace 0.5ns true
+	[ "$stderr" = "ftrun: fatal: --grace '0.5ns' is finer than a nanosecond" ]
+	run -100 --separate-stderr ftrun --grace 0x10 true
+	[ "$stderr" = "ftrun: fatal: --grace '0x10' is not a duration" ]
+	run -100 --separate-stderr ftrun --gossip-period 1e3ms true
+	[ "$stderr" = "ftrun: fatal: --gossip-period '1e3ms' is not a positive duration" ]
+	run -0 --separate-stderr ftrun --grace 0 --gossip-period 0.1s true
+	[ -z "$stderr" ]
 }
 
 @test "ftrun --grace xyz exits 100" {
@@ -156,6 +197,15 @@ bats_require_minimum_version 1.5.0
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
+@test "ftrun's 'unable to run' ends the job: it is an error, not a warning" {
+	run -127 --separate-stderr ftrun -n 2 nosuch
+	[ "$stderr" = "ftrun: error: unable to run 'nosuch': No such file or directory" ]
+	printf '\177ELF garbage' >"$BATS_TEST_TMPDIR/garbage"
+	chmod 755 "$BATS_TEST_TMPDIR/garbage"
+	run -126 --separate-stderr ftrun -n 2 "$BATS_TEST_TMPDIR/garbage"
+	[ "$stderr" = "ftrun: error: unable to run '$BATS_TEST_TMPDIR/garbage': Exec format error" ]
+}
+
 @test "ftrun exits 127 when the program path does not exist" {
 	run -127 --separate-stderr ftrun "$BATS_TEST_TMPDIR/nosuch"
 	[[ $stderr == "ftrun: "*"unable to run '$BATS_TEST_TMPDIR/nosuch': No such file or directory" ]]
@@ -172,6 +222,27 @@ bats_require_minimum_version 1.5.0
 @test "ftrun exits 126 when the program is a directory" {
 	run -126 --separate-stderr ftrun "$BATS_TEST_TMPDIR"
 	[[ $stderr == "ftrun: "*"unable to run '$BATS_TEST_TMPDIR'"* ]]
+}
+
+@test "ftrun says that a directory given as the program is a directory" {
+	mkdir "$BATS_TEST_TMPDIR/dir"
+	run -126 --separate-stderr ftrun -n 2 "$BATS_TEST_TMPDIR/dir"
+	[ -z "$output" ]
+	[ "$stderr" = "ftrun: error: unable to run '$BATS_TEST_TMPDIR/dir': Is a directory" ]
+}
+
+@test "ftrun exits 126 for a loop of symbolic links, and says so" {
+	ln -s loop2 "$BATS_TEST_TMPDIR/loop1"
+	ln -s loop1 "$BATS_TEST_TMPDIR/loop2"
+	run -126 --separate-stderr ftrun -n 2 "$BATS_TEST_TMPDIR/loop1"
+	[ -z "$output" ]
+	[ "$stderr" = "ftrun: error: unable to run '$BATS_TEST_TMPDIR/loop1': Too many levels of symbolic links" ]
+}
+
+@test "ftrun exits 126 for a path through a file that is not a directory" {
+	: >"$BATS_TEST_TMPDIR/file"
+	run -126 --separate-stderr ftrun "$BATS_TEST_TMPDIR/file/prog"
+	[ "$stderr" = "ftrun: error: unable to run '$BATS_TEST_TMPDIR/file/prog': Not a directory" ]
 }
 
 @test "ftrun exits 126 when the program cannot be executed" {
@@ -205,4 +276,20 @@ bats_require_minimum_version 1.5.0
 	    exec "$0"' "$FT_PROGS/hello" "$BATS_TEST_TMPDIR/ev"
 	[[ $stderr == *"rank 2 (pid "*") exited without calling MPI_Init"* ]]
 	[[ $stderr != *"timed out"* ]]
+}
+
+@test "ftrun starts nothing when the hard limit on open files is too low, and says what to raise" {
+	# 40 processes need 3 descriptors each in ftrun: over 120.
+	run -111 --separate-stderr bash -c 'ulimit -n 64 && exec "$@"' sh \
+	    ftrun -n 40 --events "$BATS_TEST_TMPDIR/ev" \
+	    sh -c 'touch "$0/started.$FT_RANK"' "$BATS_TEST_TMPDIR"
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr =~ ^ftrun:\ fatal:\ a\ job\ of\ 40\ processes\ needs\ up\ to\ ([0-9]+)\ open\ files\ in\ ftrun\ and\ ([0-9]+)\ in\ each\ rank,\ more\ than\ the\ hard\ limit\ of\ 64:\ raise\ RLIMIT_NOFILE\ \(ulimit\ -Hn\)\ to\ ([0-9]+)\ or\ more$ ]]
+	[ "${BASH_REMATCH[1]}" -gt 120 ]
+	[ "${BASH_REMATCH[2]}" -gt 78 ]
+	[ "${BASH_REMATCH[3]}" = "${BASH_REMATCH[1]}" ]
+	# No rank, no job directory, no events file.
+	[ -z "$(find "$BATS_TEST_TMPDIR" -name 'started.*' -o -name 'ft.*')" ]
+	[ ! -e "$BATS_TEST_TMPDIR/ev" ]
 }

@@ -119,3 +119,28 @@ nspawned() {	# file n
 	run -100 --separate-stderr ftrun --gossip-period 0 true
 	[[ $stderr == *"--gossip-period '0' is not a positive duration"* ]]
 }
+
+@test "ftrun --events: a write error is reported once, the job goes on, and ftrun exits 111" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	# Every event is lost: ENOSPC on each flush.
+	run -111 --separate-stderr ftrun -n 3 --events /dev/full sh -c \
+	    'echo "rank $FT_RANK ran"'
+	[ "$(sort <<<"$output")" = "$(printf 'rank %d ran\n' 0 1 2)" ]
+	[ "$stderr" = "ftrun: error: events file '/dev/full': No space left on device" ]
+}
+
+@test "ftrun --events: a write error keeps the status of a job that failed" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -3 --separate-stderr ftrun -n 2 --events /dev/full sh -c \
+	    '[ "$FT_RANK" = 1 ] && exit 3; exit 0'
+	[ "${stderr_lines[0]}" = "ftrun: error: events file '/dev/full': No space left on device" ]
+	[[ ${stderr_lines[1]} == "ftrun: warning: rank 1 (pid "*") exited with status 3, "* ]]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+}
+
+@test "ftrun --events -: a write error on standard output is reported and ftrun exits 111" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -111 --separate-stderr bash -c 'exec "$@" >/dev/full' sh \
+	    ftrun -n 2 --events - true
+	[ "${stderr_lines[0]}" = "ftrun: error: unable to write the events to standard output: No space left on device" ]
+}

@@ -23,7 +23,7 @@ setup() {
 	run -100 --separate-stderr fttest
 	[[ $stderr == "usage: fttest connect ADDR"* ]]
 	run -100 --separate-stderr fttest nosuch
-	[[ $stderr == "fttest: warning: unknown command 'nosuch'"*"usage: fttest"* ]]
+	[[ $stderr == "fttest: fatal: unknown command 'nosuch'"*"usage: fttest"* ]]
 	run -100 --separate-stderr fttest connect
 	[[ $stderr == "usage: fttest connect ADDR"* ]]
 	run -100 --separate-stderr fttest connect unix:/x --key 1234
@@ -31,6 +31,17 @@ setup() {
 	run -100 --separate-stderr fttest connect nowhere
 	[[ $stderr == "fttest: fatal: 'nowhere' is not an address"* ]]
 	[ -z "$output" ]
+}
+
+@test "fttest: messages about options start with 'fttest: fatal:', not its path" {
+	run -100 --separate-stderr "$FT_ROOT/bin/fttest" -x
+	[ "${stderr_lines[0]}" = "fttest: fatal: invalid option -- 'x'" ]
+	[[ ${stderr_lines[1]} == "usage: fttest connect ADDR"* ]]
+	run -100 --separate-stderr "$FT_ROOT/bin/fttest" connect --bogus unix:/x
+	[ "${stderr_lines[0]}" = "fttest: fatal: unrecognized option '--bogus'" ]
+	[[ ${stderr_lines[1]} == "usage: fttest connect ADDR"* ]]
+	run -100 --separate-stderr "$FT_ROOT/bin/fttest" connect --key
+	[ "${stderr_lines[0]}" = "fttest: fatal: option '--key' requires an argument" ]
 }
 
 @test "fttest: nothing listening exits 111" {
@@ -111,4 +122,17 @@ time.sleep(60)
 	[[ $output == *"fttest was refused"* ]]
 	[[ $output == *"No Errors"* ]]
 	[[ $stderr == *"[rank 0]: warning: refused a connection"* ]]
+}
+
+@test "ftrun shows the control characters in a replica's warning instead of sending them to the terminal" {
+	ft_build authpeer
+	# A replica's warnings start with the program's name, which here
+	# holds an escape sequence that clears the screen.  Replicated, the
+	# rank sends its warning about the wrong AUTH to ftrun to print.
+	cp "$FT_PROGS/authpeer" "$BATS_TEST_TMPDIR/auth"$'\033'"[2Jpeer"
+	run -0 --separate-stderr ftrun -n 2 -r 2 \
+	    "$BATS_TEST_TMPDIR/auth"$'\033'"[2Jpeer" --no-verify
+	[[ $output == *"No Errors"* ]]
+	[[ $stderr == *'auth\x1b[2Jpeer[rank 0.0]: warning: refused a connection: wrong job key'* ]]
+	[[ $stderr != *$'\033'* ]]
 }

@@ -426,6 +426,23 @@ PY
 	run -100 ftrun --plan --mtbf 1h --runtime 1h --weibull-shape -1
 }
 
+@test "plan: numbers are decimal, and durations as for --timeout" {
+	local x
+	for x in 0x10 inf nan " 1" 0x1p-1; do
+		run -100 --separate-stderr ftrun --plan --mtbf 1h --runtime 1h \
+		    --weibull-shape "$x"
+		[ "$stderr" = "ftrun: fatal: --weibull-shape '$x' is not a positive number" ]
+	done
+	run -100 --separate-stderr ftrun --plan --mtbf 1h --runtime 1h \
+	    --overhead-per-replica 0x0
+	[ "$stderr" = "ftrun: fatal: --overhead-per-replica '0x0' is not a non-negative number" ]
+	run -100 --separate-stderr ftrun --plan --mtbf 1e3 --runtime 1h
+	[ "$stderr" = "ftrun: fatal: --mtbf '1e3' is not a positive duration" ]
+	run -0 --separate-stderr ftrun --plan --mtbf 1h --runtime 1h \
+	    --weibull-shape 7e-1
+	[ "${lines[0]}" = "# plan: n=1 mtbf=3600s shape=0.7 runtime=3600s overhead=0.05 per extra replica" ]
+}
+
 # pi sends too few messages for after-sends (none from rank 0, one from
 # each other rank), so its kills are at=0s: ftrun sends them in the same
 # turn of its loop as the table of addresses that MPI_Init waits for, so

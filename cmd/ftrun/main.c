@@ -4,8 +4,10 @@
  * the launcher lives in lib/job.
  */
 #include <bsd/stdlib.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +78,31 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * Raise the limit on open files for the job, as mpirun does; fail before
+ * anything starts if the hard limit is too low for it.
+ */
+static void
+nofile(const struct ft_launch *cf)
+{
+	struct ft_launch_fds need;
+	uint64_t most, limit;
+
+	ft_launch_fds(cf, &need);
+	most = need.launcher > need.rank ? need.launcher : need.rank;
+	if (ft_launch_nofile(most, &limit) == 0)
+		return;
+	if (errno != EMFILE)
+		ft_die(FT_EXIT_TEMP, "unable to raise the limit on open files "
+		    "(RLIMIT_NOFILE) to %" PRIu64, most);
+	ft_diex(FT_EXIT_TEMP, "a job of %" PRIu64 " processes needs up to "
+	    "%" PRIu64 " open files in ftrun and %" PRIu64 " in each rank, "
+	    "more than the hard limit of %" PRIu64 ": raise RLIMIT_NOFILE "
+	    "(ulimit -Hn) to %" PRIu64 " or more",
+	    (uint64_t)cf->nranks * cf->nrep, need.launcher, need.rank, limit,
+	    most);
+}
+
 /* -x VAR takes VAR's value from our own environment, as mpirun does. */
 static char *
 export_var(const char *arg)
@@ -95,7 +122,11 @@ export_var(const char *arg)
 	return s;
 }
 
-/* A positive finite number, for the plan's shape and overhead. */
+/*
+ * A positive finite number, for the plan's shape and overhead: decimal,
+ * with an exponent if need be, but not what else strtod takes (blanks,
+ * hexadecimal, "inf", "nan").
+ */
 static double
 parse_real(const char *opt, const char *arg, int allow_zero)
 {
@@ -104,22 +135,54 @@ parse_real(const char *opt, const char *arg, int allow_zero)
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || !isfinite(v) ||
+	if (errno != 0 || end == arg || *end != '\0' ||
+	    arg[strspn(arg, "0123456789.eE+-")] != '\0' || !isfinite(v) ||
 	    v < 0 || (v == 0 && !allow_zero))
 		ft_diex(FT_EXIT_USAGE, "%s '%s' is not a %s number", opt, arg,
 		    allow_zero ? "non-negative" : "positive");
 	return v;
 }
 
-static double
-parse_seconds(const char *opt, const char *arg)
+/*
+ * The longest duration an option takes: the launcher adds one to the
+ * monotonic clock, in 64-bit nanoseconds, which must not wrap.
+ */
+#define DURATION_MAX_NS	((uint64_t)INT64_MAX)
+
+static void FT_NORETURN
+too_long(const char *opt, const char *arg, const char *what)
+{
+	ft_diex(FT_EXIT_USAGE, "%s '%s'%s is too long: the longest is "
+	    "%" PRIu64 "h, about %" PRIu64 " years", opt, arg, what,
+	    DURATION_MAX_NS / 3600000000000u,
+	    DURATION_MAX_NS / 31557600000000000u);
+}
+
+/*
+ * A duration option, as ft_parse_duration reads it: decimal digits, an
+ * optional fraction and unit.  Above 0 unless allow_zero.
+ */
+static uint64_t
+parse_duration(const char *opt, const char *arg, int allow_zero)
 {
 	uint64_t ns;
+	int err;
 
-	if (ft_parse_duration(arg, &ns) != 0 || ns == 0)
-		ft_diex(FT_EXIT_USAGE, "%s '%s' is not a positive duration",
+	if (ft_parse_duration(arg, &ns) != 0)
+		err = errno;
+	else if (ns > DURATION_MAX_NS)
+		err = ERANGE;
+	else if (ns == 0 && !allow_zero)
+		err = EINVAL;
+	else
+		return ns;
+	if (err == ERANGE)
+		too_long(opt, arg, "");
+	if (err == EDOM)
+		ft_diex(FT_EXIT_USAGE, "%s '%s' is finer than a nanosecond",
 		    opt, arg);
-	return (double)ns / 1e9;
+	ft_diex(FT_EXIT_USAGE, "%s '%s' is not a %sduration", opt, arg,
+	    allow_zero ? "" : "positive ");
 }
 
 int
@@ -127,16 +190,20 @@ main(int argc, char *argv[])
 {
 	struct ft_plan plan = { 0, 0, 0.7, 0, 0.05 };
 	struct ft_inject *inj;
-	char why[128];
+	char why[128], getopt_prog[80];
 	int do_plan = 0;
 	struct ft_launch cf;
 	enum ft_gossip_proto detector;
 	const char *errstr, *events = NULL;
-	uint64_t ns;
 	char **nenv;
-	int ch, status;
+	int ch, status, lost;
 
 	ft_diag_init(argv[0]);
+	/* getopt starts its messages with argv[0]: make them read as ours,
+	 * "ftrun: fatal: unrecognized option '--bogus'", not with a path. */
+	snprintf(getopt_prog, sizeof(getopt_prog), "%s: fatal",
+	    ft_diag_prog());
+	argv[0] = getopt_prog;
 	for (int fd = 0; fd < 3; fd++)
 		if (fcntl(fd, F_GETFD) == -1)
 			(void)open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
@@ -186,6 +253,9 @@ main(int argc, char *argv[])
 			    sizeof(why)) != 0)
 				ft_diex(FT_EXIT_USAGE, "--inject '%s': %s",
 				    optarg, why);
+			if (inj[cf.ninject].at_ns > DURATION_MAX_NS ||
+			    inj[cf.ninject].every_ns > DURATION_MAX_NS)
+				too_long("--inject", optarg, ": its time");
 			cf.inject = inj;
 			cf.ninject++;
 			break;
@@ -196,10 +266,12 @@ main(int argc, char *argv[])
 			do_plan = 1;
 			break;
 		case OPT_MTBF:
-			plan.mtbf_s = parse_seconds("--mtbf", optarg);
+			plan.mtbf_s = (double)parse_duration("--mtbf",
+			    optarg, 0) / 1e9;
 			break;
 		case OPT_RUNTIME:
-			plan.runtime_s = parse_seconds("--runtime", optarg);
+			plan.runtime_s = (double)parse_duration("--runtime",
+			    optarg, 0) / 1e9;
 			break;
 		case OPT_SHAPE:
 			plan.shape = parse_real("--weibull-shape", optarg, 0);
@@ -212,10 +284,7 @@ main(int argc, char *argv[])
 			cf.tag_output = 1;
 			break;
 		case OPT_TIMEOUT:
-			if (ft_parse_duration(optarg, &ns) != 0 || ns == 0)
-				ft_diex(FT_EXIT_USAGE, "--timeout '%s' is not "
-				    "a positive duration", optarg);
-			cf.timeout_ns = ns;
+			cf.timeout_ns = parse_duration("--timeout", optarg, 0);
 			break;
 		case OPT_HANG:
 			/* 0 or "off": no hang detection (debuggers). */
@@ -229,10 +298,7 @@ main(int argc, char *argv[])
 			cf.hang_ns = ns;
 			break;
 		case OPT_GRACE:
-			if (ft_parse_duration(optarg, &ns) != 0)
-				ft_diex(FT_EXIT_USAGE, "--grace '%s' is not a "
-				    "duration", optarg);
-			cf.grace_ns = ns;
+			cf.grace_ns = parse_duration("--grace", optarg, 1);
 			break;
 		case OPT_EVENTS:
 			events = optarg;
@@ -253,10 +319,8 @@ main(int argc, char *argv[])
 			cf.detector = ft_gossip_proto_name(detector);
 			break;
 		case OPT_GOSSIP_PERIOD:
-			if (ft_parse_duration(optarg, &ns) != 0 || ns == 0)
-				ft_diex(FT_EXIT_USAGE, "--gossip-period '%s' is "
-				    "not a positive duration", optarg);
-			cf.gossip_period_ns = ns;
+			cf.gossip_period_ns = parse_duration("--gossip-period",
+			    optarg, 0);
 			break;
 		default:
 			usage();
@@ -299,6 +363,8 @@ main(int argc, char *argv[])
 	cf.argv = argv;
 	cf.tmpdir = getenv("TMPDIR");
 	cf.path = getenv("PATH");
+	cf.events_name = events;
+	nofile(&cf);
 	if (events != NULL) {
 		if (strcmp(events, "-") == 0)
 			cf.events = stdout;
@@ -307,8 +373,19 @@ main(int argc, char *argv[])
 	}
 	status = ft_launch_run(&cf);
 	free((void *)cf.inject);
-	if (cf.events != NULL && cf.events != stdout &&
-	    fclose(cf.events) != 0)
-		ft_warn("unable to write '%s'", events);
+	/*
+	 * Events lost make a job that succeeded fail.  A write error while
+	 * the job ran was reported then; the last buffered events are
+	 * written by fclose.
+	 */
+	if (cf.events != NULL && cf.events != stdout) {
+		lost = ferror(cf.events);
+		if (fclose(cf.events) != 0 && !lost) {
+			ft_error("events file '%s'", events);
+			lost = 1;
+		}
+		if (lost && status == 0)
+			status = FT_EXIT_TEMP;
+	}
 	return ft_exit(status);
 }

@@ -424,10 +424,16 @@ static const struct {
 int
 main(int argc, char *argv[])
 {
+	char getopt_prog[80];
 	size_t i;
 	int ch;
 
 	ft_diag_init(argv[0]);
+	/* getopt starts its messages with argv[0]: make them read as ours,
+	 * "fttest: fatal: invalid option -- 'x'", not with a path. */
+	snprintf(getopt_prog, sizeof(getopt_prog), "%s: fatal",
+	    ft_diag_prog());
+	argv[0] = getopt_prog;
 	while ((ch = getopt(argc, argv, "+")) != -1) {
 		switch (ch) {
 		default:
@@ -439,8 +445,12 @@ main(int argc, char *argv[])
 	if (argc == 0)
 		usage();
 	for (i = 0; i < FT_NELEM(cmds); i++)
-		if (strcmp(argv[0], cmds[i].name) == 0)
+		if (strcmp(argv[0], cmds[i].name) == 0) {
+			/* The command's getopt speaks as fttest, too. */
+			argv[0] = getopt_prog;
 			return ft_exit(cmds[i].fn(argc, argv));
-	ft_warnx("unknown command '%s'", argv[0]);
+		}
+	/* Not ft_diex: the usage follows. */
+	fprintf(stderr, "%s: unknown command '%s'\n", getopt_prog, argv[0]);
 	usage();
 }

@@ -90,25 +90,15 @@ vdiag(const char *level, int errnum, const char *fmt, va_list ap)
 }
 
 void
-ft_warn(const char *fmt, ...)
+ft__diag(const char *level, int errnum, const char *fmt, ...)
 {
 	int saved = errno;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vdiag("warning", saved, fmt, ap);
+	vdiag(level, errnum, fmt, ap);
 	va_end(ap);
 	errno = saved;
-}
-
-void
-ft_warnx(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vdiag("warning", 0, fmt, ap);
-	va_end(ap);
 }
 
 void
@@ -174,8 +164,13 @@ ft__bug(const char *file, int line)
 int
 ft_exit(int code)
 {
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if (fflush(stdout) != 0) {
 		ft_warn("unable to write to standard output");
+		return FT_EXIT_TEMP;
+	}
+	/* An earlier write failed: its errno is long gone. */
+	if (ferror(stdout)) {
+		ft_warnx("unable to write to standard output");
 		return FT_EXIT_TEMP;
 	}
 	return code;
@@ -197,41 +192,103 @@ ft_now(void)
 	return (double)ft_now_ns() / 1e9;
 }
 
+/*
+ * Units of a duration, as value * b * 10^a nanoseconds: keeping the
+ * power of ten apart lets the parser move the decimal point instead of
+ * multiplying a fraction, so that no rounding ever happens.
+ */
+static const struct unit {
+	const char	*name;
+	unsigned int	 a;
+	uint64_t	 b;
+} units[] = {
+	{ "ns", 0, 1 },
+	{ "us", 3, 1 },
+	{ "ms", 6, 1 },
+	{ "s", 9, 1 },
+	{ "", 9, 1 },
+	{ "m", 10, 6 },
+	{ "min", 10, 6 },
+	{ "h", 11, 36 },
+};
+
+/* *v = *v * mul + add, or 0 when that does not fit in 64 bits. */
+static int
+fits(uint64_t *v, uint64_t mul, uint64_t add)
+{
+	return !__builtin_mul_overflow(*v, mul, v) &&
+	    !__builtin_add_overflow(*v, add, v);
+}
+
 int
 ft_parse_duration(const char *s, uint64_t *ns)
 {
-	char *end;
-	double v, mult = 1e9;
+	const struct unit *u;
+	const char *frac = "";
+	size_t nint, nfrac = 0, i;
+	uint64_t v = 0;
+	int err = EINVAL;
 
-	if (s == NULL || *s == '\0')
+	/* Plain decimal digits: strtod would take blanks, a sign, an
+	 * exponent, hexadecimal, "inf" and "nan". */
+	if (s == NULL || (nint = strspn(s, "0123456789")) == 0)
 		goto bad;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || !(v >= 0) || v > 1e9)
+	if (s[nint] == '.') {
+		frac = s + nint + 1;
+		if ((nfrac = strspn(frac, "0123456789")) == 0)
+			goto bad;
+	}
+	for (u = units; u < units + FT_NELEM(units); u++)
+		if (strcmp(s + nint + (nfrac > 0 ? 1 + nfrac : 0),
+		    u->name) == 0)
+			break;
+	if (u == units + FT_NELEM(units))
 		goto bad;
-	if (strcmp(end, "") == 0 || strcmp(end, "s") == 0)
-		mult = 1e9;
-	else if (strcmp(end, "ms") == 0)
-		mult = 1e6;
-	else if (strcmp(end, "us") == 0)
-		mult = 1e3;
-	else if (strcmp(end, "ns") == 0)
-		mult = 1;
-	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
-		mult = 60e9;
-	else if (strcmp(end, "h") == 0)
-		mult = 3600e9;
-	else
+	err = ERANGE;
+	for (i = 0; i < nint; i++)
+		if (!fits(&v, 10, (uint64_t)(s[i] - '0')))
+			goto bad;
+	for (i = 0; i < u->a; i++)
+		if (!fits(&v, 10, i < nfrac ? (uint64_t)(frac[i] - '0') : 0))
+			goto bad;
+	if (!fits(&v, u->b, 0))
 		goto bad;
-	/* Round to the nearest nanosecond; refuse what a uint64_t cannot
-	 * hold (about 584 years). */
-	if (v * mult + 0.5 >= 18446744073709551616.0)
-		goto bad;
-	*ns = (uint64_t)(v * mult + 0.5);
+	/* Checked last: an overlong number is too long before it is too
+	 * fine. */
+	for (; i < nfrac; i++)
+		if (frac[i] != '0') {
+			err = EDOM;
+			goto bad;
+		}
+	*ns = v;
 	return 0;
 bad:
-	errno = EINVAL;
+	errno = err;
 	return -1;
+}
+
+char *
+ft_vis(char *dst, size_t dstsize, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t o = 0;
+
+	if (dstsize == 0)
+		FT_BUG();
+	for (; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p != 0x7f) {
+			if (o + 1 >= dstsize)
+				break;
+			dst[o++] = (char)*p;
+		} else {
+			if (o + 4 >= dstsize)
+				break;
+			o += (size_t)snprintf(dst + o, dstsize - o, "\\x%02x",
+			    *p);
+		}
+	}
+	dst[o] = '\0';
+	return dst;
 }
 
 /* Table-driven CRC32C, reflected polynomial 0x82f63b78. */

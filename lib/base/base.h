@@ -43,8 +43,21 @@ void	 ft_diag_setlevel(int verbose);
 void	 ft_diag_setsink(void (*sink)(const char *, size_t));
 int	 ft_diag_level(void);
 const char *ft_diag_prog(void);
-void	 ft_warn(const char *, ...) FT_PRINTF(1, 2);
-void	 ft_warnx(const char *, ...) FT_PRINTF(1, 2);
+/*
+ * A diagnostic line at level ("warning", "error"), with strerror(errnum)
+ * appended unless errnum is 0; errno is kept.  Called through:
+ *   ft_warn, ft_warnx	  "warning:", what the program absorbs;
+ *   ft_error, ft_errorx  "error:", a failure that does not end the
+ *			  program at once but changes its outcome (it
+ *			  ends the job, or the exit status);
+ * the first of each pair appends strerror(errno), the second does not.
+ */
+void	 ft__diag(const char *level, int errnum, const char *, ...)
+	    FT_PRINTF(3, 4);
+#define ft_warn(...)	ft__diag("warning", errno, __VA_ARGS__)
+#define ft_warnx(...)	ft__diag("warning", 0, __VA_ARGS__)
+#define ft_error(...)	ft__diag("error", errno, __VA_ARGS__)
+#define ft_errorx(...)	ft__diag("error", 0, __VA_ARGS__)
 void	 ft_info(const char *, ...) FT_PRINTF(1, 2);
 void	 ft_debug(const char *, ...) FT_PRINTF(1, 2);
 void	 ft_die(int, const char *, ...) FT_PRINTF(2, 3) FT_NORETURN;
@@ -59,8 +72,13 @@ uint64_t ft_now_ns(void);
 double	 ft_now(void);
 
 /*
- * Parse a duration such as "100ms", "2.5s", "1m", "500us" or a plain
- * number of seconds.  Returns 0 and *ns, or -1 with EINVAL.
+ * Parse a duration: decimal digits, an optional "." and more digits,
+ * then a unit: ns, us, ms, s, m or min, h, or none for seconds ("2.5s",
+ * "100ms", "1m", "90").  The value is read exactly, in integers, so that
+ * "0.1s" is 100000000 ns on every host; no blank, sign, exponent,
+ * hexadecimal, "inf" or "nan".  Returns 0 and *ns, or -1 with errno
+ * EINVAL (not a duration), ERANGE (more than UINT64_MAX ns, about 584
+ * years) or EDOM (a fraction of a nanosecond); *ns is then unchanged.
  */
 int	 ft_parse_duration(const char *, uint64_t *ns);
 /*
@@ -71,6 +89,15 @@ void	 ft_appendf(char *buf, size_t size, size_t *off, const char *fmt, ...)
 	    FT_PRINTF(4, 5);
 /* "250ms", "1.5s", "10s", "600s": a duration for messages.  Returns buf. */
 const char *ft_fmt_duration(uint64_t ns, char *buf, size_t size);
+
+/*
+ * Copy the string src into dst (dstsize bytes, NUL-terminated; cut, never
+ * in the middle of an escape, if it does not fit) with every control
+ * character, a byte below 0x20 or 0x7f, written as \xHH: text that a
+ * peer sent then cannot move the cursor or reprogram a terminal.  Other
+ * bytes, UTF-8 included, are copied as they are.  Returns dst.
+ */
+char	*ft_vis(char *dst, size_t dstsize, const char *src);
 
 /* CRC32C (Castagnoli), as iSCSI and ext4 use it; crc is 0 to start. */
 uint32_t ft_crc32c(uint32_t crc, const void *, size_t);

@@ -45,26 +45,6 @@ static const char *const key_names[K_NKEYS] = {
 
 #define BIT(k)	(1u << (k))
 
-/*
- * Units of a duration, as value * b * 10^a nanoseconds: keeping the
- * power of ten apart lets the parser move the decimal point instead
- * of multiplying a fraction, so that no rounding ever happens.
- */
-static const struct unit {
-	const char	*name;
-	unsigned int	 a;
-	uint64_t	 b;
-} units[] = {
-	{ "ns", 0, 1 },
-	{ "us", 3, 1 },
-	{ "ms", 6, 1 },
-	{ "s", 9, 1 },
-	{ "", 9, 1 },
-	{ "m", 10, 6 },
-	{ "min", 10, 6 },
-	{ "h", 11, 36 },
-};
-
 static const struct signame {
 	const char	*name;
 	int		 signo;
@@ -154,50 +134,6 @@ decimal(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return *v < min || *v > max ? ERANGE : 0;
 }
 
-/*
- * A duration, read exactly: the decimal point moves right by the
- * unit's power of ten, and what is left of the fraction must be zeros.
- * Returns 0, EINVAL, ERANGE, or EDOM for a fraction of a nanosecond.
- */
-static int
-duration(const char *s, uint64_t *ns)
-{
-	const struct unit *u;
-	const char *frac = "";
-	size_t nint, nfrac = 0, i;
-	uint64_t v = 0;
-
-	nint = strspn(s, "0123456789");
-	if (nint == 0)
-		return EINVAL;
-	if (s[nint] == '.') {
-		frac = s + nint + 1;
-		nfrac = strspn(frac, "0123456789");
-		if (nfrac == 0)
-			return EINVAL;
-	}
-	for (u = units; u < units + FT_NELEM(units); u++)
-		if (strcmp(s + nint + (nfrac > 0 ? 1 + nfrac : 0),
-		    u->name) == 0)
-			break;
-	if (u == units + FT_NELEM(units))
-		return EINVAL;
-	for (i = 0; i < nint; i++)
-		if (mul_add(&v, 10, (uint64_t)(s[i] - '0')) == -1)
-			return ERANGE;
-	for (i = 0; i < u->a; i++)
-		if (mul_add(&v, 10, i < nfrac ?
-		    (uint64_t)(frac[i] - '0') : 0) == -1)
-			return ERANGE;
-	for (; i < nfrac; i++)
-		if (frac[i] != '0')
-			return EDOM;
-	if (mul_add(&v, u->b, 0) == -1)
-		return ERANGE;
-	*ns = v;
-	return 0;
-}
-
 static int
 number_item(struct parser *p, enum key k, const char *val, uint64_t min,
     uint64_t max, uint64_t *v)
@@ -217,9 +153,9 @@ number_item(struct parser *p, enum key k, const char *val, uint64_t min,
 static int
 duration_item(struct parser *p, enum key k, const char *val, uint64_t *ns)
 {
-	switch (duration(val, ns)) {
-	case 0:
+	if (ft_parse_duration(val, ns) == 0)
 		return 0;
+	switch (errno) {
 	case ERANGE:
 		return refuse(p, "%s '%s' is too long", key_names[k],
 		    shown(p, val));

@@ -29,13 +29,11 @@
  * role are exclusive, and with neither the target is replica 0.  A key
  * may appear once, in any order.
  *
- * DURATION is digits, an optional "." and more digits, then a unit:
- * ns, us, ms, s, m or min, h, or none for seconds ("2.5s", "100ms",
- * "1m").  These are the units of ft_parse_duration, but the value is
- * read exactly, in integers, so that "0.1s" is 100000000 ns on every
- * host and a formatted spec parses back to the same nanoseconds.  No
- * sign, exponent, blank or fraction of a nanosecond.  Numbers are plain
- * decimal digits.
+ * DURATION is what ft_parse_duration reads: digits, an optional "."
+ * and more digits, then a unit: ns, us, ms, s, m or min, h, or none for
+ * seconds ("2.5s", "100ms", "1m"), read exactly, so that a formatted
+ * spec parses back to the same nanoseconds.  No sign, exponent, blank
+ * or fraction of a nanosecond.  Numbers are plain decimal digits.
  */
 #ifndef FT_INJECT_H
 #define FT_INJECT_H

@@ -111,6 +111,7 @@ struct ft_launch {
 	uint64_t	  grace_ns;	/* SIGTERM to SIGKILL */
 	uint64_t	  hang_ns;	/* silence that fails a process; 0: off */
 	FILE		 *events;	/* JSON lines, or NULL */
+	const char	 *events_name;	/* its name for messages; "-": stdout */
 	int		  force_tcp;
 	const char	 *proto;	/* fault-tolerance protocol name */
 	const char	 *detector;	/* gossip schedule between hosts */
@@ -141,9 +142,33 @@ int	 ft_launch_run(const struct ft_launch *);
 
 /*
  * Find prog as execvp(3) would.  Returns 0 with the path in out, or -1
- * with ENOENT (not found) or EACCES (found, not executable).
+ * with ENOENT (not found), EACCES (found, not executable), EISDIR (a
+ * directory), or what stat(2) said of a name with a slash (ELOOP,
+ * ENOTDIR, ENAMETOOLONG...).  Only ENOENT means "not found": a shell
+ * exits 127 for it, 126 for the others.
  */
 int	 ft_find_program(const char *prog, const char *path, char *out,
 	    size_t outsize);
+
+/*
+ * The open files a job of cf needs at most: in ftrun, and in each rank
+ * (one that talks to every other process), counting those open now,
+ * which the ranks inherit.  An estimate from what the launcher and the
+ * engine keep open (see fds.c); cf->events_name counts for one more.
+ */
+struct ft_launch_fds {
+	uint64_t	launcher;	/* about 3 a process, and a few */
+	uint64_t	rank;		/* about 2 a process, and a few */
+};
+void	 ft_launch_fds(const struct ft_launch *cf, struct ft_launch_fds *);
+
+/*
+ * Raise the soft limit on open files (RLIMIT_NOFILE) of this process,
+ * which the ranks inherit, to the hard limit.  Returns 0 with the new
+ * soft limit in *limit, which is then at least need; -1 with EMFILE and
+ * the hard limit in *limit when the hard limit is below need (nothing
+ * changed); -1 with the errno of setrlimit(2).
+ */
+int	 ft_launch_nofile(uint64_t need, uint64_t *limit);
 
 #endif

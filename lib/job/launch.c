@@ -96,6 +96,7 @@ struct launcher {
 	const char		*progname;
 	uint64_t		 drain_at;
 	int			 watchdog_fd;	/* write end, or -1 */
+	int			 events_failed;	/* a write error was reported */
 	uint64_t		 view_epoch;	/* membership view of the ranks */
 	/* Replication: n = nranks * nrep processes. */
 	uint32_t		 nranks, nrep;
@@ -158,6 +159,33 @@ replica_field(const struct launcher *l, const struct lrank *r, char *buf,
 	return buf;
 }
 
+/*
+ * Flush the events written so far.  The first write error is reported,
+ * once; the job goes on, and ftrun's exit status tells of the loss (the
+ * error stays set on the stream).  errno is kept for the caller.
+ */
+static void
+events_flush(struct launcher *l)
+{
+	const char *name = l->cf->events_name;
+	int saved = errno;
+
+	errno = 0;
+	if ((fflush(l->cf->events) != 0 || ferror(l->cf->events)) &&
+	    !l->events_failed) {
+		l->events_failed = 1;
+		if (errno == 0)
+			errno = EIO;
+		if (l->cf->events == stdout)
+			ft_error("unable to write the events to standard "
+			    "output");
+		else
+			ft_error("events file '%s'", name != NULL ? name :
+			    "?");
+	}
+	errno = saved;
+}
+
 /* One JSON object per line: {"t":<monotonic s>,"event":...}. */
 static void
 event(struct launcher *l, const char *fmt, ...)
@@ -171,7 +199,7 @@ event(struct launcher *l, const char *fmt, ...)
 	vfprintf(l->cf->events, fmt, ap);
 	va_end(ap);
 	fputs("}\n", l->cf->events);
-	fflush(l->cf->events);
+	events_flush(l);
 }
 
 /* Write a JSON string body: the reason texts we emit are ours, but a
@@ -206,11 +234,14 @@ ft_find_program(const char *prog, const char *path, char *out,
 	size_t dlen;
 
 	if (strchr(prog, '/') != NULL) {
-		if (stat(prog, &sb) != 0) {
-			errno = ENOENT;
+		/* stat's errno says why: ENOENT, ELOOP, ENOTDIR... */
+		if (stat(prog, &sb) != 0)
+			return -1;
+		if (S_ISDIR(sb.st_mode)) {
+			errno = EISDIR;
 			return -1;
 		}
-		if (S_ISDIR(sb.st_mode) || access(prog, X_OK) != 0) {
+		if (access(prog, X_OK) != 0) {
 			errno = EACCES;
 			return -1;
 		}
@@ -941,20 +972,24 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
     size_t blen)
 {
 	struct ft_msg_note n;
-	char text[2 * FT_WIRE_TEXT_MAX];
+	char text[2 * FT_WIRE_TEXT_MAX], shown[4 * FT_WIRE_TEXT_MAX + 2];
 	size_t len;
 
 	if (ft_msg_note_decode(body, blen, &n) != 0)
 		return -1;
+	/* The text goes to a terminal: its control characters, escape
+	 * sequences included, are shown, not obeyed. */
+	len = strlen(n.text);
+	if (len > 0 && n.text[len - 1] == '\n')
+		n.text[--len] = '\0';
+	ft_vis(shown, sizeof(shown) - 1, n.text);
 	if (n.kind == FT_NOTE_WARNING) {
-		len = strlen(n.text);
-		if (len > 0 && n.text[len - 1] != '\n' && len + 1 <
-		    sizeof(n.text))
-			n.text[len++] = '\n';
-		(void)!write(STDERR_FILENO, n.text, len);
+		len = strlen(shown);
+		shown[len++] = '\n';
+		(void)!write(STDERR_FILENO, shown, len);
 		return 0;
 	}
-	ft_warnx("divergence: %s", n.text);
+	ft_warnx("divergence: %s", shown);
 	json_quote(n.text, text, sizeof(text));
 	event(l, "\"event\":\"diverge\",\"rank\":%u,\"replica\":%u,"
 	    "\"what\":\"%s\"", l->ranks[lc->rank].rank,
@@ -1154,7 +1189,7 @@ failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 			fprintf(f, "%s%u", n++ > 0 ? "," : "", k);
 	fprintf(f, "],\"n\":%u,\"stable_ms\":%.3f}\n", n,
 	    (double)(ft_now_ns() - t0) / 1e6);
-	fflush(f);
+	events_flush(l);
 }
 
 static void
@@ -2056,14 +2091,8 @@ ft_launch_run(const struct ft_launch *cf)
 	l.progname = strrchr(cf->argv[0], '/') != NULL ?
 	    strrchr(cf->argv[0], '/') + 1 : cf->argv[0];
 	if (ft_find_program(cf->argv[0], cf->path, prog, sizeof(prog)) != 0) {
-		if (errno == EACCES) {
-			ft_warnx("unable to run '%s': Permission denied",
-			    cf->argv[0]);
-			return 126;
-		}
-		ft_warnx("unable to run '%s': No such file or directory",
-		    cf->argv[0]);
-		return 127;
+		ft_error("unable to run '%s'", cf->argv[0]);
+		return errno == ENOENT ? 127 : 126;
 	}
 	if ((l.ranks = calloc(l.n, sizeof(*l.ranks))) == NULL ||
 	    (errfds = calloc(l.n, sizeof(*errfds))) == NULL) {
@@ -2138,7 +2167,7 @@ ft_launch_run(const struct ft_launch *cf)
 	for (i = 0; i < l.n; i++) {
 		errfds[i] = -1;
 		if (spawn(&l, i, prog, &orig, &errfds[i]) != 0) {
-			ft_warn("unable to start rank %u", i);
+			ft_error("unable to start rank %u", i);
 			abort_job(&l, FT_EXIT_TEMP);
 			break;
 		}
@@ -2152,7 +2181,7 @@ ft_launch_run(const struct ft_launch *cf)
 		while (n < 0 && errno == EINTR);
 		close(errfds[i]);
 		if (n == (ssize_t)sizeof(e) && !l.aborting) {
-			ft_warnx("unable to run '%s': %s", cf->argv[0],
+			ft_errorx("unable to run '%s': %s", cf->argv[0],
 			    strerror(e));
 			event(&l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
 			    "\"exec failed\"", i);

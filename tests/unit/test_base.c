@@ -2,7 +2,8 @@
 /*
  * Unit tests of the base layer: CRC32C against published vectors, write
  * buffers and read cursors (round trips, big-endian layout, sticky
- * errors), length-prefixed strings, duration parsing and hex.
+ * errors), length-prefixed strings, duration parsing, hex and the
+ * escaping of control characters.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -261,6 +262,15 @@ test_duration(void)
 		{ "1h", 3600000000000ull },
 		{ "1.001ms", 1001000ull },
 		{ "1.003s", 1003000000ull },
+		/* Read exactly, in integers, up to 2^64-1 ns. */
+		{ "0.1s", 100000000ull },
+		{ "0.3", 300000000ull },
+		{ "1.0ns", 1 },
+		{ "007s", 7000000000ull },
+		{ "0.0000000001m", 6 },
+		{ "18446744073.709551615s", UINT64_MAX },
+		{ "18446744073709551615ns", UINT64_MAX },
+		{ "5124095h", 18446742000000000000ull },
 	};
 	static const char *bad[] = {
 		"", "x", "-1", "5q", "ms", "1 s", "5ss", "nan", "inf",
@@ -304,7 +314,7 @@ duration_overflow(void *arg)
 		t_diag("\"%s\" parsed as %" PRIu64 " ns", s, ns);
 		return 1;
 	}
-	return errno == EINVAL ? 0 : 1;
+	return errno == ERANGE ? 0 : 1;
 }
 
 static void
@@ -314,6 +324,76 @@ test_duration_overflow(void)
 	    "duration \"1000000000h\" (3.6e21 ns) is rejected, no overflow");
 	T_OK(t_child(duration_overflow, "400000000m"),
 	    "duration \"400000000m\" (2.4e19 ns) is rejected, no overflow");
+}
+
+/*
+ * Durations are decimal, whoever parses them (ftrun's options, --inject,
+ * ftgossip): what strtod would also take is refused, and a value too
+ * long or too fine says so in errno.
+ */
+static void
+test_duration_strict(void)
+{
+	static const char *notdur[] = {
+		"0x10", "0X10", "0x1p4", "1e3", "1E3", "1e-3s", "inf",
+		"infinity", "INF", "nan", "+1", " 1", "1 ", "\t1", "1.",
+		".5", "1..5", "1s\n", "١",
+	};
+	static const struct {
+		const char	*s;
+		int		 err;
+	} refused[] = {
+		{ "18446744073709551616ns", ERANGE },
+		{ "18446744073.709551616s", ERANGE },
+		{ "600000000h", ERANGE },
+		{ "5124096h", ERANGE },
+		{ "99999999999999999999999", ERANGE },
+		{ "0.5ns", EDOM },
+		{ "0.0000000001s", EDOM },
+		{ "1.00000000001ms", EDOM },
+	};
+	char shown[64];
+	uint64_t ns;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < FT_NELEM(notdur); i++) {
+		ns = 12345;
+		errno = 0;
+		rc = ft_parse_duration(notdur[i], &ns);
+		T_OK(rc == -1 && errno == EINVAL && ns == 12345,
+		    "duration \"%s\" is not a duration (EINVAL)",
+		    ft_vis(shown, sizeof(shown), notdur[i]));
+	}
+	for (i = 0; i < FT_NELEM(refused); i++) {
+		ns = 12345;
+		errno = 0;
+		rc = ft_parse_duration(refused[i].s, &ns);
+		T_OK(rc == -1 && errno == refused[i].err && ns == 12345,
+		    "duration \"%s\" is refused with %s", refused[i].s,
+		    refused[i].err == ERANGE ? "ERANGE" : "EDOM");
+		if (rc != -1 || errno != refused[i].err)
+			t_diag("got rc %d, errno %d, %" PRIu64 " ns", rc, errno,
+			    ns);
+	}
+}
+
+static void
+test_vis(void)
+{
+	char out[64];
+
+	T_EQ_STR(ft_vis(out, sizeof(out), "plain text, caf\xc3\xa9 \\ ok"),
+	    "plain text, caf\xc3\xa9 \\ ok",
+	    "ft_vis copies printable ASCII, UTF-8 and backslashes as they are");
+	T_EQ_STR(ft_vis(out, sizeof(out), "a\033[2Jb\r\n\x7f\x01"),
+	    "a\\x1b[2Jb\\x0d\\x0a\\x7f\\x01",
+	    "ft_vis writes control characters and DEL as \\xHH");
+	T_EQ_STR(ft_vis(out, 8, "abcdefghij"), "abcdefg",
+	    "ft_vis cuts a string that does not fit, NUL-terminated");
+	T_EQ_STR(ft_vis(out, 8, "abcd\033x"), "abcd",
+	    "ft_vis never cuts an escape in half");
+	T_EQ_STR(ft_vis(out, 1, "abc"), "", "ft_vis into one byte is empty");
 }
 
 static void
@@ -397,6 +477,8 @@ main(void)
 	test_strings();
 	test_duration();
 	test_duration_overflow();
+	test_duration_strict();
+	test_vis();
 	test_hex();
 	test_grow();
 	return t_done();
