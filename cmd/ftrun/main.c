@@ -288,14 +288,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_HANG:
 			/* 0 or "off": no hang detection (debuggers). */
-			if (strcmp(optarg, "off") == 0)
-				ns = 0;
-			else if (ft_parse_duration(optarg, &ns) != 0 ||
-			    (ns != 0 && ns < FT_HANG_TIMEOUT_MIN))
+			cf.hang_ns = strcmp(optarg, "off") == 0 ? 0 :
+			    parse_duration("--hang-timeout", optarg, 1);
+			if (cf.hang_ns != 0 && cf.hang_ns < FT_HANG_TIMEOUT_MIN)
 				ft_diex(FT_EXIT_USAGE, "--hang-timeout '%s' is "
-				    "not a duration of at least 100ms, 0 or "
-				    "'off'", optarg);
-			cf.hang_ns = ns;
+				    "shorter than 100ms (0 or 'off' turns hang "
+				    "detection off)", optarg);
 			break;
 		case OPT_GRACE:
 			cf.grace_ns = parse_duration("--grace", optarg, 1);

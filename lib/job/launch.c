@@ -1006,6 +1006,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	struct ft_msg_register reg;
 	struct ft_msg_abort ab;
 	char reason[2 * FT_WIRE_TEXT_MAX], name[48], rep[32];
+	char shown[4 * FT_WIRE_TEXT_MAX + 1];
 	struct lrank *r;
 
 	if (h->type == FT_MSG_REGISTER) {
@@ -1043,7 +1044,8 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		else
 			ft_warnx("%s (pid %d) aborted the job with code %d: %s",
 			    who(l, r - l->ranks, name, sizeof(name)),
-			    (int)r->pid, ab.code, ab.reason);
+			    (int)r->pid, ab.code, ft_vis(shown, sizeof(shown),
+			    ab.reason));
 		event(l, "\"event\":\"abort\",\"rank\":%u,\"code\":%d,"
 		    "\"reason\":\"%s\"", r->rank, ab.code, reason);
 		/* An error may be the consequence of a death we have not
