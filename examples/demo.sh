@@ -41,6 +41,12 @@ ftrun -n 4 -r 2 --inject kill:rank=0,role=master,at=0.3s "$out/jacobi" 256 \
     3000 | tee "$out/jacobi.r2"
 cmp "$out/jacobi.ref" "$out/jacobi.r2"
 echo "the replicated job lost rank 0's master and printed the same"
+say ftrun -n 4 -r 2 --hang-timeout 2s --inject kill:rank=2,replica=1,after-sends=200,signal=19 $out/jacobi 256 3000
+ftrun -n 4 -r 2 --hang-timeout 2s \
+    --inject kill:rank=2,replica=1,after-sends=200,signal=19 "$out/jacobi" \
+    256 3000 | tee "$out/jacobi.stop"
+cmp "$out/jacobi.ref" "$out/jacobi.stop"
+echo "a replica stopped itself (SIGSTOP); silent for 2s, it was killed, and the job printed the same"
 
 # The gossip failure detector survives what the job above did not: six
 # members, one killed, the five others agree on a view without it.
