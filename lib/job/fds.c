@@ -24,19 +24,20 @@
  */
 #define LAUNCHER_PER_PROC	3
 /*
- * ftrun, once: the listening socket, the watchdog's pipe, and while a
- * rank starts, the ends of its pipes that are closed once it has forked
- * (stdout, stderr and stdin write and read ends, both ends of the key
- * pipe, the exec error pipe's write end).
+ * ftrun, once: the listening socket, the watchdog's pipe, both ends of
+ * the heartbeat pipe, and while a rank starts, the ends of its pipes
+ * that are closed once it has forked (stdout, stderr and stdin write
+ * and read ends, both ends of the key pipe, the exec error pipe's write
+ * end).
  */
-#define LAUNCHER_FIXED		(1 + 1 + 6)
+#define LAUNCHER_FIXED		(1 + 1 + 2 + 6)
 /* A rank: a connection to every other process, and one from it. */
 #define RANK_PER_PEER		2
 /*
  * A rank, once: its Unix and TCP listeners, its connection to ftrun,
- * the job key's pipe until MPI_Init has read it.
+ * the job key's pipe until MPI_Init has read it, the heartbeat pipe.
  */
-#define RANK_FIXED		(2 + 1 + 1)
+#define RANK_FIXED		(2 + 1 + 1 + 1)
 /*
  * Slack for what is not counted: connections refused during their
  * handshake, files the C library opens, and, for a rank, files the
