@@ -85,3 +85,11 @@ field() {
 	[ "$stderr" = "ftgossip: fatal: --trials is missing" ]
 	run -100 --separate-stderr ftgossip run
 }
+
+@test "ftgossip: option and command errors start with 'ftgossip: fatal:', not a path" {
+	run -100 --separate-stderr "$FT_ROOT/bin/ftgossip" run --bogus
+	[ "${stderr_lines[0]}" = "ftgossip: fatal: unrecognized option '--bogus'" ]
+	[[ ${stderr_lines[1]} == "usage: ftgossip run "* ]]
+	run -100 --separate-stderr "$FT_ROOT/bin/ftgossip" frob
+	[ "${stderr_lines[0]}" = "ftgossip: fatal: unknown command 'frob'" ]
+}

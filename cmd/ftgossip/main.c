@@ -527,17 +527,25 @@ main(int argc, char *argv[])
 {
 	struct opts o;
 	const char *cmd, *errstr;
-	char *end;
+	char *end, getopt_prog[80];
 	long ncpu;
 	int ch;
 
 	ft_diag_init(argv[0]);
+	/* getopt starts its messages with argv[0]: make them read as ours,
+	 * "ftgossip: fatal: unrecognized option '--bogus'". */
+	snprintf(getopt_prog, sizeof(getopt_prog), "%s: fatal",
+	    ft_diag_prog());
+	argv[0] = getopt_prog;
 	if (argc < 2)
 		usage();
 	cmd = argv[1];
 	if (strcmp(cmd, "simulate") != 0 && strcmp(cmd, "predict") != 0 &&
-	    strcmp(cmd, "run") != 0)
+	    strcmp(cmd, "run") != 0) {
+		/* Not ft_diex: the usage follows. */
+		fprintf(stderr, "%s: unknown command '%s'\n", getopt_prog, cmd);
 		usage();
+	}
 	memset(&o, 0, sizeof(o));
 	o.period_ns = 100000000u;
 	o.proto = FT_GOSSIP_DBRR;
