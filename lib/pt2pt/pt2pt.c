@@ -270,12 +270,20 @@ ft_pt_new(const struct ft_pt_conf *cf)
 		snprintf(pt->unix_path, sizeof(pt->unix_path), "%s",
 		    addr + 5);
 	}
-	snprintf(addr, sizeof(addr), "tcp:%s:0",
-	    cf->tcp_host != NULL ? cf->tcp_host : "127.0.0.1");
-	pt->lfd_tcp = ft_net_listen(addr, pt->self_addr.tcp_addr,
-	    sizeof(pt->self_addr.tcp_addr));
-	if (pt->lfd_tcp == -1)
-		goto fail;
+	/*
+	 * A TCP port is open to every user of the host, the job directory
+	 * (mode 0700) to its owner only: listen on TCP only when the job
+	 * asks for it, or has no directory and more than one process.
+	 * Without it, our address in the table has no TCP part.
+	 */
+	if (cf->force_tcp || (cf->unix_dir == NULL && pt->nproc > 1)) {
+		snprintf(addr, sizeof(addr), "tcp:%s:0",
+		    cf->tcp_host != NULL ? cf->tcp_host : "127.0.0.1");
+		pt->lfd_tcp = ft_net_listen(addr, pt->self_addr.tcp_addr,
+		    sizeof(pt->self_addr.tcp_addr));
+		if (pt->lfd_tcp == -1)
+			goto fail;
+	}
 	return pt;
 fail:
 	saved = errno;
@@ -638,6 +646,11 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 		addr = a->unix_addr;
 	else
 		addr = a->tcp_addr;
+	/* It listens on nothing we can reach (no TCP without --tcp). */
+	if (addr[0] == '\0') {
+		errno = EHOSTUNREACH;
+		return -1;
+	}
 	/* A full accept queue (a busy peer) is worth waiting out. */
 	deadline = ft_now_ns() + 5000000000u;
 	while ((fd = ft_net_connect(addr)) == -1) {

@@ -233,8 +233,8 @@ test_api(void)
 	    "ft_pt_rank and ft_pt_size");
 	ft_pt_addr(p, &t[0]);
 	T_OK(strncmp(t[0].unix_addr, "unix:", 5) == 0 &&
-	    strncmp(t[0].tcp_addr, "tcp:127.0.0.1:", 14) == 0,
-	    "ft_pt_addr gives a unix and a tcp address");
+	    t[0].tcp_addr[0] == '\0', "ft_pt_addr gives a unix address and, "
+	    "without force_tcp, no tcp address (no TCP listener)");
 	memset(&s, 0, sizeof(s));
 	T_FAILS(ft_pt_isend(p, &s, buf, 4, 1, 0, 0, 0, FT_SEND_STANDARD),
 	    ENOTCONN, "isend before the table fails with ENOTCONN");
@@ -249,6 +249,75 @@ test_api(void)
 	    !ft_pt_busy(p), "no peer gone, not busy");
 	ft_pt_free(p);
 	ft_pt_free(NULL);
+}
+
+/*
+ * Which sockets an engine listens on: TCP only when asked (force_tcp),
+ * or with no directory for Unix sockets; a world of one process listens
+ * on nothing.  Two engines with force_tcp talk over TCP, and a peer
+ * with no address we can use cannot be sent to.
+ */
+static void
+test_listeners(void)
+{
+	struct ft_pt_conf cf;
+	struct ft_rank_addr t[2];
+	struct ft_pt *a, *b;
+	struct ft_req s;
+	int x = 1;
+
+	memset(&cf, 0, sizeof(cf));
+	cf.key = key;
+	cf.size = 2;
+	cf.unix_dir = dir;
+	cf.force_tcp = 1;
+	if ((a = ft_pt_new(&cf)) == NULL)
+		abort();
+	cf.rank = 1;
+	if ((b = ft_pt_new(&cf)) == NULL)
+		abort();
+	ft_pt_addr(a, &t[0]);
+	ft_pt_addr(b, &t[1]);
+	T_OK(t[0].unix_addr[0] == '\0' &&
+	    strncmp(t[0].tcp_addr, "tcp:127.0.0.1:", 14) == 0,
+	    "force_tcp: a tcp address and no unix address");
+	if (ft_pt_set_table(a, t, 2) != 0 || ft_pt_set_table(b, t, 2) != 0)
+		abort();
+	warm(a, b);
+	T_OK(1, "force_tcp: two engines exchange messages over TCP");
+	ft_pt_free(a);
+	ft_pt_free(b);
+
+	cf.force_tcp = 0;
+	cf.unix_dir = NULL;
+	if ((a = ft_pt_new(&cf)) == NULL)
+		abort();
+	ft_pt_addr(a, &t[0]);
+	T_OK(t[0].unix_addr[0] == '\0' &&
+	    strncmp(t[0].tcp_addr, "tcp:127.0.0.1:", 14) == 0,
+	    "no directory: a tcp address only");
+	ft_pt_free(a);
+	cf.rank = 0;
+	cf.size = 1;
+	if ((a = ft_pt_new(&cf)) == NULL)
+		abort();
+	ft_pt_addr(a, &t[0]);
+	T_OK(t[0].unix_addr[0] == '\0' && t[0].tcp_addr[0] == '\0',
+	    "a world of one with no directory listens on nothing");
+	ft_pt_free(a);
+
+	/* Rank 1 on another host, with no TCP address. */
+	a = engine(0, 2, key, dir, NULL);
+	ft_pt_addr(a, &t[0]);
+	t[1] = t[0];
+	t[1].node = 1;
+	if (ft_pt_set_table(a, t, 2) != 0)
+		abort();
+	memset(&s, 0, sizeof(s));
+	T_FAILS(ft_pt_isend(a, &s, &x, sizeof(x), 1, 0, 0, 0,
+	    FT_SEND_STANDARD), EHOSTUNREACH, "a peer on another host with "
+	    "no tcp address: isend fails with EHOSTUNREACH");
+	ft_pt_free(a);
 }
 
 /* ---- One rank: matching through self-sends. ---- */
@@ -1351,6 +1420,7 @@ main(void)
 	if (mkdtemp(dir) == NULL || mkdtemp(dir2) == NULL)
 		abort();
 	test_api();
+	test_listeners();
 
 	p = engine(0, 1, key, dir, NULL);
 	ft_pt_addr(p, &self);
