@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: ISC
-# What a job shows the other users of its host.  Ranks listen on TCP
-# only with --tcp: without it they talk over the Unix sockets of the
-# job directory (mode 0700).  gate makes the ranks wait, after MPI_Init
-# and before any message, until a file exists.  No timing: every wait
-# polls for a condition.
+# What a job shows the other users of its host, and how it stands a
+# stranger's connections.  Ranks listen on TCP only with --tcp: without
+# it they talk over the Unix sockets of the job directory (mode 0700).
+# A flood of connections that never finish the handshake (tests/progs/
+# flood.py) costs a rank, or ftrun, a bounded number of descriptors and
+# of warning lines (ft-wire(7)), and the job still ends.  gate makes
+# the ranks wait, after MPI_Init and before any message, until a file
+# exists.  No timing: every wait polls for a condition.
 
 load common
 bats_require_minimum_version 1.5.0
+
+FLOOD="$FT_ROOT/tests/progs/flood.py"
 
 # The TCP sockets a process listens on, "PORT QUEUE" a line, QUEUE
 # being the connections waiting in its accept queue (from /proc).
@@ -33,6 +38,12 @@ for table in ("/proc/net/tcp", "/proc/net/tcp6"):
 EOF
 }
 
+# The open descriptors of a process.
+nfds() {
+	local fds=(/proc/"$1"/fd/*)
+	echo "${#fds[@]}"
+}
+
 rank_pid() {
 	sed -n "s/^rank $1 pid //p" "$BATS_TEST_TMPDIR/out"
 }
@@ -42,6 +53,14 @@ has_pids() {
 	for ((r = 0; r < $1; r++)); do
 		[ -n "$(rank_pid "$r")" ] || return 1
 	done
+}
+
+# Is the accept queue of every TCP listener of a process empty?
+accepted_all() {
+	local port queue
+	while read -r port queue; do
+		[ "$queue" -eq 0 ] || return 1
+	done < <(tcp_listening "$1")
 }
 
 # Run gate with N ranks and more ftrun options, under a descriptor limit
@@ -90,4 +109,50 @@ finish_gate() {
 	finish_gate
 	[ "$status" -eq 0 ]
 	grep -qx "No Errors" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "a rank flooded with 2000 silent TCP connections keeps a few descriptors, and the job ends with few warnings" {
+	local pid port queue base n refused
+	start_gate 3 --tcp
+	pid=$(rank_pid 1)
+	read -r port queue < <(tcp_listening "$pid")
+	base=$(nfds "$pid")
+	# A first flood while the ranks wait: rank 1 (in MPI_Recv) accepts
+	# every connection, and keeps at most 3 + 64 in the handshake,
+	# though its limit of 256 descriptors would allow more.
+	ft_bg python3 "$FLOOD" "tcp:127.0.0.1:$port" 1000 \
+	    "$BATS_TEST_TMPDIR/ready1"
+	ft_poll 60 test -s "$BATS_TEST_TMPDIR/ready1"
+	[ "$(cat "$BATS_TEST_TMPDIR/ready1")" -gt 900 ]
+	ft_poll 30 accepted_all "$pid"
+	n=$(nfds "$pid")
+	echo "rank 1 holds $n descriptors, $base before the flood"
+	[ "$n" -le $((base + 3 + 64)) ]
+	# A second one while the ranks connect to each other.
+	ft_bg python3 "$FLOOD" "tcp:127.0.0.1:$port" 1000
+	finish_gate
+	[ "$status" -eq 0 ]
+	grep -qx "No Errors" "$BATS_TEST_TMPDIR/out"
+	refused=$(grep -c "\[rank 1\]: warning: refused a connection" \
+	    "$BATS_TEST_TMPDIR/err")
+	echo "$refused lines of refusal"
+	[ "$refused" -ge 5 ] && [ "$refused" -lt 100 ]
+	grep -q "\[rank 1\]: warning: [0-9]* more refused connections suppressed" \
+	    "$BATS_TEST_TMPDIR/err"
+}
+
+@test "ftrun closes silent connections beyond its cap, with few warnings, and the job goes on" {
+	# 300 connections, 2 ranks: at most 2 + 64 stay in the handshake.
+	ft_build hello
+	run -0 --separate-stderr ftrun -n 2 sh -c '
+	    if [ "$FT_RANK" = 0 ]; then
+		    python3 "$2" "$FT_LAUNCHER" 300 - 234 || exit 1
+	    fi
+	    exec "$1"' sh "$FT_PROGS/hello" "$FLOOD"
+	[[ $output == *"flood: closed "*" of 300"* ]]
+	[[ $output == *"No Errors"* ]]
+	refused=$(grep -c "ftrun: warning: refused a connection" <<<"$stderr")
+	echo "$refused lines of refusal"
+	[ "$refused" -ge 5 ] && [ "$refused" -lt 100 ]
+	[[ $stderr == *"ftrun: warning: "*" more refused connections suppressed"* ]]
 }

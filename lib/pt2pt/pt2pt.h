@@ -101,6 +101,9 @@ struct ft_pt_conf {
 	const char		*unix_dir;	/* where to listen, or NULL */
 	const char		*tcp_host;	/* "127.0.0.1" by default */
 	uint32_t		 node;		/* this host's index */
+	/* A connection must send HELLO this long after it was accepted
+	 * (0: FT_HS_HELLO_NS, ft-wire(7)); tests shorten it. */
+	uint64_t		 hello_ns;
 };
 
 /*
@@ -161,6 +164,10 @@ int	 ft_pt_cancel(struct ft_pt *, struct ft_req *);
  * Make progress: accept, connect, read and write whatever is ready,
  * waiting up to timeout_ms (0: do not wait, -1: until something
  * happens).  Returns 0, or -1 with errno on a local failure (ENOMEM).
+ * This is also when the engine enforces the limits on connections in
+ * the handshake (ft_hs_guard): at most nproc + FT_HS_STRANGERS, and
+ * none silent past its HELLO deadline, which ends a wait early.
+ * Refused connections are reported through a rate limit.
  */
 int	 ft_pt_progress(struct ft_pt *, int timeout_ms);
 

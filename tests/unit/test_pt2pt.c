@@ -8,6 +8,7 @@
  * rendezvous messages over a Unix socket, and a third engine with the
  * wrong key is refused.  Tests that show a crash run in a child.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <stdint.h>
@@ -318,6 +319,201 @@ test_listeners(void)
 	    FT_SEND_STANDARD), EHOSTUNREACH, "a peer on another host with "
 	    "no tcp address: isend fails with EHOSTUNREACH");
 	ft_pt_free(a);
+}
+
+/* ---- Strangers: connections that never finish the handshake. ---- */
+
+static char	 hs_lines[16][160];
+static int	 hs_nlines;
+
+static void
+hs_sink(const char *line, size_t len)
+{
+	if (hs_nlines < (int)FT_NELEM(hs_lines))
+		snprintf(hs_lines[hs_nlines], sizeof(hs_lines[0]), "%.*s",
+		    (int)len, line);
+	hs_nlines++;
+}
+
+/* Lines captured that contain what. */
+static int
+hs_count(const char *what)
+{
+	int i, n = 0;
+
+	for (i = 0; i < hs_nlines && i < (int)FT_NELEM(hs_lines); i++)
+		if (strstr(hs_lines[i], what) != NULL)
+			n++;
+	return n;
+}
+
+/* Has the other end closed the socket?  Reads what is there. */
+static int
+hs_closed(int fd)
+{
+	char buf[512];
+	ssize_t n;
+
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+		;
+	return n == 0 || (n < 0 && errno != EAGAIN);
+}
+
+/* An engine of a world of two whose HELLO deadline is hello_ns. */
+static struct ft_pt *
+hs_engine(uint32_t rank, uint64_t hello_ns)
+{
+	struct ft_pt_conf cf;
+	struct ft_pt *pt;
+
+	memset(&cf, 0, sizeof(cf));
+	cf.rank = rank;
+	cf.size = 2;
+	cf.key = key;
+	cf.unix_dir = dir;
+	cf.hello_ns = hello_ns;
+	if ((pt = ft_pt_new(&cf)) == NULL)
+		abort();
+	return pt;
+}
+
+/* A client that sends HELLO with the job key and then stops. */
+static void
+hs_hello(struct ft_conn *c, const char *addr)
+{
+	int fd;
+
+	if ((fd = ft_net_connect(addr)) == -1 ||
+	    ft_conn_connecting(c, fd, key, 0, FT_ROLE_RANK) != 0 ||
+	    ft_conn_flush(c) != 0 || c->hsout.len != 0)
+		abort();
+}
+
+/*
+ * A connection that sends nothing is closed once its HELLO deadline is
+ * past, whenever the engine runs; one that sent HELLO is not, though
+ * it never answers CHALLENGE (a rank answers in its next MPI call).
+ */
+static void
+test_hs_timeout(void)
+{
+	struct ft_rank_addr t;
+	struct ft_conn h;
+	struct ft_pt *b;
+	int fd, i, closed;
+
+	hs_nlines = 0;
+	ft_diag_setsink(hs_sink);
+	b = hs_engine(1, 1000000);	/* 1 ms */
+	ft_pt_addr(b, &t);
+	if ((fd = ft_net_connect(t.unix_addr)) == -1)
+		abort();
+	hs_hello(&h, t.unix_addr);
+	for (i = 0, closed = 0; i < 2000 && !closed; i++) {
+		(void)ft_pt_progress(b, 10);
+		closed = hs_closed(fd);
+	}
+	T_OK(closed, "a connection that sends no HELLO is closed after its "
+	    "deadline (%d passes)", i);
+	T_EQ_INT(hs_count("refused a connection: sent no HELLO in time"), 1,
+	    "and refused with a warning");
+	spin(b, NULL, 50);
+	(void)ft_pt_progress(b, 20);
+	T_OK(!hs_closed(h.fd), "one that sent HELLO stays, past the "
+	    "deadline, while its CHALLENGE goes unanswered");
+	ft_conn_release(&h);
+	close(fd);
+	ft_pt_free(b);
+	ft_diag_setsink(NULL);
+}
+
+/*
+ * Past the cap (nproc + FT_HS_STRANGERS), the oldest silent connection
+ * goes first, and one that sent HELLO is kept; warnings are limited.
+ */
+static void
+test_hs_cap(void)
+{
+	enum { EXTRA = 11, N = 2 + FT_HS_STRANGERS + EXTRA - 1 };
+	struct ft_rank_addr t;
+	struct ft_conn h;
+	struct ft_pt *b;
+	int fd[N], i, n, ok;
+
+	hs_nlines = 0;
+	ft_diag_setsink(hs_sink);
+	b = hs_engine(1, 3600ull * 1000000000u);
+	ft_pt_addr(b, &t);
+	hs_hello(&h, t.unix_addr);
+	for (i = 0; i < N; i++)
+		if ((fd[i] = ft_net_connect(t.unix_addr)) == -1)
+			abort();
+	/* All are in the accept queue: one pass takes them all. */
+	for (i = 0, n = 0; i < MAXITER && n < EXTRA; i++) {
+		(void)ft_pt_progress(b, 0);
+		for (n = 0; n < N && hs_closed(fd[n]); n++)
+			;
+	}
+	spin(b, NULL, IDLE);
+	for (i = 0, n = 0, ok = 1; i < N; i++) {
+		if (hs_closed(fd[i]))
+			n++;
+		ok = ok && hs_closed(fd[i]) == (i < EXTRA);
+	}
+	T_OK(ok && n == EXTRA, "%d connections in the handshake with a cap "
+	    "of %d: the %d oldest silent ones are closed (%d closed)",
+	    N + 1, 2 + FT_HS_STRANGERS, EXTRA, n);
+	T_OK(!hs_closed(h.fd), "the one that sent HELLO, the oldest, stays");
+	T_EQ_INT(hs_count("refused a connection: too many connections in "
+	    "the handshake"), FT_HS_WARN_BURST, "only the first few "
+	    "refusals have a line of their own");
+	ft_conn_release(&h);
+	for (i = 0; i < N; i++)
+		close(fd[i]);
+	ft_pt_free(b);
+	ft_diag_setsink(NULL);
+	T_EQ_INT(hs_count(" more refused connections suppressed"), 1,
+	    "one line reports the others, at the latest when the engine "
+	    "ends");
+}
+
+/* A peer that connects during a flood of silent connections gets in. */
+static void
+test_hs_flood(void)
+{
+	enum { N = 2 * (2 + FT_HS_STRANGERS) };
+	struct ft_rank_addr t[2];
+	struct ft_req s, r, *rq[2] = { &s, &r };
+	struct ft_pt *a, *b;
+	int fd[2 * N], i, x = 7, y = 0;
+
+	ft_diag_setsink(hs_sink);
+	a = hs_engine(0, 1000000);
+	b = hs_engine(1, 1000000);
+	ft_pt_addr(a, &t[0]);
+	ft_pt_addr(b, &t[1]);
+	if (ft_pt_set_table(a, t, 2) != 0 || ft_pt_set_table(b, t, 2) != 0)
+		abort();
+	for (i = 0; i < N; i++)
+		if ((fd[i] = ft_net_connect(t[1].unix_addr)) == -1)
+			abort();
+	spin(b, NULL, 10);
+	memset(&s, 0, sizeof(s));
+	memset(&r, 0, sizeof(r));
+	(void)ft_pt_irecv(b, &r, &y, sizeof(y), 0, 3, 1);
+	(void)ft_pt_isend(a, &s, &x, sizeof(x), 1, 1, 0, 3,
+	    FT_SEND_STANDARD);
+	for (i = N; i < 2 * N; i++)
+		if ((fd[i] = ft_net_connect(t[1].unix_addr)) == -1)
+			abort();
+	T_OK(run(a, b, rq, 2) && y == 7 && !ft_pt_peer_gone(b, 0),
+	    "a rank that connects among %d silent connections gets its "
+	    "message through", 2 * N);
+	for (i = 0; i < 2 * N; i++)
+		close(fd[i]);
+	ft_pt_free(a);
+	ft_pt_free(b);
+	ft_diag_setsink(NULL);
 }
 
 /* ---- One rank: matching through self-sends. ---- */
@@ -1421,6 +1617,9 @@ main(void)
 		abort();
 	test_api();
 	test_listeners();
+	test_hs_timeout();
+	test_hs_cap();
+	test_hs_flood();
 
 	p = engine(0, 1, key, dir, NULL);
 	ft_pt_addr(p, &self);
