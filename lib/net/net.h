@@ -80,7 +80,7 @@ struct ft_conn {
 	size_t		 oq_bytes;
 	int		 eof;
 	void		*user;
-	uint64_t	 accepted;	/* ft_now_ns() at accept; 0: we dialed */
+	uint64_t	 accepted;	/* ft_now_ns() at accept, or 0 */
 };
 
 #define FT_CONN_IBUF	(256u << 10)

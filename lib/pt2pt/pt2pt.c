@@ -162,7 +162,7 @@ struct ft_pt {
 	struct pconn		**pfdconn;
 	size_t			 cappfd;
 	/* Connections we accepted and that are in the handshake. */
-	uint64_t		 hello_ns;	/* HELLO deadline after accept */
+	uint64_t		 hello_ns;	/* HELLO due after accept */
 	uint64_t		 hs_next;	/* the next one due, or 0 */
 	struct ft_ratelim	 refusals;	/* their warnings */
 };

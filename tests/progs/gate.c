@@ -25,7 +25,7 @@ main(int argc, char *argv[])
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (argc < 2 || size < 2) {
-		fprintf(stderr, "usage: gate FILE [ROUNDS] (2 ranks or more)\n");
+		fprintf(stderr, "usage: gate FILE [ROUNDS] (2 ranks)\n");
 		MPI_Abort(MPI_COMM_WORLD, 100);
 	}
 	if (argc > 2)

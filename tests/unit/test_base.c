@@ -390,17 +390,6 @@ test_grow(void)
 	free(a);
 }
 
-static char	 sunk[8][160];
-static int	 nsunk;
-
-static void
-sink(const char *line, size_t len)
-{
-	if (nsunk < (int)FT_NELEM(sunk))
-		snprintf(sunk[nsunk], sizeof(sunk[0]), "%.*s", (int)len, line);
-	nsunk++;
-}
-
 static void
 test_ratelim(void)
 {
@@ -450,24 +439,25 @@ test_ratelim(void)
 
 	/* The printing side, with an interval no test outlasts. */
 	ft_diag_init("test_base");
-	ft_diag_setsink(sink);
+	ft_diag_setsink(t_sink);
+	t_sunk.n = 0;
 	ft_ratelim_init(&rl, "refused connections", 5,
 	    3600ull * 1000000000u);
 	for (i = 0; i < 20; i++)
 		ft_warnx_limited(&rl, "refused a connection: %d", i);
-	T_OK(nsunk == 5 && strcmp(sunk[0], "test_base: warning: refused a "
-	    "connection: 0\n") == 0 && strcmp(sunk[4], "test_base: warning: "
-	    "refused a connection: 4\n") == 0,
+	T_OK(t_sunk.n == 5 && strcmp(t_sunk.line[0], "test_base: warning: "
+	    "refused a connection: 0\n") == 0 && strcmp(t_sunk.line[4],
+	    "test_base: warning: refused a connection: 4\n") == 0,
 	    "ft_warnx_limited: 20 warnings in an interval print 5 lines");
 	ft_ratelim_flush(&rl, 0);
-	T_EQ_INT(nsunk, 5, "ft_ratelim_flush: nothing before the interval "
+	T_EQ_INT(t_sunk.n, 5, "ft_ratelim_flush: nothing before the interval "
 	    "is over");
 	ft_ratelim_flush(&rl, 1);
-	T_OK(nsunk == 6 && strcmp(sunk[5], "test_base: warning: 15 more "
-	    "refused connections suppressed\n") == 0,
+	T_OK(t_sunk.n == 6 && strcmp(t_sunk.line[5], "test_base: warning: "
+	    "15 more refused connections suppressed\n") == 0,
 	    "ft_ratelim_flush: one line reports the 15 held back");
 	ft_ratelim_flush(&rl, 1);
-	T_EQ_INT(nsunk, 6, "ft_ratelim_flush: reported once");
+	T_EQ_INT(t_sunk.n, 6, "ft_ratelim_flush: reported once");
 	ft_diag_setsink(NULL);
 }
 

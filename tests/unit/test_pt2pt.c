@@ -323,30 +323,6 @@ test_listeners(void)
 
 /* ---- Strangers: connections that never finish the handshake. ---- */
 
-static char	 hs_lines[16][160];
-static int	 hs_nlines;
-
-static void
-hs_sink(const char *line, size_t len)
-{
-	if (hs_nlines < (int)FT_NELEM(hs_lines))
-		snprintf(hs_lines[hs_nlines], sizeof(hs_lines[0]), "%.*s",
-		    (int)len, line);
-	hs_nlines++;
-}
-
-/* Lines captured that contain what. */
-static int
-hs_count(const char *what)
-{
-	int i, n = 0;
-
-	for (i = 0; i < hs_nlines && i < (int)FT_NELEM(hs_lines); i++)
-		if (strstr(hs_lines[i], what) != NULL)
-			n++;
-	return n;
-}
-
 /* Has the other end closed the socket?  Reads what is there. */
 static int
 hs_closed(int fd)
@@ -402,8 +378,8 @@ test_hs_timeout(void)
 	struct ft_pt *b;
 	int fd, i, closed;
 
-	hs_nlines = 0;
-	ft_diag_setsink(hs_sink);
+	t_sunk.n = 0;
+	ft_diag_setsink(t_sink);
 	b = hs_engine(1, 1000000);	/* 1 ms */
 	ft_pt_addr(b, &t);
 	if ((fd = ft_net_connect(t.unix_addr)) == -1)
@@ -415,7 +391,7 @@ test_hs_timeout(void)
 	}
 	T_OK(closed, "a connection that sends no HELLO is closed after its "
 	    "deadline (%d passes)", i);
-	T_EQ_INT(hs_count("refused a connection: sent no HELLO in time"), 1,
+	T_EQ_INT(t_sunk_with("refused a connection: sent no HELLO in time"), 1,
 	    "and refused with a warning");
 	spin(b, NULL, 50);
 	(void)ft_pt_progress(b, 20);
@@ -440,8 +416,8 @@ test_hs_cap(void)
 	struct ft_pt *b;
 	int fd[N], i, n, ok;
 
-	hs_nlines = 0;
-	ft_diag_setsink(hs_sink);
+	t_sunk.n = 0;
+	ft_diag_setsink(t_sink);
 	b = hs_engine(1, 3600ull * 1000000000u);
 	ft_pt_addr(b, &t);
 	hs_hello(&h, t.unix_addr);
@@ -464,7 +440,7 @@ test_hs_cap(void)
 	    "of %d: the %d oldest silent ones are closed (%d closed)",
 	    N + 1, 2 + FT_HS_STRANGERS, EXTRA, n);
 	T_OK(!hs_closed(h.fd), "the one that sent HELLO, the oldest, stays");
-	T_EQ_INT(hs_count("refused a connection: too many connections in "
+	T_EQ_INT(t_sunk_with("refused a connection: too many connections in "
 	    "the handshake"), FT_HS_WARN_BURST, "only the first few "
 	    "refusals have a line of their own");
 	ft_conn_release(&h);
@@ -472,7 +448,7 @@ test_hs_cap(void)
 		close(fd[i]);
 	ft_pt_free(b);
 	ft_diag_setsink(NULL);
-	T_EQ_INT(hs_count(" more refused connections suppressed"), 1,
+	T_EQ_INT(t_sunk_with(" more refused connections suppressed"), 1,
 	    "one line reports the others, at the latest when the engine "
 	    "ends");
 }
@@ -487,7 +463,7 @@ test_hs_flood(void)
 	struct ft_pt *a, *b;
 	int fd[2 * N], i, x = 7, y = 0;
 
-	ft_diag_setsink(hs_sink);
+	ft_diag_setsink(t_sink);
 	a = hs_engine(0, 1000000);
 	b = hs_engine(1, 1000000);
 	ft_pt_addr(a, &t[0]);
