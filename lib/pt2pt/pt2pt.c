@@ -370,6 +370,7 @@ void
 ft_pt_free(struct ft_pt *pt)
 {
 	struct mctx *m, *next;
+	struct fanout *fo;
 	size_t i;
 
 	if (pt == NULL)
@@ -394,6 +395,13 @@ ft_pt_free(struct ft_pt *pt)
 		ft_conn_release(&pt->ctl->c);
 		free(pt->ctl);
 	}
+	/* Fan-outs still waiting for answers are ours; requests are not. */
+	for (i = 0; i < pt->nslots; i++)
+		if (pt->slots[i].req != NULL && pt->slots[i].req->fanout) {
+			fo = (struct fanout *)pt->slots[i].req;
+			free(fo->copy);
+			free(fo);
+		}
 	for (i = 0; i < FT_NELEM(pt->ctxtab); i++)
 		for (m = pt->ctxtab[i]; m != NULL; m = next) {
 			next = m->hnext;

@@ -1579,6 +1579,57 @@ peer_dies_mid_message(void *arg)
 	ft_pt_free(b);
 	return __lsan_do_recoverable_leak_check() != 0 ? 1 : 0;
 }
+
+/*
+ * A replicated engine (2 processes a rank) sends a synchronous message
+ * to rank 1, whose processes never answer its RTS: the fan-out that
+ * waits for them is the engine's, and ft_pt_free left it behind
+ * (LeakSanitizer reports it; found by fuzz_rankrecv).
+ */
+static int
+fanout_freed(void *arg)
+{
+	struct ft_rank_addr t[4];
+	struct ft_pt_conf cf;
+	struct ft_pt *a;
+	struct ft_req s;
+	char path[64], addr[80], bound[FT_WIRE_ADDR_MAX];
+	int lfd, x = 1;
+
+	alarm(20);
+	/* Rank 1's processes listen, and never accept. */
+	snprintf(path, sizeof(path), "%s/mute.sock", dir2);
+	snprintf(addr, sizeof(addr), "unix:%s", path);
+	if ((lfd = ft_net_listen(addr, bound, sizeof(bound))) == -1)
+		return 1;
+	memset(&cf, 0, sizeof(cf));
+	cf.size = 2;
+	cf.ppr = 2;
+	cf.key = key;
+	cf.unix_dir = arg;
+	cf.proto = &ft__proto_replicate;
+	if ((a = ft_pt_new(&cf)) == NULL)
+		return 1;
+	ft_pt_addr(a, &t[0]);
+	t[1] = t[0];
+	memset(&t[2], 0, sizeof(t[2]));
+	snprintf(t[2].unix_addr, sizeof(t[2].unix_addr), "%s", addr);
+	t[3] = t[2];
+	if (ft_pt_set_table(a, t, 4) != 0)
+		return 1;
+	memset(&s, 0, sizeof(s));
+	if (ft_pt_isend(a, &s, &x, sizeof(x), 1, 1, 0, 0, FT_SEND_SYNC) != 0)
+		return 1;
+	spin(a, NULL, 10);
+	if (s.done || !ft_pt_busy(a)) {
+		t_diag("the send is not waiting for an answer");
+		return 1;
+	}
+	ft_pt_free(a);
+	close(lfd);
+	unlink(path);
+	return __lsan_do_recoverable_leak_check() != 0 ? 1 : 0;
+}
 #endif
 
 int
@@ -1630,9 +1681,13 @@ main(void)
 #ifdef HAVE_LSAN
 	T_OK(in_child(peer_dies_mid_message), "a peer that dies in the "
 	    "middle of an unexpected eager message leaks nothing (LSan)");
+	T_OK(in_child(fanout_freed), "ft_pt_free frees a fan-out still "
+	    "waiting for its RTS to be answered (LSan)");
 #else
 	t_skip("a peer that dies in the middle of an unexpected eager "
 	    "message leaks nothing (needs LSan)");
+	t_skip("ft_pt_free frees a fan-out still waiting for its RTS to be "
+	    "answered (needs LSan)");
 #endif
 	rmdir(dir);
 	rmdir(dir2);
