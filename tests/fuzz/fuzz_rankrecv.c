@@ -212,13 +212,21 @@ tag_of(uint64_t b)
 	return b == 0xff ? FT_PT_ANY : (int)(b % 8);
 }
 
+/* A buffer size: up to 32 KiB, or up to 1 MiB in steps of 32 bytes. */
+static size_t
+size_of(struct script *s)
+{
+	uint64_t v = get(s, 2);
+
+	return (size_t)(v & 0x7fff) << (v & 0x8000 ? 5 : 0);
+}
+
 static void
 op_recv(struct world *w, struct script *s)
 {
 	int src = src_of(get(s, 1)), tag = tag_of(get(s, 1));
 	uint32_t ctx = (uint32_t)get(s, 1) % 4;
-	uint64_t v = get(s, 2);
-	size_t cap = (size_t)(v & 0x7fff) << (v & 0x8000 ? 5 : 0);
+	size_t cap = size_of(s);
 	int i = w->nr;
 
 	if (i == NRECV)
@@ -239,8 +247,7 @@ op_send(struct world *w, struct script *s)
 {
 	int tag = tag_of(get(s, 1)) & 7, sync = (int)get(s, 1) & 1;
 	uint32_t ctx = (uint32_t)get(s, 1) % 4;
-	uint64_t v = get(s, 2);
-	size_t len = (size_t)(v & 0x7fff) << (v & 0x8000 ? 5 : 0);
+	size_t len = size_of(s);
 	int i = w->ns;
 
 	if (i == NSEND)
