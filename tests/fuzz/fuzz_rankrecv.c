@@ -67,12 +67,19 @@ quiet(const char *line, size_t len)
 	(void)len;
 }
 
+static void
+cleanup(void)
+{
+	(void)unlink(peer_path);
+	(void)rmdir(dir);
+}
+
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	if (mkdtemp(dir) == NULL)
+	if (mkdtemp(dir) == NULL || atexit(cleanup) != 0)
 		abort();
 	snprintf(peer_path, sizeof(peer_path), "%s/peer.sock", dir);
 	snprintf(peer_addr, sizeof(peer_addr), "unix:%s", peer_path);
