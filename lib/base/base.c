@@ -149,6 +149,77 @@ ft_diex(int code, const char *fmt, ...)
 }
 
 void
+ft_ratelim_init(struct ft_ratelim *rl, const char *what, uint32_t burst,
+    uint64_t interval_ns)
+{
+	memset(rl, 0, sizeof(*rl));
+	rl->what = what;
+	rl->burst = burst;
+	rl->interval_ns = interval_ns;
+}
+
+int
+ft_ratelim_allow(struct ft_ratelim *rl, uint64_t now, uint64_t *report)
+{
+	*report = 0;
+	if ((rl->used == 0 && rl->held == 0) ||
+	    now - rl->start >= rl->interval_ns) {
+		/* A new interval: what the last one held back is due. */
+		*report = rl->held;
+		rl->held = 0;
+		rl->start = now;
+		rl->used = 0;
+	}
+	if (rl->used < rl->burst) {
+		rl->used++;
+		return 1;
+	}
+	rl->held++;
+	return 0;
+}
+
+uint64_t
+ft_ratelim_due(struct ft_ratelim *rl, uint64_t now, int force)
+{
+	uint64_t n = rl->held;
+
+	if (n == 0 || (!force && now - rl->start < rl->interval_ns))
+		return 0;
+	rl->held = 0;
+	return n;
+}
+
+static void
+ratelim_report(const struct ft_ratelim *rl, uint64_t n)
+{
+	if (n > 0)
+		ft_warnx("%llu more %s suppressed", (unsigned long long)n,
+		    rl->what);
+}
+
+void
+ft_warnx_limited(struct ft_ratelim *rl, const char *fmt, ...)
+{
+	uint64_t report;
+	va_list ap;
+	int allow;
+
+	allow = ft_ratelim_allow(rl, ft_now_ns(), &report);
+	ratelim_report(rl, report);
+	if (!allow)
+		return;
+	va_start(ap, fmt);
+	vdiag("warning", 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+ft_ratelim_flush(struct ft_ratelim *rl, int force)
+{
+	ratelim_report(rl, ft_ratelim_due(rl, ft_now_ns(), force));
+}
+
+void
 ft__bug(const char *file, int line)
 {
 	char msg[256];

@@ -64,6 +64,44 @@ void	 ft_die(int, const char *, ...) FT_PRINTF(2, 3) FT_NORETURN;
 void	 ft_diex(int, const char *, ...) FT_PRINTF(2, 3) FT_NORETURN;
 void	 ft__bug(const char *, int) FT_NORETURN;
 
+/*
+ * A limit on the warnings that others can cause (STYLE: "warnings
+ * caused by a peer are rate-limited"), such as one line for every
+ * connection a stranger opens: at most burst lines in an interval,
+ * which starts with the first line after the previous one is over.
+ * Lines beyond are held back and counted, and one line
+ * "N more WHAT suppressed" reports them: before the next line that goes
+ * out, or from ft_ratelim_flush.  The caller owns the struct; what must
+ * outlive it.
+ *
+ * ft_ratelim_allow and ft_ratelim_due take the time (ft_now_ns) from
+ * the caller and print nothing.  ft_ratelim_allow returns 1 if the
+ * event at now may have its line, 0 if the line is held back; *report
+ * gets the lines held back before it that the caller is to report
+ * first (0: none).  ft_ratelim_due returns, and forgets, the lines held
+ * back if their interval is over or force is set, else 0.
+ *
+ * ft_warnx_limited is ft_warnx through the limit, and ft_ratelim_flush
+ * prints the summary that ft_ratelim_due gives; both read the clock.
+ */
+struct ft_ratelim {
+	const char	*what;		/* "refused connections" */
+	uint64_t	 interval_ns;
+	uint64_t	 start;		/* of the current interval */
+	uint32_t	 burst;		/* lines an interval */
+	uint32_t	 used;		/* lines in the current interval */
+	uint64_t	 held;		/* held back, not yet reported */
+};
+
+void	 ft_ratelim_init(struct ft_ratelim *, const char *what,
+	    uint32_t burst, uint64_t interval_ns);
+int	 ft_ratelim_allow(struct ft_ratelim *, uint64_t now,
+	    uint64_t *report);
+uint64_t ft_ratelim_due(struct ft_ratelim *, uint64_t now, int force);
+void	 ft_warnx_limited(struct ft_ratelim *, const char *, ...)
+	    FT_PRINTF(2, 3);
+void	 ft_ratelim_flush(struct ft_ratelim *, int force);
+
 /* Flush stdout; returns code, or FT_EXIT_TEMP with a message if it fails. */
 int	 ft_exit(int code);
 

@@ -117,6 +117,7 @@ struct launcher {
 	uint32_t		 hb_maxgap_id;
 	uint64_t		 hb_beats;
 	uint64_t		 hb_read_at;	/* our last read of the pipe */
+	struct ft_ratelim	 refusals;	/* warnings about strangers */
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -1086,7 +1087,8 @@ lconn_read(struct launcher *l, struct lconn *lc)
 		while ((rc = ft_conn_frame(&lc->c, &h, &body)) == 1) {
 			if (lc->c.hs != FT_HS_READY) {
 				if (ft_conn_handshake(&lc->c, &h, body) < 0) {
-					ft_warnx("refused a connection: %s",
+					ft_warnx_limited(&l->refusals,
+					    "refused a connection: %s",
 					    errno == EACCES ? "wrong job key" :
 					    "malformed handshake");
 					lc->closed = 1;
@@ -1095,8 +1097,9 @@ lconn_read(struct launcher *l, struct lconn *lc)
 				if (lc->c.hs == FT_HS_READY &&
 				    (lc->c.peer_role != FT_ROLE_RANK ||
 				    lc->c.peer >= l->n)) {
-					ft_warnx("refused a connection from "
-					    "an unknown rank");
+					ft_warnx_limited(&l->refusals,
+					    "refused a connection from an "
+					    "unknown rank");
 					lc->closed = 1;
 					return;
 				}
@@ -1119,13 +1122,35 @@ lconn_read(struct launcher *l, struct lconn *lc)
 		got = ft_conn_fill(&lc->c);
 		if (got < 0) {
 			if (lc->c.hs != FT_HS_READY)
-				ft_warnx("refused a connection: closed during the handshake");
+				ft_warnx_limited(&l->refusals, "refused a "
+				    "connection: closed during the handshake");
 			lc->closed = 1;
 			return;
 		}
 		if (got == 0)
 			return;
 	}
+}
+
+static const struct ft_conn *
+lconn_at(void *arg, size_t i)
+{
+	struct launcher *l = arg;
+
+	return l->conns[i]->closed ? NULL : &l->conns[i]->c;
+}
+
+static void
+lconn_drop(void *arg, size_t i, const char *why)
+{
+	struct launcher *l = arg;
+	struct lconn *lc = l->conns[i];
+
+	ft_warnx_limited(&l->refusals, "refused a connection: %s", why);
+	lc->closed = 1;
+	/* Its descriptor goes now, not after a burst of accepts. */
+	close(lc->c.fd);
+	lc->c.fd = -1;
 }
 
 static void
@@ -1151,6 +1176,12 @@ accept_conns(struct launcher *l)
 		}
 		lc->rank = -1;
 		l->conns[l->nconns++] = lc;
+		/* A rank's HELLO is there already: read it, so that its
+		 * connection is not taken for a silent stranger's. */
+		lconn_read(l, lc);
+		(void)ft_hs_guard(lconn_at, lconn_drop, l, l->nconns,
+		    (size_t)l->n + FT_HS_STRANGERS, ft_now_ns(),
+		    FT_HS_HELLO_NS);
 	}
 }
 
@@ -2087,6 +2118,8 @@ ft_launch_run(const struct ft_launch *cf)
 	l.hb_fd = l.hb_wfd = -1;
 	l.unjoined = -1;
 	l.rng = 0x5eed;
+	ft_ratelim_init(&l.refusals, "refused connections", FT_HS_WARN_BURST,
+	    FT_HS_WARN_NS);
 	for (i = 0; i < cf->ninject; i++)
 		if (cf->inject[i].seed != 0)
 			l.rng = cf->inject[i].seed;
@@ -2201,6 +2234,7 @@ ft_launch_run(const struct ft_launch *cf)
 	for (i = 0; i < l.nconns; i++)
 		if (!l.conns[i]->closed)
 			lconn_read(&l, l.conns[i]);
+	ft_ratelim_flush(&l.refusals, 1);
 	end_outputs(&l);
 	status = job_status(&l);
 	close_stdin(&l);

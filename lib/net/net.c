@@ -327,7 +327,56 @@ ft_conn_accepted(struct ft_conn *c, int fd, const uint8_t *key,
 	if (conn_init(c, fd, key, self) != 0)
 		return -1;
 	c->hs = FT_HS_WAIT_HELLO;
+	c->accepted = ft_now_ns();
 	return 0;
+}
+
+/* Should a be closed before b to make room? */
+static int
+hs_before(const struct ft_conn *a, const struct ft_conn *b)
+{
+	int sa = a->hs == FT_HS_WAIT_HELLO, sb = b->hs == FT_HS_WAIT_HELLO;
+
+	return sa != sb ? sa : a->accepted < b->accepted;
+}
+
+uint64_t
+ft_hs_guard(const struct ft_conn *(*at)(void *, size_t),
+    void (*drop)(void *, size_t, const char *), void *arg, size_t n,
+    size_t max, uint64_t now, uint64_t hello_ns)
+{
+	const struct ft_conn *c, *v;
+	uint64_t next, deadline;
+	size_t i, count, victim;
+
+	for (;;) {
+		count = 0;
+		victim = n;
+		v = NULL;
+		next = 0;
+		for (i = 0; i < n; i++) {
+			if ((c = at(arg, i)) == NULL || c->accepted == 0 ||
+			    c->hs == FT_HS_READY || c->hs == FT_HS_FAILED)
+				continue;
+			if (c->hs == FT_HS_WAIT_HELLO) {
+				deadline = c->accepted + hello_ns;
+				if (now >= deadline) {
+					drop(arg, i, "sent no HELLO in time");
+					continue;
+				}
+				if (next == 0 || deadline < next)
+					next = deadline;
+			}
+			count++;
+			if (v == NULL || hs_before(c, v)) {
+				victim = i;
+				v = c;
+			}
+		}
+		if (count <= max)
+			return next;
+		drop(arg, victim, "too many connections in the handshake");
+	}
 }
 
 static void

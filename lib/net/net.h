@@ -80,6 +80,7 @@ struct ft_conn {
 	size_t		 oq_bytes;
 	int		 eof;
 	void		*user;
+	uint64_t	 accepted;	/* ft_now_ns() at accept, or 0 */
 };
 
 #define FT_CONN_IBUF	(256u << 10)
@@ -181,6 +182,37 @@ int	 ft_conn_frame(struct ft_conn *, struct ft_hdr *h, const uint8_t **body);
  */
 int	 ft_conn_handshake(struct ft_conn *, const struct ft_hdr *,
 	    const uint8_t *body);
+
+/*
+ * Strangers.  Anyone who can reach a listener can open connections and
+ * leave them in the handshake.  An acceptor keeps at most its expected
+ * peers and FT_HS_STRANGERS more in the handshake, and closes one that
+ * has sent no HELLO FT_HS_HELLO_NS after it was accepted: a peer that
+ * holds the key sends HELLO as soon as it is connected, so it is in
+ * the socket by the time the acceptor looks.  What follows HELLO waits
+ * for the connector to run (a rank answers CHALLENGE in its next MPI
+ * call, which may be minutes away), so no deadline applies to it; the
+ * cap bounds it.  Warnings about refused connections go through an
+ * ft_ratelim of FT_HS_WARN_BURST lines every FT_HS_WARN_NS.
+ */
+#define FT_HS_HELLO_NS		(5ull * 1000000000u)
+#define FT_HS_STRANGERS		64
+#define FT_HS_WARN_BURST	5
+#define FT_HS_WARN_NS		(10ull * 1000000000u)
+
+/*
+ * Enforce those limits on n connections, seen through at(arg, i) (NULL
+ * for one that is closed); only accepted connections whose handshake is
+ * not over count.  Closes, through drop(arg, i, why), every one that
+ * sent no HELLO within hello_ns of being accepted, then, while more
+ * than max are left, the one to go first: one that sent nothing before
+ * one that sent HELLO, the oldest first, so that a peer's connection
+ * outlives a flood of silent ones.  drop must make at(arg, i) return
+ * NULL.  Returns the earliest HELLO deadline still ahead, or 0.
+ */
+uint64_t ft_hs_guard(const struct ft_conn *(*at)(void *, size_t),
+	    void (*drop)(void *, size_t, const char *), void *arg, size_t n,
+	    size_t max, uint64_t now, uint64_t hello_ns);
 
 /* Fill buf with random bytes (libsodium). */
 void	 ft_random(void *buf, size_t n);

@@ -66,6 +66,7 @@ struct pconn {
 	int		 outgoing;	/* we opened it: our sends go here */
 	uint32_t	 dialed;	/* outgoing: the rank we called */
 	int		 closed;
+	int		 quiet;		/* its refusal is reported already */
 	/* Reading a data frame's payload: left bytes to dst, then skip. */
 	enum rd_phase	 phase;
 	uint8_t		*dst;
@@ -161,6 +162,10 @@ struct ft_pt {
 	struct pollfd		*pfd;
 	struct pconn		**pfdconn;
 	size_t			 cappfd;
+	/* Connections we accepted and that are in the handshake. */
+	uint64_t		 hello_ns;	/* HELLO due after accept */
+	uint64_t		 hs_next;	/* the next one due, or 0 */
+	struct ft_ratelim	 refusals;	/* their warnings */
 };
 
 static void	req_complete(struct ft_pt *, struct ft_req *);
@@ -246,6 +251,9 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	pt->key = cf->key;
 	pt->force_tcp = cf->force_tcp;
 	pt->lfd_unix = pt->lfd_tcp = -1;
+	pt->hello_ns = cf->hello_ns != 0 ? cf->hello_ns : FT_HS_HELLO_NS;
+	ft_ratelim_init(&pt->refusals, "refused connections",
+	    FT_HS_WARN_BURST, FT_HS_WARN_NS);
 	if ((pt->sseq = calloc(cf->size, sizeof(*pt->sseq))) == NULL ||
 	    (pt->procs = calloc(pt->nproc, sizeof(*pt->procs))) == NULL)
 		goto fail;
@@ -271,12 +279,20 @@ ft_pt_new(const struct ft_pt_conf *cf)
 		snprintf(pt->unix_path, sizeof(pt->unix_path), "%s",
 		    addr + 5);
 	}
-	snprintf(addr, sizeof(addr), "tcp:%s:0",
-	    cf->tcp_host != NULL ? cf->tcp_host : "127.0.0.1");
-	pt->lfd_tcp = ft_net_listen(addr, pt->self_addr.tcp_addr,
-	    sizeof(pt->self_addr.tcp_addr));
-	if (pt->lfd_tcp == -1)
-		goto fail;
+	/*
+	 * A TCP port is open to every user of the host, the job directory
+	 * (mode 0700) to its owner only: listen on TCP only when the job
+	 * asks for it, or has no directory and more than one process.
+	 * Without it, our address in the table has no TCP part.
+	 */
+	if (cf->force_tcp || (cf->unix_dir == NULL && pt->nproc > 1)) {
+		snprintf(addr, sizeof(addr), "tcp:%s:0",
+		    cf->tcp_host != NULL ? cf->tcp_host : "127.0.0.1");
+		pt->lfd_tcp = ft_net_listen(addr, pt->self_addr.tcp_addr,
+		    sizeof(pt->self_addr.tcp_addr));
+		if (pt->lfd_tcp == -1)
+			goto fail;
+	}
 	return pt;
 fail:
 	saved = errno;
@@ -355,6 +371,7 @@ void
 ft_pt_free(struct ft_pt *pt)
 {
 	struct mctx *m, *next;
+	struct fanout *fo;
 	size_t i;
 
 	if (pt == NULL)
@@ -362,6 +379,7 @@ ft_pt_free(struct ft_pt *pt)
 	/* First: the protocol hands back what it holds, which only needs
 	 * freeing now. */
 	pt->freeing = 1;
+	ft_ratelim_flush(&pt->refusals, 1);
 	if (pt->proto.ops != NULL)
 		ft_proto_release(&pt->proto);
 	for (i = 0; i < pt->nconns; i++) {
@@ -378,6 +396,13 @@ ft_pt_free(struct ft_pt *pt)
 		ft_conn_release(&pt->ctl->c);
 		free(pt->ctl);
 	}
+	/* Fan-outs still waiting for answers are ours; requests are not. */
+	for (i = 0; i < pt->nslots; i++)
+		if (pt->slots[i].req != NULL && pt->slots[i].req->fanout) {
+			fo = (struct fanout *)pt->slots[i].req;
+			free(fo->copy);
+			free(fo);
+		}
 	for (i = 0; i < FT_NELEM(pt->ctxtab); i++)
 		for (m = pt->ctxtab[i]; m != NULL; m = next) {
 			next = m->hnext;
@@ -640,6 +665,11 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 		addr = a->unix_addr;
 	else
 		addr = a->tcp_addr;
+	/* It listens on nothing we can reach (no TCP without --tcp). */
+	if (addr[0] == '\0') {
+		errno = EHOSTUNREACH;
+		return -1;
+	}
 	/* A full accept queue (a busy peer) is worth waiting out. */
 	deadline = ft_now_ns() + 5000000000u;
 	while ((fd = ft_net_connect(addr)) == -1) {
@@ -661,7 +691,15 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 	pc->dialed = dst;
 	pc->outgoing = 1;
 	pt->procs[dst].out = pc;
-	(void)ft_conn_flush(&pc->c);
+	/*
+	 * HELLO leaves now, not at our next call, which may come after the
+	 * peer's deadline for it (ft_hs_guard).  A TCP connect may still
+	 * be under way; the kernels finish it without the peer's help.  A
+	 * failure is found and reported by the progress that follows.
+	 */
+	while (ft_conn_flush(&pc->c) == 0 && pc->c.hsout.len > 0 &&
+	    ft_now_ns() < deadline)
+		(void)poll(&(struct pollfd){ fd, POLLOUT, 0 }, 1, 1);
 	return 0;
 }
 
@@ -1473,13 +1511,15 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 	pc->closed = 1;
 	/* When the protocol resends, a dead peer is ftrun's news and the
 	 * job goes on: only a wrong key is worth a word. */
-	if (pt->resends && !(pc->c.hs == FT_HS_FAILED && errno == EACCES))
+	if (pc->quiet || (pt->resends &&
+	    !(pc->c.hs == FT_HS_FAILED && errno == EACCES)))
 		;
 	else if (pc->outgoing && pc->c.hs != FT_HS_READY)
 		ft_warnx("unable to connect to rank %u: %s", peer,
 		    why != NULL ? why : "closed during the handshake");
 	else if (pc->c.hs != FT_HS_READY)
-		ft_warnx("refused a connection: %s",
+		/* Anyone's, as many as they like: rate-limited. */
+		ft_warnx_limited(&pt->refusals, "refused a connection: %s",
 		    pc->c.hs == FT_HS_FAILED && errno == EACCES ?
 		    "wrong job key" : why != NULL ? why :
 		    "closed during the handshake");
@@ -1505,6 +1545,34 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 	pc->c.fd = -1;
 }
 
+static const struct ft_conn *
+hs_at(void *arg, size_t i)
+{
+	struct ft_pt *pt = arg;
+
+	return pt->conns[i]->closed ? NULL : &pt->conns[i]->c;
+}
+
+static void
+hs_drop(void *arg, size_t i, const char *why)
+{
+	struct ft_pt *pt = arg;
+
+	/* Said even when the protocol resends: no peer is this slow. */
+	ft_warnx_limited(&pt->refusals, "refused a connection: %s", why);
+	pt->conns[i]->quiet = 1;
+	conn_close(pt, pt->conns[i], NULL);
+	pt->reap_due = 1;
+}
+
+/* Enforce the limits on connections in the handshake (ft_hs_guard). */
+static void
+hs_guard(struct ft_pt *pt)
+{
+	pt->hs_next = ft_hs_guard(hs_at, hs_drop, pt, pt->nconns,
+	    (size_t)pt->nproc + FT_HS_STRANGERS, ft_now_ns(), pt->hello_ns);
+}
+
 static void
 accept_all(struct ft_pt *pt, int lfd)
 {
@@ -1523,6 +1591,13 @@ accept_all(struct ft_pt *pt, int lfd)
 			return;
 		}
 		pc->c.peer = FT_WIRE_LAUNCHER;
+		/* A rank's HELLO is there already: read it now, so that its
+		 * connection is not taken for a silent stranger's. */
+		if (conn_read(pt, pc) != 0) {
+			conn_close(pt, pc, pc->c.eof ? NULL : strerror(errno));
+			pt->reap_due = 1;
+		}
+		hs_guard(pt);
 	}
 }
 
@@ -1592,6 +1667,7 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 	struct pollfd *np;
 	struct pconn **npc;
 	size_t n = 0, need = pt->nconns + 3, i;
+	uint64_t now, wait;
 	int rc, dead = 0, ctl_buffered;
 
 	if (need > pt->cappfd) {
@@ -1603,14 +1679,6 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 			return -1;
 		pt->pfdconn = npc;
 		pt->cappfd = need;
-	}
-	if (pt->lfd_unix != -1) {
-		pt->pfd[n] = (struct pollfd){ pt->lfd_unix, POLLIN, 0 };
-		pt->pfdconn[n++] = NULL;
-	}
-	if (pt->lfd_tcp != -1) {
-		pt->pfd[n] = (struct pollfd){ pt->lfd_tcp, POLLIN, 0 };
-		pt->pfdconn[n++] = NULL;
 	}
 	if (pt->ctl != NULL && !pt->ctl->closed) {
 		pt->pfd[n] = (struct pollfd){ pt->ctl->c.fd, POLLIN |
@@ -1624,11 +1692,33 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		    (ft_conn_want_write(&pc->c) ? POLLOUT : 0), 0 };
 		pt->pfdconn[n++] = pc;
 	}
+	/* Listeners last: what connections have is read before new ones
+	 * may push them out (hs_guard). */
+	if (pt->lfd_unix != -1) {
+		pt->pfd[n] = (struct pollfd){ pt->lfd_unix, POLLIN, 0 };
+		pt->pfdconn[n++] = NULL;
+	}
+	if (pt->lfd_tcp != -1) {
+		pt->pfd[n] = (struct pollfd){ pt->lfd_tcp, POLLIN, 0 };
+		pt->pfdconn[n++] = NULL;
+	}
 	/* Frames the launcher sent along with the table of addresses are
 	 * buffered already (ft_job_join read them): poll would not say so. */
 	ctl_buffered = pt->ctl != NULL && !pt->ctl->closed &&
 	    ft_conn_avail(&pt->ctl->c) > 0;
-	rc = poll(pt->pfd, (nfds_t)n, ctl_buffered ? 0 : timeout_ms);
+	if (ctl_buffered)
+		timeout_ms = 0;
+	/* Wake up for the next HELLO deadline. */
+	if (pt->hs_next != 0 && timeout_ms != 0) {
+		now = ft_now_ns();
+		wait = pt->hs_next > now ? (pt->hs_next - now) / 1000000 + 1 :
+		    0;
+		if (wait > INT32_MAX)
+			wait = INT32_MAX;
+		if (timeout_ms < 0 || (uint64_t)timeout_ms > wait)
+			timeout_ms = (int)wait;
+	}
+	rc = poll(pt->pfd, (nfds_t)n, timeout_ms);
 	if (rc < 0)
 		return errno == EINTR ? 0 : -1;
 	if (ctl_buffered)
@@ -1640,6 +1730,9 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		if (re == 0)
 			continue;
 		rc--;
+		/* Closed earlier in this pass: its fd may be someone's now. */
+		if (pc != NULL && pc->closed)
+			continue;
 		if (pc == NULL) {
 			accept_all(pt, pt->pfd[i].fd);
 			continue;
@@ -1666,6 +1759,10 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		if (ft_conn_want_write(&pc->c))
 			(void)ft_conn_flush(&pc->c);
 	}
+	if (pt->hs_next != 0 && ft_now_ns() >= pt->hs_next)
+		hs_guard(pt);
+	if (pt->refusals.held > 0)
+		ft_ratelim_flush(&pt->refusals, 0);
 	if (dead || pt->reap_due)
 		fan_trim_gone(pt);
 	if (pt->neouts > 0)

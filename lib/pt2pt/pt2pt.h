@@ -101,11 +101,20 @@ struct ft_pt_conf {
 	const char		*unix_dir;	/* where to listen, or NULL */
 	const char		*tcp_host;	/* "127.0.0.1" by default */
 	uint32_t		 node;		/* this host's index */
+	/* A connection must send HELLO this long after it was accepted
+	 * (0: FT_HS_HELLO_NS, ft-wire(7)); tests shorten it. */
+	uint64_t		 hello_ns;
 };
 
 /*
- * Create the engine and open its listeners.  Returns NULL with errno.
- * ft_pt_addr gives this rank's addresses for the launcher's table.
+ * Create the engine and open its listeners: a Unix socket in unix_dir
+ * unless force_tcp, and a TCP socket on tcp_host only with force_tcp or
+ * without unix_dir (in a world of more than one process), since a TCP
+ * port is open to every user of the host.  A job over several hosts
+ * will ask for TCP the same way.  Returns NULL with errno.
+ * ft_pt_addr gives this rank's addresses for the launcher's table; the
+ * address of a socket it does not listen on is empty, and a peer that
+ * has no address we can use cannot be sent to (EHOSTUNREACH).
  */
 struct ft_pt *ft_pt_new(const struct ft_pt_conf *);
 void	 ft_pt_addr(const struct ft_pt *, struct ft_rank_addr *);
@@ -155,6 +164,10 @@ int	 ft_pt_cancel(struct ft_pt *, struct ft_req *);
  * Make progress: accept, connect, read and write whatever is ready,
  * waiting up to timeout_ms (0: do not wait, -1: until something
  * happens).  Returns 0, or -1 with errno on a local failure (ENOMEM).
+ * This is also when the engine enforces the limits on connections in
+ * the handshake (ft_hs_guard): at most nproc + FT_HS_STRANGERS, and
+ * none silent past its HELLO deadline, which ends a wait early.
+ * Refused connections are reported through a rate limit.
  */
 int	 ft_pt_progress(struct ft_pt *, int timeout_ms);
 

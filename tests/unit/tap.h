@@ -142,6 +142,37 @@ t_child(int (*fn)(void *), void *arg)
 	return 0;
 }
 
+/*
+ * Diagnostics a test captures: with ft_diag_setsink(t_sink), each line
+ * libft would print goes to t_sunk instead (the first 16 are kept, all
+ * are counted).  t_sunk_with counts the kept lines containing what.
+ */
+static struct {
+	char	line[16][160];
+	int	n;
+} t_sunk __attribute__((unused));
+
+static inline void
+t_sink(const char *line, size_t len)
+{
+	if (t_sunk.n < (int)(sizeof(t_sunk.line) / sizeof(t_sunk.line[0])))
+		snprintf(t_sunk.line[t_sunk.n], sizeof(t_sunk.line[0]),
+		    "%.*s", (int)len, line);
+	t_sunk.n++;
+}
+
+static inline int
+t_sunk_with(const char *what)
+{
+	int i, n = 0;
+
+	for (i = 0; i < t_sunk.n &&
+	    i < (int)(sizeof(t_sunk.line) / sizeof(t_sunk.line[0])); i++)
+		if (strstr(t_sunk.line[i], what) != NULL)
+			n++;
+	return n;
+}
+
 /* Print the plan; the exit status for main. */
 static inline int
 t_done(void)

@@ -2,8 +2,8 @@
 /*
  * Unit tests of the base layer: CRC32C against published vectors, write
  * buffers and read cursors (round trips, big-endian layout, sticky
- * errors), length-prefixed strings, duration parsing, hex and the
- * escaping of control characters.
+ * errors), length-prefixed strings, duration parsing, hex, the escaping
+ * of control characters, and the limit on warnings.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -469,6 +469,77 @@ test_grow(void)
 	free(a);
 }
 
+static void
+test_ratelim(void)
+{
+	struct ft_ratelim rl;
+	uint64_t report, t;
+	int allowed = 0, i, ok;
+
+	ft_ratelim_init(&rl, "events", 3, 100);
+	ok = 1;
+	for (i = 0; i < 10; i++) {
+		allowed += ft_ratelim_allow(&rl, 10 + (uint64_t)i, &report);
+		ok = ok && report == 0;
+	}
+	T_OK(allowed == 3 && ok && rl.held == 7, "ratelim: 3 of 10 events "
+	    "in one interval have a line, 7 are held, nothing reported");
+	T_EQ_UINT(ft_ratelim_due(&rl, 109, 0), 0,
+	    "ratelim: nothing due before the interval is over");
+	T_OK(ft_ratelim_allow(&rl, 110, &report) == 1 && report == 7 &&
+	    rl.held == 0, "ratelim: the first event of the next interval "
+	    "has its line, and the 7 held back are to be reported first");
+	for (i = 0; i < 5; i++)
+		(void)ft_ratelim_allow(&rl, 111, &report);
+	T_OK(rl.held == 3 && ft_ratelim_due(&rl, 150, 0) == 0 &&
+	    ft_ratelim_due(&rl, 210, 0) == 3 && ft_ratelim_due(&rl, 211, 0) ==
+	    0, "ratelim: held lines are due once their interval is over, "
+	    "once");
+	for (i = 0; i < 4; i++)
+		(void)ft_ratelim_allow(&rl, 300, &report);
+	T_OK(ft_ratelim_due(&rl, 301, 1) == 1 && rl.held == 0,
+	    "ratelim: force reports what is held at once");
+	/* A steady flood: at most burst + 1 lines an interval. */
+	ft_ratelim_init(&rl, "events", 3, 100);
+	allowed = 0;
+	ok = 1;
+	for (t = 0; t < 1000; t++) {
+		allowed += ft_ratelim_allow(&rl, t, &report);
+		ok = ok && report <= 100;
+		if (report > 0)
+			allowed++;
+	}
+	T_OK(ok && allowed <= 10 * (3 + 1) && allowed >= 10 * 3,
+	    "ratelim: 1000 events over 10 intervals give %d lines", allowed);
+	ft_ratelim_init(&rl, "zero", 0, 100);
+	T_OK(ft_ratelim_allow(&rl, 5, &report) == 0 && report == 0 &&
+	    ft_ratelim_allow(&rl, 6, &report) == 0 && rl.held == 2,
+	    "ratelim: a burst of 0 lets no line out");
+
+	/* The printing side, with an interval no test outlasts. */
+	ft_diag_init("test_base");
+	ft_diag_setsink(t_sink);
+	t_sunk.n = 0;
+	ft_ratelim_init(&rl, "refused connections", 5,
+	    3600ull * 1000000000u);
+	for (i = 0; i < 20; i++)
+		ft_warnx_limited(&rl, "refused a connection: %d", i);
+	T_OK(t_sunk.n == 5 && strcmp(t_sunk.line[0], "test_base: warning: "
+	    "refused a connection: 0\n") == 0 && strcmp(t_sunk.line[4],
+	    "test_base: warning: refused a connection: 4\n") == 0,
+	    "ft_warnx_limited: 20 warnings in an interval print 5 lines");
+	ft_ratelim_flush(&rl, 0);
+	T_EQ_INT(t_sunk.n, 5, "ft_ratelim_flush: nothing before the interval "
+	    "is over");
+	ft_ratelim_flush(&rl, 1);
+	T_OK(t_sunk.n == 6 && strcmp(t_sunk.line[5], "test_base: warning: "
+	    "15 more refused connections suppressed\n") == 0,
+	    "ft_ratelim_flush: one line reports the 15 held back");
+	ft_ratelim_flush(&rl, 1);
+	T_EQ_INT(t_sunk.n, 6, "ft_ratelim_flush: reported once");
+	ft_diag_setsink(NULL);
+}
+
 int
 main(void)
 {
@@ -481,5 +552,6 @@ main(void)
 	test_vis();
 	test_hex();
 	test_grow();
+	test_ratelim();
 	return t_done();
 }

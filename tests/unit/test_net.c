@@ -4,7 +4,8 @@
  * connecting and an accepting ft_conn over a socketpair (same key, wrong
  * key, forged and tampered frames, version ranges), listeners and
  * connects on TCP and Unix addresses, malformed addresses, and the send
- * queue (done callbacks, copies, a frame of 8 MiB, end of file).
+ * queue (done callbacks, copies, a frame of 8 MiB, end of file), and
+ * the guard on connections in the handshake (ft_hs_guard).
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -782,6 +783,85 @@ test_listen(void)
 	}
 }
 
+/* Connections for ft_hs_guard, with a record of what it dropped. */
+struct guard {
+	struct ft_conn	 c[6];
+	int		 dropped[6];
+	char		 why[6][64];
+	int		 ndrops;
+};
+
+static const struct ft_conn *
+guard_at(void *arg, size_t i)
+{
+	struct guard *g = arg;
+
+	return g->dropped[i] ? NULL : &g->c[i];
+}
+
+static void
+guard_drop(void *arg, size_t i, const char *why)
+{
+	struct guard *g = arg;
+
+	g->dropped[i] = ++g->ndrops;
+	snprintf(g->why[i], sizeof(g->why[i]), "%s", why);
+}
+
+static void
+guard_init(struct guard *g)
+{
+	static const struct {
+		enum ft_hs_state hs;
+		uint64_t	 accepted;
+	} c[6] = {
+		{ FT_HS_WAIT_AUTH, 100 },	/* a peer, oldest */
+		{ FT_HS_WAIT_HELLO, 200 },	/* silent */
+		{ FT_HS_WAIT_HELLO, 300 },	/* silent */
+		{ FT_HS_READY, 50 },		/* done: never counts */
+		{ FT_HS_WAIT_CHALLENGE, 0 },	/* we dialed: never counts */
+		{ FT_HS_WAIT_AUTH, 400 },	/* a peer */
+	};
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	for (i = 0; i < FT_NELEM(c); i++) {
+		g->c[i].hs = c[i].hs;
+		g->c[i].accepted = c[i].accepted;
+	}
+}
+
+static void
+test_hs_guard(void)
+{
+	struct guard g;
+	uint64_t next;
+
+	guard_init(&g);
+	next = ft_hs_guard(guard_at, guard_drop, &g, 6, 4, 500, 1000);
+	T_OK(g.ndrops == 0 && next == 1200, "hs_guard: 4 in the handshake, "
+	    "cap 4: nothing closed, the next HELLO deadline is 200 + 1000");
+	next = ft_hs_guard(guard_at, guard_drop, &g, 6, 2, 500, 1000);
+	T_OK(g.ndrops == 2 && g.dropped[1] == 1 && g.dropped[2] == 2 &&
+	    strcmp(g.why[1], "too many connections in the handshake") == 0 &&
+	    next == 0, "hs_guard: cap 2: the two silent ones go, the oldest "
+	    "first, and the peers that sent HELLO stay");
+	next = ft_hs_guard(guard_at, guard_drop, &g, 6, 1, 500, 1000);
+	T_OK(g.ndrops == 3 && g.dropped[0] == 3 && !g.dropped[5] &&
+	    !g.dropped[3] && !g.dropped[4], "hs_guard: cap 1 with two that "
+	    "sent HELLO: the older goes; ready and dialed ones never count");
+	guard_init(&g);
+	next = ft_hs_guard(guard_at, guard_drop, &g, 6, 10, 1200, 1000);
+	T_OK(g.ndrops == 1 && g.dropped[1] && strcmp(g.why[1], "sent no "
+	    "HELLO in time") == 0 && next == 1300, "hs_guard: at 1200, the "
+	    "one silent since 200 is closed, the one since 300 is due at "
+	    "1300");
+	next = ft_hs_guard(guard_at, guard_drop, &g, 6, 10, 100000, 1000);
+	T_OK(g.ndrops == 2 && g.dropped[2] && !g.dropped[0] &&
+	    !g.dropped[5] && next == 0, "hs_guard: no deadline for one that "
+	    "sent HELLO, however long it waits");
+}
+
 int
 main(void)
 {
@@ -796,5 +876,6 @@ main(void)
 	T_OK(t_child(copy_before_ready, NULL), "queue_copy before the "
 	    "handshake: a copy is sent after it (UBSan: memcpy from NULL)");
 	test_listen();
+	test_hs_guard();
 	return t_done();
 }
