@@ -30,11 +30,6 @@
 /* Warnings that peers cause, rate-limited by kind (peer_warn). */
 enum warn_kind { W_AUTH, W_STRANGER, W_GOSSIP, W_MEMBER, W_AHEAD, W_NKINDS };
 
-struct warnlimit {
-	uint64_t	 next;		/* no line of this kind before */
-	uint32_t	 held;		/* lines held back since the last */
-};
-
 /* What an epoll event is about. */
 enum tag_kind { TAG_LISTEN, TAG_INPUT, TAG_OUT, TAG_PING, TAG_IN };
 
@@ -89,7 +84,7 @@ struct node {
 	int		 in_fd;
 	int		 excluded;
 	int		 epfd;
-	struct warnlimit warned[W_NKINDS];
+	struct ft_ratelim warned[W_NKINDS];
 };
 
 /* The wall clock in microseconds: what heartbeat counters count. */
@@ -114,24 +109,20 @@ peer_warn(struct node *nd, enum warn_kind kind, const char *fmt, ...)
 static void
 peer_warn(struct node *nd, enum warn_kind kind, const char *fmt, ...)
 {
-	struct warnlimit *w = &nd->warned[kind];
+	uint64_t held;
 	char msg[512];
 	va_list ap;
 
-	if ((int64_t)(nd->now - w->next) < 0) {
-		w->held++;
+	if (!ft_ratelim_allow(&nd->warned[kind], nd->now, &held))
 		return;
-	}
 	va_start(ap, fmt);
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (w->held > 0)
-		ft_warnx("%s (%u more since the last such warning)", msg,
-		    w->held);
+	if (held > 0)
+		ft_warnx("%s (%llu more since the last such warning)", msg,
+		    (unsigned long long)held);
 	else
 		ft_warnx("%s", msg);
-	w->next = nd->now + WARN_EVERY_NS;
-	w->held = 0;
 }
 
 /* Events: key=value words, or a JSON object, one line each. */
@@ -856,6 +847,8 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 	int rc = FT_EXIT_TEMP, timeout, nev, e;
 
 	memset(&nd, 0, sizeof(nd));
+	for (i = 0; i < W_NKINDS; i++)
+		ft_ratelim_init(&nd.warned[i], "warnings", 1, WARN_EVERY_NS);
 	nd.cfg = cfg;
 	nd.in_fd = cfg->in_fd;
 	nd.now = ft_now_ns();
