@@ -214,7 +214,7 @@ spew_check() {	# text lines length ranks tagged every
 	[ "$(sort -u <<<"$output")" = 512 ]
 }
 
-@test "ranks inherit no descriptor but stdio and the job key's" {
+@test "ranks inherit no descriptor but stdio, the job key's and the heartbeat pipe" {
 	# Start ftrun with nothing but stdio open, then have each rank's
 	# ls list its own descriptors: all but its directory's are the
 	# rank's.
@@ -222,18 +222,25 @@ spew_check() {	# text lines length ranks tagged every
 import os, sys
 os.closerange(3, 65536)
 os.execvp(sys.argv[1], sys.argv[1:])' ftrun -n 3 --tag-output sh -c \
-	    'echo "key $FT_KEY_FD"; exec ls -l /proc/self/fd'
+	    'echo "key $FT_KEY_FD hb $FT_HEARTBEAT_FD"; exec ls -l /proc/self/fd'
 	[ -z "$stderr" ]
 	for r in 0 1 2; do
 		key=$(grep "^\[$r\] key " <<<"$output")
-		key=${key##* }
-		extra=$(awk -v r="[$r]" -v key="$key" '
+		hb=${key##* }
+		key=${key#* key }
+		key=${key%% *}
+		extra=$(awk -v r="[$r]" -v key="$key" -v hb="$hb" '
 		    $1 == r && $(NF - 1) == "->" && $NF !~ /^\/proc\/.*\/fd$/ &&
-		    $(NF - 2) !~ /^[012]$/ && $(NF - 2) != key {
+		    $(NF - 2) !~ /^[012]$/ && $(NF - 2) != key &&
+		    $(NF - 2) != hb {
 			print $(NF - 2) " -> " $NF
 		    }' <<<"$output")
-		echo "rank $r, key $key, extra: $extra"
+		echo "rank $r, key $key, heartbeat $hb, extra: $extra"
 		[ -n "$key" ]
+		[ -n "$hb" ]
+		[ "$key" != "$hb" ]
 		[ -z "$extra" ]
+		# The heartbeat descriptor is the write end of a pipe.
+		grep -Eq "^\[$r\] .* $hb -> pipe:" <<<"$output"
 	done
 }

@@ -136,7 +136,8 @@ finish_gate() {
 	refused=$(grep -c "\[rank 1\]: warning: refused a connection" \
 	    "$BATS_TEST_TMPDIR/err")
 	echo "$refused lines of refusal"
-	[ "$refused" -ge 5 ] && [ "$refused" -lt 100 ]
+	[ "$refused" -ge 5 ]
+	[ "$refused" -lt 100 ]
 	grep -q "\[rank 1\]: warning: [0-9]* more refused connections suppressed" \
 	    "$BATS_TEST_TMPDIR/err"
 }
@@ -153,6 +154,7 @@ finish_gate() {
 	[[ $output == *"No Errors"* ]]
 	refused=$(grep -c "ftrun: warning: refused a connection" <<<"$stderr")
 	echo "$refused lines of refusal"
-	[ "$refused" -ge 5 ] && [ "$refused" -lt 100 ]
+	[ "$refused" -ge 5 ]
+	[ "$refused" -lt 100 ]
 	[[ $stderr == *"ftrun: warning: "*" more refused connections suppressed"* ]]
 }

@@ -45,7 +45,8 @@ setup_file() {
 	run -0 --separate-stderr ftrun -n 2 sh -c \
 	    'sleep 1000 & echo $! >"$0/bg.$FT_RANK"; exec "$@"' "$d" \
 	    "$FT_PROGS/stopper" none 0 0 2
-	[ -s "$d/bg.0" ] && [ -s "$d/bg.1" ]
+	[ -s "$d/bg.0" ]
+	[ -s "$d/bg.1" ]
 	ft_poll 30 ft_all_gone "$(cat "$d/bg.0")" "$(cat "$d/bg.1")"
 }
 

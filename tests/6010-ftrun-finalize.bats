@@ -49,7 +49,8 @@ first_line() {
 	    cut -d: -f1)
 	for r in 0 1 2 3; do
 		lexit=$(first_line "\"event\":\"exit\",\"rank\":$r,\"replica\":0,")
-		[ -n "$lexit" ] && [ -n "$lfin" ]
+		[ -n "$lexit" ]
+		[ -n "$lfin" ]
 		[ "$lexit" -gt "$lfin" ]
 	done
 	[ "$(nmatch '"event":"finalize","rank":[4-8],')" -eq 10 ]
