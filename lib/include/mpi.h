@@ -457,7 +457,7 @@ extern FT_MPI_API struct ft_mpi_group ft_mpi_group_empty;
 #define MPI_SIMILAR		2
 #define MPI_UNEQUAL		3
 
-/* Topologies (MPI_Topo_test); ft implements MPI_CART only. */
+/* Topologies (MPI_Topo_test). */
 #define MPI_GRAPH		1
 #define MPI_CART		2
 #define MPI_DIST_GRAPH		3
@@ -547,6 +547,60 @@ FT_MPI_API int	MPI_Info_delete(MPI_Info, const char *);
 FT_MPI_API int	MPI_Info_dup(MPI_Info, MPI_Info *);
 FT_MPI_API int	MPI_Info_free(MPI_Info *);
 /* END communicators, groups, topologies, info */
+
+/* --- topologies, neighbourhood collectives, misc (issue 14) --- */
+/*
+ * Graph and distributed-graph topologies.  MPI_UNWEIGHTED and
+ * MPI_WEIGHTS_EMPTY stand for whole weight arrays, and are never read.
+ */
+#define MPI_UNWEIGHTED		((int *)2)
+#define MPI_WEIGHTS_EMPTY	((int *)3)
+
+FT_MPI_API int	MPI_Graph_create(MPI_Comm, int, const int *, const int *, int,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Graphdims_get(MPI_Comm, int *, int *);
+FT_MPI_API int	MPI_Graph_get(MPI_Comm, int, int, int *, int *);
+FT_MPI_API int	MPI_Graph_neighbors_count(MPI_Comm, int, int *);
+FT_MPI_API int	MPI_Graph_neighbors(MPI_Comm, int, int, int *);
+FT_MPI_API int	MPI_Graph_map(MPI_Comm, int, const int *, const int *, int *);
+FT_MPI_API int	MPI_Dist_graph_create_adjacent(MPI_Comm, int, const int *,
+		    const int *, int, const int *, const int *, MPI_Info, int,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Dist_graph_create(MPI_Comm, int, const int *, const int *,
+		    const int *, const int *, MPI_Info, int, MPI_Comm *);
+FT_MPI_API int	MPI_Dist_graph_neighbors_count(MPI_Comm, int *, int *, int *);
+FT_MPI_API int	MPI_Dist_graph_neighbors(MPI_Comm, int, int *, int *, int,
+		    int *, int *);
+
+/* Neighbourhood collectives, on Cartesian and graph communicators. */
+FT_MPI_API int	MPI_Neighbor_allgather(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Neighbor_allgatherv(const void *, int, MPI_Datatype,
+		    void *, const int *, const int *, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Neighbor_alltoall(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Neighbor_alltoallv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Neighbor_alltoallw(const void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, MPI_Comm);
+FT_MPI_API int	MPI_Ineighbor_allgather(const void *, int, MPI_Datatype,
+		    void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ineighbor_allgatherv(const void *, int, MPI_Datatype,
+		    void *, const int *, const int *, MPI_Datatype, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	MPI_Ineighbor_alltoall(const void *, int, MPI_Datatype,
+		    void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ineighbor_alltoallv(const void *, const int *,
+		    const int *, MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ineighbor_alltoallw(const void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, MPI_Comm,
+		    MPI_Request *);
+
+/* --- end of issue 14 --- */
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Communicators, groups, attributes, Cartesian topologies and info
+ * Communicators, groups, attributes, topologies and info
  * objects inside the MPI layer.  Each communicator owns a pair of
  * context ids: ctx for point-to-point, ctx + 1 for collectives, so the
  * two never match each other's messages.  Context ids are agreed when a
@@ -35,11 +35,23 @@ struct ft_mpi_attr {
 	void			*val;
 };
 
-/* A Cartesian topology (the only kind ft implements). */
+/*
+ * A process topology.  MPI_CART: the grid and the caller's coordinates.
+ * MPI_GRAPH: the whole graph as MPI_Graph_create takes it, and whether
+ * every edge has as many edges back (neighbourhood collectives need
+ * that).  MPI_DIST_GRAPH: the caller's own edges only, sources in and
+ * destinations out, with their weights when weighted.  Arrays that a
+ * kind does not use are NULL.
+ */
 struct ft_mpi_topo {
-	int	 kind;		/* MPI_CART */
+	int	 kind;		/* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
 	int	 ndims;
 	int	*dims, *periods, *coords;	/* ndims each */
+	int	 nnodes, nedges, symmetric;
+	int	*index, *edges;			/* nnodes, nedges */
+	int	 indegree, outdegree, weighted;
+	int	*sources, *sourceweights;	/* indegree each */
+	int	*destinations, *destweights;	/* outdegree each */
 };
 
 struct ft_mpi_comm {
