@@ -600,6 +600,22 @@ FT_MPI_API int	MPI_Ineighbor_alltoallw(const void *, const int *,
 		    const MPI_Aint *, const MPI_Datatype *, MPI_Comm,
 		    MPI_Request *);
 
+/* User error handlers, error classes and codes. */
+typedef void	MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+/* The MPI-2 name of the same (deprecated). */
+typedef MPI_Comm_errhandler_function	MPI_Comm_errhandler_fn;
+FT_MPI_API int	MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API int	MPI_Comm_call_errhandler(MPI_Comm, int);
+FT_MPI_API int	MPI_Add_error_class(int *);
+FT_MPI_API int	MPI_Add_error_code(int, int *);
+FT_MPI_API int	MPI_Add_error_string(int, const char *);
+
+/* The environment the program was started in, and memory. */
+extern FT_MPI_API struct ft_mpi_info ft_mpi_info_env;
+#define MPI_INFO_ENV		(&ft_mpi_info_env)
+FT_MPI_API int	MPI_Alloc_mem(MPI_Aint, MPI_Info, void *);
+FT_MPI_API int	MPI_Free_mem(void *);
 /* --- end of issue 14 --- */
 
 #ifdef __cplusplus

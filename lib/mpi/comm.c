@@ -1134,9 +1134,8 @@ int
 MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 {
 	static int tag_ub = INT32_MAX, host = MPI_PROC_NULL,
-	    io = MPI_ANY_SOURCE, wtime_global = 0, appnum = 0,
-	    lastused = MPI_ERR_LASTCODE;
-	static int universe;
+	    io = MPI_ANY_SOURCE, wtime_global = 0, appnum = 0;
+	static int universe, lastused;
 	struct ft_mpi_attr *a;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_get_attr");
@@ -1169,6 +1168,7 @@ MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 		*(int **)val = &appnum;
 		break;
 	case MPI_LASTUSEDCODE:
+		lastused = ft__mpi_err_lastused();
 		*(int **)val = &lastused;
 		break;
 	default:

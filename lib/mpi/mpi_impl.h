@@ -13,14 +13,23 @@
 #include "comm.h"
 #include "type.h"
 
+/*
+ * An error handler: predefined, or made by MPI_Comm_create_errhandler.
+ * refs counts the application's handles to a user handler; its memory
+ * stays until MPI_Finalize, so communicators may go on using it after
+ * the last handle is freed.
+ */
 struct ft_mpi_errh {
-	int	kind;
+	int				 kind;
+	MPI_Comm_errhandler_function	*fn;	/* FT_ERRH_USER */
+	int				 refs;
 };
 
 enum {
 	FT_ERRH_FATAL = 1,
 	FT_ERRH_RETURN,
 	FT_ERRH_ABORT,
+	FT_ERRH_USER,
 };
 
 enum ft_mpi_req_kind {
@@ -125,6 +134,20 @@ int	 ft__mpi_irecv_ctx(const char *call, void *buf, int count,
 	    struct ft_mpi_req *);
 /* Progress until every one of n requests is done; n may be 0. */
 void	 ft__mpi_wait_reqs(struct ft_mpi_req *, int n);
+
+/*
+ * Error codes and classes added by MPI_Add_error_class and _code: the
+ * largest code in use (MPI_LASTUSEDCODE), and, at MPI_Finalize, the
+ * release of those and of user error handlers.
+ */
+int	 ft__mpi_err_lastused(void);
+void	 ft__mpi_errors_fini(void);
+/*
+ * Fill MPI_INFO_ENV, at the end of MPI_Init: argc and argv as MPI_Init
+ * got them (either may be NULL), required the thread level asked for.
+ * Returns an MPI error class, already reported.
+ */
+int	 ft__mpi_info_env_init(int *argc, char ***argv, int required);
 
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
