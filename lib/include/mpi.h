@@ -600,6 +600,24 @@ FT_MPI_API int	MPI_Ineighbor_alltoallw(const void *, const int *,
 		    const MPI_Aint *, const MPI_Datatype *, MPI_Comm,
 		    MPI_Request *);
 
+/* A nonblocking MPI_Comm_dup, and more kinds of request. */
+FT_MPI_API int	MPI_Comm_idup(MPI_Comm, MPI_Comm *, MPI_Request *);
+FT_MPI_API int	MPI_Ibsend(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Request_get_status(MPI_Request, int *, MPI_Status *);
+
+typedef int	MPI_Grequest_query_function(void *, MPI_Status *);
+typedef int	MPI_Grequest_free_function(void *);
+typedef int	MPI_Grequest_cancel_function(void *, int);
+FT_MPI_API int	MPI_Grequest_start(MPI_Grequest_query_function *,
+		    MPI_Grequest_free_function *,
+		    MPI_Grequest_cancel_function *, void *, MPI_Request *);
+FT_MPI_API int	MPI_Grequest_complete(MPI_Request);
+FT_MPI_API int	MPI_Status_set_elements(MPI_Status *, MPI_Datatype, int);
+FT_MPI_API int	MPI_Status_set_elements_x(MPI_Status *, MPI_Datatype,
+		    MPI_Count);
+FT_MPI_API int	MPI_Status_set_cancelled(MPI_Status *, int);
+
 /* User error handlers, error classes and codes. */
 typedef void	MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
 /* The MPI-2 name of the same (deprecated). */

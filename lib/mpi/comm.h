@@ -54,6 +54,13 @@ struct ft_mpi_topo {
 	int	*destinations, *destweights;	/* outdegree each */
 };
 
+/*
+ * Context ids from here up belong to MPI_Comm_idup (misc.c), which
+ * derives them from the root's own count of calls instead of agreeing
+ * on them; the ids agreed in comm.c stay below.
+ */
+#define FT_MPI_CTX_IDUP		0x80000000u
+
 struct ft_mpi_comm {
 	uint32_t		 ctx;		/* point-to-point context */
 	int			 rank, size;
@@ -99,6 +106,15 @@ void	 ft__mpi_comm_release(MPI_Comm);
  */
 MPI_Comm ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world,
 	    int n, int rank);
+
+/*
+ * The local half of MPI_Comm_dup: a communicator on context ctx with
+ * comm's ranks, error handler and topology, and comm's attributes
+ * copied through their copy functions.  Returns an MPI error class,
+ * already reported on comm as call; *newcomm is set only on success.
+ */
+int	 ft__mpi_comm_dup_local(const char *call, MPI_Comm, uint32_t ctx,
+	    MPI_Comm *newcomm);
 
 /*
  * The core of MPI_Comm_split, for topo.c: collective over comm.  err is

@@ -37,6 +37,7 @@ enum ft_mpi_req_kind {
 	FT_MPI_REQ_RECV,
 	FT_MPI_REQ_NULLPROC,	/* complete at once: PROC_NULL */
 	FT_MPI_REQ_COLL,	/* a nonblocking collective */
+	FT_MPI_REQ_GREQ,	/* a generalized request (grequest.c) */
 };
 
 struct ft_mpi_req {
@@ -59,6 +60,16 @@ struct ft_mpi_req {
 	int			(*advance)(struct ft_mpi_req *);
 	void			(*release)(struct ft_mpi_req *);
 	void			*state;
+	/*
+	 * Generalized requests set these, and the completion calls run
+	 * them: query fills the status of a completed request (never
+	 * MPI_STATUS_IGNORE), on_free runs when the request goes, and
+	 * on_cancel on MPI_Cancel.  Each returns an MPI error code for the
+	 * call that ran it.
+	 */
+	int			(*query)(struct ft_mpi_req *, MPI_Status *);
+	int			(*on_free)(struct ft_mpi_req *);
+	int			(*on_cancel)(struct ft_mpi_req *);
 	int			 err;		/* error class, when not 0 */
 	/* Persistent requests: the arguments MPI_Start uses again. */
 	int			 persistent, active;
@@ -121,6 +132,12 @@ void	 ft__mpi_decide(uint32_t kind, uint64_t v[3]);
  */
 struct ft_mpi_req *ft__mpi_req_new(enum ft_mpi_req_kind, MPI_Comm);
 void	 ft__mpi_req_init(struct ft_mpi_req *, enum ft_mpi_req_kind, MPI_Comm);
+/*
+ * Free a request from ft__mpi_req_new that is done (or an inactive
+ * persistent one), as MPI_Request_free would: returns what its on_free
+ * hook returned, MPI_SUCCESS without one.  Reports nothing.
+ */
+int	 ft__mpi_req_free(struct ft_mpi_req *);
 void	 ft__mpi_req_cleanup(struct ft_mpi_req *);
 int	 ft__mpi_isend_ctx(const char *call, const void *buf, int count,
 	    MPI_Datatype, int dest, int tag, MPI_Comm, uint32_t ctx,
