@@ -457,7 +457,7 @@ extern FT_MPI_API struct ft_mpi_group ft_mpi_group_empty;
 #define MPI_SIMILAR		2
 #define MPI_UNEQUAL		3
 
-/* Topologies (MPI_Topo_test); ft implements MPI_CART only. */
+/* Topologies (MPI_Topo_test). */
 #define MPI_GRAPH		1
 #define MPI_CART		2
 #define MPI_DIST_GRAPH		3
@@ -547,6 +547,94 @@ FT_MPI_API int	MPI_Info_delete(MPI_Info, const char *);
 FT_MPI_API int	MPI_Info_dup(MPI_Info, MPI_Info *);
 FT_MPI_API int	MPI_Info_free(MPI_Info *);
 /* END communicators, groups, topologies, info */
+
+/* --- topologies, neighbourhood collectives, misc (issue 14) --- */
+/*
+ * Graph and distributed-graph topologies.  MPI_UNWEIGHTED and
+ * MPI_WEIGHTS_EMPTY stand for whole weight arrays, and are never read.
+ */
+#define MPI_UNWEIGHTED		((int *)2)
+#define MPI_WEIGHTS_EMPTY	((int *)3)
+
+FT_MPI_API int	MPI_Graph_create(MPI_Comm, int, const int *, const int *, int,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Graphdims_get(MPI_Comm, int *, int *);
+FT_MPI_API int	MPI_Graph_get(MPI_Comm, int, int, int *, int *);
+FT_MPI_API int	MPI_Graph_neighbors_count(MPI_Comm, int, int *);
+FT_MPI_API int	MPI_Graph_neighbors(MPI_Comm, int, int, int *);
+FT_MPI_API int	MPI_Graph_map(MPI_Comm, int, const int *, const int *, int *);
+FT_MPI_API int	MPI_Dist_graph_create_adjacent(MPI_Comm, int, const int *,
+		    const int *, int, const int *, const int *, MPI_Info, int,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Dist_graph_create(MPI_Comm, int, const int *, const int *,
+		    const int *, const int *, MPI_Info, int, MPI_Comm *);
+FT_MPI_API int	MPI_Dist_graph_neighbors_count(MPI_Comm, int *, int *, int *);
+FT_MPI_API int	MPI_Dist_graph_neighbors(MPI_Comm, int, int *, int *, int,
+		    int *, int *);
+
+/* Neighbourhood collectives, on Cartesian and graph communicators. */
+FT_MPI_API int	MPI_Neighbor_allgather(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Neighbor_allgatherv(const void *, int, MPI_Datatype,
+		    void *, const int *, const int *, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Neighbor_alltoall(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Neighbor_alltoallv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	MPI_Neighbor_alltoallw(const void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, MPI_Comm);
+FT_MPI_API int	MPI_Ineighbor_allgather(const void *, int, MPI_Datatype,
+		    void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ineighbor_allgatherv(const void *, int, MPI_Datatype,
+		    void *, const int *, const int *, MPI_Datatype, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	MPI_Ineighbor_alltoall(const void *, int, MPI_Datatype,
+		    void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ineighbor_alltoallv(const void *, const int *,
+		    const int *, MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Ineighbor_alltoallw(const void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, MPI_Comm,
+		    MPI_Request *);
+
+/* A nonblocking MPI_Comm_dup, and more kinds of request. */
+FT_MPI_API int	MPI_Comm_idup(MPI_Comm, MPI_Comm *, MPI_Request *);
+FT_MPI_API int	MPI_Ibsend(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	MPI_Request_get_status(MPI_Request, int *, MPI_Status *);
+
+typedef int	MPI_Grequest_query_function(void *, MPI_Status *);
+typedef int	MPI_Grequest_free_function(void *);
+typedef int	MPI_Grequest_cancel_function(void *, int);
+FT_MPI_API int	MPI_Grequest_start(MPI_Grequest_query_function *,
+		    MPI_Grequest_free_function *,
+		    MPI_Grequest_cancel_function *, void *, MPI_Request *);
+FT_MPI_API int	MPI_Grequest_complete(MPI_Request);
+FT_MPI_API int	MPI_Status_set_elements(MPI_Status *, MPI_Datatype, int);
+FT_MPI_API int	MPI_Status_set_elements_x(MPI_Status *, MPI_Datatype,
+		    MPI_Count);
+FT_MPI_API int	MPI_Status_set_cancelled(MPI_Status *, int);
+
+/* User error handlers, error classes and codes. */
+typedef void	MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+/* The MPI-2 name of the same (deprecated). */
+typedef MPI_Comm_errhandler_function	MPI_Comm_errhandler_fn;
+FT_MPI_API int	MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API int	MPI_Comm_call_errhandler(MPI_Comm, int);
+FT_MPI_API int	MPI_Add_error_class(int *);
+FT_MPI_API int	MPI_Add_error_code(int, int *);
+FT_MPI_API int	MPI_Add_error_string(int, const char *);
+
+/* The environment the program was started in, and memory. */
+extern FT_MPI_API struct ft_mpi_info ft_mpi_info_env;
+#define MPI_INFO_ENV		(&ft_mpi_info_env)
+FT_MPI_API int	MPI_Alloc_mem(MPI_Aint, MPI_Info, void *);
+FT_MPI_API int	MPI_Free_mem(void *);
+/* --- end of issue 14 --- */
 
 #ifdef __cplusplus
 }

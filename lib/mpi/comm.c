@@ -31,9 +31,12 @@
 #define TAG_GROUP_BCAST		(FT_MPI_COMM_TAG_BASE + 0x20000000)
 #define TAG_GROUP_MASK		0x0fffffff
 
-/* Context ids: world 0, self 2, then agreed ones; never reused. */
+/*
+ * Context ids: world 0, self 2, then agreed ones, below those of
+ * MPI_Comm_idup; never reused.
+ */
 #define CTX_FIRST		4
-#define CTX_LAST		(UINT32_MAX - 3)
+#define CTX_LAST		(FT_MPI_CTX_IDUP - 2)
 
 /* User keyvals are numbered from here; the predefined keys are lower. */
 #define KEYVAL_BASE		64
@@ -612,13 +615,9 @@ MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
 static int
 comm_dup(const char *call, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-	struct ft_mpi_attr *a, *na, **tail;
-	struct keyval *kv;
-	MPI_Comm c;
 	const char *why = "";
 	uint32_t ctx, *all;
-	void *out;
-	int err = 0, flag, rc;
+	int err = 0, rc;
 
 	FT_MPI_CHECK_INIT(call);
 	if (!ft__mpi_comm_ok(comm))
@@ -635,6 +634,19 @@ comm_dup(const char *call, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 	    NULL, 0, TAG_GATHER, TAG_BCAST, &ctx, &all)) != MPI_SUCCESS)
 		return rc;
 	free(all);
+	return ft__mpi_comm_dup_local(call, comm, ctx, newcomm);
+}
+
+int
+ft__mpi_comm_dup_local(const char *call, MPI_Comm comm, uint32_t ctx,
+    MPI_Comm *newcomm)
+{
+	struct ft_mpi_attr *a, *na, **tail;
+	struct keyval *kv;
+	MPI_Comm c;
+	void *out;
+	int flag, rc;
+
 	if ((c = ft__mpi_comm_new(comm, ctx, comm->world, comm->size,
 	    comm->rank)) == MPI_COMM_NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
@@ -1134,9 +1146,8 @@ int
 MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 {
 	static int tag_ub = INT32_MAX, host = MPI_PROC_NULL,
-	    io = MPI_ANY_SOURCE, wtime_global = 0, appnum = 0,
-	    lastused = MPI_ERR_LASTCODE;
-	static int universe;
+	    io = MPI_ANY_SOURCE, wtime_global = 0, appnum = 0;
+	static int universe, lastused;
 	struct ft_mpi_attr *a;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_get_attr");
@@ -1169,6 +1180,7 @@ MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 		*(int **)val = &appnum;
 		break;
 	case MPI_LASTUSEDCODE:
+		lastused = ft__mpi_err_lastused();
 		*(int **)val = &lastused;
 		break;
 	default:

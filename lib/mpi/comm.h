@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Communicators, groups, attributes, Cartesian topologies and info
+ * Communicators, groups, attributes, topologies and info
  * objects inside the MPI layer.  Each communicator owns a pair of
  * context ids: ctx for point-to-point, ctx + 1 for collectives, so the
  * two never match each other's messages.  Context ids are agreed when a
@@ -35,12 +35,31 @@ struct ft_mpi_attr {
 	void			*val;
 };
 
-/* A Cartesian topology (the only kind ft implements). */
+/*
+ * A process topology.  MPI_CART: the grid and the caller's coordinates.
+ * MPI_GRAPH: the whole graph as MPI_Graph_create takes it, and whether
+ * every edge has as many edges back (neighbourhood collectives need
+ * that).  MPI_DIST_GRAPH: the caller's own edges only, sources in and
+ * destinations out, with their weights when weighted.  Arrays that a
+ * kind does not use are NULL.
+ */
 struct ft_mpi_topo {
-	int	 kind;		/* MPI_CART */
+	int	 kind;		/* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
 	int	 ndims;
 	int	*dims, *periods, *coords;	/* ndims each */
+	int	 nnodes, nedges, symmetric;
+	int	*index, *edges;			/* nnodes, nedges */
+	int	 indegree, outdegree, weighted;
+	int	*sources, *sourceweights;	/* indegree each */
+	int	*destinations, *destweights;	/* outdegree each */
 };
+
+/*
+ * Context ids from here up belong to MPI_Comm_idup (misc.c), which
+ * derives them from the root's own count of calls instead of agreeing
+ * on them; the ids agreed in comm.c stay below.
+ */
+#define FT_MPI_CTX_IDUP		0x80000000u
 
 struct ft_mpi_comm {
 	uint32_t		 ctx;		/* point-to-point context */
@@ -87,6 +106,15 @@ void	 ft__mpi_comm_release(MPI_Comm);
  */
 MPI_Comm ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world,
 	    int n, int rank);
+
+/*
+ * The local half of MPI_Comm_dup: a communicator on context ctx with
+ * comm's ranks, error handler and topology, and comm's attributes
+ * copied through their copy functions.  Returns an MPI error class,
+ * already reported on comm as call; *newcomm is set only on success.
+ */
+int	 ft__mpi_comm_dup_local(const char *call, MPI_Comm, uint32_t ctx,
+	    MPI_Comm *newcomm);
 
 /*
  * The core of MPI_Comm_split, for topo.c: collective over comm.  err is

@@ -255,17 +255,19 @@ init_common(void)
 int
 MPI_Init(int *argc, char ***argv)
 {
-	(void)argc;
-	(void)argv;
+	int rc;
+
 	ft__mpi.thread_level = MPI_THREAD_SINGLE;
-	return init_common();
+	if ((rc = init_common()) != MPI_SUCCESS)
+		return rc;
+	return ft__mpi_info_env_init(argc, argv, MPI_THREAD_SINGLE);
 }
 
 int
 MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-	(void)argc;
-	(void)argv;
+	int rc;
+
 	if (provided == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
 		    "MPI_Init_thread", "provided is NULL");
@@ -273,7 +275,9 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	    MPI_THREAD_SINGLE : required > MPI_THREAD_FUNNELED ?
 	    MPI_THREAD_FUNNELED : required;
 	*provided = ft__mpi.thread_level;
-	return init_common();
+	if ((rc = init_common()) != MPI_SUCCESS)
+		return rc;
+	return ft__mpi_info_env_init(argc, argv, required);
 }
 
 int
@@ -339,6 +343,7 @@ MPI_Finalize(void)
 	ft_pt_free(ft__mpi.pt);
 	ft__mpi.pt = NULL;
 	ft__mpi_comm_fini_end();
+	ft__mpi_errors_fini();
 	ft__mpi.finalized = 1;
 	return MPI_SUCCESS;
 }

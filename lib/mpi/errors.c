@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Error handlers, error classes and their texts, and error reporting
- * through a communicator's error handler.
+ * through a communicator's error handler.  The application may add
+ * error classes and codes above MPI_ERR_LASTCODE, each with a text, and
+ * error handlers of its own, which ft calls and then returns the code
+ * as MPI_ERRORS_RETURN does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +12,23 @@
 
 #include "mpi_impl.h"
 
-struct ft_mpi_errh ft_mpi_errors_are_fatal = { FT_ERRH_FATAL };
-struct ft_mpi_errh ft_mpi_errors_return = { FT_ERRH_RETURN };
-struct ft_mpi_errh ft_mpi_errors_abort = { FT_ERRH_ABORT };
+struct ft_mpi_errh ft_mpi_errors_are_fatal = { .kind = FT_ERRH_FATAL };
+struct ft_mpi_errh ft_mpi_errors_return = { .kind = FT_ERRH_RETURN };
+struct ft_mpi_errh ft_mpi_errors_abort = { .kind = FT_ERRH_ABORT };
+
+/*
+ * The codes added by the application: code MPI_ERR_LASTCODE + 1 + i is
+ * ucodes.v[i], of class cls (itself for a class), with text str (NULL:
+ * none yet).  The user error handlers ever made, until MPI_Finalize.
+ */
+static struct {
+	struct ucode {
+		int	 cls;
+		char	*str;
+	}			*v;
+	int			 n;
+} ucodes;
+static struct ft_mpi_hset uerrhs;
 
 static const char *const err_text[] = {
 	[MPI_SUCCESS] = "MPI_SUCCESS: no error",
@@ -45,18 +62,48 @@ static const char *const err_text[] = {
 _Static_assert(sizeof(err_text) / sizeof(err_text[0]) == MPI_ERR_LASTCODE + 1,
     "every error class has a text");
 
+/* The entry of a code the application added, or NULL. */
+static struct ucode *
+ucode(int code)
+{
+	if (code <= MPI_ERR_LASTCODE || code - MPI_ERR_LASTCODE > ucodes.n)
+		return NULL;
+	return &ucodes.v[code - MPI_ERR_LASTCODE - 1];
+}
+
+/* The text of a known code, or NULL. */
+static const char *
+code_text(int code)
+{
+	const struct ucode *u;
+
+	if (code >= 0 && code <= MPI_ERR_LASTCODE)
+		return err_text[code];
+	if ((u = ucode(code)) != NULL)
+		return u->str != NULL ? u->str : "";
+	return NULL;
+}
+
+int
+ft__mpi_err_lastused(void)
+{
+	return MPI_ERR_LASTCODE + ucodes.n;
+}
+
 int
 MPI_Error_string(int code, char *str, int *len)
 {
+	const char *text;
+
 	if (str == NULL || len == NULL)
 		return MPI_ERR_ARG;
-	if (code < 0 || code > MPI_ERR_LASTCODE) {
+	if ((text = code_text(code)) == NULL) {
 		snprintf(str, MPI_MAX_ERROR_STRING, "unknown error code %d",
 		    code);
 		*len = (int)strlen(str);
 		return MPI_ERR_ARG;
 	}
-	snprintf(str, MPI_MAX_ERROR_STRING, "%s", err_text[code]);
+	snprintf(str, MPI_MAX_ERROR_STRING, "%s", text);
 	*len = (int)strlen(str);
 	return MPI_SUCCESS;
 }
@@ -64,9 +111,84 @@ MPI_Error_string(int code, char *str, int *len)
 int
 MPI_Error_class(int code, int *cls)
 {
-	if (cls == NULL || code < 0 || code > MPI_ERR_LASTCODE)
+	const struct ucode *u;
+
+	if (cls == NULL)
 		return MPI_ERR_ARG;
-	*cls = code;
+	if (code >= 0 && code <= MPI_ERR_LASTCODE)
+		*cls = code;
+	else if ((u = ucode(code)) != NULL)
+		*cls = u->cls;
+	else
+		return MPI_ERR_ARG;
+	return MPI_SUCCESS;
+}
+
+/* A new code of class cls (-1: the new code is a class). */
+static int
+code_add(const char *call, int cls, int *code)
+{
+	struct ucode *nv;
+
+	if (code == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, call,
+		    "NULL argument");
+	if (ucodes.n >= INT32_MAX - MPI_ERR_LASTCODE - 1 ||
+	    (nv = reallocarray(ucodes.v, (size_t)ucodes.n + 1,
+	    sizeof(*nv))) == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	ucodes.v = nv;
+	*code = MPI_ERR_LASTCODE + 1 + ucodes.n;
+	nv[ucodes.n].cls = cls < 0 ? *code : cls;
+	nv[ucodes.n++].str = NULL;
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Add_error_class(int *cls)
+{
+	FT_MPI_CHECK_INIT("MPI_Add_error_class");
+	return code_add("MPI_Add_error_class", -1, cls);
+}
+
+int
+MPI_Add_error_code(int cls, int *code)
+{
+	const struct ucode *u;
+
+	FT_MPI_CHECK_INIT("MPI_Add_error_code");
+	/* A class: a predefined one but MPI_SUCCESS, or one added. */
+	if (cls <= MPI_SUCCESS || (cls > MPI_ERR_LASTCODE &&
+	    ((u = ucode(cls)) == NULL || u->cls != cls)))
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Add_error_code", "%d is not an error class", cls);
+	return code_add("MPI_Add_error_code", cls, code);
+}
+
+int
+MPI_Add_error_string(int code, const char *str)
+{
+	struct ucode *u;
+	char *copy;
+
+	FT_MPI_CHECK_INIT("MPI_Add_error_string");
+	if ((u = ucode(code)) == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Add_error_string", "%d is not an error code or "
+		    "class added by the application", code);
+	if (str == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Add_error_string", "NULL string");
+	if (strlen(str) >= MPI_MAX_ERROR_STRING)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Add_error_string", "a string of %zu characters (at "
+		    "most %d allowed)", strlen(str), MPI_MAX_ERROR_STRING - 1);
+	if ((copy = strdup(str)) == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_NO_MEM,
+		    "MPI_Add_error_string", "out of memory");
+	free(u->str);
+	u->str = copy;
 	return MPI_SUCCESS;
 }
 
@@ -74,20 +196,31 @@ int
 ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 {
 	MPI_Errhandler eh;
+	const char *text;
 	char msg[512];
 	char why[700];
 	va_list ap;
+	MPI_Comm c;
+	int e;
 
 	if (!ft__mpi_comm_ok(comm))
 		comm = MPI_COMM_WORLD;
 	eh = comm->errh;
 	if (eh != NULL && eh->kind == FT_ERRH_RETURN)
 		return code;
+	if (eh != NULL && eh->kind == FT_ERRH_USER) {
+		/* The handler gets copies: the call returns code. */
+		c = comm;
+		e = code;
+		eh->fn(&c, &e);
+		return code;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	text = code_text(code);
 	snprintf(why, sizeof(why), "%s: %s (%s)", call, msg,
-	    code >= 0 && code <= MPI_ERR_LASTCODE ? err_text[code] : "?");
+	    text != NULL ? text : "?");
 	/* The launcher prints why, once; alone we print it ourselves. */
 	if (!ft__mpi.initialized || ft__mpi.finalized) {
 		ft_warnx("%s", why);
@@ -97,15 +230,76 @@ ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 	ft__mpi_abort(code, why);
 }
 
+/*
+ * Is eh a handler the application holds a handle to: predefined, or
+ * made and not freed as often as it was handed out?
+ */
+static int
+errh_ok(MPI_Errhandler eh)
+{
+	if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
+	    eh == MPI_ERRORS_ABORT)
+		return 1;
+	return ft__mpi_hset_has(&uerrhs, eh) && eh->refs > 0;
+}
+
+int
+MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+    MPI_Errhandler *eh)
+{
+	struct ft_mpi_errh *h;
+
+	FT_MPI_CHECK_INIT("MPI_Comm_create_errhandler");
+	if (fn == NULL || eh == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Comm_create_errhandler", "NULL argument");
+	if ((h = calloc(1, sizeof(*h))) == NULL ||
+	    ft__mpi_hset_add(&uerrhs, h) != 0) {
+		free(h);
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_NO_MEM,
+		    "MPI_Comm_create_errhandler", "out of memory");
+	}
+	h->kind = FT_ERRH_USER;
+	h->fn = fn;
+	h->refs = 1;
+	*eh = h;
+	return MPI_SUCCESS;
+}
+
+/* The checks of the calls on a communicator's handler. */
+static int
+check_comm(MPI_Comm comm, const char *call)
+{
+	FT_MPI_CHECK_INIT(call);
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, call,
+		    "invalid communicator");
+	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_call_errhandler(MPI_Comm comm, int code)
+{
+	int rc;
+
+	if ((rc = check_comm(comm, "MPI_Comm_call_errhandler")) !=
+	    MPI_SUCCESS)
+		return rc;
+	/* The handler ran (if it returns at all): that is success. */
+	(void)ft__mpi_err(comm, code, "MPI_Comm_call_errhandler",
+	    "the application raised error code %d", code);
+	return MPI_SUCCESS;
+}
+
 int
 MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 {
-	FT_MPI_CHECK_INIT("MPI_Comm_set_errhandler");
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM,
-		    "MPI_Comm_set_errhandler", "invalid communicator");
-	if (eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN &&
-	    eh != MPI_ERRORS_ABORT)
+	int rc;
+
+	if ((rc = check_comm(comm, "MPI_Comm_set_errhandler")) !=
+	    MPI_SUCCESS)
+		return rc;
+	if (!errh_ok(eh))
 		return ft__mpi_err(comm, MPI_ERR_ARG,
 		    "MPI_Comm_set_errhandler", "invalid error handler");
 	comm->errh = eh;
@@ -115,13 +309,17 @@ MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 int
 MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 {
-	FT_MPI_CHECK_INIT("MPI_Comm_get_errhandler");
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM,
-		    "MPI_Comm_get_errhandler", "invalid communicator");
+	int rc;
+
+	if ((rc = check_comm(comm, "MPI_Comm_get_errhandler")) !=
+	    MPI_SUCCESS)
+		return rc;
 	if (eh == NULL)
 		return ft__mpi_err(comm, MPI_ERR_ARG,
 		    "MPI_Comm_get_errhandler", "NULL argument");
+	/* Each handle handed out is one more to free. */
+	if (comm->errh->kind == FT_ERRH_USER)
+		comm->errh->refs++;
 	*eh = comm->errh;
 	return MPI_SUCCESS;
 }
@@ -130,11 +328,37 @@ int
 MPI_Errhandler_free(MPI_Errhandler *eh)
 {
 	FT_MPI_CHECK_INIT("MPI_Errhandler_free");
-	if (eh == NULL || *eh == MPI_ERRHANDLER_NULL)
+	if (eh == NULL || !errh_ok(*eh))
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
 		    "MPI_Errhandler_free", "invalid error handler");
-	/* Predefined handlers are never freed, only the handle is. */
+	/*
+	 * Predefined handlers are never freed, only the handle is; a user
+	 * handler's memory stays for the communicators that use it.
+	 */
+	if ((*eh)->kind == FT_ERRH_USER)
+		(*eh)->refs--;
 	*eh = MPI_ERRHANDLER_NULL;
 	return MPI_SUCCESS;
+}
+
+void
+ft__mpi_errors_fini(void)
+{
+	size_t i;
+	int k;
+
+	/* Errors after MPI_Finalize must not call freed handlers. */
+	if (ft_mpi_comm_world.errh->kind == FT_ERRH_USER)
+		ft_mpi_comm_world.errh = MPI_ERRORS_ARE_FATAL;
+	if (ft_mpi_comm_self.errh->kind == FT_ERRH_USER)
+		ft_mpi_comm_self.errh = MPI_ERRORS_ARE_FATAL;
+	for (i = 0; i < uerrhs.cap; i++)
+		free((void *)(uintptr_t)uerrhs.slot[i]);
+	ft__mpi_hset_release(&uerrhs);
+	for (k = 0; k < ucodes.n; k++)
+		free(ucodes.v[k].str);
+	free(ucodes.v);
+	ucodes.v = NULL;
+	ucodes.n = 0;
 }
 

@@ -4,9 +4,15 @@
  * hints, so calls that accept an info object only check it; these
  * calls exist so that programs which pass hints work unchanged.  Keys
  * keep the order in which they were first set (MPI_Info_get_nthkey).
+ * MPI_INFO_ENV, filled by MPI_Init, describes how the program was
+ * started; it cannot be changed or freed.
  */
+#include <sys/utsname.h>
+
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "mpi_impl.h"
 
@@ -34,7 +40,10 @@
 struct ft_mpi_info {
 	int	  n, cap;
 	char	**keys, **vals;		/* n each, owned */
+	int	  predefined;
 };
+
+struct ft_mpi_info ft_mpi_info_env;
 
 /* The live info objects. */
 static struct ft_mpi_hset infos;
@@ -56,7 +65,10 @@ info_destroy(MPI_Info info)
 	}
 	free(info->keys);
 	free(info->vals);
-	free(info);
+	if (info == MPI_INFO_ENV)
+		memset(info, 0, sizeof(*info));
+	else
+		free(info);
 }
 
 void
@@ -138,6 +150,9 @@ MPI_Info_set(MPI_Info info, const char *key, const char *value)
 	FT_MPI_CHECK_INIT("MPI_Info_set");
 	if ((rc = check("MPI_Info_set", info, key, 1)) != MPI_SUCCESS)
 		return rc;
+	if (info->predefined)
+		return err(ERR_INFO, "MPI_Info_set", "MPI_INFO_ENV cannot "
+		    "be changed");
 	if (value == NULL)
 		return err(MPI_ERR_ARG, "MPI_Info_set", "NULL value");
 	if ((len = strlen(value)) >= MPI_MAX_INFO_VAL)
@@ -264,6 +279,9 @@ MPI_Info_delete(MPI_Info info, const char *key)
 	FT_MPI_CHECK_INIT("MPI_Info_delete");
 	if ((rc = check("MPI_Info_delete", info, key, 1)) != MPI_SUCCESS)
 		return rc;
+	if (info->predefined)
+		return err(ERR_INFO, "MPI_Info_delete", "MPI_INFO_ENV cannot "
+		    "be changed");
 	if ((i = find(info, key)) < 0)
 		return ft__mpi_err(MPI_COMM_NULL, ERR_INFO_NOKEY,
 		    "MPI_Info_delete", "no key '%s'", key);
@@ -309,8 +327,88 @@ MPI_Info_free(MPI_Info *info)
 		return err(MPI_ERR_ARG, "MPI_Info_free", "NULL argument");
 	if (!ft__mpi_info_ok(*info))
 		return err(ERR_INFO, "MPI_Info_free", "invalid info object");
+	if ((*info)->predefined)
+		return err(ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot "
+		    "be freed");
 	ft__mpi_hset_del(&infos, *info);
 	info_destroy(*info);
 	*info = MPI_INFO_NULL;
 	return MPI_SUCCESS;
+}
+
+/*
+ * The command and its arguments, from argv when MPI_Init got it, else
+ * as the process was started (/proc/self/cmdline), into cmd and args
+ * (space separated), each cut to MPI_MAX_INFO_VAL - 1 characters.
+ */
+static void
+command_line(int *argc, char ***argv, char *cmd, char *args)
+{
+	char buf[4096], *p, *end;
+	size_t len = 0;
+	ssize_t got;
+	int fd, i;
+
+	cmd[0] = args[0] = '\0';
+	if (argc != NULL && argv != NULL && *argv != NULL && *argc > 0) {
+		snprintf(cmd, MPI_MAX_INFO_VAL, "%s", (*argv)[0]);
+		for (i = 1; i < *argc && len + 1 < MPI_MAX_INFO_VAL; i++)
+			len += (size_t)snprintf(args + len,
+			    MPI_MAX_INFO_VAL - len, "%s%s", i > 1 ? " " : "",
+			    (*argv)[i]);
+		return;
+	}
+	if ((fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	got = read(fd, buf, sizeof(buf) - 1);
+	(void)close(fd);
+	if (got <= 0)
+		return;
+	buf[got] = '\0';
+	end = buf + got;
+	snprintf(cmd, MPI_MAX_INFO_VAL, "%.*s", MPI_MAX_INFO_VAL - 1, buf);
+	for (p = buf + strlen(buf) + 1; p < end && len + 1 < MPI_MAX_INFO_VAL;
+	    p += strlen(p) + 1)
+		len += (size_t)snprintf(args + len, MPI_MAX_INFO_VAL - len,
+		    "%s%s", len > 0 ? " " : "", p);
+}
+
+int
+ft__mpi_info_env_init(int *argc, char ***argv, int required)
+{
+	static const char *const level[] = {
+		[MPI_THREAD_SINGLE] = "MPI_THREAD_SINGLE",
+		[MPI_THREAD_FUNNELED] = "MPI_THREAD_FUNNELED",
+		[MPI_THREAD_SERIALIZED] = "MPI_THREAD_SERIALIZED",
+		[MPI_THREAD_MULTIPLE] = "MPI_THREAD_MULTIPLE",
+	};
+	char cmd[MPI_MAX_INFO_VAL], args[MPI_MAX_INFO_VAL];
+	char val[MPI_MAX_INFO_VAL];
+	MPI_Info e = MPI_INFO_ENV;
+	struct utsname u;
+	int rc = MPI_SUCCESS;
+
+	if (ft__mpi_hset_add(&infos, e) != 0)
+		return err(MPI_ERR_NO_MEM, "MPI_Init", "out of memory");
+	command_line(argc, argv, cmd, args);
+	if (cmd[0] != '\0')
+		rc = MPI_Info_set(e, "command", cmd);
+	if (rc == MPI_SUCCESS && args[0] != '\0')
+		rc = MPI_Info_set(e, "argv", args);
+	snprintf(val, sizeof(val), "%u", ft__mpi.env.size);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Info_set(e, "maxprocs", val);
+	if (rc == MPI_SUCCESS && gethostname(val, sizeof(val)) == 0) {
+		val[sizeof(val) - 1] = '\0';
+		rc = MPI_Info_set(e, "host", val);
+	}
+	if (rc == MPI_SUCCESS && uname(&u) == 0)
+		rc = MPI_Info_set(e, "arch", u.machine);
+	if (rc == MPI_SUCCESS && getcwd(val, sizeof(val)) != NULL)
+		rc = MPI_Info_set(e, "wdir", val);
+	if (rc == MPI_SUCCESS && required >= MPI_THREAD_SINGLE &&
+	    required <= MPI_THREAD_MULTIPLE)
+		rc = MPI_Info_set(e, "thread_level", level[required]);
+	e->predefined = 1;
+	return rc;
 }

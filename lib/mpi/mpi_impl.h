@@ -13,14 +13,23 @@
 #include "comm.h"
 #include "type.h"
 
+/*
+ * An error handler: predefined, or made by MPI_Comm_create_errhandler.
+ * refs counts the application's handles to a user handler; its memory
+ * stays until MPI_Finalize, so communicators may go on using it after
+ * the last handle is freed.
+ */
 struct ft_mpi_errh {
-	int	kind;
+	int				 kind;
+	MPI_Comm_errhandler_function	*fn;	/* FT_ERRH_USER */
+	int				 refs;
 };
 
 enum {
 	FT_ERRH_FATAL = 1,
 	FT_ERRH_RETURN,
 	FT_ERRH_ABORT,
+	FT_ERRH_USER,
 };
 
 enum ft_mpi_req_kind {
@@ -28,6 +37,7 @@ enum ft_mpi_req_kind {
 	FT_MPI_REQ_RECV,
 	FT_MPI_REQ_NULLPROC,	/* complete at once: PROC_NULL */
 	FT_MPI_REQ_COLL,	/* a nonblocking collective */
+	FT_MPI_REQ_GREQ,	/* a generalized request (grequest.c) */
 };
 
 struct ft_mpi_req {
@@ -50,6 +60,16 @@ struct ft_mpi_req {
 	int			(*advance)(struct ft_mpi_req *);
 	void			(*release)(struct ft_mpi_req *);
 	void			*state;
+	/*
+	 * Generalized requests set these, and the completion calls run
+	 * them: query fills the status of a completed request (never
+	 * MPI_STATUS_IGNORE), on_free runs when the request goes, and
+	 * on_cancel on MPI_Cancel.  Each returns an MPI error code for the
+	 * call that ran it.
+	 */
+	int			(*query)(struct ft_mpi_req *, MPI_Status *);
+	int			(*on_free)(struct ft_mpi_req *);
+	int			(*on_cancel)(struct ft_mpi_req *);
 	int			 err;		/* error class, when not 0 */
 	/* Persistent requests: the arguments MPI_Start uses again. */
 	int			 persistent, active;
@@ -112,6 +132,12 @@ void	 ft__mpi_decide(uint32_t kind, uint64_t v[3]);
  */
 struct ft_mpi_req *ft__mpi_req_new(enum ft_mpi_req_kind, MPI_Comm);
 void	 ft__mpi_req_init(struct ft_mpi_req *, enum ft_mpi_req_kind, MPI_Comm);
+/*
+ * Free a request from ft__mpi_req_new that is done (or an inactive
+ * persistent one), as MPI_Request_free would: returns what its on_free
+ * hook returned, MPI_SUCCESS without one.  Reports nothing.
+ */
+int	 ft__mpi_req_free(struct ft_mpi_req *);
 void	 ft__mpi_req_cleanup(struct ft_mpi_req *);
 int	 ft__mpi_isend_ctx(const char *call, const void *buf, int count,
 	    MPI_Datatype, int dest, int tag, MPI_Comm, uint32_t ctx,
@@ -125,6 +151,20 @@ int	 ft__mpi_irecv_ctx(const char *call, void *buf, int count,
 	    struct ft_mpi_req *);
 /* Progress until every one of n requests is done; n may be 0. */
 void	 ft__mpi_wait_reqs(struct ft_mpi_req *, int n);
+
+/*
+ * Error codes and classes added by MPI_Add_error_class and _code: the
+ * largest code in use (MPI_LASTUSEDCODE), and, at MPI_Finalize, the
+ * release of those and of user error handlers.
+ */
+int	 ft__mpi_err_lastused(void);
+void	 ft__mpi_errors_fini(void);
+/*
+ * Fill MPI_INFO_ENV, at the end of MPI_Init: argc and argv as MPI_Init
+ * got them (either may be NULL), required the thread level asked for.
+ * Returns an MPI error class, already reported.
+ */
+int	 ft__mpi_info_env_init(int *argc, char ***argv, int required);
 
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;

@@ -114,15 +114,25 @@ bsend_release(long off)
 		}
 }
 
-static void
+/* Returns what the request's on_free hook returns. */
+static int
 req_free(struct ft_mpi_req *r)
 {
+	int rc = r->on_free != NULL ? r->on_free(r) : MPI_SUCCESS;
+
 	bsend_release(r->bsend_seg);
 	if (r->release != NULL)
 		r->release(r);
 	free(r->packbuf);
 	ft__mpi_type_release(r->utype);
 	req_dealloc(r);
+	return rc;
+}
+
+int
+ft__mpi_req_free(struct ft_mpi_req *r)
+{
+	return req_free(r);
 }
 
 /* Null handles and inactive persistent requests complete at once. */
@@ -536,7 +546,7 @@ MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	r->freed = 1;		/* nobody waits for it */
 	if ((rc = send_bytes("MPI_Bsend", ft__mpi.bbuf + off, len, dest, tag,
 	    comm, FT_SEND_STANDARD, &r->pt)) != MPI_SUCCESS) {
-		req_free(r);
+		(void)req_free(r);
 		return rc;
 	}
 	return MPI_SUCCESS;
@@ -677,21 +687,43 @@ MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag,
 	if (src != MPI_PROC_NULL &&
 	    (rc = start_recv("MPI_Irecv", buf, count, type, src, tag, comm,
 	    r)) != MPI_SUCCESS) {
-		req_free(r);
+		(void)req_free(r);
 		return rc;
 	}
 	*req = r;
 	return MPI_SUCCESS;
 }
 
-/* Finish a completed request: status, error class, free, NULL handle. */
+/*
+ * The status and error code of a completed request, which stays as it
+ * is; a generalized request's query hook fills a status even when the
+ * caller ignores it, as the standard says.
+ */
+static int
+req_status(struct ft_mpi_req *r, MPI_Status *st)
+{
+	MPI_Status tmp;
+
+	if (r->query == NULL) {
+		status_from(r, st);
+		return req_error(r);
+	}
+	if (st == MPI_STATUS_IGNORE)
+		st = &tmp;
+	status_empty(st);
+	return r->query(r, st);
+}
+
+/*
+ * Finish a completed request: status, error code, free, NULL handle.
+ * The status's error comes first, then the one of freeing.
+ */
 static int
 req_finish(MPI_Request *req, MPI_Status *st)
 {
 	struct ft_mpi_req *r = *req;
-	int rc = req_error(r);
+	int rc = req_status(r, st), frc;
 
-	status_from(r, st);
 	if (r->persistent) {
 		/* A persistent request goes back to inactive, not away. */
 		r->active = 0;
@@ -699,9 +731,9 @@ req_finish(MPI_Request *req, MPI_Status *st)
 		r->packbuf = NULL;
 		return rc;
 	}
-	req_free(r);
+	frc = req_free(r);
 	*req = MPI_REQUEST_NULL;
-	return rc;
+	return rc != MPI_SUCCESS ? rc : frc;
 }
 
 static int
@@ -710,11 +742,11 @@ report(struct ft_mpi_req *r, MPI_Comm comm, int rc, const char *call)
 	(void)r;
 	if (rc == MPI_SUCCESS)
 		return rc;
-	if (rc == MPI_ERR_IN_STATUS)
-		return ft__mpi_err(comm, rc, call,
-		    "a request completed with an error");
-	return ft__mpi_err(comm, rc, call, "a received message was "
-	    "larger than the receive buffer");
+	if (rc == MPI_ERR_TRUNCATE)
+		return ft__mpi_err(comm, rc, call, "a received message was "
+		    "larger than the receive buffer");
+	return ft__mpi_err(comm, rc, call, "a request completed with an "
+	    "error");
 }
 
 /* Is this rank replicated?  Then its master settles what may differ. */
@@ -745,6 +777,25 @@ nd_value(uint32_t kind, int64_t local)
 
 	ft__mpi_decide(kind, v);
 	return (int64_t)v[0];
+}
+
+/*
+ * Is a request that is not null done?  One pass of progress if not;
+ * replicated, the master's answer, and a replica told yes waits until
+ * it is so here too.
+ */
+static int
+test_one(struct ft_mpi_req *r)
+{
+	int flag;
+
+	nd_role();
+	if (!mreq_done(r))
+		ft__mpi_poll();
+	flag = mreq_done(r);
+	if (nd_on() && (flag = (int)nd_value(FT_ND_FLAG, flag)))
+		ft__mpi_wait(mreq_done_cb, r);
+	return flag;
 }
 
 int
@@ -784,17 +835,35 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 	}
 	/* After the shortcuts: the master decides nothing for those, so
 	 * a replica must not wait for it there. */
-	nd_role();
-	if (!mreq_done(*req))
-		ft__mpi_poll();
-	*flag = mreq_done(*req);
-	if (nd_on() && (*flag = (int)nd_value(FT_ND_FLAG, *flag)))
-		ft__mpi_wait(mreq_done_cb, *req);
-	if (!*flag)
+	if (!(*flag = test_one(*req)))
 		return MPI_SUCCESS;
 	comm = (*req)->comm;
 	rc = req_finish(req, st);
 	return report(NULL, comm, rc, "MPI_Test");
+}
+
+/*
+ * As MPI_Test, but the request stays as it is: neither freed nor made
+ * inactive.  Replicated, the master decides the flag, as for MPI_Test.
+ */
+int
+MPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
+{
+	int rc;
+
+	FT_MPI_CHECK_INIT("MPI_Request_get_status");
+	if (flag == NULL)
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
+		    "MPI_Request_get_status", "NULL flag");
+	if (req_is_null(req)) {
+		*flag = 1;
+		status_empty(st);
+		return MPI_SUCCESS;
+	}
+	if (!(*flag = test_one(req)))
+		return MPI_SUCCESS;
+	rc = req_status(req, st);
+	return report(NULL, req->comm, rc, "MPI_Request_get_status");
 }
 
 struct many {
@@ -1092,6 +1161,7 @@ int
 MPI_Request_free(MPI_Request *req)
 {
 	struct ft_mpi_req *r;
+	int rc = MPI_SUCCESS;
 
 	FT_MPI_CHECK_INIT("MPI_Request_free");
 	if (req == NULL || *req == MPI_REQUEST_NULL)
@@ -1099,19 +1169,25 @@ MPI_Request_free(MPI_Request *req)
 		    "MPI_Request_free", "invalid request");
 	r = *req;
 	*req = MPI_REQUEST_NULL;
-	if (r->pt.done || (r->persistent && !r->active))
-		req_free(r);
-	else if (r->advance != NULL)
+	if ((r->persistent && !r->active) || mreq_done(r))
+		rc = req_free(r);
+	else if (r->advance != NULL && r->kind != FT_MPI_REQ_GREQ)
 		/* Nobody will drive it any more: finish it here. */
-		ft__mpi_wait(mreq_done_cb, r), req_free(r);
+		ft__mpi_wait(mreq_done_cb, r), rc = req_free(r);
 	else
-		r->freed = 1;	/* on_req_done frees it */
+		/* on_req_done or MPI_Grequest_complete frees it. */
+		r->freed = 1;
+	if (rc != MPI_SUCCESS)
+		return ft__mpi_err(MPI_COMM_NULL, rc, "MPI_Request_free",
+		    "the free function of a generalized request failed");
 	return MPI_SUCCESS;
 }
 
 int
 MPI_Cancel(MPI_Request *req)
 {
+	int rc;
+
 	FT_MPI_CHECK_INIT("MPI_Cancel");
 	if (req == NULL || *req == MPI_REQUEST_NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_REQUEST,
@@ -1120,6 +1196,10 @@ MPI_Cancel(MPI_Request *req)
 	 * completes normally, which the standard allows. */
 	if ((*req)->kind == FT_MPI_REQ_RECV)
 		(void)ft_pt_cancel(ft__mpi.pt, &(*req)->pt);
+	if ((*req)->on_cancel != NULL && (rc = (*req)->on_cancel(*req)) !=
+	    MPI_SUCCESS)
+		return ft__mpi_err((*req)->comm, rc, "MPI_Cancel",
+		    "the cancel function of a generalized request failed");
 	return MPI_SUCCESS;
 }
 

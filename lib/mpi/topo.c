@@ -4,8 +4,9 @@
  * (made by a split of the parent, so ranks keep their order: reorder is
  * accepted and ignored), conversions between ranks and coordinates,
  * shifts, and sub-grids.  Ranks are laid out in row-major order, the
- * last dimension varying fastest, as the standard says.  Graph
- * topologies are not implemented.
+ * last dimension varying fastest, as the standard says.  The topology
+ * object of every kind is freed and copied here; graph.c makes the
+ * graph ones.
  */
 #include <stdlib.h>
 
@@ -19,6 +20,12 @@ ft__mpi_topo_free(struct ft_mpi_topo *t)
 	free(t->dims);
 	free(t->periods);
 	free(t->coords);
+	free(t->index);
+	free(t->edges);
+	free(t->sources);
+	free(t->sourceweights);
+	free(t->destinations);
+	free(t->destweights);
 	free(t);
 }
 
@@ -52,16 +59,42 @@ topo_new(int ndims, const int *dims, const int *periods, int rank)
 	return t;
 }
 
+/* A copy of n ints at p into *out (NULL stays NULL); -1 when out of memory. */
+static int
+ints_dup(int **out, const int *p, int n)
+{
+	*out = NULL;
+	if (p == NULL)
+		return 0;
+	if ((*out = calloc(n > 0 ? (size_t)n : 1, sizeof(int))) == NULL)
+		return -1;
+	if (n > 0)
+		memcpy(*out, p, (size_t)n * sizeof(int));
+	return 0;
+}
+
 struct ft_mpi_topo *
 ft__mpi_topo_dup(const struct ft_mpi_topo *t)
 {
 	struct ft_mpi_topo *n;
-	int i, rank = 0;
+	int bad;
 
-	for (i = 0; i < t->ndims; i++)
-		rank = rank * t->dims[i] + t->coords[i];
-	if ((n = topo_new(t->ndims, t->dims, t->periods, rank)) != NULL)
-		n->kind = t->kind;
+	if ((n = calloc(1, sizeof(*n))) == NULL)
+		return NULL;
+	*n = *t;
+	bad = ints_dup(&n->dims, t->dims, t->ndims) |
+	    ints_dup(&n->periods, t->periods, t->ndims) |
+	    ints_dup(&n->coords, t->coords, t->ndims) |
+	    ints_dup(&n->index, t->index, t->nnodes) |
+	    ints_dup(&n->edges, t->edges, t->nedges) |
+	    ints_dup(&n->sources, t->sources, t->indegree) |
+	    ints_dup(&n->sourceweights, t->sourceweights, t->indegree) |
+	    ints_dup(&n->destinations, t->destinations, t->outdegree) |
+	    ints_dup(&n->destweights, t->destweights, t->outdegree);
+	if (bad) {
+		ft__mpi_topo_free(n);
+		return NULL;
+	}
 	return n;
 }
 
