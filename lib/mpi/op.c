@@ -442,8 +442,9 @@ ft__mpi_op_apply(MPI_Op op, const void *in, void *inout, int count,
 	if (!unit_of(type, &k, &n) || k >= FT_TK_NKINDS ||
 	    kind_fn[k] == NULL)
 		return;		/* ft__mpi_op_check said no */
-	/* Predefined types and dense units start at the buffer. */
-	kind_fn[k](op->code, in, inout, n * (size_t)count);
+	/* Dense units start at the buffer plus lb (0 if predefined). */
+	kind_fn[k](op->code, ft__mpi_addr(in, type->lb),
+	    ft__mpi_addr(inout, type->lb), n * (size_t)count);
 }
 
 void

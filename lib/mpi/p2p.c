@@ -266,11 +266,13 @@ start_send_ctx(const char *call, const void *buf, int count,
 	int rc;
 
 	*pack = NULL;
+	/*
+	 * The data starts off bytes from buf, which may be MPI_BOTTOM (a
+	 * null pointer) under a type of absolute addresses.
+	 */
 	if (ft__mpi_type_dense(type, count, &off))
-		/* A NULL buffer is fine for an empty message. */
-		return send_bytes_ctx(call, buf != NULL ?
-		    (const char *)buf + off : NULL, len, dest, tag, comm, ctx,
-		    mode, pr);
+		return send_bytes_ctx(call, ft__mpi_addr(buf, off), len, dest,
+		    tag, comm, ctx, mode, pr);
 	if ((*pack = malloc(len > 0 ? len : 1)) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
 	ft__mpi_pack(buf, count, type, *pack);
@@ -556,7 +558,7 @@ start_recv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
 	void *dst;
 
 	if (ft__mpi_type_dense(type, count, &off))
-		dst = buf != NULL ? (char *)buf + off : NULL;
+		dst = ft__mpi_addr(buf, off);	/* as in start_send_ctx */
 	else {
 		if ((r->packbuf = malloc(len > 0 ? len : 1)) == NULL)
 			return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,

@@ -395,8 +395,8 @@ amax(MPI_Aint a, MPI_Aint b)
 static int
 layout(MPI_Datatype t)
 {
-	MPI_Aint lb = 0, ub = 0, tlb = 0, tub = 0, unext = 0, d0, d1, lo, hi,
-	    span;
+	MPI_Aint lb = 0, ub = 0, tlb = 0, tub = 0, ubase = 0, unext = 0, d0,
+	    d1, lo, hi, span;
 	size_t i, bl, size = 0, nbasic = 0, un = 0, align = 1, add;
 	int slb = 0, sub = 0, have_b = 0, have_t = 0, ukset = 0, udense = 1;
 	enum ft_type_kind uk = FT_TK_DERIVED;
@@ -444,14 +444,16 @@ layout(MPI_Datatype t)
 		    __builtin_add_overflow(nbasic, add, &nbasic))
 			return -1;
 		if (c->un > 0) {
-			if (!ukset)
+			/* The units of block i lie from d0 + c->lb on. */
+			if (!ukset) {
 				uk = c->ukind;
-			else if (c->ukind != uk)
+				ubase = unext = d0 + c->lb;
+			} else if (c->ukind != uk)
 				uk = FT_TK_DERIVED;
 			ukset = 1;
-			if (!c->udense || d0 != unext || c->extent < 0)
+			if (!c->udense || d0 + c->lb != unext || c->extent < 0)
 				udense = 0;
-			unext = d0 + (MPI_Aint)bl * c->extent;
+			unext = d0 + c->lb + (MPI_Aint)bl * c->extent;
 			un += bl * c->un;
 		}
 	}
@@ -473,7 +475,7 @@ layout(MPI_Datatype t)
 	t->align = align;
 	t->ukind = uk;
 	t->un = un;
-	t->udense = udense && lb == 0 && t->extent == unext;
+	t->udense = udense && lb == ubase && t->extent == unext - ubase;
 	return 0;
 }
 
@@ -751,7 +753,7 @@ MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
 		ft__mpi_type_release(t);
 		return TERR(call, MPI_ERR_ARG, "the datatype is too large");
 	}
-	t->udense = old->udense && lb == 0 && extent == old->extent;
+	t->udense = old->udense && lb == old->lb && extent == old->extent;
 	t->lb = lb;
 	t->extent = extent;
 	t->sticky_lb = t->sticky_ub = 1;

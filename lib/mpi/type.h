@@ -117,7 +117,7 @@ struct ft_mpi_type {
 	/*
 	 * The unit view, for ft__mpi_type_basic: un units of predefined
 	 * type ukind (FT_TK_DERIVED when mixed), which are dense when unit
-	 * k is at k * (its extent), lb is 0 and extent covers the units.
+	 * k is at lb + k * (its extent) and extent covers the units.
 	 */
 	enum ft_type_kind ukind;
 	size_t		 un;
@@ -150,6 +150,16 @@ int	 ft__mpi_type_ok(MPI_Datatype);
  * count * size bytes at buf + *offset.
  */
 int	 ft__mpi_type_dense(MPI_Datatype, int count, MPI_Aint *offset);
+/*
+ * The address off bytes from buf, in address arithmetic: buf may be
+ * MPI_BOTTOM, a null pointer, and off an absolute address.
+ */
+static inline void *
+ft__mpi_addr(const void *buf, MPI_Aint off)
+{
+	return (void *)((uintptr_t)buf + (uintptr_t)off);
+}
+
 /* Pack count elements at in into out (count * size bytes). */
 void	 ft__mpi_pack(const void *in, int count, MPI_Datatype, void *out);
 /*
@@ -161,8 +171,9 @@ void	 ft__mpi_unpack(const void *in, size_t bytes, void *out, int count,
 
 /*
  * Does type consist of *n units of one predefined type *kind, laid out
- * densely from buf (unit k at buf + k * its extent, and count elements
- * of type are count * *n units)?  Predefined types give n = 1; the pair
+ * densely from buf + lb of type (unit k at buf + lb + k * its extent,
+ * and count elements of type are count * *n units)?  lb is 0 unless
+ * the type places its data elsewhere: at absolute addresses, say.  Predefined types give n = 1; the pair
  * types (MPI_DOUBLE_INT, ...) are units of their own kind.  Returns 1
  * and sets *kind and *n, else returns 0 and leaves them alone.
  */
