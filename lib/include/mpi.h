@@ -548,6 +548,25 @@ FT_MPI_API int	MPI_Info_dup(MPI_Info, MPI_Info *);
 FT_MPI_API int	MPI_Info_free(MPI_Info *);
 /* END communicators, groups, topologies, info */
 
+/* --- datatypes extras, matched probe (issue 14) --- */
+
+/* Matched probes (lib/mpi/mprobe.c). */
+typedef struct ft_mpi_message	*MPI_Message;
+
+#define MPI_MESSAGE_NULL	((MPI_Message)0)
+/* The message a matched probe of MPI_PROC_NULL finds. */
+extern FT_MPI_API struct ft_mpi_message ft_mpi_message_no_proc;
+#define MPI_MESSAGE_NO_PROC	(&ft_mpi_message_no_proc)
+
+FT_MPI_API int	MPI_Mprobe(int, int, MPI_Comm, MPI_Message *, MPI_Status *);
+FT_MPI_API int	MPI_Improbe(int, int, MPI_Comm, int *, MPI_Message *,
+		    MPI_Status *);
+FT_MPI_API int	MPI_Mrecv(void *, int, MPI_Datatype, MPI_Message *,
+		    MPI_Status *);
+FT_MPI_API int	MPI_Imrecv(void *, int, MPI_Datatype, MPI_Message *,
+		    MPI_Request *);
+/* --- end of datatypes extras, matched probe --- */
+
 #ifdef __cplusplus
 }
 #endif
