@@ -9,9 +9,9 @@
 
 #include "mpi_impl.h"
 
-struct ft_mpi_errh ft_mpi_errors_are_fatal = { FT_ERRH_FATAL };
-struct ft_mpi_errh ft_mpi_errors_return = { FT_ERRH_RETURN };
-struct ft_mpi_errh ft_mpi_errors_abort = { FT_ERRH_ABORT };
+struct ft_mpi_errh ft_mpi_errors_are_fatal = { .kind = FT_ERRH_FATAL };
+struct ft_mpi_errh ft_mpi_errors_return = { .kind = FT_ERRH_RETURN };
+struct ft_mpi_errh ft_mpi_errors_abort = { .kind = FT_ERRH_ABORT };
 
 static const char *const err_text[] = {
 	[MPI_SUCCESS] = "MPI_SUCCESS: no error",
@@ -83,6 +83,12 @@ ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 	eh = comm->errh;
 	if (eh != NULL && eh->kind == FT_ERRH_RETURN)
 		return code;
+	/* The application's handler; the call then returns the code. */
+	if (eh != NULL && eh->kind == FT_ERRH_USER && ft__mpi.initialized &&
+	    !ft__mpi.finalized) {
+		eh->fn(&comm, &code, call);
+		return code;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -97,6 +103,43 @@ ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 	ft__mpi_abort(code, why);
 }
 
+/* The user handlers made, never freed (see ft__mpi_errh_new). */
+static struct ft_mpi_errh *user_errh;
+
+static int
+user_handler(MPI_Errhandler eh)
+{
+	struct ft_mpi_errh *u;
+
+	for (u = user_errh; u != NULL; u = u->next)
+		if (u == eh)
+			return 1;
+	return 0;
+}
+
+int
+ft__mpi_errh_ok(MPI_Errhandler eh)
+{
+	if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
+	    eh == MPI_ERRORS_ABORT)
+		return 1;
+	return user_handler(eh) && !eh->freed;
+}
+
+MPI_Errhandler
+ft__mpi_errh_new(MPI_Handler_function *fn)
+{
+	struct ft_mpi_errh *eh;
+
+	if ((eh = calloc(1, sizeof(*eh))) == NULL)
+		return NULL;
+	eh->kind = FT_ERRH_USER;
+	eh->fn = fn;
+	eh->next = user_errh;
+	user_errh = eh;
+	return eh;
+}
+
 int
 MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 {
@@ -104,8 +147,7 @@ MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 	if (!ft__mpi_comm_ok(comm))
 		return ft__mpi_err(comm, MPI_ERR_COMM,
 		    "MPI_Comm_set_errhandler", "invalid communicator");
-	if (eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN &&
-	    eh != MPI_ERRORS_ABORT)
+	if (!ft__mpi_errh_ok(eh))
 		return ft__mpi_err(comm, MPI_ERR_ARG,
 		    "MPI_Comm_set_errhandler", "invalid error handler");
 	comm->errh = eh;
@@ -130,10 +172,16 @@ int
 MPI_Errhandler_free(MPI_Errhandler *eh)
 {
 	FT_MPI_CHECK_INIT("MPI_Errhandler_free");
-	if (eh == NULL || *eh == MPI_ERRHANDLER_NULL)
+	if (eh == NULL || *eh == MPI_ERRHANDLER_NULL ||
+	    (!ft__mpi_errh_ok(*eh) && !user_handler(*eh)))
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
 		    "MPI_Errhandler_free", "invalid error handler");
-	/* Predefined handlers are never freed, only the handle is. */
+	/*
+	 * Handlers are never freed, only the handle is: predefined ones,
+	 * and user ones, which communicators may still use.
+	 */
+	if ((*eh)->kind == FT_ERRH_USER)
+		(*eh)->freed = 1;
 	*eh = MPI_ERRHANDLER_NULL;
 	return MPI_SUCCESS;
 }

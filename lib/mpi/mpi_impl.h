@@ -14,14 +14,28 @@
 #include "type.h"
 
 struct ft_mpi_errh {
-	int	kind;
+	int			 kind;
+	/* FT_ERRH_USER: what the application gave. */
+	MPI_Handler_function	*fn;
+	int			 freed;		/* MPI_Errhandler_free'd */
+	struct ft_mpi_errh	*next;		/* the user handlers */
 };
 
 enum {
 	FT_ERRH_FATAL = 1,
 	FT_ERRH_RETURN,
 	FT_ERRH_ABORT,
+	FT_ERRH_USER,
 };
+
+/*
+ * A new error handler calling fn (errors.c): it lives as long as the
+ * process, since communicators keep using it after it is freed.  NULL
+ * when out of memory.
+ */
+MPI_Errhandler ft__mpi_errh_new(MPI_Handler_function *fn);
+/* May eh be set on a communicator (predefined, or live user one)? */
+int	 ft__mpi_errh_ok(MPI_Errhandler);
 
 enum ft_mpi_req_kind {
 	FT_MPI_REQ_SEND = 1,

@@ -126,6 +126,10 @@ test_p2p(void)
 	char		*bbuf;
 	static const char *const names[] = { "MPI_Send", "MPI_Ssend",
 	    "MPI_Rsend", "MPI_Bsend", "MPI_Isend", "MPI_Issend" };
+	static int (*const blocking[])(const void *, int, MPI_Datatype, int,
+	    int, MPI_Comm) = { MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Bsend };
+	static int (*const nonblocking[])(const void *, int, MPI_Datatype, int,
+	    int, MPI_Comm, MPI_Request *) = { MPI_Isend, MPI_Issend };
 
 	sd = dense_type(sv);
 	rd = dense_type(rv);
@@ -134,7 +138,7 @@ test_p2p(void)
 	MPI_Pack_size(2, MPI_INT, MPI_COMM_WORLD, &bsize);
 	bsize += 2 * (K * (int)sizeof(int) + (int)sizeof(srec) +
 	    MPI_BSEND_OVERHEAD);
-	bbuf = xmalloc((size_t)bsize);
+	bbuf = xzalloc((size_t)bsize);
 	MPI_Buffer_attach(bbuf, bsize);
 	for (mode = 0; mode < 6; mode++) {
 		ints_fill(sv, 1, mode, myrank);
@@ -147,46 +151,17 @@ test_p2p(void)
 		    &req[1]);
 		/* Ready mode needs the receives posted everywhere. */
 		MPI_Barrier(MPI_COMM_WORLD);
-		switch (mode) {
-		case 0:
-			MPI_Send(MPI_BOTTOM, 1, sd, nextr, TAG,
+		if (mode < 4) {
+			blocking[mode](MPI_BOTTOM, 1, sd, nextr, TAG,
 			    MPI_COMM_WORLD);
-			MPI_Send(MPI_BOTTOM, 1, sr, nextr, TAG + 1,
+			blocking[mode](MPI_BOTTOM, 1, sr, nextr, TAG + 1,
 			    MPI_COMM_WORLD);
-			break;
-		case 1:
-			MPI_Ssend(MPI_BOTTOM, 1, sd, nextr, TAG,
-			    MPI_COMM_WORLD);
-			MPI_Ssend(MPI_BOTTOM, 1, sr, nextr, TAG + 1,
-			    MPI_COMM_WORLD);
-			break;
-		case 2:
-			MPI_Rsend(MPI_BOTTOM, 1, sd, nextr, TAG,
-			    MPI_COMM_WORLD);
-			MPI_Rsend(MPI_BOTTOM, 1, sr, nextr, TAG + 1,
-			    MPI_COMM_WORLD);
-			break;
-		case 3:
-			MPI_Bsend(MPI_BOTTOM, 1, sd, nextr, TAG,
-			    MPI_COMM_WORLD);
-			MPI_Bsend(MPI_BOTTOM, 1, sr, nextr, TAG + 1,
-			    MPI_COMM_WORLD);
-			break;
-		case 4:
-		case 5:
-			if (mode == 4) {
-				MPI_Isend(MPI_BOTTOM, 1, sd, nextr, TAG,
-				    MPI_COMM_WORLD, &req[2]);
-				MPI_Isend(MPI_BOTTOM, 1, sr, nextr, TAG + 1,
-				    MPI_COMM_WORLD, &req[3]);
-			} else {
-				MPI_Issend(MPI_BOTTOM, 1, sd, nextr, TAG,
-				    MPI_COMM_WORLD, &req[2]);
-				MPI_Issend(MPI_BOTTOM, 1, sr, nextr, TAG + 1,
-				    MPI_COMM_WORLD, &req[3]);
-			}
+		} else {
+			nonblocking[mode - 4](MPI_BOTTOM, 1, sd, nextr, TAG,
+			    MPI_COMM_WORLD, &req[2]);
+			nonblocking[mode - 4](MPI_BOTTOM, 1, sr, nextr, TAG + 1,
+			    MPI_COMM_WORLD, &req[3]);
 			MPI_Waitall(2, &req[2], MPI_STATUSES_IGNORE);
-			break;
 		}
 		MPI_Wait(&req[0], &st);
 		MPI_Get_count(&st, rd, &n);
@@ -304,14 +279,14 @@ test_coll(void)
 	struct rec	 srec, *recs;
 	int		*sv, *rv, *cnt, *dsp, *zero, i, root, what;
 
-	sv = xmalloc((size_t)nranks * K * sizeof(int));
-	rv = xmalloc((size_t)nranks * K * sizeof(int));
-	recs = xmalloc((size_t)nranks * sizeof(*recs));
-	cnt = xmalloc((size_t)nranks * sizeof(int));
-	dsp = xmalloc((size_t)nranks * sizeof(int));
-	zero = xmalloc((size_t)nranks * sizeof(int));
-	sw = xmalloc((size_t)nranks * sizeof(*sw));
-	rw = xmalloc((size_t)nranks * sizeof(*rw));
+	sv = xzalloc((size_t)nranks * K * sizeof(int));
+	rv = xzalloc((size_t)nranks * K * sizeof(int));
+	recs = xzalloc((size_t)nranks * sizeof(*recs));
+	cnt = xzalloc((size_t)nranks * sizeof(int));
+	dsp = xzalloc((size_t)nranks * sizeof(int));
+	zero = xzalloc((size_t)nranks * sizeof(int));
+	sw = xzalloc((size_t)nranks * sizeof(*sw));
+	rw = xzalloc((size_t)nranks * sizeof(*rw));
 	sd = dense_type(sv);
 	rd = dense_type(rv);
 	sr = rec_type(&srec);
@@ -408,7 +383,7 @@ test_coll(void)
 		struct rec	*srecs;
 		MPI_Datatype	 srt;
 
-		srecs = xmalloc((size_t)nranks * sizeof(*srecs));
+		srecs = xzalloc((size_t)nranks * sizeof(*srecs));
 		srt = rec_type(&srecs[0]);
 		for (i = 0; i < nranks; i++)
 			rec_fill(&srecs[nranks - 1 - i], 80 + i, myrank, 0);
@@ -545,7 +520,7 @@ test_pack(void)
 	    n != K * (int)sizeof(int))
 		fail("MPI_Pack_size: %d and %d", size, n);
 	size += n;
-	buf = xmalloc((size_t)size);
+	buf = xzalloc((size_t)size);
 	rec_fill(&a, 110, myrank, 0);
 	ints_fill(sv, 1, 111, myrank);
 	memset(&b, 0, sizeof(b));
@@ -576,17 +551,11 @@ test_pack(void)
 static void
 test_errors(void)
 {
-	int	rc;
-
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	rc = MPI_Send(MPI_BOTTOM, 1, MPI_INT, myrank, TAG, MPI_COMM_WORLD);
-	if (rc != MPI_ERR_BUFFER)
-		fail("MPI_Send(MPI_BOTTOM, 1, MPI_INT): %d, expected "
-		    "MPI_ERR_BUFFER", rc);
-	rc = MPI_Bcast(MPI_BOTTOM, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (rc != MPI_ERR_BUFFER)
-		fail("MPI_Bcast(MPI_BOTTOM, 1, MPI_INT): %d, expected "
-		    "MPI_ERR_BUFFER", rc);
+	expect_rc(MPI_Send(MPI_BOTTOM, 1, MPI_INT, myrank, TAG,
+	    MPI_COMM_WORLD), MPI_ERR_BUFFER, "MPI_Send(MPI_BOTTOM, MPI_INT)");
+	expect_rc(MPI_Bcast(MPI_BOTTOM, 1, MPI_INT, 0, MPI_COMM_WORLD),
+	    MPI_ERR_BUFFER, "MPI_Bcast(MPI_BOTTOM, MPI_INT)");
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 

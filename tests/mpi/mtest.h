@@ -36,6 +36,14 @@ fail(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* A call that must have returned error class want. */
+MTEST_FN void
+expect_rc(int rc, int want, const char *what)
+{
+	if (rc != want)
+		fail("%s: error class %d, expected %d", what, rc, want);
+}
+
 /* MPI_Init, and this rank's place in MPI_COMM_WORLD. */
 MTEST_FN void
 start(int *argc, char ***argv)
@@ -71,13 +79,13 @@ finish(void)
 	return total != 0;
 }
 
+/* n bytes, zeroed; the job ends if there are none to be had. */
 MTEST_FN void *
-xmalloc(size_t n)
+xzalloc(size_t n)
 {
 	void	*p;
 
-	/* malloc(0) may return NULL; ask for at least a byte. */
-	if ((p = malloc(n + 1)) == NULL) {
+	if ((p = calloc(1, n > 0 ? n : 1)) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", NAME);
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
