@@ -942,12 +942,13 @@ x_size(MPI_Datatype type, size_t count, size_t *size)
 }
 
 /*
- * The checks of the three external32 calls; *need is the bytes of
- * count elements.  Errors go to MPI_COMM_WORLD's handler.
+ * The checks of the three external32 calls, the type committed unless
+ * only sizing; *need is the bytes of count elements.  Errors go to
+ * MPI_COMM_WORLD's handler.
  */
 static int
 check_external(const char *call, const char *datarep, int count,
-    MPI_Datatype type, size_t *need)
+    MPI_Datatype type, int sizing, size_t *need)
 {
 	FT_MPI_CHECK_INIT(call);
 	if (datarep == NULL || strcmp(datarep, "external32") != 0)
@@ -955,9 +956,10 @@ check_external(const char *call, const char *datarep, int count,
 		    "not external32", datarep != NULL ? datarep : "(null)");
 	if (count < 0)
 		return TERR(call, MPI_ERR_COUNT, "negative count %d", count);
-	if (!ft__mpi_type_ok(type))
-		return TERR(call, MPI_ERR_TYPE, "invalid or uncommitted "
-		    "datatype");
+	if (!ft__mpi_type_valid(type))
+		return TERR(call, MPI_ERR_TYPE, "invalid datatype");
+	if (!sizing && !type->committed)
+		return TERR(call, MPI_ERR_TYPE, "datatype not committed");
 	if (x_size(type, (size_t)count, need) != 0 ||
 	    *need > (size_t)PTRDIFF_MAX)
 		return TERR(call, MPI_ERR_COUNT, "%d elements are too large",
@@ -974,7 +976,7 @@ MPI_Pack_external_size(const char datarep[], int incount,
 	int rc;
 
 	if ((rc = check_external("MPI_Pack_external_size", datarep, incount,
-	    type, &need)) != MPI_SUCCESS)
+	    type, 1, &need)) != MPI_SUCCESS)
 		return rc;
 	if (size == NULL)
 		return TERR("MPI_Pack_external_size", MPI_ERR_ARG,
@@ -996,7 +998,7 @@ external(const char *call, const char *datarep, void *buf, int count,
 	size_t need;
 	int rc;
 
-	if ((rc = check_external(call, datarep, count, type, &need)) !=
+	if ((rc = check_external(call, datarep, count, type, 0, &need)) !=
 	    MPI_SUCCESS)
 		return rc;
 	if (position == NULL)
