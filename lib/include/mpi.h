@@ -636,6 +636,158 @@ FT_MPI_API int	MPI_Alloc_mem(MPI_Aint, MPI_Info, void *);
 FT_MPI_API int	MPI_Free_mem(void *);
 /* --- end of issue 14 --- */
 
+/* --- datatypes extras, matched probe (issue 14) --- */
+
+/* Matched probes (lib/mpi/mprobe.c). */
+typedef struct ft_mpi_message	*MPI_Message;
+
+#define MPI_MESSAGE_NULL	((MPI_Message)0)
+/* The message a matched probe of MPI_PROC_NULL finds. */
+extern FT_MPI_API struct ft_mpi_message ft_mpi_message_no_proc;
+#define MPI_MESSAGE_NO_PROC	(&ft_mpi_message_no_proc)
+
+FT_MPI_API int	MPI_Mprobe(int, int, MPI_Comm, MPI_Message *, MPI_Status *);
+FT_MPI_API int	MPI_Improbe(int, int, MPI_Comm, int *, MPI_Message *,
+		    MPI_Status *);
+FT_MPI_API int	MPI_Mrecv(void *, int, MPI_Datatype, MPI_Message *,
+		    MPI_Status *);
+FT_MPI_API int	MPI_Imrecv(void *, int, MPI_Datatype, MPI_Message *,
+		    MPI_Request *);
+
+/* Datatype extras (lib/mpi/typex.c, mpi1.c). */
+
+/* How a datatype was made (MPI_Type_get_envelope). */
+#define MPI_COMBINER_NAMED		1
+#define MPI_COMBINER_DUP		2
+#define MPI_COMBINER_CONTIGUOUS		3
+#define MPI_COMBINER_VECTOR		4
+#define MPI_COMBINER_HVECTOR_INTEGER	5	/* Fortran only: never */
+#define MPI_COMBINER_HVECTOR		6
+#define MPI_COMBINER_INDEXED		7
+#define MPI_COMBINER_HINDEXED_INTEGER	8	/* Fortran only: never */
+#define MPI_COMBINER_HINDEXED		9
+#define MPI_COMBINER_INDEXED_BLOCK	10
+#define MPI_COMBINER_STRUCT_INTEGER	11	/* Fortran only: never */
+#define MPI_COMBINER_STRUCT		12
+#define MPI_COMBINER_SUBARRAY		13
+#define MPI_COMBINER_DARRAY		14
+#define MPI_COMBINER_F90_REAL		15	/* not made by ft */
+#define MPI_COMBINER_F90_COMPLEX	16	/* not made by ft */
+#define MPI_COMBINER_F90_INTEGER	17	/* not made by ft */
+#define MPI_COMBINER_RESIZED		18
+#define MPI_COMBINER_HINDEXED_BLOCK	19
+
+/* Array orders and distributions (subarray and darray types). */
+#define MPI_ORDER_C			56
+#define MPI_ORDER_FORTRAN		57
+#define MPI_DISTRIBUTE_BLOCK		121
+#define MPI_DISTRIBUTE_CYCLIC		122
+#define MPI_DISTRIBUTE_NONE		123
+#define MPI_DISTRIBUTE_DFLT_DARG	(-49767)
+
+/* MPI_Type_match_size. */
+#define MPI_TYPECLASS_REAL		1
+#define MPI_TYPECLASS_INTEGER		2
+#define MPI_TYPECLASS_COMPLEX		3
+
+/*
+ * The Fortran named types, with gfortran's default sizes: INTEGER,
+ * REAL and LOGICAL 4 bytes, DOUBLE PRECISION 8, COMPLEX 8, DOUBLE
+ * COMPLEX 16, CHARACTER 1; REAL16 and COMPLEX32 are IEEE binary128.
+ * The pairs of MPI_MAXLOC and MPI_MINLOC have an index of the value's
+ * own type.
+ */
+extern FT_MPI_API struct ft_mpi_type ft_mpi_character, ft_mpi_logical,
+    ft_mpi_integer, ft_mpi_real, ft_mpi_double_precision, ft_mpi_complex,
+    ft_mpi_double_complex, ft_mpi_integer1, ft_mpi_integer2,
+    ft_mpi_integer4, ft_mpi_integer8, ft_mpi_real4, ft_mpi_real8,
+    ft_mpi_real16, ft_mpi_complex8, ft_mpi_complex16, ft_mpi_complex32,
+    ft_mpi_2integer, ft_mpi_2real, ft_mpi_2double_precision;
+#define MPI_CHARACTER		(&ft_mpi_character)
+#define MPI_LOGICAL		(&ft_mpi_logical)
+#define MPI_INTEGER		(&ft_mpi_integer)
+#define MPI_REAL		(&ft_mpi_real)
+#define MPI_DOUBLE_PRECISION	(&ft_mpi_double_precision)
+#define MPI_COMPLEX		(&ft_mpi_complex)
+#define MPI_DOUBLE_COMPLEX	(&ft_mpi_double_complex)
+#define MPI_INTEGER1		(&ft_mpi_integer1)
+#define MPI_INTEGER2		(&ft_mpi_integer2)
+#define MPI_INTEGER4		(&ft_mpi_integer4)
+#define MPI_INTEGER8		(&ft_mpi_integer8)
+#define MPI_REAL4		(&ft_mpi_real4)
+#define MPI_REAL8		(&ft_mpi_real8)
+#define MPI_REAL16		(&ft_mpi_real16)
+#define MPI_COMPLEX8		(&ft_mpi_complex8)
+#define MPI_COMPLEX16		(&ft_mpi_complex16)
+#define MPI_COMPLEX32		(&ft_mpi_complex32)
+#define MPI_2INTEGER		(&ft_mpi_2integer)
+#define MPI_2REAL		(&ft_mpi_2real)
+#define MPI_2DOUBLE_PRECISION	(&ft_mpi_2double_precision)
+
+/* Datatype attributes. */
+typedef int	MPI_Type_copy_attr_function(MPI_Datatype, int, void *, void *,
+		    void *, int *);
+typedef int	MPI_Type_delete_attr_function(MPI_Datatype, int, void *,
+		    void *);
+FT_MPI_API int	ft_mpi_type_dup_fn(MPI_Datatype, int, void *, void *,
+		    void *, int *);
+#define MPI_TYPE_NULL_COPY_FN	((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN	((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN		(ft_mpi_type_dup_fn)
+
+FT_MPI_API int	MPI_Type_get_envelope(MPI_Datatype, int *, int *, int *,
+		    int *);
+FT_MPI_API int	MPI_Type_get_contents(MPI_Datatype, int, int, int, int [],
+		    MPI_Aint [], MPI_Datatype []);
+FT_MPI_API int	MPI_Type_create_subarray(int, const int [], const int [],
+		    const int [], int, MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_darray(int, int, int, const int [],
+		    const int [], const int [], const int [], int,
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	MPI_Pack_external(const char [], const void *, int,
+		    MPI_Datatype, void *, MPI_Aint, MPI_Aint *);
+FT_MPI_API int	MPI_Unpack_external(const char [], const void *, MPI_Aint,
+		    MPI_Aint *, void *, int, MPI_Datatype);
+FT_MPI_API int	MPI_Pack_external_size(const char [], int, MPI_Datatype,
+		    MPI_Aint *);
+FT_MPI_API int	MPI_Type_create_keyval(MPI_Type_copy_attr_function *,
+		    MPI_Type_delete_attr_function *, int *, void *);
+FT_MPI_API int	MPI_Type_free_keyval(int *);
+FT_MPI_API int	MPI_Type_set_attr(MPI_Datatype, int, void *);
+FT_MPI_API int	MPI_Type_get_attr(MPI_Datatype, int, void *, int *);
+FT_MPI_API int	MPI_Type_delete_attr(MPI_Datatype, int);
+FT_MPI_API int	MPI_Type_match_size(int, int, MPI_Datatype *);
+
+/*
+ * The MPI-1 names removed in MPI 3.0, for the code that still uses
+ * them: deprecated, so that the compiler says so (silence it with
+ * -Wno-deprecated-declarations).  MPI_LB and MPI_UB set explicit bounds
+ * in the struct types of any constructor.
+ */
+#define FT_MPI_DEPRECATED	__attribute__((deprecated))
+/* MPI_Comm_errhandler_function under its MPI-1 name. */
+typedef MPI_Comm_errhandler_function	MPI_Handler_function;
+extern FT_MPI_API FT_MPI_DEPRECATED struct ft_mpi_type ft_mpi_lb, ft_mpi_ub;
+#define MPI_LB			(&ft_mpi_lb)
+#define MPI_UB			(&ft_mpi_ub)
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Address(void *, MPI_Aint *);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Type_extent(MPI_Datatype, MPI_Aint *);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Type_lb(MPI_Datatype, MPI_Aint *);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Type_ub(MPI_Datatype, MPI_Aint *);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Type_hvector(int, int, MPI_Aint,
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Type_hindexed(int, int *, MPI_Aint *,
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Type_struct(int, int *, MPI_Aint *,
+		    MPI_Datatype *, MPI_Datatype *);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Errhandler_create(MPI_Handler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Errhandler_set(MPI_Comm,
+		    MPI_Errhandler);
+FT_MPI_API FT_MPI_DEPRECATED int MPI_Errhandler_get(MPI_Comm,
+		    MPI_Errhandler *);
+/* --- end of datatypes extras, matched probe --- */
+
 #ifdef __cplusplus
 }
 #endif

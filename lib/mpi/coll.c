@@ -68,17 +68,17 @@ enum {
 
 #define TAG(kind, step)	FT_COLL_TAG(kind, step)
 
-/* Element i of a buffer of type t. */
+/* Element i of a buffer of type t (buf may be MPI_BOTTOM). */
 static char *
 at(void *buf, MPI_Aint i, MPI_Datatype t)
 {
-	return (char *)buf + i * t->extent;
+	return ft__mpi_addr(buf, i * t->extent);
 }
 
 static const char *
 cat(const void *buf, MPI_Aint i, MPI_Datatype t)
 {
-	return (const char *)buf + i * t->extent;
+	return ft__mpi_addr(buf, i * t->extent);
 }
 
 static int
@@ -270,7 +270,7 @@ bcast_long(struct ft_coll_sched *s, void *buf, int count, MPI_Datatype type,
 	((size_t)(c) * chunk < bytes ? (size_t)(c) * chunk : bytes)
 #define CHUNK_LEN(c, k)	((int)(CHUNK_OFF((c) + (k)) - CHUNK_OFF(c)))
 	if ((dense = ft__mpi_type_dense(type, count, &off)))
-		data = (char *)buf + off;
+		data = ft__mpi_addr(buf, off);
 	else {
 		if ((data = ft__coll_tmp(s, (int)bytes, NULL)) == NULL)
 			return;
@@ -1170,12 +1170,12 @@ ft__coll_alltoallw(struct ft_coll_sched *s, const void *sbuf,
 		return ft__coll_built(s);
 	for (i = 0; i < n; i++) {
 		if (!inplace) {
-			src[i] = (const char *)sbuf + sdispls[i];
+			src[i] = ft__mpi_addr(sbuf, sdispls[i]);
 			continue;
 		}
 		if ((src[i] = ft__coll_tmp(s, rcounts[i], rtypes[i])) == NULL)
 			return ft__coll_built(s);
-		ft__coll_copy(s, (char *)rbuf + rdispls[i], rcounts[i],
+		ft__coll_copy(s, ft__mpi_addr(rbuf, rdispls[i]), rcounts[i],
 		    rtypes[i], (void *)(uintptr_t)src[i], rcounts[i],
 		    rtypes[i]);
 	}
@@ -1184,12 +1184,12 @@ ft__coll_alltoallw(struct ft_coll_sched *s, const void *sbuf,
 		stypes = rtypes;
 	}
 	ft__coll_copy(s, src[r], scounts[r], stypes[r],
-	    (char *)rbuf + rdispls[r], rcounts[r], rtypes[r]);
+	    ft__mpi_addr(rbuf, rdispls[r]), rcounts[r], rtypes[r]);
 	for (i = 1; i < n; i++) {
 		to = (r + i) % n;
 		from = (r - i + n) % n;
-		ft__coll_recv(s, (char *)rbuf + rdispls[from], rcounts[from],
-		    rtypes[from], from, TAG(T_ALLTOALLW, 0));
+		ft__coll_recv(s, ft__mpi_addr(rbuf, rdispls[from]),
+		    rcounts[from], rtypes[from], from, TAG(T_ALLTOALLW, 0));
 		ft__coll_send(s, src[to], scounts[to], stypes[to], to,
 		    TAG(T_ALLTOALLW, 0));
 	}

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "mpi_impl.h"
+#include "attr.h"
 
 #ifdef MPI_ERR_KEYVAL
 #define ERR_KEYVAL		MPI_ERR_KEYVAL
@@ -38,9 +38,6 @@
 #define CTX_FIRST		4
 #define CTX_LAST		(FT_MPI_CTX_IDUP - 2)
 
-/* User keyvals are numbered from here; the predefined keys are lower. */
-#define KEYVAL_BASE		64
-
 /* Words of an agreement row: the error class, the next free context. */
 #define ROW_ERR			0
 #define ROW_CTX			1
@@ -55,26 +52,15 @@ struct ft_mpi_comm ft_mpi_comm_self = {
 	.predefined = 1,
 };
 
-struct keyval {
-	MPI_Comm_copy_attr_function	*copy;
-	MPI_Comm_delete_attr_function	*del;
-	void				*extra;
-	int				 handle;	/* not freed yet */
-	int				 refs;	/* handle + attributes */
-};
-
 /*
  * The state of this file: the live user communicators, those freed
- * while an operation still holds them, the next free context id, and
- * the keyvals (slots are never reused, so a freed keyval stays
- * invalid).
+ * while an operation still holds them, and the next free context id.
+ * The keyvals are attr.c's.
  */
 static struct {
 	struct ft_mpi_hset	 live;
 	struct ft_mpi_hset	 held;
 	uint32_t		 next_ctx;
-	struct keyval		*kv;
-	int			 nkv;
 } cs = { .next_ctx = CTX_FIRST };
 
 /* Address sets ------------------------------------------------------- */
@@ -210,87 +196,10 @@ ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world, int n,
 	return c;
 }
 
-static struct keyval *
-kv_any(int keyval)
-{
-	if (keyval < KEYVAL_BASE || keyval - KEYVAL_BASE >= cs.nkv ||
-	    cs.kv[keyval - KEYVAL_BASE].refs == 0)
-		return NULL;
-	return &cs.kv[keyval - KEYVAL_BASE];
-}
-
-/* A keyval the application may still use. */
-static struct keyval *
-kv_user(int keyval)
-{
-	struct keyval *kv = kv_any(keyval);
-
-	return kv != NULL && kv->handle ? kv : NULL;
-}
-
-static void
-kv_unref(int keyval)
-{
-	struct keyval *kv = kv_any(keyval);
-
-	if (kv != NULL)
-		kv->refs--;
-}
-
-/* Drop attributes without calling anything (MPI_Finalize, failures). */
-static void
-attrs_drop(MPI_Comm c)
-{
-	struct ft_mpi_attr *a;
-
-	while ((a = c->attrs) != NULL) {
-		c->attrs = a->next;
-		kv_unref(a->keyval);
-		free(a);
-	}
-}
-
-/*
- * Delete every attribute of c, newest first, through its delete
- * function.  Stops at the first failure and returns its code, leaving
- * the attributes not yet deleted in place.
- */
-static int
-attrs_delete(MPI_Comm c)
-{
-	struct ft_mpi_attr *a;
-	struct keyval *kv;
-	int rc;
-
-	while ((a = c->attrs) != NULL) {
-		kv = kv_any(a->keyval);
-		if (kv != NULL && kv->del != NULL &&
-		    (rc = kv->del(c, a->keyval, a->val, kv->extra)) !=
-		    MPI_SUCCESS)
-			return rc;
-		/* The delete function may have changed the list. */
-		if (c->attrs == a)
-			c->attrs = a->next;
-		else {
-			struct ft_mpi_attr **pp;
-
-			for (pp = &c->attrs; *pp != NULL && *pp != a;
-			    pp = &(*pp)->next)
-				continue;
-			if (*pp == NULL)
-				continue;
-			*pp = a->next;
-		}
-		kv_unref(a->keyval);
-		free(a);
-	}
-	return MPI_SUCCESS;
-}
-
 static void
 comm_memfree(MPI_Comm c)
 {
-	attrs_drop(c);
+	ft__mpi_attrs_drop(&c->attrs);
 	ft__mpi_topo_free(c->topo);
 	free(c->world);
 	free(c);
@@ -641,11 +550,8 @@ int
 ft__mpi_comm_dup_local(const char *call, MPI_Comm comm, uint32_t ctx,
     MPI_Comm *newcomm)
 {
-	struct ft_mpi_attr *a, *na, **tail;
-	struct keyval *kv;
 	MPI_Comm c;
-	void *out;
-	int flag, rc;
+	int rc;
 
 	if ((c = ft__mpi_comm_new(comm, ctx, comm->world, comm->size,
 	    comm->rank)) == MPI_COMM_NULL)
@@ -656,32 +562,12 @@ ft__mpi_comm_dup_local(const char *call, MPI_Comm comm, uint32_t ctx,
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
 	}
 	/* Copy attributes through their copy functions, keeping order. */
-	tail = &c->attrs;
-	for (a = comm->attrs; a != NULL; a = a->next) {
-		if ((kv = kv_any(a->keyval)) == NULL || kv->copy == NULL)
-			continue;
-		out = NULL;
-		flag = 0;
-		if ((rc = kv->copy(comm, a->keyval, kv->extra, a->val, &out,
-		    &flag)) != MPI_SUCCESS) {
-			(void)attrs_delete(c);
-			comm_destroy(c);
-			return ft__mpi_err(comm, rc, call, "the copy function "
-			    "of keyval %d failed", a->keyval);
-		}
-		if (!flag)
-			continue;
-		if ((na = calloc(1, sizeof(*na))) == NULL) {
-			(void)attrs_delete(c);
-			comm_destroy(c);
-			return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
-			    "out of memory");
-		}
-		na->keyval = a->keyval;
-		na->val = out;
-		kv->refs++;
-		*tail = na;
-		tail = &na->next;
+	if ((rc = ft__mpi_attrs_copy(FT_ATTR_COMM, comm, comm->attrs, c,
+	    &c->attrs)) != MPI_SUCCESS) {
+		comm_destroy(c);
+		return ft__mpi_err(comm, rc, call, rc == MPI_ERR_NO_MEM ?
+		    "out of memory" : "the copy function of an attribute "
+		    "failed");
 	}
 	*newcomm = c;
 	return MPI_SUCCESS;
@@ -843,7 +729,8 @@ MPI_Comm_free(MPI_Comm *comm)
 	if ((*comm)->predefined)
 		return ft__mpi_err(*comm, MPI_ERR_COMM, "MPI_Comm_free",
 		    "%s cannot be freed", (*comm)->name);
-	if ((rc = attrs_delete(*comm)) != MPI_SUCCESS)
+	if ((rc = ft__mpi_attrs_delete(FT_ATTR_COMM, *comm,
+	    &(*comm)->attrs)) != MPI_SUCCESS)
 		return ft__mpi_err(*comm, rc, "MPI_Comm_free",
 		    "an attribute delete function failed");
 	/*
@@ -1057,88 +944,52 @@ int
 MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
     MPI_Comm_delete_attr_function *del, int *keyval, void *extra)
 {
-	struct keyval *nk;
-
 	FT_MPI_CHECK_INIT("MPI_Comm_create_keyval");
 	if (keyval == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
 		    "MPI_Comm_create_keyval", "NULL keyval");
-	if (cs.nkv >= INT32_MAX - KEYVAL_BASE ||
-	    (nk = reallocarray(cs.kv, (size_t)cs.nkv + 1, sizeof(*nk))) ==
-	    NULL)
+	if (ft__mpi_keyval_new(FT_ATTR_COMM, &(struct ft_attr_fns){
+	    .comm_copy = copy, .comm_del = del }, extra, keyval) != 0)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_NO_MEM,
 		    "MPI_Comm_create_keyval", "out of memory");
-	cs.kv = nk;
-	nk[cs.nkv] = (struct keyval){ copy, del, extra, 1, 1 };
-	*keyval = KEYVAL_BASE + cs.nkv++;
 	return MPI_SUCCESS;
 }
 
 int
 MPI_Comm_free_keyval(int *keyval)
 {
-	struct keyval *kv;
-
 	FT_MPI_CHECK_INIT("MPI_Comm_free_keyval");
 	if (keyval == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
 		    "MPI_Comm_free_keyval", "NULL keyval");
-	if ((kv = kv_user(*keyval)) == NULL)
+	/* Attributes still set keep it alive for their delete calls. */
+	if (ft__mpi_keyval_free(FT_ATTR_COMM, *keyval) != 0)
 		return ft__mpi_err(MPI_COMM_NULL, ERR_KEYVAL,
 		    "MPI_Comm_free_keyval", "invalid keyval %d", *keyval);
-	/* Attributes still set keep it alive for their delete calls. */
-	kv->handle = 0;
-	kv->refs--;
 	*keyval = MPI_KEYVAL_INVALID;
 	return MPI_SUCCESS;
-}
-
-static struct ft_mpi_attr *
-attr_find(MPI_Comm comm, int keyval)
-{
-	struct ft_mpi_attr *a;
-
-	for (a = comm->attrs; a != NULL; a = a->next)
-		if (a->keyval == keyval)
-			return a;
-	return NULL;
 }
 
 int
 MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
 {
-	struct ft_mpi_attr *a;
-	struct keyval *kv;
 	int rc;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_set_attr");
 	if (!ft__mpi_comm_ok(comm))
 		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_set_attr",
 		    "invalid communicator");
-	if ((kv = kv_user(keyval)) == NULL)
+	if (!ft__mpi_keyval_ok(FT_ATTR_COMM, keyval))
 		return ft__mpi_err(comm, ERR_KEYVAL, "MPI_Comm_set_attr",
-		    keyval > 0 && keyval < KEYVAL_BASE ?
+		    keyval > 0 && keyval < FT_KEYVAL_BASE ?
 		    "predefined attribute %d cannot be set" :
 		    "invalid keyval %d", keyval);
-	if ((a = attr_find(comm, keyval)) != NULL) {
-		/* The old value goes through its delete function first. */
-		if (kv->del != NULL &&
-		    (rc = kv->del(comm, keyval, a->val, kv->extra)) !=
-		    MPI_SUCCESS)
-			return ft__mpi_err(comm, rc, "MPI_Comm_set_attr",
-			    "the delete function of keyval %d failed",
-			    keyval);
-		a->val = val;
-		return MPI_SUCCESS;
-	}
-	if ((a = calloc(1, sizeof(*a))) == NULL)
-		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_set_attr",
-		    "out of memory");
-	a->keyval = keyval;
-	a->val = val;
-	a->next = comm->attrs;
-	comm->attrs = a;
-	kv->refs++;
+	/* An old value goes through its delete function first. */
+	if ((rc = ft__mpi_attr_set(FT_ATTR_COMM, comm, &comm->attrs, keyval,
+	    val)) != MPI_SUCCESS)
+		return ft__mpi_err(comm, rc, "MPI_Comm_set_attr", "%s of "
+		    "keyval %d", rc == MPI_ERR_NO_MEM ? "out of memory" :
+		    "the delete function failed", keyval);
 	return MPI_SUCCESS;
 }
 
@@ -1185,10 +1036,10 @@ MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 		break;
 	default:
 		*flag = 0;
-		if (kv_user(key) == NULL)
+		if (!ft__mpi_keyval_ok(FT_ATTR_COMM, key))
 			return ft__mpi_err(comm, ERR_KEYVAL,
 			    "MPI_Comm_get_attr", "invalid keyval %d", key);
-		if ((a = attr_find(comm, key)) != NULL) {
+		if ((a = ft__mpi_attr_find(comm->attrs, key)) != NULL) {
 			*(void **)val = a->val;
 			*flag = 1;
 		}
@@ -1199,31 +1050,19 @@ MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 int
 MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
-	struct ft_mpi_attr *a, **pp;
-	struct keyval *kv;
 	int rc;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_delete_attr");
 	if (!ft__mpi_comm_ok(comm))
 		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_delete_attr",
 		    "invalid communicator");
-	if ((kv = kv_user(keyval)) == NULL)
+	if (!ft__mpi_keyval_ok(FT_ATTR_COMM, keyval))
 		return ft__mpi_err(comm, ERR_KEYVAL, "MPI_Comm_delete_attr",
 		    "invalid keyval %d", keyval);
-	if ((a = attr_find(comm, keyval)) == NULL)
-		return MPI_SUCCESS;
-	if (kv->del != NULL &&
-	    (rc = kv->del(comm, keyval, a->val, kv->extra)) != MPI_SUCCESS)
+	if ((rc = ft__mpi_attr_delete(FT_ATTR_COMM, comm, &comm->attrs,
+	    keyval)) != MPI_SUCCESS)
 		return ft__mpi_err(comm, rc, "MPI_Comm_delete_attr",
 		    "the delete function of keyval %d failed", keyval);
-	/* Look again: the delete function may have changed the list. */
-	for (pp = &comm->attrs; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == a) {
-			*pp = a->next;
-			kv_unref(keyval);
-			free(a);
-			break;
-		}
 	return MPI_SUCCESS;
 }
 
@@ -1265,7 +1104,8 @@ void
 ft__mpi_comm_fini_begin(void)
 {
 	/* As if MPI_COMM_SELF were freed: a failure is the caller's. */
-	(void)attrs_delete(MPI_COMM_SELF);
+	(void)ft__mpi_attrs_delete(FT_ATTR_COMM, MPI_COMM_SELF,
+	    &MPI_COMM_SELF->attrs);
 }
 
 void
@@ -1281,14 +1121,12 @@ ft__mpi_comm_fini_end(void)
 			comm_memfree((MPI_Comm)(uintptr_t)cs.held.slot[i]);
 	ft__mpi_hset_release(&cs.live);
 	ft__mpi_hset_release(&cs.held);
-	attrs_drop(MPI_COMM_WORLD);
-	attrs_drop(MPI_COMM_SELF);
+	ft__mpi_attrs_drop(&MPI_COMM_WORLD->attrs);
+	ft__mpi_attrs_drop(&MPI_COMM_SELF->attrs);
 	free(ft_mpi_comm_world.world);
 	free(ft_mpi_comm_self.world);
 	ft_mpi_comm_world.world = ft_mpi_comm_self.world = NULL;
-	free(cs.kv);
-	cs.kv = NULL;
-	cs.nkv = 0;
+	ft__mpi_keyval_fini();
 	ft__mpi_group_fini();
 	ft__mpi_info_fini();
 }

@@ -208,11 +208,15 @@ ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 	eh = comm->errh;
 	if (eh != NULL && eh->kind == FT_ERRH_RETURN)
 		return code;
-	if (eh != NULL && eh->kind == FT_ERRH_USER) {
-		/* The handler gets copies: the call returns code. */
+	if (eh != NULL && eh->kind == FT_ERRH_USER && ft__mpi.initialized &&
+	    !ft__mpi.finalized) {
+		/*
+		 * The handler gets copies, and the name of the call (an ft
+		 * extension): the call then returns code.
+		 */
 		c = comm;
 		e = code;
-		eh->fn(&c, &e);
+		eh->fn(&c, &e, call);
 		return code;
 	}
 	va_start(ap, fmt);
@@ -244,26 +248,33 @@ errh_ok(MPI_Errhandler eh)
 }
 
 int
-MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+ft__mpi_errh_create(const char *call, MPI_Comm_errhandler_function *fn,
     MPI_Errhandler *eh)
 {
 	struct ft_mpi_errh *h;
 
-	FT_MPI_CHECK_INIT("MPI_Comm_create_errhandler");
+	FT_MPI_CHECK_INIT(call);
 	if (fn == NULL || eh == NULL)
-		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
-		    "MPI_Comm_create_errhandler", "NULL argument");
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, call,
+		    "NULL argument");
 	if ((h = calloc(1, sizeof(*h))) == NULL ||
 	    ft__mpi_hset_add(&uerrhs, h) != 0) {
 		free(h);
-		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_NO_MEM,
-		    "MPI_Comm_create_errhandler", "out of memory");
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_NO_MEM, call,
+		    "out of memory");
 	}
 	h->kind = FT_ERRH_USER;
 	h->fn = fn;
 	h->refs = 1;
 	*eh = h;
 	return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+    MPI_Errhandler *eh)
+{
+	return ft__mpi_errh_create("MPI_Comm_create_errhandler", fn, eh);
 }
 
 /* The checks of the calls on a communicator's handler. */

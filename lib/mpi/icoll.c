@@ -275,11 +275,12 @@ do_copy(const struct ft_coll_step *st)
 	sd = ft__mpi_type_dense(st->type, st->count, &so);
 	dd = ft__mpi_type_dense(st->type2, st->count2, &dof);
 	if (sd && dd) {
-		memmove((char *)st->dst + dof, (const char *)st->src + so, n);
+		memmove(ft__mpi_addr(st->dst, dof), ft__mpi_addr(st->src, so),
+		    n);
 		return MPI_SUCCESS;
 	}
 	if (sd) {
-		ft__mpi_unpack((const char *)st->src + so, n, st->dst,
+		ft__mpi_unpack(ft__mpi_addr(st->src, so), n, st->dst,
 		    st->count2, st->type2);
 		return MPI_SUCCESS;
 	}
@@ -287,7 +288,7 @@ do_copy(const struct ft_coll_step *st)
 		return MPI_ERR_NO_MEM;
 	ft__mpi_pack(st->src, st->count, st->type, tmp);
 	if (dd)
-		memcpy((char *)st->dst + dof, tmp, n);
+		memcpy(ft__mpi_addr(st->dst, dof), tmp, n);
 	else
 		ft__mpi_unpack(tmp, n, st->dst, st->count2, st->type2);
 	free(tmp);

@@ -32,6 +32,13 @@ enum {
 	FT_ERRH_USER,
 };
 
+/*
+ * A new user error handler calling fn, for MPI_Comm_create_errhandler
+ * and MPI_Errhandler_create (errors.c); an error is reported as call.
+ */
+int	 ft__mpi_errh_create(const char *call, MPI_Comm_errhandler_function *,
+	    MPI_Errhandler *);
+
 enum ft_mpi_req_kind {
 	FT_MPI_REQ_SEND = 1,
 	FT_MPI_REQ_RECV,
@@ -149,6 +156,31 @@ int	 ft__mpi_isend_mode_ctx(const char *call, const void *buf, int count,
 int	 ft__mpi_irecv_ctx(const char *call, void *buf, int count,
 	    MPI_Datatype, int src, int tag, MPI_Comm, uint32_t ctx,
 	    struct ft_mpi_req *);
+/*
+ * Start receive r of the message claim (ft_pt_improbe) on comm into
+ * count elements of type at buf, as ft__mpi_irecv_ctx does.
+ */
+int	 ft__mpi_mrecv_start(const char *call, void *buf, int count,
+	    MPI_Datatype, MPI_Comm, void *claim, struct ft_mpi_req *);
+/*
+ * The argument checks of a point-to-point call (recv: src may be
+ * MPI_ANY_SOURCE, tag MPI_ANY_TAG); an error is reported on comm.
+ */
+int	 ft__mpi_check_p2p(const char *call, const void *buf, int count,
+	    MPI_Datatype, int peer, int tag, MPI_Comm, int recv);
+/*
+ * A probe from src (not MPI_PROC_NULL) with tag on comm: wait for a
+ * message when block, else look once and poll once.  With msg, the
+ * message found is claimed (a matched probe) and *msg set.  Replicated,
+ * the master's outcome is followed.  Returns whether a message was
+ * found (always, when block), and then fills st.
+ */
+int	 ft__mpi_probe(int src, int tag, MPI_Comm, int block, void **msg,
+	    MPI_Status *);
+/* MPI_Wait, reporting an error as call. */
+int	 ft__mpi_wait_one(const char *call, MPI_Request *, MPI_Status *);
+/* An empty status but for source, tag and count in bytes. */
+void	 ft__mpi_status_set(MPI_Status *, int source, int tag, size_t bytes);
 /* Progress until every one of n requests is done; n may be 0. */
 void	 ft__mpi_wait_reqs(struct ft_mpi_req *, int n);
 

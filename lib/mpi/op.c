@@ -47,6 +47,7 @@ static size_t		  nuser_ops, capuser_ops;
 enum tclass {
 	TC_NONE = 0,
 	TC_INT,		/* C integer */
+	TC_FINT,	/* Fortran integer: no logical operations */
 	TC_FLOAT,	/* floating point */
 	TC_COMPLEX,
 	TC_BOOL,	/* logical */
@@ -82,15 +83,36 @@ kind_class(enum ft_type_kind k)
 	case FT_TK_OFFSET:
 	case FT_TK_COUNT:
 		return TC_INT;
+	case FT_TK_INTEGER:
+	case FT_TK_INTEGER1:
+	case FT_TK_INTEGER2:
+	case FT_TK_INTEGER4:
+	case FT_TK_INTEGER8:
+		return TC_FINT;
 	case FT_TK_FLOAT:
 	case FT_TK_DOUBLE:
 	case FT_TK_LONG_DOUBLE:
+	case FT_TK_REAL:
+	case FT_TK_DOUBLE_PRECISION:
+	case FT_TK_REAL4:
+	case FT_TK_REAL8:
 		return TC_FLOAT;
 	case FT_TK_C_FLOAT_COMPLEX:
 	case FT_TK_C_DOUBLE_COMPLEX:
 	case FT_TK_C_LONG_DOUBLE_COMPLEX:
+	case FT_TK_COMPLEX:
+	case FT_TK_DOUBLE_COMPLEX:
+	case FT_TK_COMPLEX8:
+	case FT_TK_COMPLEX16:
 		return TC_COMPLEX;
+#ifdef FT_HAVE_QUAD
+	case FT_TK_REAL16:
+		return TC_FLOAT;
+	case FT_TK_COMPLEX32:
+		return TC_COMPLEX;
+#endif
 	case FT_TK_C_BOOL:
+	case FT_TK_LOGICAL:
 		return TC_BOOL;
 	case FT_TK_BYTE:
 		return TC_BYTE;
@@ -100,6 +122,9 @@ kind_class(enum ft_type_kind k)
 	case FT_TK_LONG_INT:
 	case FT_TK_SHORT_INT:
 	case FT_TK_LONG_DOUBLE_INT:
+	case FT_TK_2INTEGER:
+	case FT_TK_2REAL:
+	case FT_TK_2DOUBLE_PRECISION:
 		return TC_PAIR;
 	default:
 		return TC_NONE;
@@ -113,10 +138,11 @@ class_ok(enum ft_op_code code, enum tclass c)
 	switch (code) {
 	case FT_OP_MAX:
 	case FT_OP_MIN:
-		return c == TC_INT || c == TC_FLOAT;
+		return c == TC_INT || c == TC_FINT || c == TC_FLOAT;
 	case FT_OP_SUM:
 	case FT_OP_PROD:
-		return c == TC_INT || c == TC_FLOAT || c == TC_COMPLEX;
+		return c == TC_INT || c == TC_FINT || c == TC_FLOAT ||
+		    c == TC_COMPLEX;
 	case FT_OP_LAND:
 	case FT_OP_LOR:
 	case FT_OP_LXOR:
@@ -124,7 +150,7 @@ class_ok(enum ft_op_code code, enum tclass c)
 	case FT_OP_BAND:
 	case FT_OP_BOR:
 	case FT_OP_BXOR:
-		return c == TC_INT || c == TC_BYTE;
+		return c == TC_INT || c == TC_FINT || c == TC_BYTE;
 	case FT_OP_MAXLOC:
 	case FT_OP_MINLOC:
 		return c == TC_PAIR;
@@ -299,11 +325,11 @@ name(enum ft_op_code code, const void *in, void *inout, size_t n)	\
 	}								\
 }
 
-/* MAXLOC and MINLOC: ties go to the lower index. */
-#define PAIR_FN(name, T)						\
+/* MAXLOC and MINLOC: ties go to the lower index, of type I. */
+#define PAIR_FN(name, T, I)						\
 struct name##_pair {							\
 	T	v;							\
-	int	i;							\
+	I	i;							\
 };									\
 static void								\
 name(enum ft_op_code code, const void *in, void *inout, size_t n)	\
@@ -349,18 +375,59 @@ FLOAT_FN(op_ldouble, long double)
 COMPLEX_FN(op_cfloat, float _Complex)
 COMPLEX_FN(op_cdouble, double _Complex)
 COMPLEX_FN(op_cldouble, long double _Complex)
-PAIR_FN(op_2int, int)
-PAIR_FN(op_float_int, float)
-PAIR_FN(op_double_int, double)
-PAIR_FN(op_long_int, long)
-PAIR_FN(op_short_int, short)
-PAIR_FN(op_ldouble_int, long double)
+PAIR_FN(op_2int, int, int)
+PAIR_FN(op_float_int, float, int)
+PAIR_FN(op_double_int, double, int)
+PAIR_FN(op_long_int, long, int)
+PAIR_FN(op_short_int, short, int)
+PAIR_FN(op_ldouble_int, long double, int)
+PAIR_FN(op_2real, float, float)
+PAIR_FN(op_2dprec, double, double)
+#ifdef FT_HAVE_QUAD
+FLOAT_FN(op_quad, ft_quad)
+
+/* COMPLEX32 is a pair of binary128, with no C complex type of its own. */
+static void
+op_cquad(enum ft_op_code code, const void *in, void *inout, size_t n)
+{
+	const ft_quad_complex *a = in;
+	ft_quad_complex *b = inout;
+	ft_quad re;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (code == FT_OP_SUM) {
+			b[i].re += a[i].re;
+			b[i].im += a[i].im;
+		} else if (code == FT_OP_PROD) {
+			re = a[i].re * b[i].re - a[i].im * b[i].im;
+			b[i].im = a[i].re * b[i].im + a[i].im * b[i].re;
+			b[i].re = re;
+		}
+	}
+}
+#endif
 
 static void
 op_bool(enum ft_op_code code, const void *in, void *inout, size_t n)
 {
 	const bool *a = in;
 	bool *b = inout;
+	size_t i;
+
+	switch (code) {
+	LOGICAL(a, b, i)
+	default:
+		break;
+	}
+}
+
+/* Fortran LOGICAL: 4 bytes, any non-zero true, results 0 or 1. */
+static void
+op_logical(enum ft_op_code code, const void *in, void *inout, size_t n)
+{
+	const int32_t *a = in;
+	int32_t *b = inout;
 	size_t i;
 
 	switch (code) {
@@ -423,6 +490,27 @@ static const op_fn kind_fn[FT_TK_NKINDS] = {
 	[FT_TK_LONG_INT] = op_long_int,
 	[FT_TK_SHORT_INT] = op_short_int,
 	[FT_TK_LONG_DOUBLE_INT] = op_ldouble_int,
+	[FT_TK_LOGICAL] = op_logical,
+	[FT_TK_INTEGER] = op_i32,
+	[FT_TK_REAL] = op_float,
+	[FT_TK_DOUBLE_PRECISION] = op_double,
+	[FT_TK_COMPLEX] = op_cfloat,
+	[FT_TK_DOUBLE_COMPLEX] = op_cdouble,
+	[FT_TK_INTEGER1] = op_i8,
+	[FT_TK_INTEGER2] = op_i16,
+	[FT_TK_INTEGER4] = op_i32,
+	[FT_TK_INTEGER8] = op_i64,
+	[FT_TK_REAL4] = op_float,
+	[FT_TK_REAL8] = op_double,
+	[FT_TK_COMPLEX8] = op_cfloat,
+	[FT_TK_COMPLEX16] = op_cdouble,
+#ifdef FT_HAVE_QUAD
+	[FT_TK_REAL16] = op_quad,
+	[FT_TK_COMPLEX32] = op_cquad,
+#endif
+	[FT_TK_2INTEGER] = op_2int,
+	[FT_TK_2REAL] = op_2real,
+	[FT_TK_2DOUBLE_PRECISION] = op_2dprec,
 };
 
 void
@@ -442,8 +530,9 @@ ft__mpi_op_apply(MPI_Op op, const void *in, void *inout, int count,
 	if (!unit_of(type, &k, &n) || k >= FT_TK_NKINDS ||
 	    kind_fn[k] == NULL)
 		return;		/* ft__mpi_op_check said no */
-	/* Predefined types and dense units start at the buffer. */
-	kind_fn[k](op->code, in, inout, n * (size_t)count);
+	/* Dense units start at the buffer plus lb (0 if predefined). */
+	kind_fn[k](op->code, ft__mpi_addr(in, type->lb),
+	    ft__mpi_addr(inout, type->lb), n * (size_t)count);
 }
 
 void

@@ -40,6 +40,14 @@ check_args(const char *call, const void *buf, int count, MPI_Datatype type,
 	return MPI_SUCCESS;
 }
 
+/* See mpi_impl.h. */
+int
+ft__mpi_check_p2p(const char *call, const void *buf, int count,
+    MPI_Datatype type, int peer, int tag, MPI_Comm comm, int recv)
+{
+	return check_args(call, buf, count, type, peer, tag, comm, recv);
+}
+
 static int
 req_done(void *arg)
 {
@@ -58,12 +66,22 @@ status_empty(MPI_Status *st)
 	st->ft_bytes = 0;
 }
 
+/* See mpi_impl.h. */
+void
+ft__mpi_status_set(MPI_Status *st, int source, int tag, size_t bytes)
+{
+	status_empty(st);
+	if (st == MPI_STATUS_IGNORE)
+		return;
+	st->MPI_SOURCE = source;
+	st->MPI_TAG = tag;
+	st->ft_bytes = bytes;
+}
+
 static void
 status_procnull(MPI_Status *st)
 {
-	status_empty(st);
-	if (st != MPI_STATUS_IGNORE)
-		st->MPI_SOURCE = MPI_PROC_NULL;
+	ft__mpi_status_set(st, MPI_PROC_NULL, MPI_ANY_TAG, 0);
 }
 
 /* The error class a completed request carries. */
@@ -276,11 +294,13 @@ start_send_ctx(const char *call, const void *buf, int count,
 	int rc;
 
 	*pack = NULL;
+	/*
+	 * The data starts off bytes from buf, which may be MPI_BOTTOM (a
+	 * null pointer) under a type of absolute addresses.
+	 */
 	if (ft__mpi_type_dense(type, count, &off))
-		/* A NULL buffer is fine for an empty message. */
-		return send_bytes_ctx(call, buf != NULL ?
-		    (const char *)buf + off : NULL, len, dest, tag, comm, ctx,
-		    mode, pr);
+		return send_bytes_ctx(call, ft__mpi_addr(buf, off), len, dest,
+		    tag, comm, ctx, mode, pr);
 	if ((*pack = malloc(len > 0 ? len : 1)) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
 	ft__mpi_pack(buf, count, type, *pack);
@@ -554,19 +574,23 @@ MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 /*
  * Start a receive into buf, or into a packed buffer that on_req_done
- * unpacks when the data is not one dense block.  r->pt.on_done must be
- * on_req_done.
+ * unpacks when the data is not one dense block: of the message claim
+ * when not NULL (ft_pt_improbe), else of one from src with tag on ctx.
+ * r->pt.on_done must be on_req_done.
  */
 static int
 start_recv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
-    int src, int tag, MPI_Comm comm, uint32_t ctx, struct ft_mpi_req *r)
+    int src, int tag, MPI_Comm comm, uint32_t ctx, void *claim,
+    struct ft_mpi_req *r)
 {
+	int rc;
+
 	size_t len = (size_t)count * type->size;
 	MPI_Aint off;
 	void *dst;
 
 	if (ft__mpi_type_dense(type, count, &off))
-		dst = buf != NULL ? (char *)buf + off : NULL;
+		dst = ft__mpi_addr(buf, off);	/* as in start_send_ctx */
 	else {
 		if ((r->packbuf = malloc(len > 0 ? len : 1)) == NULL)
 			return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
@@ -578,9 +602,13 @@ start_recv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
 		ft__mpi_type_retain(type);
 		dst = r->packbuf;
 	}
-	if (ft_pt_irecv(ft__mpi.pt, &r->pt, dst, len,
-	    src == MPI_ANY_SOURCE ? FT_PT_ANY : src,
-	    tag == MPI_ANY_TAG ? FT_PT_ANY : tag, ctx) != 0)
+	if (claim != NULL)
+		rc = ft_pt_mrecv(ft__mpi.pt, &r->pt, dst, len, claim);
+	else
+		rc = ft_pt_irecv(ft__mpi.pt, &r->pt, dst, len,
+		    src == MPI_ANY_SOURCE ? FT_PT_ANY : src,
+		    tag == MPI_ANY_TAG ? FT_PT_ANY : tag, ctx);
+	if (rc != 0)
 		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
 		    MPI_ERR_OTHER, call, "unable to receive: %s",
 		    strerror(errno));
@@ -592,7 +620,16 @@ start_recv(const char *call, void *buf, int count, MPI_Datatype type,
     int src, int tag, MPI_Comm comm, struct ft_mpi_req *r)
 {
 	return start_recv_ctx(call, buf, count, type, src, tag, comm,
-	    comm->ctx, r);
+	    comm->ctx, NULL, r);
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_mrecv_start(const char *call, void *buf, int count,
+    MPI_Datatype type, MPI_Comm comm, void *claim, struct ft_mpi_req *r)
+{
+	return start_recv_ctx(call, buf, count, type, MPI_ANY_SOURCE,
+	    MPI_ANY_TAG, comm, comm->ctx, claim, r);
 }
 
 int
@@ -605,7 +642,7 @@ ft__mpi_irecv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
 		return MPI_SUCCESS;
 	}
 	return start_recv_ctx(call, buf, count, type, src, tag, comm, ctx,
-	    r);
+	    NULL, r);
 }
 
 struct reqvec {
@@ -798,15 +835,16 @@ test_one(struct ft_mpi_req *r)
 	return flag;
 }
 
+/* See mpi_impl.h. */
 int
-MPI_Wait(MPI_Request *req, MPI_Status *st)
+ft__mpi_wait_one(const char *call, MPI_Request *req, MPI_Status *st)
 {
 	MPI_Comm comm;
 	int rc;
 
-	FT_MPI_CHECK_INIT("MPI_Wait");
+	FT_MPI_CHECK_INIT(call);
 	if (req == NULL)
-		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_REQUEST, "MPI_Wait",
+		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_REQUEST, call,
 		    "NULL request");
 	if (req_is_null(*req)) {
 		status_empty(st);
@@ -815,7 +853,13 @@ MPI_Wait(MPI_Request *req, MPI_Status *st)
 	ft__mpi_wait(mreq_done_cb, *req);
 	comm = (*req)->comm;
 	rc = req_finish(req, st);
-	return report(NULL, comm, rc, "MPI_Wait");
+	return report(NULL, comm, rc, call);
+}
+
+int
+MPI_Wait(MPI_Request *req, MPI_Status *st)
+{
+	return ft__mpi_wait_one("MPI_Wait", req, st);
 }
 
 int
@@ -1281,6 +1325,7 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
 struct probe {
 	int		 src, tag;
 	uint32_t	 ctx;
+	void		**msg;		/* matched probe: what it claimed */
 	struct ft_pt_status st;
 };
 
@@ -1289,15 +1334,20 @@ probe_found(void *arg)
 {
 	struct probe *p = arg;
 
+	if (p->msg != NULL)
+		return ft_pt_improbe(ft__mpi.pt, p->src, p->tag, p->ctx,
+		    &p->st, p->msg);
 	return ft_pt_iprobe(ft__mpi.pt, p->src, p->tag, p->ctx, &p->st);
 }
 
 /*
  * Replicated, the master says whether a probe found a message, and which
- * (source, tag); a replica then waits until it has that message too.
+ * (source, tag); a replica then waits until it has that message too,
+ * and claims it for a matched probe.  here says whether this process
+ * probed itself, as the master, with outcome found.
  */
 static int
-nd_probe(struct probe *p, int found)
+nd_probe(struct probe *p, int found, int here)
 {
 	uint64_t v[3] = { (uint64_t)found, (uint64_t)p->st.source,
 	    (uint64_t)(int64_t)p->st.tag };
@@ -1305,19 +1355,52 @@ nd_probe(struct probe *p, int found)
 	ft__mpi_decide(FT_ND_PROBE, v);
 	if (v[0] == 0)
 		return 0;
+	if (here && found)
+		return 1;
 	p->src = (int)v[1];
 	p->tag = (int)(int64_t)v[2];
 	ft__mpi_wait(probe_found, p);
 	return 1;
 }
 
+/* See mpi_impl.h. */
+int
+ft__mpi_probe(int src, int tag, MPI_Comm comm, int block, void **msg,
+    MPI_Status *st)
+{
+	struct probe p;
+	int found = 0, here;
+
+	memset(&p, 0, sizeof(p));
+	p.src = src == MPI_ANY_SOURCE ? FT_PT_ANY : src;
+	p.tag = tag == MPI_ANY_TAG ? FT_PT_ANY : tag;
+	p.ctx = comm->ctx;
+	p.msg = msg;
+	/*
+	 * Replicated, only the master looks: a replica must not claim a
+	 * message its master did not, and waits for its word instead.
+	 */
+	if ((here = !nd_on() || ft_pt_decides(ft__mpi.pt))) {
+		if (block) {
+			ft__mpi_wait(probe_found, &p);
+			found = 1;
+		} else if (!(found = probe_found(&p))) {
+			ft__mpi_poll();
+			found = probe_found(&p);
+		}
+	}
+	if (nd_on())
+		found = nd_probe(&p, found, here);
+	if (found)
+		ft__mpi_status_set(st, p.st.source, p.st.tag, p.st.msglen);
+	return found;
+}
+
 int
 MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 {
-	struct probe p;
 	int rc;
 
-	memset(&p, 0, sizeof(p));
 	FT_MPI_CHECK_INIT("MPI_Iprobe");
 	if ((rc = check_args("MPI_Iprobe", NULL, 0, MPI_BYTE, src, tag, comm,
 	    1)) != MPI_SUCCESS)
@@ -1330,33 +1413,15 @@ MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 		status_procnull(st);
 		return MPI_SUCCESS;
 	}
-	nd_role();
-	p.src = src == MPI_ANY_SOURCE ? FT_PT_ANY : src;
-	p.tag = tag == MPI_ANY_TAG ? FT_PT_ANY : tag;
-	p.ctx = comm->ctx;
-	*flag = probe_found(&p);
-	if (!*flag) {
-		ft__mpi_poll();
-		*flag = probe_found(&p);
-	}
-	if (nd_on())
-		*flag = nd_probe(&p, *flag);
-	if (*flag && st != MPI_STATUS_IGNORE) {
-		status_empty(st);
-		st->MPI_SOURCE = p.st.source;
-		st->MPI_TAG = p.st.tag;
-		st->ft_bytes = p.st.msglen;
-	}
+	*flag = ft__mpi_probe(src, tag, comm, 0, NULL, st);
 	return MPI_SUCCESS;
 }
 
 int
 MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 {
-	struct probe p;
 	int rc;
 
-	memset(&p, 0, sizeof(p));
 	FT_MPI_CHECK_INIT("MPI_Probe");
 	if ((rc = check_args("MPI_Probe", NULL, 0, MPI_BYTE, src, tag, comm,
 	    1)) != MPI_SUCCESS)
@@ -1365,18 +1430,6 @@ MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 		status_procnull(st);
 		return MPI_SUCCESS;
 	}
-	p.src = src == MPI_ANY_SOURCE ? FT_PT_ANY : src;
-	p.tag = tag == MPI_ANY_TAG ? FT_PT_ANY : tag;
-	p.ctx = comm->ctx;
-	if (!nd_on() || ft_pt_decides(ft__mpi.pt))
-		ft__mpi_wait(probe_found, &p);
-	if (nd_on())
-		(void)nd_probe(&p, 1);
-	if (st != MPI_STATUS_IGNORE) {
-		status_empty(st);
-		st->MPI_SOURCE = p.st.source;
-		st->MPI_TAG = p.st.tag;
-		st->ft_bytes = p.st.msglen;
-	}
+	(void)ft__mpi_probe(src, tag, comm, 1, NULL, st);
 	return MPI_SUCCESS;
 }

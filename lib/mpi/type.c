@@ -23,16 +23,19 @@
 
 #include "mpi_impl.h"
 
+/* What every predefined type is. */
+#define PREDEF(mpiname, tk)						\
+	.predefined = 1, .committed = 1, .name = mpiname, .kind = tk,	\
+	.magic = FT_TYPE_MAGIC, .built = 1
+
 #define BASIC(var, ctype, mpiname, tk)					\
 	static struct ft_type_seg var##_seg[1] = { {			\
 		.count = 1, .len = sizeof(ctype), .size = sizeof(ctype) } }; \
-	struct ft_mpi_type var = {					\
+	struct ft_mpi_type var = { PREDEF(mpiname, tk),			\
 		.size = sizeof(ctype), .extent = sizeof(ctype),		\
-		.predefined = 1, .committed = 1, .contiguous = 1,	\
-		.name = mpiname, .kind = tk, .magic = FT_TYPE_MAGIC,	\
-		.true_ub = sizeof(ctype), .align = alignof(ctype),	\
-		.nbasic = 1, .ukind = tk, .un = 1, .udense = 1,		\
-		.segs = var##_seg, .nsegs = 1, .built = 1 }
+		.contiguous = 1, .true_ub = sizeof(ctype),		\
+		.align = alignof(ctype), .nbasic = 1, .ukind = tk,	\
+		.un = 1, .udense = 1, .segs = var##_seg, .nsegs = 1 }
 
 BASIC(ft_mpi_char, char, "MPI_CHAR", FT_TK_CHAR);
 BASIC(ft_mpi_signed_char, signed char, "MPI_SIGNED_CHAR",
@@ -76,9 +79,44 @@ BASIC(ft_mpi_offset, MPI_Offset, "MPI_OFFSET", FT_TK_OFFSET);
 BASIC(ft_mpi_count, MPI_Count, "MPI_COUNT", FT_TK_COUNT);
 BASIC(ft_mpi_packed, unsigned char, "MPI_PACKED", FT_TK_PACKED);
 
+/* The Fortran named types, as gfortran lays them out (type.h). */
+BASIC(ft_mpi_character, char, "MPI_CHARACTER", FT_TK_CHARACTER);
+BASIC(ft_mpi_logical, int32_t, "MPI_LOGICAL", FT_TK_LOGICAL);
+BASIC(ft_mpi_integer, int32_t, "MPI_INTEGER", FT_TK_INTEGER);
+BASIC(ft_mpi_real, float, "MPI_REAL", FT_TK_REAL);
+BASIC(ft_mpi_double_precision, double, "MPI_DOUBLE_PRECISION",
+    FT_TK_DOUBLE_PRECISION);
+BASIC(ft_mpi_complex, float _Complex, "MPI_COMPLEX", FT_TK_COMPLEX);
+BASIC(ft_mpi_double_complex, double _Complex, "MPI_DOUBLE_COMPLEX",
+    FT_TK_DOUBLE_COMPLEX);
+BASIC(ft_mpi_integer1, int8_t, "MPI_INTEGER1", FT_TK_INTEGER1);
+BASIC(ft_mpi_integer2, int16_t, "MPI_INTEGER2", FT_TK_INTEGER2);
+BASIC(ft_mpi_integer4, int32_t, "MPI_INTEGER4", FT_TK_INTEGER4);
+BASIC(ft_mpi_integer8, int64_t, "MPI_INTEGER8", FT_TK_INTEGER8);
+BASIC(ft_mpi_real4, float, "MPI_REAL4", FT_TK_REAL4);
+BASIC(ft_mpi_real8, double, "MPI_REAL8", FT_TK_REAL8);
+BASIC(ft_mpi_real16, ft_quad, "MPI_REAL16", FT_TK_REAL16);
+BASIC(ft_mpi_complex8, float _Complex, "MPI_COMPLEX8", FT_TK_COMPLEX8);
+BASIC(ft_mpi_complex16, double _Complex, "MPI_COMPLEX16", FT_TK_COMPLEX16);
+BASIC(ft_mpi_complex32, ft_quad_complex, "MPI_COMPLEX32", FT_TK_COMPLEX32);
+
+/*
+ * The MPI-1 markers MPI_LB and MPI_UB: no data, and in a struct an
+ * explicit lower or upper bound at their displacement, as the sticky
+ * bounds of MPI_Type_create_resized are.
+ */
+#define MARKER(var, mpiname, tk, islb)					\
+	struct ft_mpi_type var = { PREDEF(mpiname, tk), .align = 1,	\
+		.sticky_lb = islb, .sticky_ub = !(islb),		\
+		.ukind = FT_TK_DERIVED, .udense = 1 }
+
+MARKER(ft_mpi_lb, "MPI_LB", FT_TK_LB, 1);
+MARKER(ft_mpi_ub, "MPI_UB", FT_TK_UB, 0);
+
 /*
  * The pair types of MAXLOC and MINLOC are predefined structs of a value
- * and an int, with the layout of the C struct (padding included).  They
+ * and an index, an int (a value of the same type for the Fortran
+ * pairs), with the layout of the C struct (padding included).  They
  * are described as the struct constructor would, so the signature and
  * packing code treat them like any other struct; their compacted form
  * is one block when the int follows the value directly.
@@ -89,14 +127,17 @@ struct pair_long_int { long v; int i; };
 struct pair_2int { int v; int i; };
 struct pair_short_int { short v; int i; };
 struct pair_long_double_int { long double v; int i; };
+struct pair_2integer { int32_t v; int32_t i; };
+struct pair_2real { float v; float i; };
+struct pair_2double_precision { double v; double i; };
 
 #define PAIR_JOINED(st)	(offsetof(st, i) == sizeof(((st *)0)->v))
-#define PAIR_SIZE(st)	(sizeof(((st *)0)->v) + sizeof(int))
+#define PAIR_SIZE(st)	(sizeof(((st *)0)->v) + sizeof(((st *)0)->i))
 
-#define PAIR(var, st, vmpi, mpiname, tk)				\
+#define PAIR(var, st, vmpi, impi, mpiname, tk)				\
 	static int var##_blens[2] = { 1, 1 };				\
 	static MPI_Aint var##_disps[2] = { 0, offsetof(st, i) };	\
-	static MPI_Datatype var##_types[2] = { &vmpi, &ft_mpi_int };	\
+	static MPI_Datatype var##_types[2] = { &vmpi, &impi };		\
 	static struct ft_type_seg var##_seg[2] = {			\
 		{ .count = 1,						\
 		  .len = PAIR_JOINED(st) ? PAIR_SIZE(st) :		\
@@ -104,32 +145,42 @@ struct pair_long_double_int { long double v; int i; };
 		  .size = PAIR_JOINED(st) ? PAIR_SIZE(st) :		\
 		      sizeof(((st *)0)->v) },				\
 		{ .off = offsetof(st, i), .count = 1,			\
-		  .len = sizeof(int), .size = sizeof(int) } };		\
-	struct ft_mpi_type var = {					\
+		  .len = sizeof(((st *)0)->i),				\
+		  .size = sizeof(((st *)0)->i) } };			\
+	struct ft_mpi_type var = { PREDEF(mpiname, tk),			\
 		.size = PAIR_SIZE(st), .extent = sizeof(st),		\
-		.predefined = 1, .committed = 1,			\
 		.contiguous = PAIR_SIZE(st) == sizeof(st),		\
-		.name = mpiname, .kind = tk, .magic = FT_TYPE_MAGIC,	\
-		.true_ub = offsetof(st, i) + sizeof(int),		\
+		.true_ub = offsetof(st, i) + sizeof(((st *)0)->i),	\
 		.align = alignof(st), .nbasic = 2,			\
 		.ukind = tk, .un = 1, .udense = 1,			\
 		.comb = FT_TC_STRUCT, .nblk = 2, .blens = var##_blens,	\
 		.disps = var##_disps, .types = var##_types,		\
-		.segs = var##_seg, .nsegs = PAIR_JOINED(st) ? 1 : 2,	\
-		.built = 1 }
+		.segs = var##_seg, .nsegs = PAIR_JOINED(st) ? 1 : 2 }
 
-PAIR(ft_mpi_float_int, struct pair_float_int, ft_mpi_float,
+PAIR(ft_mpi_float_int, struct pair_float_int, ft_mpi_float, ft_mpi_int,
     "MPI_FLOAT_INT", FT_TK_FLOAT_INT);
-PAIR(ft_mpi_double_int, struct pair_double_int, ft_mpi_double,
+PAIR(ft_mpi_double_int, struct pair_double_int, ft_mpi_double, ft_mpi_int,
     "MPI_DOUBLE_INT", FT_TK_DOUBLE_INT);
-PAIR(ft_mpi_long_int, struct pair_long_int, ft_mpi_long,
+PAIR(ft_mpi_long_int, struct pair_long_int, ft_mpi_long, ft_mpi_int,
     "MPI_LONG_INT", FT_TK_LONG_INT);
-PAIR(ft_mpi_2int, struct pair_2int, ft_mpi_int, "MPI_2INT", FT_TK_2INT);
-PAIR(ft_mpi_short_int, struct pair_short_int, ft_mpi_short,
+PAIR(ft_mpi_2int, struct pair_2int, ft_mpi_int, ft_mpi_int, "MPI_2INT",
+    FT_TK_2INT);
+PAIR(ft_mpi_short_int, struct pair_short_int, ft_mpi_short, ft_mpi_int,
     "MPI_SHORT_INT", FT_TK_SHORT_INT);
 PAIR(ft_mpi_long_double_int, struct pair_long_double_int,
-    ft_mpi_long_double, "MPI_LONG_DOUBLE_INT", FT_TK_LONG_DOUBLE_INT);
+    ft_mpi_long_double, ft_mpi_int, "MPI_LONG_DOUBLE_INT",
+    FT_TK_LONG_DOUBLE_INT);
+PAIR(ft_mpi_2integer, struct pair_2integer, ft_mpi_integer, ft_mpi_integer,
+    "MPI_2INTEGER", FT_TK_2INTEGER);
+PAIR(ft_mpi_2real, struct pair_2real, ft_mpi_real, ft_mpi_real,
+    "MPI_2REAL", FT_TK_2REAL);
+PAIR(ft_mpi_2double_precision, struct pair_2double_precision,
+    ft_mpi_double_precision, ft_mpi_double_precision,
+    "MPI_2DOUBLE_PRECISION", FT_TK_2DOUBLE_PRECISION);
 
+/* The markers are deprecated in mpi.h; this is no use of them. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 static struct ft_mpi_type *const predefined[] = {
 	&ft_mpi_char, &ft_mpi_signed_char, &ft_mpi_unsigned_char,
 	&ft_mpi_byte, &ft_mpi_wchar, &ft_mpi_short, &ft_mpi_unsigned_short,
@@ -142,8 +193,15 @@ static struct ft_mpi_type *const predefined[] = {
 	&ft_mpi_c_long_double_complex, &ft_mpi_aint, &ft_mpi_offset,
 	&ft_mpi_count, &ft_mpi_packed, &ft_mpi_float_int, &ft_mpi_double_int,
 	&ft_mpi_long_int, &ft_mpi_2int, &ft_mpi_short_int,
-	&ft_mpi_long_double_int,
+	&ft_mpi_long_double_int, &ft_mpi_character, &ft_mpi_logical,
+	&ft_mpi_integer, &ft_mpi_real, &ft_mpi_double_precision,
+	&ft_mpi_complex, &ft_mpi_double_complex, &ft_mpi_integer1,
+	&ft_mpi_integer2, &ft_mpi_integer4, &ft_mpi_integer8, &ft_mpi_real4,
+	&ft_mpi_real8, &ft_mpi_real16, &ft_mpi_complex8, &ft_mpi_complex16,
+	&ft_mpi_complex32, &ft_mpi_2integer, &ft_mpi_2real,
+	&ft_mpi_2double_precision, &ft_mpi_lb, &ft_mpi_ub,
 };
+#pragma GCC diagnostic pop
 
 /* FT_TK_NKINDS counts FT_TK_DERIVED, which has no predefined type. */
 _Static_assert(sizeof(predefined) / sizeof(predefined[0]) ==
@@ -284,6 +342,13 @@ ft__mpi_type_ok(MPI_Datatype t)
 	return type_valid(t) && t->committed;
 }
 
+/* See type.h. */
+int
+ft__mpi_type_valid(MPI_Datatype t)
+{
+	return type_valid(t);
+}
+
 /* Report an error of a datatype call on MPI_COMM_WORLD's handler. */
 #define TERR(call, code, ...)						\
 	ft__mpi_err(MPI_COMM_NULL, (code), (call), __VA_ARGS__)
@@ -305,6 +370,38 @@ static MPI_Aint
 blk_disp(MPI_Datatype t, size_t i)
 {
 	return t->disps != NULL ? t->disps[i] : (MPI_Aint)i * t->stride;
+}
+
+/*
+ * See type.h.  A predefined type of one basic element has no blocks;
+ * the pair types are structs of two.
+ */
+int
+ft__mpi_type_walk(MPI_Datatype t, const void *buf, size_t count,
+    int (*fn)(void *, enum ft_type_kind, void *), void *arg)
+{
+	uintptr_t base = (uintptr_t)buf;
+	MPI_Datatype c;
+	size_t k, i;
+	int rc;
+
+	if (t->size == 0)
+		return 0;
+	for (k = 0; k < count; k++, base += (uintptr_t)t->extent) {
+		if (t->predefined && t->nblk == 0) {
+			if ((rc = fn(arg, t->kind, (void *)base)) != 0)
+				return rc;
+			continue;
+		}
+		for (i = 0; i < t->nblk; i++) {
+			c = blk_type(t, i);
+			if ((rc = ft__mpi_type_walk(c, (void *)(base +
+			    (uintptr_t)blk_disp(t, i)), blk_len(t, i), fn,
+			    arg)) != 0)
+				return rc;
+		}
+	}
+	return 0;
 }
 
 /* See type.h: one more reference to a derived type. */
@@ -330,6 +427,7 @@ ft__mpi_type_release(MPI_Datatype t)
 	if (t->types != NULL)
 		for (i = 0; i < t->nblk; i++)
 			ft__mpi_type_release(t->types[i]);
+	ft__mpi_type_record_free(t);
 	free(t->blens);
 	free(t->disps);
 	free(t->types);
@@ -354,6 +452,7 @@ type_new(enum ft_type_comb comb, size_t nblk, int with_blens,
 		return NULL;
 	t->magic = FT_TYPE_MAGIC;
 	t->refs = 1;
+	t->handles = 1;
 	t->comb = comb;
 	t->kind = FT_TK_DERIVED;
 	t->name = t->namebuf;
@@ -395,8 +494,8 @@ amax(MPI_Aint a, MPI_Aint b)
 static int
 layout(MPI_Datatype t)
 {
-	MPI_Aint lb = 0, ub = 0, tlb = 0, tub = 0, unext = 0, d0, d1, lo, hi,
-	    span;
+	MPI_Aint lb = 0, ub = 0, tlb = 0, tub = 0, ubase = 0, unext = 0, d0,
+	    d1, lo, hi, span;
 	size_t i, bl, size = 0, nbasic = 0, un = 0, align = 1, add;
 	int slb = 0, sub = 0, have_b = 0, have_t = 0, ukset = 0, udense = 1;
 	enum ft_type_kind uk = FT_TK_DERIVED;
@@ -444,14 +543,16 @@ layout(MPI_Datatype t)
 		    __builtin_add_overflow(nbasic, add, &nbasic))
 			return -1;
 		if (c->un > 0) {
-			if (!ukset)
+			/* The units of block i lie from d0 + c->lb on. */
+			if (!ukset) {
 				uk = c->ukind;
-			else if (c->ukind != uk)
+				ubase = unext = d0 + c->lb;
+			} else if (c->ukind != uk)
 				uk = FT_TK_DERIVED;
 			ukset = 1;
-			if (!c->udense || d0 != unext || c->extent < 0)
+			if (!c->udense || d0 + c->lb != unext || c->extent < 0)
 				udense = 0;
-			unext = d0 + (MPI_Aint)bl * c->extent;
+			unext = d0 + c->lb + (MPI_Aint)bl * c->extent;
 			un += bl * c->un;
 		}
 	}
@@ -473,27 +574,37 @@ layout(MPI_Datatype t)
 	t->align = align;
 	t->ukind = uk;
 	t->un = un;
-	t->udense = udense && lb == 0 && t->extent == unext;
+	t->udense = udense && lb == ubase && t->extent == unext - ubase;
 	return 0;
 }
 
 /*
- * Register a new type made by call and hand it to the application, or
- * release it and report why not.
+ * Record how a new type t was made (args), register it and hand it to
+ * the application, or release it and report why not.
  */
 static int
-type_finish(const char *call, MPI_Datatype t, MPI_Datatype *newtype)
+type_publish(const char *call, MPI_Datatype t,
+    const struct ft_type_args *args, MPI_Datatype *newtype)
 {
-	if (layout(t) != 0) {
-		ft__mpi_type_release(t);
-		return TERR(call, MPI_ERR_ARG, "the datatype is too large");
-	}
-	if (live_init() != 0 || live_add(t) != 0) {
+	if (ft__mpi_type_record(t, args) != 0 || live_init() != 0 ||
+	    live_add(t) != 0) {
 		ft__mpi_type_release(t);
 		return TERR(call, MPI_ERR_NO_MEM, "out of memory");
 	}
 	*newtype = t;
 	return MPI_SUCCESS;
+}
+
+/* Work out the bounds of a new type t, then publish it. */
+static int
+type_finish(const char *call, MPI_Datatype t,
+    const struct ft_type_args *args, MPI_Datatype *newtype)
+{
+	if (layout(t) != 0) {
+		ft__mpi_type_release(t);
+		return TERR(call, MPI_ERR_ARG, "the datatype is too large");
+	}
+	return type_publish(call, t, args, newtype);
 }
 
 /* The checks every constructor makes of its common arguments. */
@@ -514,7 +625,8 @@ check_new(const char *call, int count, MPI_Datatype old,
 /* A constructor with regular blocks: nblk blocks of blen at stride. */
 static int
 make_regular(const char *call, enum ft_type_comb comb, size_t nblk,
-    size_t blen, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
+    size_t blen, MPI_Aint stride, MPI_Datatype old,
+    const struct ft_type_args *args, MPI_Datatype *newtype)
 {
 	MPI_Datatype t;
 
@@ -524,7 +636,7 @@ make_regular(const char *call, enum ft_type_comb comb, size_t nblk,
 	t->stride = stride;
 	t->old = old;
 	ft__mpi_type_retain(old);
-	return type_finish(call, t, newtype);
+	return type_finish(call, t, args, newtype);
 }
 
 /*
@@ -543,17 +655,20 @@ MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 	if (old == MPI_DATATYPE_NULL)
 		return TERR(call, MPI_ERR_TYPE, "invalid datatype");
 	return make_regular(call, FT_TC_CONTIGUOUS, 1, (size_t)count, 0, old,
+	    &(struct ft_type_args){ .combiner = MPI_COMBINER_CONTIGUOUS,
+	    .head = { count }, .nhead = 1, .types = &old, .ntypes = 1 },
 	    newtype);
 }
 
 static int
 hvector(const char *call, enum ft_type_comb comb, int count, int blen,
-    MPI_Aint stride, MPI_Datatype old, MPI_Datatype *newtype)
+    MPI_Aint stride, MPI_Datatype old, const struct ft_type_args *args,
+    MPI_Datatype *newtype)
 {
 	if (blen < 0)
 		return TERR(call, MPI_ERR_ARG, "negative blocklength %d", blen);
 	return make_regular(call, comb, (size_t)count, (size_t)blen, stride,
-	    old, newtype);
+	    old, args, newtype);
 }
 
 /*
@@ -575,7 +690,10 @@ MPI_Type_vector(int count, int blen, int stride, MPI_Datatype old,
 	if (__builtin_mul_overflow((MPI_Aint)stride, old->extent, &bytes))
 		return TERR(call, MPI_ERR_ARG, "stride %d is too large",
 		    stride);
-	return hvector(call, FT_TC_VECTOR, count, blen, bytes, old, newtype);
+	return hvector(call, FT_TC_VECTOR, count, blen, bytes, old,
+	    &(struct ft_type_args){ .combiner = MPI_COMBINER_VECTOR,
+	    .head = { count, blen, stride }, .nhead = 3, .types = &old,
+	    .ntypes = 1 }, newtype);
 }
 
 /* MPI_Type_vector with the stride in bytes. */
@@ -590,7 +708,10 @@ MPI_Type_create_hvector(int count, int blen, MPI_Aint stride,
 		return rc;
 	if (old == MPI_DATATYPE_NULL)
 		return TERR(call, MPI_ERR_TYPE, "invalid datatype");
-	return hvector(call, FT_TC_HVECTOR, count, blen, stride, old, newtype);
+	return hvector(call, FT_TC_HVECTOR, count, blen, stride, old,
+	    &(struct ft_type_args){ .combiner = MPI_COMBINER_HVECTOR,
+	    .head = { count, blen }, .nhead = 2, .addrs = &stride,
+	    .naddrs = 1, .types = &old, .ntypes = 1 }, newtype);
 }
 
 /*
@@ -602,6 +723,8 @@ indexed(const char *call, enum ft_type_comb comb, int count,
     const int blens[], int blen, const int idisps[], const MPI_Aint hdisps[],
     MPI_Datatype old, MPI_Datatype *newtype)
 {
+	struct ft_type_args args = { .head = { count }, .nhead = 1,
+	    .types = &old, .ntypes = 1 };
 	MPI_Datatype t;
 	int i, rc;
 
@@ -634,7 +757,27 @@ indexed(const char *call, enum ft_type_comb comb, int count,
 			    "displacement %d is too large", idisps[i]);
 		}
 	}
-	return type_finish(call, t, newtype);
+	/* The arguments: count, blocklength(s), displacements. */
+	args.combiner = comb == FT_TC_INDEXED ? MPI_COMBINER_INDEXED :
+	    comb == FT_TC_HINDEXED ? MPI_COMBINER_HINDEXED :
+	    comb == FT_TC_INDEXED_BLOCK ? MPI_COMBINER_INDEXED_BLOCK :
+	    MPI_COMBINER_HINDEXED_BLOCK;
+	if (blens != NULL) {
+		args.a = blens;
+		args.na = count;
+	} else
+		args.head[args.nhead++] = blen;
+	if (hdisps != NULL) {
+		args.addrs = hdisps;
+		args.naddrs = count;
+	} else if (blens != NULL) {
+		args.b = idisps;
+		args.nb = count;
+	} else {
+		args.a = idisps;
+		args.na = count;
+	}
+	return type_finish(call, t, &args, newtype);
 }
 
 /*
@@ -719,7 +862,10 @@ MPI_Type_create_struct(int count, const int blens[], const MPI_Aint disps[],
 		t->types[i] = types[i];
 		ft__mpi_type_retain(types[i]);
 	}
-	return type_finish(call, t, newtype);
+	return type_finish(call, t, &(struct ft_type_args){
+	    .combiner = MPI_COMBINER_STRUCT, .head = { count }, .nhead = 1,
+	    .a = blens, .na = count, .addrs = disps, .naddrs = count,
+	    .types = types, .ntypes = count }, newtype);
 }
 
 /*
@@ -751,16 +897,13 @@ MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
 		ft__mpi_type_release(t);
 		return TERR(call, MPI_ERR_ARG, "the datatype is too large");
 	}
-	t->udense = old->udense && lb == 0 && extent == old->extent;
+	t->udense = old->udense && lb == old->lb && extent == old->extent;
 	t->lb = lb;
 	t->extent = extent;
 	t->sticky_lb = t->sticky_ub = 1;
-	if (live_init() != 0 || live_add(t) != 0) {
-		ft__mpi_type_release(t);
-		return TERR(call, MPI_ERR_NO_MEM, "out of memory");
-	}
-	*newtype = t;
-	return MPI_SUCCESS;
+	return type_publish(call, t, &(struct ft_type_args){
+	    .combiner = MPI_COMBINER_RESIZED, .addrs = (MPI_Aint [2]){ lb,
+	    extent }, .naddrs = 2, .types = &old, .ntypes = 1 }, newtype);
 }
 
 /*
@@ -1302,6 +1445,8 @@ MPI_Type_commit(MPI_Datatype *type)
 int
 MPI_Type_free(MPI_Datatype *type)
 {
+	int rc;
+
 	FT_MPI_CHECK_INIT("MPI_Type_free");
 	if (type == NULL)
 		return TERR("MPI_Type_free", MPI_ERR_ARG, "NULL argument");
@@ -1310,10 +1455,28 @@ MPI_Type_free(MPI_Datatype *type)
 	if ((*type)->predefined)
 		return TERR("MPI_Type_free", MPI_ERR_TYPE,
 		    "cannot free predefined datatype %s", (*type)->name);
-	live_del(*type);
+	/* With the last handle go the attributes, and the handle. */
+	if ((*type)->handles == 1) {
+		if ((rc = ft__mpi_type_attrs_delete(*type)) != MPI_SUCCESS)
+			return TERR("MPI_Type_free", rc, "the delete function "
+			    "of an attribute failed");
+		live_del(*type);
+	}
+	(*type)->handles--;
 	ft__mpi_type_release(*type);
 	*type = MPI_DATATYPE_NULL;
 	return MPI_SUCCESS;
+}
+
+/* See type.h. */
+int
+ft__mpi_type_handle(MPI_Datatype t)
+{
+	if (t->handles == 0 && (live_init() != 0 || live_add(t) != 0))
+		return -1;
+	t->handles++;
+	ft__mpi_type_retain(t);
+	return 0;
 }
 
 /*
@@ -1354,12 +1517,15 @@ MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 		}
 		t->committed = 1;
 	}
-	if (live_init() != 0 || live_add(t) != 0) {
+	/* The attributes go through their copy functions. */
+	if ((rc = ft__mpi_type_attrs_copy(old, t)) != MPI_SUCCESS) {
 		ft__mpi_type_release(t);
-		return TERR(call, MPI_ERR_NO_MEM, "out of memory");
+		return TERR(call, rc, "the copy function of an attribute "
+		    "failed");
 	}
-	*newtype = t;
-	return MPI_SUCCESS;
+	return type_publish(call, t, &(struct ft_type_args){
+	    .combiner = MPI_COMBINER_DUP, .types = &old, .ntypes = 1 },
+	    newtype);
 }
 
 /* Bytes of data in one element; MPI_UNDEFINED when over INT_MAX. */

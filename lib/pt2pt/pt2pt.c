@@ -45,6 +45,7 @@ struct unexp {
 	int		 pooled;
 	uint64_t	 sreq;		/* UX_RTS */
 	struct ft_req	*self;		/* UX_SELF */
+	int		 claimed;	/* by ft_pt_improbe: matches nothing */
 };
 
 /* Matching state of one communicator context, created on first use. */
@@ -567,18 +568,10 @@ ux_append(struct mctx *m, struct unexp *u)
 	m->ux_tail = u;
 }
 
-/* Take the first unexpected message matching src and tag. */
-static struct unexp *
-ux_take(struct mctx *m, int src, int tag, int remove)
+/* Unlink u, which follows prev (NULL: u is first), from m's queue. */
+static void
+ux_unlink(struct mctx *m, struct unexp *u, struct unexp *prev)
 {
-	struct unexp *u, *prev = NULL;
-
-	for (u = m->ux_head; u != NULL; prev = u, u = u->next)
-		if ((src == FT_PT_ANY || (uint32_t)src == u->src) &&
-		    (tag == FT_PT_ANY || tag == u->tag))
-			break;
-	if (u == NULL || !remove)
-		return u;
 	if (prev != NULL)
 		prev->next = u->next;
 	else
@@ -586,6 +579,25 @@ ux_take(struct mctx *m, int src, int tag, int remove)
 	if (m->ux_tail == u)
 		m->ux_tail = prev;
 	u->next = NULL;
+}
+
+/*
+ * Take the first unexpected message matching src and tag.  A claimed
+ * message stays in the queue (a duplicate of it must still find it)
+ * but matches nothing.
+ */
+static struct unexp *
+ux_take(struct mctx *m, int src, int tag, int remove)
+{
+	struct unexp *u, *prev = NULL;
+
+	for (u = m->ux_head; u != NULL; prev = u, u = u->next)
+		if (!u->claimed &&
+		    (src == FT_PT_ANY || (uint32_t)src == u->src) &&
+		    (tag == FT_PT_ANY || tag == u->tag))
+			break;
+	if (u != NULL && remove)
+		ux_unlink(m, u, prev);
 	return u;
 }
 
@@ -978,21 +990,30 @@ rematch(struct ft_pt *pt, struct mctx *m)
 
 	for (u = m->ux_head; u != NULL; u = next) {
 		next = u->next;
-		if ((r = posted_take(m, u->src, u->tag)) == NULL) {
+		if (u->claimed ||
+		    (r = posted_take(m, u->src, u->tag)) == NULL) {
 			prev = u;
 			continue;
 		}
-		if (prev != NULL)
-			prev->next = next;
-		else
-			m->ux_head = next;
-		if (m->ux_tail == u)
-			m->ux_tail = prev;
-		u->next = NULL;
+		ux_unlink(m, u, prev);
 		if (take_ux(pt, r, u) != 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* Set up receive r (the caller's on_done and user stay). */
+static void
+recv_init(struct ft_req *r, void *buf, size_t cap, int src, int tag,
+    uint32_t ctx)
+{
+	memset(r, 0, sizeof(*r) - sizeof(r->on_done) - sizeof(r->user));
+	r->kind = FT_REQ_RECV;
+	r->buf = buf;
+	r->cap = cap;
+	r->src = src;
+	r->tag = tag;
+	r->ctx = ctx;
 }
 
 int
@@ -1003,13 +1024,7 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 	struct unexp *u;
 	int rc;
 
-	memset(r, 0, sizeof(*r) - sizeof(r->on_done) - sizeof(r->user));
-	r->kind = FT_REQ_RECV;
-	r->buf = buf;
-	r->cap = cap;
-	r->src = src;
-	r->tag = tag;
-	r->ctx = ctx;
+	recv_init(r, buf, cap, src, tag, ctx);
 	if ((m = mctx_get(pt, ctx)) == NULL)
 		return -1;
 	if (src == FT_PT_ANY && pt->proto.ops->recv_any != NULL) {
@@ -1050,6 +1065,64 @@ ft_pt_iprobe(struct ft_pt *pt, int src, int tag, uint32_t ctx,
 	st->tag = u->tag;
 	st->msglen = st->bytes = u->len;
 	return 1;
+}
+
+/*
+ * Could a receive posted before now take u?  Only behind a held
+ * receive: otherwise u would have matched it when it came.  A held
+ * receive may take whatever its tag allows, from any source.
+ */
+static int
+ux_reserved(const struct mctx *m, const struct unexp *u)
+{
+	const struct ft_req *r;
+
+	if (m->nheld == 0)
+		return 0;
+	for (r = m->posted_head; r != NULL; r = r->next)
+		if (r->held ? r->tag == FT_PT_ANY || r->tag == u->tag :
+		    matches(r, u->src, u->tag))
+			return 1;
+	return 0;
+}
+
+int
+ft_pt_improbe(struct ft_pt *pt, int src, int tag, uint32_t ctx,
+    struct ft_pt_status *st, void **msg)
+{
+	struct mctx *m;
+	struct unexp *u;
+
+	if ((m = mctx_get(pt, ctx)) == NULL ||
+	    (u = ux_take(m, src, tag, 0)) == NULL || ux_reserved(m, u))
+		return 0;
+	u->claimed = 1;
+	u->ctx = ctx;	/* a send to ourselves did not say */
+	memset(st, 0, sizeof(*st));
+	st->source = (int)u->src;
+	st->tag = u->tag;
+	st->msglen = st->bytes = u->len;
+	*msg = u;
+	return 1;
+}
+
+int
+ft_pt_mrecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
+    void *msg)
+{
+	struct unexp *u, *prev = NULL, *claim = msg;
+	struct mctx *m;
+
+	recv_init(r, buf, cap, (int)claim->src, claim->tag, claim->ctx);
+	if ((m = mctx_get(pt, claim->ctx)) == NULL)
+		return -1;
+	for (u = m->ux_head; u != claim; prev = u, u = u->next)
+		if (u == NULL) {
+			errno = EINVAL;
+			return -1;
+		}
+	ux_unlink(m, u, prev);
+	return take_ux(pt, r, u);
 }
 
 int

@@ -157,6 +157,25 @@ int	 ft_pt_irecv(struct ft_pt *, struct ft_req *, void *buf, size_t cap,
  */
 int	 ft_pt_iprobe(struct ft_pt *, int src, int tag, uint32_t ctx,
 	    struct ft_pt_status *);
+/*
+ * A matched probe (MPI_Improbe): as ft_pt_iprobe, but the message found
+ * is claimed, so that no receive, probe or claim matches it any more;
+ * ft_pt_mrecv receives it.  A message that a receive posted earlier may
+ * still take (one behind a receive whose source the protocol has yet to
+ * settle) is not claimed: then nothing is, and the caller asks again
+ * later.  Returns 1, filling st and setting *msg to an opaque handle
+ * valid until ft_pt_mrecv or ft_pt_free, or 0.
+ */
+int	 ft_pt_improbe(struct ft_pt *, int src, int tag, uint32_t ctx,
+	    struct ft_pt_status *, void **msg);
+/*
+ * Start receive req of the message msg claimed (with its source, tag
+ * and context), into buf of cap bytes, as ft_pt_irecv would.  Returns
+ * 0, or -1 with errno (EINVAL: msg is not a claimed message of this
+ * engine).
+ */
+int	 ft_pt_mrecv(struct ft_pt *, struct ft_req *, void *buf, size_t cap,
+	    void *msg);
 /* Cancel a receive not yet matched: returns 1 if it was cancelled. */
 int	 ft_pt_cancel(struct ft_pt *, struct ft_req *);
 

@@ -833,6 +833,79 @@ test_self_probe_cancel(struct ft_pt *p)
 	T_OK(quiet(p, 4), "self: nothing left over on context 4");
 }
 
+/*
+ * Matched probes: a claimed message is seen by no probe, receive or
+ * claim; ft_pt_mrecv receives it, and a synchronous send claimed waits
+ * for that receive.
+ */
+static void
+test_self_claim(struct ft_pt *p)
+{
+	struct ft_req s, s2, r, r2;
+	struct ft_pt_status st;
+	void *m = NULL, *m2 = NULL;
+	char buf[64], small[4];
+
+	T_OK(!ft_pt_improbe(p, FT_PT_ANY, FT_PT_ANY, 6, &st, &m),
+	    "claim: nothing on an unused context");
+	memset(&s, 0, sizeof(s));
+	(void)ft_pt_isend(p, &s, "first", 6, 0, 6, 0, 5, FT_SEND_STANDARD);
+	T_OK(ft_pt_improbe(p, FT_PT_ANY, FT_PT_ANY, 6, &st, &m) &&
+	    st.source == 0 && st.tag == 5 && st.msglen == 6,
+	    "claim: ANY/ANY claims it, with source, tag and length");
+	T_OK(!ft_pt_iprobe(p, FT_PT_ANY, FT_PT_ANY, 6, &st) &&
+	    !ft_pt_improbe(p, 0, 5, 6, &st, &m2),
+	    "claim: no probe or claim sees it any more");
+	memset(&r, 0, sizeof(r));
+	memset(buf, 0, sizeof(buf));
+	(void)ft_pt_irecv(p, &r, buf, sizeof(buf), FT_PT_ANY, FT_PT_ANY, 6);
+	T_OK(!r.done && r.posted, "claim: a receive posted after it waits");
+	memset(&s2, 0, sizeof(s2));
+	(void)ft_pt_isend(p, &s2, "second", 7, 0, 6, 0, 5, FT_SEND_STANDARD);
+	T_OK(r.done && strcmp(buf, "second") == 0,
+	    "and takes the next message");
+	memset(&r2, 0, sizeof(r2));
+	memset(buf, 0, sizeof(buf));
+	T_OK(ft_pt_mrecv(p, &r2, buf, sizeof(buf), m) == 0 && r2.done &&
+	    strcmp(buf, "first") == 0 && r2.st.tag == 5 &&
+	    r2.st.source == 0 && r2.st.bytes == 6,
+	    "claim: ft_pt_mrecv receives the claimed one");
+	T_OK(quiet(p, 6), "claim: nothing left over on context 6");
+
+	/* Synchronous: the send waits for the matched receive. */
+	memset(&s, 0, sizeof(s));
+	(void)ft_pt_isend(p, &s, "sync", 5, 0, 6, 0, 8, FT_SEND_SYNC);
+	T_OK(ft_pt_improbe(p, 0, 8, 6, &st, &m) && st.msglen == 5,
+	    "claim: a synchronous send to ourselves");
+	spin(p, NULL, 50);
+	T_OK(!s.done, "it is not done while only claimed");
+	memset(&r, 0, sizeof(r));
+	memset(buf, 0, sizeof(buf));
+	T_OK(ft_pt_mrecv(p, &r, buf, sizeof(buf), m) == 0 && r.done &&
+	    s.done && strcmp(buf, "sync") == 0,
+	    "the matched receive completes both");
+
+	/* Truncated, and empty. */
+	memset(&s, 0, sizeof(s));
+	(void)ft_pt_isend(p, &s, "truncated", 10, 0, 6, 0, 9,
+	    FT_SEND_STANDARD);
+	memset(&s2, 0, sizeof(s2));
+	(void)ft_pt_isend(p, &s2, NULL, 0, 0, 6, 0, 9, FT_SEND_STANDARD);
+	T_OK(ft_pt_improbe(p, 0, 9, 6, &st, &m) && st.msglen == 10 &&
+	    ft_pt_improbe(p, 0, 9, 6, &st, &m2) && st.msglen == 0,
+	    "claim: two messages of one tag, in order");
+	memset(&r, 0, sizeof(r));
+	memset(&r2, 0, sizeof(r2));
+	T_OK(ft_pt_mrecv(p, &r2, NULL, 0, m2) == 0 && r2.done &&
+	    r2.st.msglen == 0 && r2.st.error == 0,
+	    "claim: the empty one, received first");
+	T_OK(ft_pt_mrecv(p, &r, small, sizeof(small), m) == 0 && r.done &&
+	    r.st.error == EMSGSIZE && r.st.bytes == 4 &&
+	    memcmp(small, "trun", 4) == 0,
+	    "claim: the other truncated into 4 bytes");
+	T_OK(quiet(p, 6), "claim: nothing left over on context 6");
+}
+
 static void
 test_self_contexts(struct ft_pt *p)
 {
@@ -1341,6 +1414,65 @@ test_cancel_held(void)
 	ft_pt_free(b);
 }
 
+/*
+ * A message a held ANY_SOURCE receive may take is not claimed; others
+ * are.  A rendezvous claimed waits for its matched receive.
+ */
+static void
+test_claim_held(void)
+{
+	struct ft_pt *a, *b;
+	struct ft_req s, s2, held, r, *rq[2] = { &s, &r };
+	struct ft_pt_status st;
+	size_t len = 2 * MiB;
+	uint8_t *big = xmalloc(len), *rbig = xmalloc(len);
+	void *m = NULL;
+	int x = 7, y = 8, got = 0, hv = 0;
+
+	duo(&a, &b, &hold_ops, dir);
+	warm(a, b);
+	memset(&s, 0, sizeof(s));
+	memset(&s2, 0, sizeof(s2));
+	memset(&held, 0, sizeof(held));
+	(void)ft_pt_irecv(b, &held, &hv, sizeof(hv), FT_PT_ANY, 7, 1);
+	(void)ft_pt_isend(a, &s, &x, sizeof(x), 1, 1, 0, 7, FT_SEND_STANDARD);
+	(void)ft_pt_isend(a, &s2, &y, sizeof(y), 1, 1, 0, 8,
+	    FT_SEND_STANDARD);
+	spin(a, b, 50);
+	T_OK(!ft_pt_improbe(b, FT_PT_ANY, 7, 1, &st, &m) &&
+	    !ft_pt_improbe(b, FT_PT_ANY, FT_PT_ANY, 1, &st, &m),
+	    "claim: not the message a held receive may take");
+	T_OK(ft_pt_improbe(b, 0, 8, 1, &st, &m) && st.tag == 8,
+	    "claim: one of another tag, behind it");
+	memset(&r, 0, sizeof(r));
+	T_OK(ft_pt_mrecv(b, &r, &got, sizeof(got), m) == 0 && r.done &&
+	    got == 8, "and receive it");
+	T_OK(ft_pt_cancel(b, &held) == 1 && !held.st.error,
+	    "claim: cancel the held receive");
+	T_OK(ft_pt_improbe(b, FT_PT_ANY, FT_PT_ANY, 1, &st, &m) &&
+	    st.tag == 7, "then its message can be claimed");
+	memset(&r, 0, sizeof(r));
+	T_OK(ft_pt_mrecv(b, &r, &got, sizeof(got), m) == 0 && r.done &&
+	    got == 7, "and received");
+
+	/* A rendezvous: the sender waits until the matched receive. */
+	pattern(big, len, 9);
+	memset(&s, 0, sizeof(s));
+	(void)ft_pt_isend(a, &s, big, len, 1, 1, 0, 3, FT_SEND_STANDARD);
+	T_OK(arrive(a, b, 1, &st) && ft_pt_improbe(b, 0, 3, 1, &st, &m) &&
+	    st.msglen == len, "claim: a 2 MiB rendezvous");
+	spin(a, b, 50);
+	T_OK(!s.done, "the sender waits while it is only claimed");
+	memset(&r, 0, sizeof(r));
+	T_OK(ft_pt_mrecv(b, &r, rbig, len, m) == 0 && run(a, b, rq, 2) &&
+	    r.st.bytes == len && pattern_ok(rbig, len, 9),
+	    "claim: the matched receive takes it intact");
+	ft_pt_free(a);
+	ft_pt_free(b);
+	free(big);
+	free(rbig);
+}
+
 static void
 test_proto_seq(void)
 {
@@ -1656,6 +1788,7 @@ main(void)
 	test_self_order(p);
 	test_self_sizes(p);
 	test_self_probe_cancel(p);
+	test_self_claim(p);
 	test_self_contexts(p);
 	T_OK(!ft_pt_busy(p), "self: the engine is not busy at the end");
 	ft_pt_free(p);
@@ -1672,6 +1805,7 @@ main(void)
 	test_flow_control();
 	test_proto_seq();
 	test_cancel_held();
+	test_claim_held();
 	T_OK(in_child(rendezvous_first), "a rendezvous as the first "
 	    "message to a peer (RTS queued before the handshake, UBSan)");
 	T_OK(in_child(refused_then_resend), "after a refused handshake, "

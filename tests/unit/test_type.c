@@ -6,10 +6,18 @@
  * unit view reductions use, and MPI_Pack, MPI_Unpack, truncated
  * unpacking and MPI_Get_elements of thousands of random nested types
  * against a naive reference that walks the type map one basic element
- * at a time.  Runs MPI in singleton mode (no launcher).
+ * at a time.  Then the extras of lib/mpi/typex.c: random types made
+ * again from MPI_Type_get_contents have the same type map; subarray and
+ * darray types against the standard's definition, element by element;
+ * "external32" bytes of known values, and random types through
+ * MPI_Pack_external and back.  Runs MPI in singleton mode (no
+ * launcher).
  */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <wchar.h>
 
 #include "mpi/mpi_impl.h"
 #include "tap.h"
@@ -137,6 +145,57 @@ rand_basic(void)
 	return basics[rnd(sizeof(basics) / sizeof(basics[0]))];
 }
 
+/* The arguments of a random subarray or darray of up to 3 dimensions. */
+struct arr {
+	int	ndims, order, size, rank;
+	int	gs[3], sub[3], st[3], dist[3], darg[3], ps[3];
+};
+
+static void
+rand_arr(struct arr *a, int darray)
+{
+	int d;
+
+	a->ndims = rnd_range(1, 3);
+	a->order = rnd(2) ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+	a->size = 1;
+	for (d = 0; d < a->ndims; d++) {
+		a->gs[d] = rnd_range(1, 6);
+		a->sub[d] = rnd_range(1, a->gs[d]);
+		a->st[d] = rnd_range(0, a->gs[d] - a->sub[d]);
+		a->ps[d] = darray ? rnd_range(1, 3) : 1;
+		a->dist[d] = a->ps[d] == 1 && rnd(3) == 0 ?
+		    MPI_DISTRIBUTE_NONE : rnd(2) ? MPI_DISTRIBUTE_BLOCK :
+		    MPI_DISTRIBUTE_CYCLIC;
+		a->darg[d] = rnd(2) ? MPI_DISTRIBUTE_DFLT_DARG :
+		    a->dist[d] == MPI_DISTRIBUTE_BLOCK ?
+		    (a->gs[d] + a->ps[d] - 1) / a->ps[d] + rnd_range(0, 2) :
+		    rnd_range(1, 3);
+		a->size *= a->ps[d];
+	}
+	a->rank = rnd_range(0, a->size - 1);
+}
+
+static int
+make_arr(const struct arr *a, int darray, MPI_Datatype old,
+    MPI_Datatype *t)
+{
+	if (!darray)
+		return MPI_Type_create_subarray(a->ndims, a->gs, a->sub, a->st,
+		    a->order, old, t);
+	return MPI_Type_create_darray(a->size, a->rank, a->ndims, a->gs,
+	    a->dist, a->darg, a->ps, a->order, old, t);
+}
+
+static int
+rand_array(MPI_Datatype old, int darray, MPI_Datatype *t)
+{
+	struct arr a;
+
+	rand_arr(&a, darray);
+	return make_arr(&a, darray, old, t);
+}
+
 /*
  * A random type of nesting depth at most depth, made with every
  * constructor; the parts are freed at once, so the new type must keep
@@ -159,7 +218,7 @@ rand_type(int depth)
 		id[i] = rnd_range(-3, 8);
 		ad[i] = rnd_range(-48, 96);
 	}
-	switch (rnd(11)) {
+	switch (rnd(13)) {
 	case 0:
 		rc = MPI_Type_contiguous(rnd_range(0, 4), c, &t);
 		break;
@@ -197,6 +256,12 @@ rand_type(int depth)
 		break;
 	case 9:
 		rc = MPI_Type_dup(c, &t);
+		break;
+	case 10:
+		rc = rand_array(c, 0, &t);
+		break;
+	case 11:
+		rc = rand_array(c, 1, &t);
 		break;
 	default:
 		/* A vector with touching blocks: must compact to one. */
@@ -589,6 +654,607 @@ test_refs(void)
 	MPI_Type_free(&c);
 }
 
+
+/* typex.c ------------------------------------------------------------ */
+
+/*
+ * A new type made again, with the constructors MPI_Type_get_envelope
+ * names, from what MPI_Type_get_contents returns of t (recursively);
+ * the handles it returns are freed.  A predefined type is itself.
+ */
+static MPI_Datatype
+rebuild(MPI_Datatype t)
+{
+	MPI_Datatype r = MPI_DATATYPE_NULL, *dt, *rt;
+	MPI_Aint *ad;
+	int ni, na, nd, comb, *in, i, n;
+
+	if (MPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+		abort();
+	if (comb == MPI_COMBINER_NAMED)
+		return t;
+	in = calloc((size_t)ni + 1, sizeof(*in));
+	ad = calloc((size_t)na + 1, sizeof(*ad));
+	dt = calloc((size_t)nd + 1, sizeof(*dt));
+	rt = calloc((size_t)nd + 1, sizeof(*rt));
+	if (in == NULL || ad == NULL || dt == NULL || rt == NULL ||
+	    MPI_Type_get_contents(t, ni, na, nd, in, ad, dt) != MPI_SUCCESS)
+		abort();
+	for (i = 0; i < nd; i++)
+		rt[i] = rebuild(dt[i]);
+	n = in[0];
+	switch (comb) {
+	case MPI_COMBINER_DUP:
+		MPI_Type_dup(rt[0], &r);
+		break;
+	case MPI_COMBINER_CONTIGUOUS:
+		MPI_Type_contiguous(n, rt[0], &r);
+		break;
+	case MPI_COMBINER_VECTOR:
+		MPI_Type_vector(n, in[1], in[2], rt[0], &r);
+		break;
+	case MPI_COMBINER_HVECTOR:
+		MPI_Type_create_hvector(n, in[1], ad[0], rt[0], &r);
+		break;
+	case MPI_COMBINER_INDEXED:
+		MPI_Type_indexed(n, in + 1, in + 1 + n, rt[0], &r);
+		break;
+	case MPI_COMBINER_HINDEXED:
+		MPI_Type_create_hindexed(n, in + 1, ad, rt[0], &r);
+		break;
+	case MPI_COMBINER_INDEXED_BLOCK:
+		MPI_Type_create_indexed_block(n, in[1], in + 2, rt[0], &r);
+		break;
+	case MPI_COMBINER_HINDEXED_BLOCK:
+		MPI_Type_create_hindexed_block(n, in[1], ad, rt[0], &r);
+		break;
+	case MPI_COMBINER_STRUCT:
+		MPI_Type_create_struct(n, in + 1, ad, rt, &r);
+		break;
+	case MPI_COMBINER_RESIZED:
+		MPI_Type_create_resized(rt[0], ad[0], ad[1], &r);
+		break;
+	case MPI_COMBINER_SUBARRAY:
+		MPI_Type_create_subarray(n, in + 1, in + 1 + n, in + 1 + 2 * n,
+		    in[1 + 3 * n], rt[0], &r);
+		break;
+	case MPI_COMBINER_DARRAY:
+		n = in[2];
+		MPI_Type_create_darray(in[0], in[1], n, in + 3, in + 3 + n,
+		    in + 3 + 2 * n, in + 3 + 3 * n, in[3 + 4 * n], rt[0], &r);
+		break;
+	}
+	for (i = 0; i < nd; i++) {
+		if (rt[i] != dt[i])
+			MPI_Type_free(&rt[i]);
+		if (!dt[i]->predefined)
+			MPI_Type_free(&dt[i]);
+	}
+	free(in);
+	free(ad);
+	free(dt);
+	free(rt);
+	if (r == MPI_DATATYPE_NULL)
+		abort();
+	return r;
+}
+
+static int
+same_map(MPI_Datatype a, MPI_Datatype b)
+{
+	struct tmap ma = { NULL, NULL, 0, 0 }, mb = { NULL, NULL, 0, 0 };
+	int same;
+
+	tmap_of(a, 1, &ma);
+	tmap_of(b, 1, &mb);
+	same = ma.n == mb.n && a->lb == b->lb && a->extent == b->extent &&
+	    (ma.n == 0 || (memcmp(ma.disp, mb.disp, ma.n *
+	    sizeof(*ma.disp)) == 0 && memcmp(ma.len, mb.len, ma.n *
+	    sizeof(*ma.len)) == 0));
+	free(ma.disp);
+	free(ma.len);
+	free(mb.disp);
+	free(mb.len);
+	return same;
+}
+
+static void
+test_decode(void)
+{
+	MPI_Datatype t, r, a, b, got[2];
+	MPI_Aint ad[2];
+	int i, bad = 0, badcomb = 0, ni, na, nd, comb, in[4], n = 0;
+	int bl[2] = { 1, 2 };
+
+	for (i = 0; i < 3000; i++) {
+		t = rand_type(1 + i % 3);
+		if (t->predefined)
+			continue;
+		n++;
+		r = rebuild(t);
+		MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
+		if (!same_map(t, r))
+			bad++;
+		MPI_Type_get_envelope(r, &ni, &na, &nd, &in[0]);
+		if (in[0] != comb)
+			badcomb++;
+		MPI_Type_free(&t);
+		MPI_Type_free(&r);
+	}
+	t_diag("%d random types made again from their contents", n);
+	T_EQ_INT(bad, 0, "decode: the type made again from MPI_Type_get_"
+	    "contents has the same type map and bounds");
+	T_EQ_INT(badcomb, 0, "decode: and the same combiner");
+
+	T_OK(MPI_Type_get_envelope(MPI_INT, &ni, &na, &nd, &comb) ==
+	    MPI_SUCCESS && ni == 0 && na == 0 && nd == 0 &&
+	    comb == MPI_COMBINER_NAMED, "decode: MPI_INT is named");
+	T_EQ_INT(MPI_Type_get_contents(MPI_INT, 4, 2, 2, in, ad, got),
+	    MPI_ERR_TYPE, "decode: a named type has no contents");
+
+	/* The parts handed out are handles of their own. */
+	MPI_Type_vector(2, 1, 3, MPI_INT, &a);
+	ad[0] = 0;
+	ad[1] = 16;
+	got[0] = a;
+	got[1] = MPI_DOUBLE;
+	MPI_Type_create_struct(2, bl, ad, got, &b);
+	MPI_Type_free(&a);
+	T_EQ_INT(MPI_Type_get_contents(b, 2, 2, 2, in, ad, got), MPI_ERR_ARG,
+	    "decode: arrays smaller than the envelope says");
+	T_OK(MPI_Type_get_contents(b, 3, 2, 2, in, ad, got) == MPI_SUCCESS &&
+	    in[0] == 2 && in[1] == 1 && in[2] == 2 && ad[1] == 16 &&
+	    got[1] == MPI_DOUBLE, "decode: a struct's contents");
+	MPI_Type_get_envelope(got[0], &ni, &na, &nd, &comb);
+	T_OK(comb == MPI_COMBINER_VECTOR && ni == 3 && nd == 1,
+	    "decode: its part, freed by the application, is a vector again");
+	T_EQ_INT(MPI_Type_free(&got[0]), MPI_SUCCESS,
+	    "decode: and its handle can be freed");
+	T_OK(MPI_Type_commit(&b) == MPI_SUCCESS && b->size == 2 * 4 + 2 * 8,
+	    "decode: the struct still stands");
+	MPI_Type_free(&b);
+}
+
+/* Does process coordinate c of p own index x of g in a darray? */
+static int
+owns(int dist, int darg, int g, int p, int c, int x)
+{
+	int b;
+
+	switch (dist) {
+	case MPI_DISTRIBUTE_BLOCK:
+		b = darg == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : darg;
+		return x / b == c;
+	case MPI_DISTRIBUTE_CYCLIC:
+		b = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+		return x / b % p == c;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * The standard's definition, one element at a time: walk the whole
+ * array in its order and keep the elements this process has, by their
+ * index in the array.  Returns how many, into out.
+ */
+static size_t
+ref_array(const struct arr *a, int darray, MPI_Aint *out)
+{
+	int idx[3] = { 0, 0, 0 }, c[3], d, k, r, grid, in;
+	size_t n = 0, total = 1, i;
+	MPI_Aint lin;
+
+	for (d = 0, r = a->rank, grid = a->size; d < a->ndims; d++) {
+		grid /= a->ps[d];
+		c[d] = r / grid;
+		r %= grid;
+		total *= (size_t)a->gs[d];
+	}
+	for (i = 0; i < total; i++) {
+		/* idx: i in array order (the fastest dimension last in C). */
+		for (k = 0, lin = (MPI_Aint)i; k < a->ndims; k++) {
+			d = a->order == MPI_ORDER_C ? a->ndims - 1 - k : k;
+			idx[d] = (int)(lin % a->gs[d]);
+			lin /= a->gs[d];
+		}
+		for (d = 0, in = 1; d < a->ndims; d++)
+			in &= darray ? owns(a->dist[d], a->darg[d], a->gs[d],
+			    a->ps[d], c[d], idx[d]) : idx[d] >= a->st[d] &&
+			    idx[d] < a->st[d] + a->sub[d];
+		if (in)
+			out[n++] = (MPI_Aint)i;
+	}
+	return n;
+}
+
+static void
+test_arrays(void)
+{
+	struct tmap m = { NULL, NULL, 0, 0 };
+	MPI_Aint want[216];
+	MPI_Datatype t;
+	struct arr a;
+	size_t n, i, total;
+	int k, darray, bad = 0, badcover = 0, r, d, cover;
+	int count[216];
+
+	for (k = 0; k < 2000; k++) {
+		darray = k % 2;
+		rand_arr(&a, darray);
+		for (d = 0, total = 1; d < a.ndims; d++)
+			total *= (size_t)a.gs[d];
+		memset(count, 0, sizeof(count));
+		/* Every process of a darray, to see them cover the array. */
+		for (r = darray ? 0 : a.rank; r < (darray ? a.size :
+		    a.rank + 1); r++) {
+			a.rank = r;
+			if (make_arr(&a, darray, MPI_INT, &t) != MPI_SUCCESS)
+				abort();
+			n = ref_array(&a, darray, want);
+			tmap_of(t, 1, &m);
+			if (m.n != n || t->lb != 0 ||
+			    t->extent != (MPI_Aint)(4 * total))
+				bad++;
+			else
+				for (i = 0; i < n; i++) {
+					if (m.disp[i] != 4 * want[i])
+						bad++;
+					count[want[i]]++;
+				}
+			MPI_Type_free(&t);
+		}
+		for (i = 0, cover = 1; darray && i < total; i++)
+			cover &= count[i] == 1;
+		badcover += !cover;
+	}
+	free(m.disp);
+	free(m.len);
+	T_EQ_INT(bad, 0, "arrays: subarray and darray types are the "
+	    "standard's type maps, lb 0, extent the whole array");
+	T_EQ_INT(badcover, 0, "arrays: the processes of a darray have each "
+	    "element once");
+
+	a.ndims = 2;
+	a.gs[0] = 4;
+	a.gs[1] = 4;
+	a.sub[0] = 3;
+	a.sub[1] = 1;
+	a.st[0] = 2;
+	a.st[1] = 0;
+	T_EQ_INT(MPI_Type_create_subarray(2, a.gs, a.sub, a.st,
+	    MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
+	    "arrays: a subarray past the end of the array");
+	a.ps[0] = 2;
+	a.ps[1] = 1;
+	a.dist[0] = MPI_DISTRIBUTE_BLOCK;
+	a.dist[1] = MPI_DISTRIBUTE_NONE;
+	a.darg[0] = 1;
+	a.darg[1] = MPI_DISTRIBUTE_DFLT_DARG;
+	T_EQ_INT(MPI_Type_create_darray(2, 0, 2, a.gs, a.dist, a.darg, a.ps,
+	    MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
+	    "arrays: blocks of 1 cannot cover 4 elements over 2 processes");
+	a.darg[0] = 2;
+	T_EQ_INT(MPI_Type_create_darray(3, 0, 2, a.gs, a.dist, a.darg, a.ps,
+	    MPI_ORDER_C, MPI_INT, &t), MPI_ERR_ARG,
+	    "arrays: a grid of 2 processes is not a group of 3");
+	T_EQ_INT(MPI_Type_create_darray(2, 2, 2, a.gs, a.dist, a.darg, a.ps,
+	    MPI_ORDER_C, MPI_INT, &t), MPI_ERR_RANK,
+	    "arrays: rank 2 of 2");
+	T_EQ_INT(MPI_Type_create_darray(2, 0, 0, a.gs, a.dist, a.darg, a.ps,
+	    MPI_ORDER_C, MPI_INT, &t), MPI_ERR_DIMS, "arrays: 0 dimensions");
+	T_EQ_INT(MPI_Type_create_subarray(2, a.gs, a.sub, a.st, 99, MPI_INT,
+	    &t), MPI_ERR_ARG, "arrays: an unknown order");
+}
+
+/* Pack one value of type with MPI_Pack_external; 1 if bytes match. */
+static int
+x32_is(const void *v, MPI_Datatype type, const char *hex)
+{
+	uint8_t got[64], want[64];
+	MPI_Aint pos = 0, size;
+	size_t n = strlen(hex) / 2, i;
+	unsigned int b;
+
+	for (i = 0; i < n; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+			abort();
+		want[i] = (uint8_t)b;
+	}
+	memset(got, 0x5a, sizeof(got));
+	if (MPI_Pack_external("external32", v, 1, type, got, sizeof(got),
+	    &pos) != MPI_SUCCESS || (size_t)pos != n ||
+	    MPI_Pack_external_size("external32", 1, type, &size) !=
+	    MPI_SUCCESS || (size_t)size != n)
+		return 0;
+	return memcmp(got, want, n) == 0 && got[n] == 0x5a;
+}
+
+/*
+ * A value of kind k for a random-type buffer, one external32 keeps
+ * (random displacements may leave it unaligned).
+ */
+static int
+x32_fill(void *arg, enum ft_type_kind k, void *addr)
+{
+	int32_t v = (int32_t)rnd(INT32_MAX) - INT32_MAX / 2;
+	long double ld = (long double)v / 11;
+	double d = (double)v / 3;
+	float f = (float)v / 7;
+	short sh = (short)v;
+	uint8_t b = (uint8_t)v;
+
+	(void)arg;
+	switch (k) {
+	case FT_TK_FLOAT:
+		memcpy(addr, &f, sizeof(f));
+		break;
+	case FT_TK_DOUBLE:
+		memcpy(addr, &d, sizeof(d));
+		break;
+	case FT_TK_LONG_DOUBLE:
+		memset(addr, 0, sizeof(long double));
+		memcpy(addr, &ld, 10);
+		break;
+	case FT_TK_CHAR:
+	case FT_TK_BYTE:
+		memcpy(addr, &b, 1);
+		break;
+	case FT_TK_SHORT:
+		memcpy(addr, &sh, sizeof(sh));
+		break;
+	case FT_TK_INT:
+		memcpy(addr, &v, sizeof(v));
+		break;
+	default:
+		abort();
+	}
+	return 0;
+}
+
+static int
+cmp_aint(const void *a, const void *b)
+{
+	MPI_Aint x = *(const MPI_Aint *)a, y = *(const MPI_Aint *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Do two basic elements of the type map m overlap?  Then an unpack
+ * writes over what another wrote, and an x87 long double partly
+ * overwritten is no valid number to convert.
+ */
+static int
+tmap_overlaps(const struct tmap *m)
+{
+	MPI_Aint *d;
+	size_t i, j;
+	int over = 0;
+
+	if (m->n < 2)
+		return 0;
+	if ((d = malloc(m->n * sizeof(*d))) == NULL)
+		abort();
+	memcpy(d, m->disp, m->n * sizeof(*d));
+	qsort(d, m->n, sizeof(*d), cmp_aint);
+	/* Does an element starting at d[i - 1] reach past d[i]? */
+	for (i = 1; i < m->n && !over; i++)
+		for (j = 0; j < m->n; j++)
+			if (m->disp[j] == d[i - 1] &&
+			    d[i - 1] + (MPI_Aint)m->len[j] > d[i]) {
+				over = 1;
+				break;
+			}
+	free(d);
+	return over;
+}
+
+/* Record the offsets and kinds of the basic elements. */
+struct elems {
+	MPI_Aint		 off[4096];
+	enum ft_type_kind	 kind[4096];
+	size_t			 n;
+	const uint8_t		*base;
+};
+
+static int
+x32_list(void *arg, enum ft_type_kind k, void *addr)
+{
+	struct elems *e = arg;
+
+	if (e->n == 4096)
+		return -1;
+	e->off[e->n] = (const uint8_t *)addr - e->base;
+	e->kind[e->n++] = k;
+	return 0;
+}
+
+static void
+test_external(void)
+{
+	struct { double v; int i; } di = { 1.5, 7 };
+	struct { float v, i; } fr = { 1.0f, 2.0f };
+	double z[2] = { 1.0, 2.0 };	/* as double _Complex */
+	long double lds[] = { 0.0L, -0.0L, 1.0L, -0.5L, 3.0L, 1.0L / 3,
+	    LDBL_MAX, LDBL_MIN, LDBL_MIN / 1024, LDBL_TRUE_MIN, -LDBL_MAX,
+	    INFINITY, -INFINITY, 1e-4000L, 1e4000L };
+	long double ld = 1.0L, back;
+	unsigned long ul = 0x1234567890UL;
+	long l = -3, lback;
+	short sh = -2;
+	int i32 = 0x01020304, lg = 5, bad, k, j, rc, ntested = 0;
+	wchar_t wc = 0xe9;
+	_Bool bo = 1;
+	uint8_t buf[64], *b1, *b2, *b3, *packed;
+	struct tmap m = { NULL, NULL, 0, 0 };
+	static struct elems e;
+	MPI_Datatype t;
+	MPI_Aint pos, size, lo, hi;
+	size_t i, span;
+
+	T_OK(x32_is(&i32, MPI_INT, "01020304"), "external32: MPI_INT is "
+	    "4 bytes, big-endian");
+	T_OK(x32_is(&sh, MPI_SHORT, "fffe"), "external32: MPI_SHORT -2");
+	T_OK(x32_is(&l, MPI_LONG, "fffffffd"), "external32: MPI_LONG is 4 "
+	    "bytes");
+	T_OK(x32_is(&ul, MPI_UNSIGNED_LONG, "34567890"),
+	    "external32: an unsigned long keeps its low 4 bytes");
+	T_OK(x32_is(&(long long){ 1 }, MPI_LONG_LONG, "0000000000000001"),
+	    "external32: MPI_LONG_LONG is 8 bytes");
+	T_OK(x32_is(&(float){ 1.0f }, MPI_FLOAT, "3f800000"),
+	    "external32: MPI_FLOAT 1.0");
+	T_OK(x32_is(&(double){ -2.0 }, MPI_DOUBLE, "c000000000000000"),
+	    "external32: MPI_DOUBLE -2.0");
+	T_OK(x32_is(&ld, MPI_LONG_DOUBLE, "3fff0000000000000000000000000000"),
+	    "external32: MPI_LONG_DOUBLE 1.0 is IEEE binary128");
+	ld = -3.0L;
+	T_OK(x32_is(&ld, MPI_LONG_DOUBLE, "c0008000000000000000000000000000"),
+	    "external32: MPI_LONG_DOUBLE -3.0");
+	T_OK(x32_is(&bo, MPI_C_BOOL, "01"), "external32: MPI_C_BOOL");
+	T_OK(x32_is(&lg, MPI_LOGICAL, "00000001"),
+	    "external32: MPI_LOGICAL true is 4 bytes");
+	T_OK(x32_is(&wc, MPI_WCHAR, "00e9"), "external32: MPI_WCHAR is 2 "
+	    "bytes");
+	T_OK(x32_is(z, MPI_C_DOUBLE_COMPLEX,
+	    "3ff00000000000004000000000000000"),
+	    "external32: a complex is its two parts");
+	T_OK(x32_is(&di, MPI_DOUBLE_INT, "3ff800000000000000000007"),
+	    "external32: MPI_DOUBLE_INT is 12 bytes, no padding");
+	T_OK(x32_is(&fr, MPI_2REAL, "3f80000040000000"),
+	    "external32: MPI_2REAL");
+	T_OK(x32_is("x", MPI_CHARACTER, "78"), "external32: MPI_CHARACTER");
+#ifdef FT_HAVE_QUAD
+	{
+		ft_quad q = 1;
+
+		T_OK(x32_is(&q, MPI_REAL16,
+		    "3fff0000000000000000000000000000"),
+		    "external32: MPI_REAL16 1.0");
+	}
+#endif
+
+	/* Back: sign extension, and long double special values. */
+	memcpy(buf, "\xff\xff\xff\xfd", 4);
+	pos = 0;
+	T_OK(MPI_Unpack_external("external32", buf, 4, &pos, &lback, 1,
+	    MPI_LONG) == MPI_SUCCESS && lback == -3 && pos == 4,
+	    "external32: 4 bytes back into a long, sign-extended");
+	pos = 0;
+	MPI_Unpack_external("external32", buf, 4, &pos, &ul, 1,
+	    MPI_UNSIGNED_LONG);
+	T_EQ_UINT(ul, 0xfffffffdUL, "external32: and into an unsigned long");
+	bad = 0;
+	for (i = 0; i < sizeof(lds) / sizeof(lds[0]); i++) {
+		pos = 0;
+		MPI_Pack_external("external32", &lds[i], 1, MPI_LONG_DOUBLE,
+		    buf, sizeof(buf), &pos);
+		pos = 0;
+		MPI_Unpack_external("external32", buf, 16, &pos, &back, 1,
+		    MPI_LONG_DOUBLE);
+		if (back != lds[i] || signbit(back) != signbit(lds[i]))
+			bad++;
+	}
+	ld = NAN;
+	pos = 0;
+	MPI_Pack_external("external32", &ld, 1, MPI_LONG_DOUBLE, buf,
+	    sizeof(buf), &pos);
+	pos = 0;
+	MPI_Unpack_external("external32", buf, 16, &pos, &back, 1,
+	    MPI_LONG_DOUBLE);
+	T_OK(bad == 0 && isnan(back), "external32: long doubles (zeros, "
+	    "extremes, subnormals, infinities, NaN) come back the same");
+
+	/* Errors. */
+	pos = 0;
+	T_EQ_INT(MPI_Pack_external("native", &i32, 1, MPI_INT, buf,
+	    sizeof(buf), &pos), MPI_ERR_ARG, "external32: another data "
+	    "representation");
+	pos = 62;
+	T_OK(MPI_Pack_external("external32", &i32, 1, MPI_INT, buf, 64,
+	    &pos) == MPI_ERR_TRUNCATE && pos == 62, "external32: no room, "
+	    "and the position stays");
+	pos = 0;
+	T_EQ_INT(MPI_Unpack_external("external32", buf, 3, &pos, &i32, 1,
+	    MPI_INT), MPI_ERR_TRUNCATE, "external32: too few bytes to "
+	    "unpack");
+
+	/*
+	 * Random types there and back, against MPI_Pack and MPI_Unpack
+	 * (elements may overlap: the last one written wins in both).
+	 */
+	for (k = bad = 0; k < 1000; k++) {
+		t = rand_type(1 + k % 3);
+		if (!t->predefined)
+			MPI_Type_commit(&t);
+		tmap_of(t, 2, &m);
+		if (m.n > sizeof(e.off) / sizeof(e.off[0]) ||
+		    tmap_overlaps(&m)) {
+			if (!t->predefined)
+				MPI_Type_free(&t);
+			continue;
+		}
+		ntested++;
+		for (i = 0, lo = hi = 0; i < m.n; i++) {
+			lo = m.disp[i] < lo ? m.disp[i] : lo;
+			hi = m.disp[i] + 16 > hi ? m.disp[i] + 16 : hi;
+		}
+		span = (size_t)(hi - lo) + 64;
+		rc = MPI_Pack_external_size("external32", 2, t, &size);
+		b1 = calloc(span, 1);
+		b2 = malloc(span);
+		b3 = malloc(span);
+		packed = malloc((size_t)size + 16 * m.n + 1);
+		if (rc != MPI_SUCCESS || b1 == NULL || b2 == NULL ||
+		    b3 == NULL || packed == NULL)
+			abort();
+		memset(b2, 0xee, span);
+		memset(b3, 0xee, span);
+		e.n = 0;
+		e.base = b1 + 32 - lo;
+		if (ft__mpi_type_walk(t, e.base, 2, x32_fill, NULL) != 0 ||
+		    ft__mpi_type_walk(t, e.base, 2, x32_list, &e) != 0)
+			abort();
+		pos = 0;
+		if (MPI_Pack_external("external32", e.base, 2, t, packed,
+		    size, &pos) != MPI_SUCCESS || pos != size)
+			bad++;
+		pos = 0;
+		if (MPI_Unpack_external("external32", packed, size, &pos,
+		    b2 + 32 - lo, 2, t) != MPI_SUCCESS || pos != size)
+			bad++;
+		j = 0;
+		MPI_Pack(e.base, 2, t, packed, (int)size + 16 * (int)m.n, &j,
+		    MPI_COMM_SELF);
+		j = 0;
+		MPI_Unpack(packed, (int)size + 16 * (int)m.n, &j, b3 + 32 - lo,
+		    2, t, MPI_COMM_SELF);
+		for (i = 0; i < e.n; i++) {
+			j = e.kind[i] == FT_TK_LONG_DOUBLE ? 10 :
+			    e.kind[i] == FT_TK_CHAR ||
+			    e.kind[i] == FT_TK_BYTE ? 1 :
+			    e.kind[i] == FT_TK_SHORT ? 2 :
+			    e.kind[i] == FT_TK_DOUBLE ? 8 : 4;
+			if (memcmp(b2 + 32 - lo + e.off[i], b3 + 32 - lo +
+			    e.off[i], (size_t)j) != 0) {
+				bad++;
+				break;
+			}
+		}
+		free(b1);
+		free(b2);
+		free(b3);
+		free(packed);
+		if (!t->predefined)
+			MPI_Type_free(&t);
+	}
+	free(m.disp);
+	free(m.len);
+	t_diag("%d random types with no overlapping elements", ntested);
+	T_EQ_INT(bad, 0, "external32: random types, two elements each, "
+	    "packed and unpacked come back the same");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -599,6 +1265,9 @@ main(int argc, char *argv[])
 	test_basic_view();
 	test_refs();
 	test_random();
+	test_decode();
+	test_arrays();
+	test_external();
 	MPI_Finalize();
 	return t_done();
 }
