@@ -548,6 +548,18 @@ FT_MPI_API int	MPI_Info_dup(MPI_Info, MPI_Info *);
 FT_MPI_API int	MPI_Info_free(MPI_Info *);
 /* END communicators, groups, topologies, info */
 
+/* --- intercommunicators (issue 14) --- */
+/*
+ * MPI_Comm_test_inter, MPI_Comm_dup, _split, _create, _compare,
+ * _group, _rank, _size, _free, point-to-point and the collectives also
+ * take intercommunicators (see above).
+ */
+FT_MPI_API int	MPI_Intercomm_create(MPI_Comm, int, MPI_Comm, int, int,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Intercomm_merge(MPI_Comm, int, MPI_Comm *);
+FT_MPI_API int	MPI_Comm_remote_size(MPI_Comm, int *);
+FT_MPI_API int	MPI_Comm_remote_group(MPI_Comm, MPI_Group *);
+
 #ifdef __cplusplus
 }
 #endif
