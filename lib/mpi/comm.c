@@ -995,20 +995,25 @@ MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 }
 
 int
+ft__mpi_comm_group_of(MPI_Comm comm, const char *call, const uint32_t *world,
+    int n, MPI_Group *group)
+{
+	if (group == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, call, "NULL argument");
+	if ((*group = ft__mpi_group_new(world, n)) == MPI_GROUP_NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	return MPI_SUCCESS;
+}
+
+int
 MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_group");
 	if (!ft__mpi_comm_ok(comm))
 		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_group",
 		    "invalid communicator");
-	if (group == NULL)
-		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_group",
-		    "NULL argument");
-	if ((*group = ft__mpi_group_new(comm->world, comm->size)) ==
-	    MPI_GROUP_NULL)
-		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_group",
-		    "out of memory");
-	return MPI_SUCCESS;
+	return ft__mpi_comm_group_of(comm, "MPI_Comm_group", comm->world,
+	    comm->size, group);
 }
 
 int

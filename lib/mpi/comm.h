@@ -184,6 +184,14 @@ int	 ft__mpi_inter_create(MPI_Comm, MPI_Group, int err, const char *why,
 	    MPI_Comm *newcomm);
 
 /*
+ * A new group of the n world ranks, into *group (not NULL: else
+ * MPI_ERR_ARG), for call on comm.  Returns an MPI error class, already
+ * reported on comm.
+ */
+int	 ft__mpi_comm_group_of(MPI_Comm, const char *call,
+	    const uint32_t *world, int n, MPI_Group *group);
+
+/*
  * MPI_Comm_split's order: by key, ties by rank in the parent; a
  * comparison function for qsort(3).
  */

@@ -557,14 +557,8 @@ MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 	FT_MPI_CHECK_INIT("MPI_Comm_remote_group");
 	if ((rc = check_inter(comm, "MPI_Comm_remote_group")) != MPI_SUCCESS)
 		return rc;
-	if (group == NULL)
-		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_remote_group",
-		    "NULL argument");
-	if ((*group = ft__mpi_group_new(comm->rworld, comm->rsize)) ==
-	    MPI_GROUP_NULL)
-		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
-		    "MPI_Comm_remote_group", "out of memory");
-	return MPI_SUCCESS;
+	return ft__mpi_comm_group_of(comm, "MPI_Comm_remote_group",
+	    comm->rworld, comm->rsize, group);
 }
 
 /* Make the caller's new intercommunicator, or say out of memory. */
