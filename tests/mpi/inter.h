@@ -28,6 +28,8 @@ enum {
 
 static int	errs;	/* failures seen by this rank */
 static int	myrank, nprocs;
+/* Set by each_layout: the layout, this rank's group, rank and sizes. */
+static int	l, grp, me, ls, rs;
 
 static void
 fail(const char *fmt, ...)
@@ -104,12 +106,12 @@ xmalloc(size_t n)
 	return p;
 }
 
-/* The group of world rank r in layout l, and its key there. */
+/* The group of world rank r in layout lay, and its key there. */
 static void
-layout(int l, int r, int *group, int *key)
+layout(int lay, int r, int *group, int *key)
 {
 	*key = r;
-	switch (l) {
+	switch (lay) {
 	case EVEN_ODD:
 		*group = r % 2;
 		break;
@@ -122,32 +124,32 @@ layout(int l, int r, int *group, int *key)
 	}
 }
 
-/* The size of group g in layout l. */
+/* The size of group g in layout lay. */
 static int
-group_size(int l, int g)
+group_size(int lay, int g)
 {
 	int	r, gr, key, n = 0;
 
 	for (r = 0; r < nprocs; r++) {
-		layout(l, r, &gr, &key);
+		layout(lay, r, &gr, &key);
 		n += gr == g;
 	}
 	return n;
 }
 
-/* The world rank of rank i of group g in layout l, or -1. */
+/* The world rank of rank i of group g in layout lay, or -1. */
 static int
-world_of(int l, int g, int i)
+world_of(int lay, int g, int i)
 {
 	int	r, q, gr, key, kq, n;
 
 	for (r = 0; r < nprocs; r++) {
-		layout(l, r, &gr, &key);
+		layout(lay, r, &gr, &key);
 		if (gr != g)
 			continue;
 		/* Its rank: the members with a lower key come first. */
 		for (q = n = 0; q < nprocs; q++) {
-			layout(l, q, &gr, &kq);
+			layout(lay, q, &gr, &kq);
 			n += gr == g && kq < key;
 		}
 		if (n == i)
@@ -156,38 +158,60 @@ world_of(int l, int g, int i)
 	return -1;
 }
 
-/* This rank's rank in its group of layout l. */
+/* This rank's rank in its group of layout lay. */
 static int __attribute__((unused))
-index_of(int l)
+index_of(int lay)
 {
 	int	g, key, i;
 
-	layout(l, myrank, &g, &key);
-	for (i = 0; world_of(l, g, i) != myrank; i++)
+	layout(lay, myrank, &g, &key);
+	for (i = 0; world_of(lay, g, i) != myrank; i++)
 		continue;
 	return i;
 }
 
 /*
- * Make an intercommunicator of layout l from MPI_COMM_WORLD: *local is
+ * Make an intercommunicator of layout lay from MPI_COMM_WORLD: *local is
  * the caller's group, led by its first rank (or its last, when
  * last_leads), and the leaders meet on peer, which only they pass.
  * Returns the caller's group.
  */
 static int __attribute__((unused))
-make_inter(int l, int last_leads, MPI_Comm peer, MPI_Comm *local,
+make_inter(int lay, int last_leads, MPI_Comm peer, MPI_Comm *local,
     MPI_Comm *inter)
 {
 	int	g, key, lsize, rsize, leader, rleader, lrank;
 
-	layout(l, myrank, &g, &key);
+	layout(lay, myrank, &g, &key);
 	MPI_Comm_split(MPI_COMM_WORLD, g, key, local);
 	MPI_Comm_rank(*local, &lrank);
-	lsize = group_size(l, g);
-	rsize = group_size(l, 1 - g);
+	lsize = group_size(lay, g);
+	rsize = group_size(lay, 1 - g);
 	leader = last_leads ? lsize - 1 : 0;
-	rleader = world_of(l, 1 - g, last_leads ? rsize - 1 : 0);
+	rleader = world_of(lay, 1 - g, last_leads ? rsize - 1 : 0);
 	ok(MPI_Intercomm_create(*local, leader, lrank == leader ? peer :
-	    MPI_COMM_NULL, rleader, 100 + l, inter), "Intercomm_create");
+	    MPI_COMM_NULL, rleader, 100 + lay, inter), "Intercomm_create");
 	return g;
+}
+
+/*
+ * Call fn with an intercommunicator of each layout in turn, made over
+ * MPI_COMM_WORLD and led by the first rank of each group, or by the
+ * last one in layout last (-1: none); l, grp, me, ls and rs say where
+ * this rank is.  Nothing with fewer than 2 ranks.
+ */
+static void __attribute__((unused))
+each_layout(int last, void (*fn)(MPI_Comm))
+{
+	MPI_Comm	local, inter;
+
+	for (l = 0; l < NLAYOUTS && nprocs >= 2; l++) {
+		grp = make_inter(l, l == last, MPI_COMM_WORLD, &local, &inter);
+		me = index_of(l);
+		ls = group_size(l, grp);
+		rs = group_size(l, 1 - grp);
+		fn(inter);
+		MPI_Comm_free(&inter);
+		MPI_Comm_free(&local);
+	}
 }

@@ -22,8 +22,7 @@
 #define C	3		/* elements a rank, where fixed */
 #define SENT	(-1)		/* sentinel in buffers */
 
-static int	l;		/* the layout */
-static int	grp, me, ls, rs;	/* my group, rank, sizes */
+static MPI_Op	noncomm;	/* cat_op */
 
 /* A value only rank i of group g sends to remote rank j, element k. */
 static int
@@ -475,32 +474,27 @@ reduce_scatter(MPI_Comm inter)
 	free(cnts);
 }
 
+static void
+all(MPI_Comm inter)
+{
+	MPI_Barrier(inter);
+	rooted(inter, noncomm);
+	allgather(inter);
+	MPI_Barrier(inter);
+	alltoall(inter);
+	allreduce(inter, noncomm);
+	reduce_scatter(inter);
+	MPI_Barrier(inter);
+}
+
 int
 main(int argc, char *argv[])
 {
-	MPI_Comm	local, inter;
-	MPI_Op		cat;
-
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-	MPI_Op_create(cat_op, 0, &cat);
-	for (l = 0; l < NLAYOUTS && nprocs >= 2; l++) {
-		grp = make_inter(l, 0, MPI_COMM_WORLD, &local, &inter);
-		me = index_of(l);
-		ls = group_size(l, grp);
-		rs = group_size(l, 1 - grp);
-		MPI_Barrier(inter);
-		rooted(inter, cat);
-		allgather(inter);
-		MPI_Barrier(inter);
-		alltoall(inter);
-		allreduce(inter, cat);
-		reduce_scatter(inter);
-		MPI_Barrier(inter);
-		MPI_Comm_free(&inter);
-		MPI_Comm_free(&local);
-	}
-	MPI_Op_free(&cat);
+	MPI_Op_create(cat_op, 0, &noncomm);
+	each_layout(-1, all);
+	MPI_Op_free(&noncomm);
 	return finish();
 }

@@ -35,12 +35,12 @@ count_delete(MPI_Comm comm, int key, void *val, void *extra)
 
 /* The world ranks of group g must be those of group g of layout l. */
 static void
-check_group(MPI_Group grp, int l, int g, const char *what)
+check_group(MPI_Group gr, int g, const char *what)
 {
 	MPI_Group	world;
 	int		n, i, *in, *out;
 
-	MPI_Group_size(grp, &n);
+	MPI_Group_size(gr, &n);
 	if (n != group_size(l, g)) {
 		fail("%s: size %d, expected %d", what, n, group_size(l, g));
 		return;
@@ -50,7 +50,7 @@ check_group(MPI_Group grp, int l, int g, const char *what)
 	for (i = 0; i < n; i++)
 		in[i] = i;
 	MPI_Comm_group(MPI_COMM_WORLD, &world);
-	MPI_Group_translate_ranks(grp, n, in, world, out);
+	MPI_Group_translate_ranks(gr, n, in, world, out);
 	for (i = 0; i < n; i++)
 		if (out[i] != world_of(l, g, i))
 			fail("%s: rank %d is world rank %d, expected %d", what,
@@ -66,12 +66,12 @@ check_group(MPI_Group grp, int l, int g, const char *what)
  * see the same.
  */
 static void
-check_merged(MPI_Comm m, int l, int first, const char *what)
+check_merged(MPI_Comm m, int first, const char *what)
 {
-	int	n, i, me, *w, g, want;
+	int	n, i, mine, *w, g, want;
 
 	MPI_Comm_size(m, &n);
-	MPI_Comm_rank(m, &me);
+	MPI_Comm_rank(m, &mine);
 	if (n != nprocs) {
 		fail("%s: size %d, expected %d", what, n, nprocs);
 		return;
@@ -86,16 +86,17 @@ check_merged(MPI_Comm m, int l, int first, const char *what)
 			fail("%s: rank %d is world rank %d, expected %d", what,
 			    i, w[i], want);
 	}
-	if (w[me] != myrank)
-		fail("%s: my rank %d holds world rank %d", what, me, w[me]);
+	if (w[mine] != myrank)
+		fail("%s: my rank %d holds world rank %d", what, mine,
+		    w[mine]);
 	free(w);
 }
 
 static void
-one(int l, int last_leads, MPI_Comm peer)
+one(int last_leads, MPI_Comm peer)
 {
 	MPI_Comm	local, inter, dup, merged;
-	MPI_Group	grp;
+	MPI_Group	gr;
 	MPI_Errhandler	eh;
 	char		name[MPI_MAX_OBJECT_NAME];
 	int		g, flag, n, r, res, key, len, first, val = 7, *got;
@@ -116,12 +117,12 @@ one(int l, int last_leads, MPI_Comm peer)
 	if (n != group_size(l, 1 - g))
 		fail("layout %d: remote size %d, expected %d", l, n,
 		    group_size(l, 1 - g));
-	ok(MPI_Comm_group(inter, &grp), "Comm_group");
-	check_group(grp, l, g, "Comm_group");
-	MPI_Group_free(&grp);
-	ok(MPI_Comm_remote_group(inter, &grp), "Comm_remote_group");
-	check_group(grp, l, 1 - g, "Comm_remote_group");
-	MPI_Group_free(&grp);
+	ok(MPI_Comm_group(inter, &gr), "Comm_group");
+	check_group(gr, g, "Comm_group");
+	MPI_Group_free(&gr);
+	ok(MPI_Comm_remote_group(inter, &gr), "Comm_remote_group");
+	check_group(gr, 1 - g, "Comm_remote_group");
+	MPI_Group_free(&gr);
 
 	/* Attributes, names, handlers; a duplicate. */
 	MPI_Comm_create_keyval(MPI_COMM_DUP_FN, count_delete, &key, NULL);
@@ -162,17 +163,17 @@ one(int l, int last_leads, MPI_Comm peer)
 
 	/* Merge: the low group first, either way round. */
 	ok(MPI_Intercomm_merge(inter, g, &merged), "Intercomm_merge");
-	check_merged(merged, l, 0, "merge, group 0 low");
+	check_merged(merged, 0, "merge, group 0 low");
 	MPI_Comm_free(&merged);
 	ok(MPI_Intercomm_merge(inter, !g, &merged), "Intercomm_merge");
-	check_merged(merged, l, 1, "merge, group 1 low");
+	check_merged(merged, 1, "merge, group 1 low");
 	MPI_Comm_free(&merged);
 	ok(MPI_Intercomm_merge(inter, 1, &merged), "Intercomm_merge");
 	/* Same high: some order; find it from merged rank 0. */
 	MPI_Comm_rank(merged, &r);
 	first = r == 0 ? g : -1;
 	MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MAX, merged);
-	check_merged(merged, l, first, "merge, same high");
+	check_merged(merged, first, "merge, same high");
 	MPI_Comm_free(&merged);
 
 	deleted = 0;
@@ -239,7 +240,7 @@ int
 main(int argc, char *argv[])
 {
 	MPI_Comm	dup;
-	int		l, flag;
+	int		flag;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
@@ -250,8 +251,8 @@ main(int argc, char *argv[])
 	if (nprocs >= 2) {
 		MPI_Comm_dup(MPI_COMM_WORLD, &dup);
 		for (l = 0; l < NLAYOUTS; l++) {
-			one(l, 0, MPI_COMM_WORLD);
-			one(l, 1, dup);
+			one(0, MPI_COMM_WORLD);
+			one(1, dup);
 		}
 		MPI_Comm_free(&dup);
 		pairs();

@@ -103,9 +103,8 @@ static void
 coll_args(MPI_Comm inter)
 {
 	MPI_Request	req;
-	int		rs, a[8] = { 0 }, b[8];
+	int		a[8] = { 0 }, b[8];
 
-	MPI_Comm_remote_size(inter, &rs);
 	expect(MPI_Bcast(a, 1, MPI_INT, rs, inter), MPI_ERR_ROOT,
 	    "Bcast to the remote size");
 	expect(MPI_Bcast(a, 1, MPI_INT, -5, inter), MPI_ERR_ROOT,
@@ -145,11 +144,11 @@ coll_args(MPI_Comm inter)
  * every rank of both groups, with its class.
  */
 static void
-agreed(int l)
+agreed(void)
 {
 	MPI_Comm	local, inter, c = MPI_COMM_NULL;
 	MPI_Group	wg;
-	int		g, key, lrank, lsize, rleader, me, n, color;
+	int		g, key, lrank, lsize, rleader, r, n, color;
 
 	layout(l, myrank, &g, &key);
 	MPI_Comm_split(MPI_COMM_WORLD, g, key, &local);
@@ -176,19 +175,19 @@ agreed(int l)
 	    "range");
 	ok(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rleader, 1, &inter),
 	    "Intercomm_create after the errors");
-	MPI_Comm_rank(inter, &me);
+	MPI_Comm_rank(inter, &r);
 	MPI_Comm_size(inter, &n);
 
 	/* On the intercommunicator: one rank, in group 0 or 1, is wrong. */
-	expect(MPI_Intercomm_merge(inter, 0, g == 1 && me == 0 ? NULL : &c),
+	expect(MPI_Intercomm_merge(inter, 0, g == 1 && r == 0 ? NULL : &c),
 	    MPI_ERR_ARG, "Intercomm_merge, one rank without a result");
 	if (group_size(l, 0) > 1)
-		expect(MPI_Intercomm_merge(inter, g == 0 && me == n - 1, &c),
+		expect(MPI_Intercomm_merge(inter, g == 0 && r == n - 1, &c),
 		    MPI_ERR_ARG, "Intercomm_merge, one rank with another "
 		    "high");
-	expect(MPI_Comm_dup(inter, g == 0 && me == n - 1 ? NULL : &c),
+	expect(MPI_Comm_dup(inter, g == 0 && r == n - 1 ? NULL : &c),
 	    MPI_ERR_ARG, "Comm_dup, one rank without a result");
-	color = g == 1 && me == n - 1 ? -3 : 0;
+	color = g == 1 && r == n - 1 ? -3 : 0;
 	expect(MPI_Comm_split(inter, color, 0, &c), MPI_ERR_ARG,
 	    "Comm_split, one rank with color -3");
 	MPI_Comm_group(MPI_COMM_WORLD, &wg);
@@ -223,12 +222,20 @@ stale(MPI_Comm inter)
 	    "Comm_free of a freed intercommunicator");
 }
 
+static void
+all(MPI_Comm inter)
+{
+	intra_only(inter);
+	coll_args(inter);
+	if (is_ft()) {
+		stale(inter);
+		agreed();
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
-	MPI_Comm	local, inter;
-	int		l;
-
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
@@ -236,17 +243,7 @@ main(int argc, char *argv[])
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 	null_and_intra();
-	for (l = 0; l < NLAYOUTS && nprocs >= 2; l++) {
-		make_inter(l, 0, MPI_COMM_WORLD, &local, &inter);
-		intra_only(inter);
-		coll_args(inter);
-		if (is_ft()) {
-			stale(inter);
-			agreed(l);
-		}
-		MPI_Comm_free(&inter);
-		MPI_Comm_free(&local);
-	}
+	each_layout(-1, all);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 	return finish();
 }

@@ -15,8 +15,6 @@
 
 #define N	32		/* requests at most */
 
-static int	l, grp, me, ls, rs;
-
 static int
 wsum_other(void)
 {
@@ -202,24 +200,19 @@ side_by_side(MPI_Comm a)
 	MPI_Comm_free(&b);
 }
 
+static void
+all(MPI_Comm inter)
+{
+	all_at_once(inter);
+	side_by_side(inter);
+}
+
 int
 main(int argc, char *argv[])
 {
-	MPI_Comm	local, inter;
-
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-	for (l = 0; l < NLAYOUTS && nprocs >= 2; l++) {
-		grp = make_inter(l, l == THIRD_REV, MPI_COMM_WORLD, &local,
-		    &inter);
-		me = index_of(l);
-		ls = group_size(l, grp);
-		rs = group_size(l, 1 - grp);
-		all_at_once(inter);
-		side_by_side(inter);
-		MPI_Comm_free(&inter);
-		MPI_Comm_free(&local);
-	}
+	each_layout(THIRD_REV, all);
 	return finish();
 }

@@ -23,16 +23,14 @@
  * wildcards, on a duplicate that nothing else uses.
  */
 static void
-all_to_all(MPI_Comm parent, int l)
+all_to_all(MPI_Comm parent)
 {
 	MPI_Comm	inter;
 	MPI_Request	*req;
 	MPI_Status	st;
-	int		rs, me, i, got, *seen, cnt;
+	int		i, got, *seen, cnt;
 
 	MPI_Comm_dup(parent, &inter);
-	MPI_Comm_remote_size(inter, &rs);
-	MPI_Comm_rank(inter, &me);
 	req = xmalloc(rs * sizeof(*req));
 	seen = xmalloc(rs * sizeof(int));
 	for (i = 0; i < rs; i++)
@@ -59,14 +57,12 @@ all_to_all(MPI_Comm parent, int l)
 
 /* Named sources, in reverse order of sending. */
 static void
-named(MPI_Comm inter, int l)
+named(MPI_Comm inter)
 {
 	MPI_Request	*req;
 	MPI_Status	*st;
-	int		rs, me, i, *got, v[2];
+	int		i, *got, v[2];
 
-	MPI_Comm_remote_size(inter, &rs);
-	MPI_Comm_rank(inter, &me);
 	req = xmalloc(2 * rs * sizeof(*req));
 	st = xmalloc(2 * rs * sizeof(*st));
 	got = xmalloc(2 * rs * sizeof(int));
@@ -88,15 +84,12 @@ named(MPI_Comm inter, int l)
 
 /* Partners: rank i of each group, where both groups have one. */
 static void
-partners(MPI_Comm inter, int l)
+partners(MPI_Comm inter)
 {
 	MPI_Status	st;
 	MPI_Request	req[2];
-	int		rs, ls, me, got = -1, flag = 0, *big, i;
+	int		got = -1, flag = 0, *big, i;
 
-	MPI_Comm_remote_size(inter, &rs);
-	MPI_Comm_size(inter, &ls);
-	MPI_Comm_rank(inter, &me);
 	if (me >= rs)
 		return;
 	MPI_Sendrecv(&myrank, 1, MPI_INT, me, 4, &got, 1, MPI_INT, me, 4,
@@ -142,7 +135,6 @@ partners(MPI_Comm inter, int l)
 			break;
 		}
 	free(big);
-	(void)ls;
 }
 
 /*
@@ -151,15 +143,13 @@ partners(MPI_Comm inter, int l)
  * communicator's message, posted in the other order.
  */
 static void
-contexts(MPI_Comm inter, int l)
+contexts(MPI_Comm inter)
 {
 	MPI_Comm	dup;
 	MPI_Request	req[3];
-	int		rs, me, v[3], got[3] = { -1, -1, -1 };
+	int		v[3], got[3] = { -1, -1, -1 };
 
 	MPI_Comm_dup(inter, &dup);
-	MPI_Comm_remote_size(inter, &rs);
-	MPI_Comm_rank(inter, &me);
 	if (me < rs) {
 		v[0] = 100;
 		v[1] = 200;
@@ -188,13 +178,11 @@ contexts(MPI_Comm inter, int l)
 }
 
 static void
-errors(MPI_Comm inter, int l)
+errors(MPI_Comm inter)
 {
 	MPI_Status	st;
-	int		rs, ls, rc, buf = 0;
+	int		rc, buf = 0;
 
-	MPI_Comm_remote_size(inter, &rs);
-	MPI_Comm_size(inter, &ls);
 	MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
 	rc = MPI_Send(&buf, 1, MPI_INT, rs, 0, inter);
 	expect(rc, MPI_ERR_RANK, "Send to the remote size");
@@ -214,24 +202,22 @@ errors(MPI_Comm inter, int l)
 		    st.MPI_SOURCE);
 }
 
+static void
+p2p(MPI_Comm inter)
+{
+	all_to_all(inter);
+	named(inter);
+	partners(inter);
+	contexts(inter);
+	errors(inter);
+}
+
 int
 main(int argc, char *argv[])
 {
-	MPI_Comm	local, inter;
-	int		l;
-
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-	for (l = 0; l < NLAYOUTS && nprocs >= 2; l++) {
-		make_inter(l, l == ONE_REST, MPI_COMM_WORLD, &local, &inter);
-		all_to_all(inter, l);
-		named(inter, l);
-		partners(inter, l);
-		contexts(inter, l);
-		errors(inter, l);
-		MPI_Comm_free(&inter);
-		MPI_Comm_free(&local);
-	}
+	each_layout(ONE_REST, p2p);
 	return finish();
 }

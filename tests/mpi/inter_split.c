@@ -18,8 +18,6 @@
 #define NAME	"inter_split"
 #include "inter.h"
 
-static int	l, grp, me, ls, rs;
-
 /* The color of rank i of group g, or MPI_UNDEFINED. */
 static int
 color_of(int g, int i)
@@ -210,26 +208,22 @@ split_type(MPI_Comm inter)
 		fail("layout %d: split_type MPI_UNDEFINED is not null", l);
 }
 
+static void
+all(MPI_Comm inter)
+{
+	split(inter);
+	create(inter, 0, 0);
+	create(inter, 1, 0);
+	create(inter, 0, 1);
+	split_type(inter);
+}
+
 int
 main(int argc, char *argv[])
 {
-	MPI_Comm	local, inter;
-
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-	for (l = 0; l < NLAYOUTS && nprocs >= 2; l++) {
-		grp = make_inter(l, 0, MPI_COMM_WORLD, &local, &inter);
-		me = index_of(l);
-		ls = group_size(l, grp);
-		rs = group_size(l, 1 - grp);
-		split(inter);
-		create(inter, 0, 0);
-		create(inter, 1, 0);
-		create(inter, 0, 1);
-		split_type(inter);
-		MPI_Comm_free(&inter);
-		MPI_Comm_free(&local);
-	}
+	each_layout(-1, all);
 	return finish();
 }
