@@ -788,6 +788,18 @@ FT_MPI_API FT_MPI_DEPRECATED int MPI_Errhandler_get(MPI_Comm,
 		    MPI_Errhandler *);
 /* --- end of datatypes extras, matched probe --- */
 
+/* --- intercommunicators (issue 14) --- */
+/*
+ * MPI_Comm_test_inter, MPI_Comm_dup, _split, _create, _compare,
+ * _group, _rank, _size, _free, point-to-point and the collectives also
+ * take intercommunicators (see above).
+ */
+FT_MPI_API int	MPI_Intercomm_create(MPI_Comm, int, MPI_Comm, int, int,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Intercomm_merge(MPI_Comm, int, MPI_Comm *);
+FT_MPI_API int	MPI_Comm_remote_size(MPI_Comm, int *);
+FT_MPI_API int	MPI_Comm_remote_group(MPI_Comm, MPI_Group *);
+
 #ifdef __cplusplus
 }
 #endif

@@ -202,11 +202,39 @@ check_fit(struct ft_coll_sched *s, int scount, MPI_Datatype stype,
 	return MPI_SUCCESS;
 }
 
-#define TRY(expr)							\
+int
+ft__coll_check_data(struct ft_coll_sched *s, const void *buf, int count,
+    MPI_Datatype type, const char *what)
+{
+	return check_data(s, buf, count, type, what);
+}
+
+int
+ft__coll_check_total(struct ft_coll_sched *s, int n, int count)
+{
+	return check_total(s, n, count);
+}
+
+int
+ft__coll_check_counts(struct ft_coll_sched *s, const int *counts,
+    const int *displs, int n, const char *what)
+{
+	return check_counts(s, counts, displs, n, what);
+}
+
+int
+ft__coll_check_op(struct ft_coll_sched *s, MPI_Op op, MPI_Datatype type)
+{
+	return check_op(s, op, type);
+}
+
+#define TRY(expr)	FT_COLL_TRY(expr)
+
+/* An intercommunicator's collectives are intercoll.c's. */
+#define INTER(s, expr)							\
 	do {								\
-		int rc_ = (expr);					\
-		if (rc_ != MPI_SUCCESS)					\
-			return rc_;					\
+		if (FT_MPI_INTER((s)->comm))				\
+			return (expr);					\
 	} while (0)
 
 /* Barrier: in round k, rank r signals r + 2^k and hears from r - 2^k. */
@@ -216,6 +244,7 @@ ft__coll_barrier(struct ft_coll_sched *s)
 	int n, r, k, step;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_barrier(s));
 	n = s->comm->size;
 	r = s->comm->rank;
 	for (k = 1, step = 0; k < n; k <<= 1, step++) {
@@ -329,6 +358,7 @@ ft__coll_bcast(struct ft_coll_sched *s, void *buf, int count,
 	int n;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_bcast(s, buf, count, type, root));
 	TRY(check_root(s, root));
 	if (buf == MPI_IN_PLACE)
 		return ft__mpi_err(s->comm, MPI_ERR_ARG, s->call,
@@ -419,6 +449,8 @@ ft__coll_reduce_build(struct ft_coll_sched *s, const void *sbuf, void *rbuf,
     int count, MPI_Datatype type, MPI_Op op, int root)
 {
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_reduce(s, sbuf, rbuf, count, type, op,
+	    root));
 	TRY(check_root(s, root));
 	if (s->comm->rank == root) {
 		TRY(check_data(s, rbuf, count, type, "receive"));
@@ -636,6 +668,8 @@ ft__coll_allreduce(struct ft_coll_sched *s, const void *sbuf, void *rbuf,
 	int n;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_allreduce(s, sbuf, rbuf, count, type,
+	    op));
 	TRY(check_data(s, rbuf, count, type, "receive"));
 	if (sbuf != MPI_IN_PLACE)
 		TRY(check_data(s, sbuf, count, type, "send"));
@@ -710,6 +744,8 @@ ft__coll_gather(struct ft_coll_sched *s, const void *sbuf, int scount,
 	size_t blk;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_gather(s, sbuf, scount, stype, rbuf,
+	    rcount, rtype, root));
 	TRY(check_root(s, root));
 	n = s->comm->size;
 	r = s->comm->rank;
@@ -760,6 +796,8 @@ ft__coll_gatherv(struct ft_coll_sched *s, const void *sbuf, int scount,
 	int n, r, i, inplace = sbuf == MPI_IN_PLACE;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_gatherv(s, sbuf, scount, stype, rbuf,
+	    rcounts, displs, rtype, root));
 	TRY(check_root(s, root));
 	n = s->comm->size;
 	r = s->comm->rank;
@@ -843,6 +881,8 @@ ft__coll_scatter(struct ft_coll_sched *s, const void *sbuf, int scount,
 	size_t blk;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_scatter(s, sbuf, scount, stype, rbuf,
+	    rcount, rtype, root));
 	TRY(check_root(s, root));
 	n = s->comm->size;
 	r = s->comm->rank;
@@ -889,6 +929,8 @@ ft__coll_scatterv(struct ft_coll_sched *s, const void *sbuf,
 	int n, r, i, inplace = rbuf == MPI_IN_PLACE;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_scatterv(s, sbuf, scounts, displs, stype,
+	    rbuf, rcount, rtype, root));
 	TRY(check_root(s, root));
 	n = s->comm->size;
 	r = s->comm->rank;
@@ -984,6 +1026,8 @@ ft__coll_allgather(struct ft_coll_sched *s, const void *sbuf, int scount,
 	char *mine;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_allgather(s, sbuf, scount, stype, rbuf,
+	    rcount, rtype));
 	TRY(check_data(s, rbuf, rcount, rtype, "receive"));
 	if (!inplace) {
 		TRY(check_data(s, sbuf, scount, stype, "send"));
@@ -1025,6 +1069,8 @@ ft__coll_allgatherv(struct ft_coll_sched *s, const void *sbuf, int scount,
 	int n, r, i;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_allgatherv(s, sbuf, scount, stype, rbuf,
+	    rcounts, displs, rtype));
 	n = s->comm->size;
 	r = s->comm->rank;
 	TRY(check_counts(s, rcounts, displs, n, "receive"));
@@ -1047,6 +1093,8 @@ ft__coll_alltoall(struct ft_coll_sched *s, const void *sbuf, int scount,
 	int n, r, i, to, from, pairwise;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_alltoall(s, sbuf, scount, stype, rbuf,
+	    rcount, rtype));
 	TRY(check_data(s, rbuf, rcount, rtype, "receive"));
 	n = s->comm->size;
 	r = s->comm->rank;
@@ -1095,6 +1143,8 @@ ft__coll_alltoallv(struct ft_coll_sched *s, const void *sbuf,
 	int n, r, i, to, from, span;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_alltoallv(s, sbuf, scounts, sdispls,
+	    stype, rbuf, rcounts, rdispls, rtype));
 	n = s->comm->size;
 	r = s->comm->rank;
 	TRY(check_counts(s, rcounts, rdispls, n, "receive"));
@@ -1146,6 +1196,8 @@ ft__coll_alltoallw(struct ft_coll_sched *s, const void *sbuf,
 	const void **src;
 
 	TRY(check_comm(s));
+	INTER(s, ft__coll_inter_alltoallw(s, sbuf, scounts, sdispls,
+	    stypes, rbuf, rcounts, rdispls, rtypes));
 	n = s->comm->size;
 	r = s->comm->rank;
 	TRY(check_counts(s, rcounts, rdispls, n, "receive"));
@@ -1262,6 +1314,8 @@ ft__coll_reduce_scatter(struct ft_coll_sched *s, const void *sbuf,
 	if (total > INT_MAX)
 		return ft__mpi_err(s->comm, MPI_ERR_COUNT, s->call,
 		    "%lld elements in all is too many", total);
+	INTER(s, ft__coll_inter_reduce_scatter(s, sbuf, rbuf, rcounts,
+	    (int)total, type, op));
 	if (sbuf == MPI_IN_PLACE)
 		TRY(check_data(s, rbuf, (int)total, type, "receive"));
 	else {
@@ -1287,6 +1341,8 @@ ft__coll_reduce_scatter_block(struct ft_coll_sched *s, const void *sbuf,
 	if ((long long)rcount * n > INT_MAX)
 		return ft__mpi_err(s->comm, MPI_ERR_COUNT, s->call,
 		    "%lld elements in all is too many", (long long)rcount * n);
+	INTER(s, ft__coll_inter_reduce_scatter_block(s, sbuf, rbuf,
+	    rcount, type, op));
 	if (sbuf == MPI_IN_PLACE)
 		TRY(check_data(s, rbuf, rcount * n, type, "receive"));
 	else {
@@ -1310,7 +1366,7 @@ ft__coll_scan(struct ft_coll_sched *s, const void *sbuf, void *rbuf,
 	const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
 	void *partial, *other, *t;
 
-	TRY(check_comm(s));
+	TRY(ft__mpi_comm_intra(s->comm, s->call));
 	TRY(check_data(s, rbuf, count, type, "receive"));
 	if (sbuf != MPI_IN_PLACE)
 		TRY(check_data(s, sbuf, count, type, "send"));

@@ -54,12 +54,14 @@ struct ft_mpi_comm ft_mpi_comm_self = {
 
 /*
  * The state of this file: the live user communicators, those freed
- * while an operation still holds them, and the next free context id.
- * The keyvals are attr.c's.
+ * while an operation still holds them, the hidden local communicators
+ * of intercommunicators, and the next free context id.  The keyvals
+ * are attr.c's.
  */
 static struct {
 	struct ft_mpi_hset	 live;
 	struct ft_mpi_hset	 held;
+	struct ft_mpi_hset	 hidden;
 	uint32_t		 next_ctx;
 } cs = { .next_ctx = CTX_FIRST };
 
@@ -170,7 +172,20 @@ ft__mpi_comm_ok(MPI_Comm c)
 		return 0;
 	if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF)
 		return 1;
-	return ft__mpi_hset_has(&cs.live, c);
+	return ft__mpi_hset_has(&cs.live, c) ||
+	    ft__mpi_hset_has(&cs.hidden, c);
+}
+
+int
+ft__mpi_comm_intra(MPI_Comm c, const char *call)
+{
+	if (!ft__mpi_comm_ok(c))
+		return ft__mpi_err(c, MPI_ERR_COMM, call,
+		    "invalid communicator");
+	if (FT_MPI_INTER(c))
+		return ft__mpi_err(c, MPI_ERR_COMM, call,
+		    "not defined on an intercommunicator");
+	return MPI_SUCCESS;
 }
 
 MPI_Comm
@@ -196,9 +211,41 @@ ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world, int n,
 	return c;
 }
 
+static void	comm_memfree(MPI_Comm);
+
+MPI_Comm
+ft__mpi_comm_new_inter(MPI_Comm parent, uint32_t ctx, const uint32_t *world,
+    int n, int rank, const uint32_t *rworld, int rn)
+{
+	struct ft_mpi_comm *c, *l;
+
+	if ((c = ft__mpi_comm_new(parent, ctx, world, n, rank)) == NULL)
+		return NULL;
+	/* The local one is made like a user one, then hidden. */
+	if ((l = ft__mpi_comm_new(parent, ctx + 2, world, n, rank)) == NULL)
+		goto fail;
+	ft__mpi_hset_del(&cs.live, l);
+	c->local = l;
+	if (ft__mpi_hset_add(&cs.hidden, l) != 0 ||
+	    (c->rworld = calloc((size_t)rn, sizeof(*c->rworld))) == NULL)
+		goto fail;
+	memcpy(c->rworld, rworld, (size_t)rn * sizeof(*rworld));
+	c->rsize = rn;
+	return c;
+fail:
+	ft__mpi_hset_del(&cs.live, c);
+	comm_memfree(c);
+	return NULL;
+}
+
 static void
 comm_memfree(MPI_Comm c)
 {
+	if (c->local != NULL) {
+		ft__mpi_hset_del(&cs.hidden, c->local);
+		comm_memfree(c->local);
+	}
+	free(c->rworld);
 	ft__mpi_attrs_drop(&c->attrs);
 	ft__mpi_topo_free(c->topo);
 	free(c->world);
@@ -240,13 +287,8 @@ ft__mpi_comm_release(MPI_Comm c)
 
 /* Agreement ---------------------------------------------------------- */
 
-/*
- * Give up on requests after a failure: cancel receives not matched
- * yet, and free the requests and the table only when the engine no
- * longer refers to them (else they are left behind on purpose).
- */
-static void
-abandon(struct ft_mpi_req *r, int nr, uint32_t *all)
+void
+ft__mpi_reqs_abandon(struct ft_mpi_req *r, int nr, void *all)
 {
 	int i, pending = 0;
 
@@ -265,18 +307,14 @@ abandon(struct ft_mpi_req *r, int nr, uint32_t *all)
 }
 
 /*
- * All-gather n words from each of the m members of comm: members[i] is
- * the comm rank of member i (NULL: comm rank i), me is the caller's
- * member index.  Member 0 gathers the table and sends it back whole,
- * on comm's collective context with tags gtag and btag.  On success
- * *out is the table (member i's words at i * n), which the caller
- * frees.  Returns an MPI error class, already reported on comm.
- * Member 0 does work linear in m; creating communicators is rare
- * enough for that, and a tree would scale better.
+ * Member 0 gathers the table and sends it back whole.  It does work
+ * linear in m; creating communicators is rare enough for that, and a
+ * tree would scale better.
  */
-static int
-allgather(MPI_Comm comm, const char *call, const int *members, int m,
-    int me, const uint32_t *mine, int n, int gtag, int btag, uint32_t **out)
+int
+ft__mpi_comm_allgather(MPI_Comm comm, const char *call, const int *members,
+    int m, int me, const uint32_t *mine, int n, int gtag, int btag,
+    uint32_t **out)
 {
 	struct ft_mpi_req *r;
 	uint32_t *all, cctx = comm->ctx + 1;
@@ -351,7 +389,7 @@ done:
 	*out = all;
 	return MPI_SUCCESS;
 fail:
-	abandon(r, nr, all);
+	ft__mpi_reqs_abandon(r, nr, all);
 	return rc;
 #undef MEMBER
 }
@@ -379,8 +417,8 @@ agree(MPI_Comm comm, const char *call, const int *members, int m, int me,
 	row[ROW_CTX] = cs.next_ctx;
 	if (n > 0)
 		memcpy(row + ROW_EXTRA, extra, (size_t)n * sizeof(*extra));
-	if ((rc = allgather(comm, call, members, m, me, row, w, gtag, btag,
-	    &all)) != MPI_SUCCESS)
+	if ((rc = ft__mpi_comm_allgather(comm, call, members, m, me, row, w,
+	    gtag, btag, &all)) != MPI_SUCCESS)
 		return rc;
 	for (i = 0; i < m; i++) {
 		if (all[i * w + ROW_ERR] != 0 && bad < 0)
@@ -406,16 +444,27 @@ agree(MPI_Comm comm, const char *call, const int *members, int m, int me,
 	return MPI_SUCCESS;
 }
 
+uint32_t
+ft__mpi_ctx_next(void)
+{
+	return cs.next_ctx;
+}
+
+int
+ft__mpi_ctx_take(uint32_t ctx, uint32_t n)
+{
+	if (ctx < cs.next_ctx || ctx > CTX_LAST + 2 - n)
+		return -1;
+	cs.next_ctx = ctx + n;
+	return 0;
+}
+
 /* Creation ----------------------------------------------------------- */
 
-struct slot {
-	int	key, rank;
-};
-
-static int
-slot_cmp(const void *a, const void *b)
+int
+ft__mpi_slot_cmp(const void *a, const void *b)
 {
-	const struct slot *x = a, *y = b;
+	const struct ft_mpi_slot *x = a, *y = b;
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
@@ -426,10 +475,13 @@ int
 ft__mpi_comm_split(MPI_Comm comm, int color, int key, int err,
     const char *why, const char *call, MPI_Comm *newcomm)
 {
-	struct slot *s;
+	struct ft_mpi_slot *s;
 	uint32_t extra[2], *all, *world, ctx;
 	int i, k = 0, me = -1, rc;
 
+	if (FT_MPI_INTER(comm))
+		return ft__mpi_inter_split(comm, color, key, err, why, call,
+		    newcomm);
 	extra[0] = (uint32_t)color;
 	extra[1] = (uint32_t)key;
 	if ((rc = agree(comm, call, NULL, comm->size, comm->rank, err, why,
@@ -457,7 +509,7 @@ ft__mpi_comm_split(MPI_Comm comm, int color, int key, int err,
 	}
 	free(all);
 	/* Order by key, ties by rank in comm. */
-	qsort(s, (size_t)k, sizeof(*s), slot_cmp);
+	qsort(s, (size_t)k, sizeof(*s), ft__mpi_slot_cmp);
 	for (i = 0; i < k; i++) {
 		world[i] = comm->world[s[i].rank];
 		if (s[i].rank == comm->rank)
@@ -521,9 +573,12 @@ MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
 	    "MPI_Comm_split_type", newcomm);
 }
 
+static int	dup_finish(const char *, MPI_Comm, MPI_Comm, MPI_Comm *);
+
 static int
 comm_dup(const char *call, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
+	MPI_Comm c;
 	const char *why = "";
 	uint32_t ctx, *all;
 	int err = 0, rc;
@@ -539,6 +594,12 @@ comm_dup(const char *call, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 		err = MPI_ERR_INFO;
 		why = "invalid info object";
 	}
+	if (FT_MPI_INTER(comm)) {
+		if ((rc = ft__mpi_inter_dup(comm, call, err, why, &c)) !=
+		    MPI_SUCCESS)
+			return rc;
+		return dup_finish(call, comm, c, newcomm);
+	}
 	if ((rc = agree(comm, call, NULL, comm->size, comm->rank, err, why,
 	    NULL, 0, TAG_GATHER, TAG_BCAST, &ctx, &all)) != MPI_SUCCESS)
 		return rc;
@@ -551,11 +612,22 @@ ft__mpi_comm_dup_local(const char *call, MPI_Comm comm, uint32_t ctx,
     MPI_Comm *newcomm)
 {
 	MPI_Comm c;
-	int rc;
 
 	if ((c = ft__mpi_comm_new(comm, ctx, comm->world, comm->size,
 	    comm->rank)) == MPI_COMM_NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	return dup_finish(call, comm, c, newcomm);
+}
+
+/*
+ * The rest of a duplicate c of comm, intra or inter: comm's topology,
+ * and its attributes copied.  c is destroyed on failure.
+ */
+static int
+dup_finish(const char *call, MPI_Comm comm, MPI_Comm c, MPI_Comm *newcomm)
+{
+	int rc;
+
 	if (comm->topo != NULL &&
 	    (c->topo = ft__mpi_topo_dup(comm->topo)) == NULL) {
 		comm_destroy(c);
@@ -642,6 +714,8 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 		    "communicator's" : "out of memory";
 	}
 	free(ranks);
+	if (FT_MPI_INTER(comm))
+		return ft__mpi_inter_create(comm, group, err, why, newcomm);
 	if ((rc = agree(comm, "MPI_Comm_create", NULL, comm->size, comm->rank,
 	    err, why, NULL, 0, TAG_GATHER, TAG_BCAST, &ctx, &all)) !=
 	    MPI_SUCCESS)
@@ -666,9 +740,9 @@ MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 	int *ranks, rc;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_create_group");
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_create_group",
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, "MPI_Comm_create_group")) !=
+	    MPI_SUCCESS)
+		return rc;
 	if (!ft__mpi_group_ok(group))
 		return ft__mpi_err(comm, MPI_ERR_GROUP, "MPI_Comm_create_group",
 		    "invalid group");
@@ -783,7 +857,7 @@ ft__mpi_ranks_compare(const uint32_t *a, const uint32_t *b, int n)
 int
 MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 {
-	int res;
+	int res, rres = MPI_IDENT;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_compare");
 	if (!ft__mpi_comm_ok(c1) || !ft__mpi_comm_ok(c2))
@@ -796,14 +870,23 @@ MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 		*result = MPI_IDENT;
 		return MPI_SUCCESS;
 	}
-	if (c1->size != c2->size) {
-		*result = MPI_UNEQUAL;
+	/*
+	 * Intercommunicators compare both groups, the local ones then the
+	 * remote ones; an intercommunicator and an intracommunicator
+	 * are unequal.
+	 */
+	*result = MPI_UNEQUAL;
+	if (c1->size != c2->size || FT_MPI_INTER(c1) != FT_MPI_INTER(c2) ||
+	    (FT_MPI_INTER(c1) && c1->rsize != c2->rsize))
 		return MPI_SUCCESS;
-	}
 	if ((res = ft__mpi_ranks_compare(c1->world, c2->world,
-	    c1->size)) < 0)
+	    c1->size)) < 0 || (FT_MPI_INTER(c1) && res != MPI_UNEQUAL &&
+	    (rres = ft__mpi_ranks_compare(c1->rworld, c2->rworld,
+	    c1->rsize)) < 0))
 		return ft__mpi_err(c1, MPI_ERR_NO_MEM, "MPI_Comm_compare",
 		    "out of memory");
+	if (rres > res)
+		res = rres;
 	/* Distinct communicators over the same ranks are congruent. */
 	*result = res == MPI_IDENT ? MPI_CONGRUENT : res;
 	return MPI_SUCCESS;
@@ -819,7 +902,18 @@ MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 	if (flag == NULL)
 		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_test_inter",
 		    "NULL argument");
-	*flag = 0;	/* ft has intracommunicators only */
+	*flag = FT_MPI_INTER(comm);
+	return MPI_SUCCESS;
+}
+
+int
+ft__mpi_comm_group_of(MPI_Comm comm, const char *call, const uint32_t *world,
+    int n, MPI_Group *group)
+{
+	if (group == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, call, "NULL argument");
+	if ((*group = ft__mpi_group_new(world, n)) == MPI_GROUP_NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
 	return MPI_SUCCESS;
 }
 
@@ -830,14 +924,8 @@ MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 	if (!ft__mpi_comm_ok(comm))
 		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_group",
 		    "invalid communicator");
-	if (group == NULL)
-		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_group",
-		    "NULL argument");
-	if ((*group = ft__mpi_group_new(comm->world, comm->size)) ==
-	    MPI_GROUP_NULL)
-		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_group",
-		    "out of memory");
-	return MPI_SUCCESS;
+	return ft__mpi_comm_group_of(comm, "MPI_Comm_group", comm->world,
+	    comm->size, group);
 }
 
 int
@@ -1121,6 +1209,7 @@ ft__mpi_comm_fini_end(void)
 			comm_memfree((MPI_Comm)(uintptr_t)cs.held.slot[i]);
 	ft__mpi_hset_release(&cs.live);
 	ft__mpi_hset_release(&cs.held);
+	ft__mpi_hset_release(&cs.hidden);
 	ft__mpi_attrs_drop(&MPI_COMM_WORLD->attrs);
 	ft__mpi_attrs_drop(&MPI_COMM_SELF->attrs);
 	free(ft_mpi_comm_world.world);

@@ -71,7 +71,38 @@ struct ft_mpi_comm {
 	struct ft_mpi_attr	*attrs;		/* newest first */
 	struct ft_mpi_topo	*topo;		/* or NULL */
 	int			 holds;		/* ft__mpi_comm_hold */
+	/*
+	 * Intercommunicators (rworld not NULL): rank, size and world
+	 * are the local group, point-to-point names the ranks of the
+	 * remote group (rsize of them, rworld), and local is the local
+	 * group's own intracommunicator, hidden from the application,
+	 * on which collectives run their steps within the group.  The
+	 * intercommunicator owns it.
+	 */
+	int			 rsize;
+	uint32_t		*rworld;
+	MPI_Comm		 local;
 };
+
+/* Is c (a live communicator) an intercommunicator? */
+#define FT_MPI_INTER(c)		((c)->rworld != NULL)
+
+/*
+ * The ranks point-to-point on c may name: the remote group of an
+ * intercommunicator, else c's own group.
+ */
+static inline int
+ft__mpi_comm_peers(MPI_Comm c)
+{
+	return FT_MPI_INTER(c) ? c->rsize : c->size;
+}
+
+/* The world rank of rank r (below ft__mpi_comm_peers) on c. */
+static inline uint32_t
+ft__mpi_comm_peer(MPI_Comm c, int r)
+{
+	return FT_MPI_INTER(c) ? c->rworld[r] : c->world[r];
+}
 
 struct ft_mpi_group {
 	int			 size;
@@ -80,8 +111,18 @@ struct ft_mpi_group {
 	int			 predefined;
 };
 
-/* Is comm a live communicator?  Never dereferences a bad handle. */
+/*
+ * Is comm a live communicator?  Never dereferences a bad handle.  The
+ * hidden local communicators of intercommunicators count, so that the
+ * collectives may run steps on them.
+ */
 int	 ft__mpi_comm_ok(MPI_Comm);
+/*
+ * Is comm a live intracommunicator?  Returns MPI_SUCCESS, else reports
+ * MPI_ERR_COMM as call (saying whether comm is not a communicator or
+ * is an intercommunicator) and returns it.
+ */
+int	 ft__mpi_comm_intra(MPI_Comm, const char *call);
 /* Is group a live group (MPI_GROUP_EMPTY included)? */
 int	 ft__mpi_group_ok(MPI_Group);
 /* Is info a live info object (not MPI_INFO_NULL)? */
@@ -108,13 +149,85 @@ MPI_Comm ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world,
 	    int n, int rank);
 
 /*
- * The local half of MPI_Comm_dup: a communicator on context ctx with
- * comm's ranks, error handler and topology, and comm's attributes
- * copied through their copy functions.  Returns an MPI error class,
+ * The local half of MPI_Comm_dup on an intracommunicator (used by
+ * MPI_Comm_idup, which refuses intercommunicators): a communicator on
+ * context ctx with comm's ranks, error handler and topology, and
+ * comm's attributes copied through their copy functions.  Returns an MPI error class,
  * already reported on comm as call; *newcomm is set only on success.
  */
 int	 ft__mpi_comm_dup_local(const char *call, MPI_Comm, uint32_t ctx,
 	    MPI_Comm *newcomm);
+
+/*
+ * Make an intercommunicator on contexts ctx and ctx + 1, whose local
+ * group is n world ranks with the caller at index rank, and whose
+ * remote group is rn world ranks (both copied), with its hidden local
+ * intracommunicator on ctx + 2 and ctx + 3; it inherits parent's error
+ * handler.  Returns NULL when out of memory.
+ */
+MPI_Comm ft__mpi_comm_new_inter(MPI_Comm parent, uint32_t ctx,
+	    const uint32_t *world, int n, int rank, const uint32_t *rworld,
+	    int rn);
+
+/*
+ * Context ids: the next one free here, and taking the n ids from ctx
+ * on (ctx at least the next free one), which every member of a new
+ * communicator does with the same ctx.  ctx_take returns 0, or -1 when
+ * the ids would run out (and takes none).
+ */
+uint32_t ft__mpi_ctx_next(void);
+int	 ft__mpi_ctx_take(uint32_t ctx, uint32_t n);
+
+/*
+ * All-gather n words from each of the m members of comm, for the
+ * calls that make communicators: members[i] is the comm rank of member
+ * i (NULL: comm rank i), me is the caller's member index.  Travels on
+ * comm's collective context with tags gtag and btag, at or above
+ * FT_MPI_COMM_TAG_BASE.  On success *out is the table (member i's
+ * words at i * n), which the caller frees.  Returns an MPI error
+ * class, already reported on comm.
+ */
+int	 ft__mpi_comm_allgather(MPI_Comm, const char *call, const int *members,
+	    int m, int me, const uint32_t *mine, int n, int gtag, int btag,
+	    uint32_t **out);
+/*
+ * Give up on nr requests after a failure: cancel the receives not yet
+ * matched, and free the requests (an array from calloc) and buf only
+ * when the engine no longer refers to them; else leave them behind.
+ */
+void	 ft__mpi_reqs_abandon(struct ft_mpi_req *, int nr, void *buf);
+
+/*
+ * inter.c: MPI_Comm_dup, MPI_Comm_split and MPI_Comm_create on an
+ * intercommunicator, collective over both groups.  err and why are
+ * the caller's argument error, agreed with every other member, as for
+ * ft__mpi_comm_split.  Return an MPI error class, already reported on
+ * comm; on success *newcomm is set (MPI_COMM_NULL where the standard
+ * says so).
+ */
+int	 ft__mpi_inter_dup(MPI_Comm, const char *call, int err,
+	    const char *why, MPI_Comm *newcomm);
+int	 ft__mpi_inter_split(MPI_Comm, int color, int key, int err,
+	    const char *why, const char *call, MPI_Comm *newcomm);
+int	 ft__mpi_inter_create(MPI_Comm, MPI_Group, int err, const char *why,
+	    MPI_Comm *newcomm);
+
+/*
+ * A new group of the n world ranks, into *group (not NULL: else
+ * MPI_ERR_ARG), for call on comm.  Returns an MPI error class, already
+ * reported on comm.
+ */
+int	 ft__mpi_comm_group_of(MPI_Comm, const char *call,
+	    const uint32_t *world, int n, MPI_Group *group);
+
+/*
+ * MPI_Comm_split's order: by key, ties by rank in the parent; a
+ * comparison function for qsort(3).
+ */
+struct ft_mpi_slot {
+	int	key, rank;
+};
+int	 ft__mpi_slot_cmp(const void *, const void *);
 
 /*
  * The core of MPI_Comm_split, for topo.c: collective over comm.  err is
@@ -123,7 +236,8 @@ int	 ft__mpi_comm_dup_local(const char *call, MPI_Comm, uint32_t ctx,
  * fails together; call names the MPI call for messages.  On success
  * *newcomm is the caller's new communicator or MPI_COMM_NULL (color
  * MPI_UNDEFINED); on failure *newcomm is untouched.  Returns an MPI
- * error class, already reported on comm.
+ * error class, already reported on comm.  On an intercommunicator it
+ * is ft__mpi_inter_split.
  */
 int	 ft__mpi_comm_split(MPI_Comm, int color, int key, int err,
 	    const char *why, const char *call, MPI_Comm *newcomm);

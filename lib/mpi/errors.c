@@ -314,6 +314,9 @@ MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 		return ft__mpi_err(comm, MPI_ERR_ARG,
 		    "MPI_Comm_set_errhandler", "invalid error handler");
 	comm->errh = eh;
+	/* Errors in an intercommunicator's local steps are its own. */
+	if (comm->local != NULL)
+		comm->local->errh = eh;
 	return MPI_SUCCESS;
 }
 

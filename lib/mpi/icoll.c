@@ -89,6 +89,7 @@ step_add(struct ft_coll_sched *s, enum ft_coll_step_kind kind)
 	st = &s->steps[s->nsteps++];
 	memset(st, 0, sizeof(*st));
 	st->kind = kind;
+	st->comm = s->comm;
 	if (kind == FT_CS_SEND || kind == FT_CS_RECV) {
 		if (++s->inround > s->maxround)
 			s->maxround = s->inround;
@@ -320,7 +321,8 @@ round_start(struct ft_coll_sched *s)
 			r = &s->reqs[s->nreqs];
 			ft__mpi_req_init(r, FT_MPI_REQ_SEND, s->comm);
 			rc = ft__mpi_isend_ctx(s->call, st->src, st->count,
-			    st->type, st->peer, st->tag, s->comm, s->ctx, r);
+			    st->type, st->peer, st->tag, st->comm,
+			    st->comm->ctx + 1, r);
 			if (rc != MPI_SUCCESS) {
 				ft__mpi_req_cleanup(r);
 				return rc;
@@ -331,7 +333,8 @@ round_start(struct ft_coll_sched *s)
 			r = &s->reqs[s->nreqs];
 			ft__mpi_req_init(r, FT_MPI_REQ_RECV, s->comm);
 			rc = ft__mpi_irecv_ctx(s->call, st->dst, st->count,
-			    st->type, st->peer, st->tag, s->comm, s->ctx, r);
+			    st->type, st->peer, st->tag, st->comm,
+			    st->comm->ctx + 1, r);
 			if (rc != MPI_SUCCESS) {
 				ft__mpi_req_cleanup(r);
 				return rc;
@@ -401,7 +404,6 @@ round_abort(struct ft_coll_sched *s, int rc)
 static int
 reqs_alloc(struct ft_coll_sched *s)
 {
-	s->ctx = s->comm->ctx + 1;
 	if (s->maxround <= FT_COLL_INLINE_REQS)
 		return MPI_SUCCESS;
 	if ((s->reqs = calloc((size_t)s->maxround, sizeof(*s->reqs))) ==

@@ -62,6 +62,14 @@ void	 ft__mpi_op_apply(MPI_Op, const void *in, void *inout, int count,
 void	 ft__mpi_op_retain(MPI_Op);
 void	 ft__mpi_op_release(MPI_Op);
 
+/* Return the MPI error class expr gives, unless MPI_SUCCESS. */
+#define FT_COLL_TRY(expr)						\
+	do {								\
+		int rc_ = (expr);					\
+		if (rc_ != MPI_SUCCESS)					\
+			return rc_;					\
+	} while (0)
+
 /* Tags below FT_MPI_COMM_TAG_BASE, one range per collective. */
 #define FT_COLL_TAG(kind, step)	(((kind) << 20) | ((step) & 0xfffff))
 
@@ -75,6 +83,12 @@ enum ft_coll_step_kind {
 
 struct ft_coll_step {
 	enum ft_coll_step_kind	 kind;
+	/*
+	 * Where a transfer goes: the schedule's communicator when the
+	 * step was added (an intercommunicator's collectives add steps
+	 * on its local one too).
+	 */
+	MPI_Comm		 comm;
 	int			 peer, tag;
 	int			 count, count2;
 	MPI_Datatype		 type, type2;
@@ -94,7 +108,6 @@ struct ft_coll_step {
  */
 struct ft_coll_sched {
 	MPI_Comm		 comm;
-	uint32_t		 ctx;		/* comm->ctx + 1 */
 	const char		*call;
 	int			 err;		/* MPI error class, or 0 */
 	int			 nb;	/* nonblocking: holds types, ops */
@@ -196,5 +209,58 @@ int	 ft__coll_reduce_scatter_block(struct ft_coll_sched *, const void *,
 	    void *, int, MPI_Datatype, MPI_Op);
 int	 ft__coll_scan(struct ft_coll_sched *, const void *, void *, int,
 	    MPI_Datatype, MPI_Op, int exclusive);
+
+/*
+ * Argument checks of coll.c, which report on s->comm as s->call: a
+ * buffer of count elements of type (what names it), n blocks of count
+ * elements countable in an int, n counts and displacements, and an
+ * operation on type.
+ */
+int	 ft__coll_check_data(struct ft_coll_sched *, const void *buf,
+	    int count, MPI_Datatype, const char *what);
+int	 ft__coll_check_total(struct ft_coll_sched *, int n, int count);
+int	 ft__coll_check_counts(struct ft_coll_sched *, const int *counts,
+	    const int *displs, int n, const char *what);
+int	 ft__coll_check_op(struct ft_coll_sched *, MPI_Op, MPI_Datatype);
+
+/*
+ * intercoll.c: the builders on an intercommunicator, to which the ones
+ * above hand over (scan and exscan are not defined there).  The same
+ * arguments, with MPI-2's meaning for intercommunicators; the
+ * reduce-scatters' counts are checked already, and total is the sum of
+ * the counts.
+ */
+int	 ft__coll_inter_barrier(struct ft_coll_sched *);
+int	 ft__coll_inter_bcast(struct ft_coll_sched *, void *, int,
+	    MPI_Datatype, int);
+int	 ft__coll_inter_reduce(struct ft_coll_sched *, const void *, void *,
+	    int, MPI_Datatype, MPI_Op, int);
+int	 ft__coll_inter_allreduce(struct ft_coll_sched *, const void *,
+	    void *, int, MPI_Datatype, MPI_Op);
+int	 ft__coll_inter_gather(struct ft_coll_sched *, const void *, int,
+	    MPI_Datatype, void *, int, MPI_Datatype, int);
+int	 ft__coll_inter_gatherv(struct ft_coll_sched *, const void *, int,
+	    MPI_Datatype, void *, const int *, const int *, MPI_Datatype, int);
+int	 ft__coll_inter_scatter(struct ft_coll_sched *, const void *, int,
+	    MPI_Datatype, void *, int, MPI_Datatype, int);
+int	 ft__coll_inter_scatterv(struct ft_coll_sched *, const void *,
+	    const int *, const int *, MPI_Datatype, void *, int, MPI_Datatype,
+	    int);
+int	 ft__coll_inter_allgather(struct ft_coll_sched *, const void *, int,
+	    MPI_Datatype, void *, int, MPI_Datatype);
+int	 ft__coll_inter_allgatherv(struct ft_coll_sched *, const void *, int,
+	    MPI_Datatype, void *, const int *, const int *, MPI_Datatype);
+int	 ft__coll_inter_alltoall(struct ft_coll_sched *, const void *, int,
+	    MPI_Datatype, void *, int, MPI_Datatype);
+int	 ft__coll_inter_alltoallv(struct ft_coll_sched *, const void *,
+	    const int *, const int *, MPI_Datatype, void *, const int *,
+	    const int *, MPI_Datatype);
+int	 ft__coll_inter_alltoallw(struct ft_coll_sched *, const void *,
+	    const int *, const int *, const MPI_Datatype *, void *,
+	    const int *, const int *, const MPI_Datatype *);
+int	 ft__coll_inter_reduce_scatter(struct ft_coll_sched *, const void *,
+	    void *, const int *, int total, MPI_Datatype, MPI_Op);
+int	 ft__coll_inter_reduce_scatter_block(struct ft_coll_sched *,
+	    const void *, void *, int, MPI_Datatype, MPI_Op);
 
 #endif

@@ -30,10 +30,11 @@ check_args(const char *call, const void *buf, int count, MPI_Datatype type,
 		return ft__mpi_err(comm, MPI_ERR_BUFFER, call,
 		    "NULL buffer with count %d", count);
 	if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) &&
-	    (peer < 0 || peer >= comm->size))
+	    (peer < 0 || peer >= ft__mpi_comm_peers(comm)))
 		return ft__mpi_err(comm, MPI_ERR_RANK, call,
-		    "invalid rank %d in a communicator of size %d", peer,
-		    comm->size);
+		    "invalid rank %d in a %s of size %d", peer,
+		    FT_MPI_INTER(comm) ? "remote group" : "communicator",
+		    ft__mpi_comm_peers(comm));
 	if (!(recv && tag == MPI_ANY_TAG) && (tag < 0 || tag > TAG_UB))
 		return ft__mpi_err(comm, MPI_ERR_TAG, call, "invalid tag %d",
 		    tag);
@@ -263,8 +264,9 @@ send_bytes_ctx(const char *call, const void *data, size_t len, int dest,
 		(void)raise(ft__mpi.kill_signal);
 		_exit(128 + ft__mpi.kill_signal);
 	}
-	if (ft_pt_isend(ft__mpi.pt, pr, data, len, comm->world[dest],
-	    ctx, (uint32_t)comm->rank, tag, mode) != 0)
+	if (ft_pt_isend(ft__mpi.pt, pr, data, len,
+	    ft__mpi_comm_peer(comm, dest), ctx, (uint32_t)comm->rank, tag,
+	    mode) != 0)
 		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
 		    MPI_ERR_OTHER, call, "unable to send to rank %d: %s",
 		    dest, strerror(errno));

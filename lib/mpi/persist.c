@@ -35,10 +35,11 @@ check_args(const char *call, const void *buf, int count, MPI_Datatype type,
 		return ft__mpi_err(comm, MPI_ERR_BUFFER, call,
 		    "NULL buffer with count %d", count);
 	if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) &&
-	    (peer < 0 || peer >= comm->size))
+	    (peer < 0 || peer >= ft__mpi_comm_peers(comm)))
 		return ft__mpi_err(comm, MPI_ERR_RANK, call,
-		    "invalid rank %d in a communicator of size %d", peer,
-		    comm->size);
+		    "invalid rank %d in a %s of size %d", peer,
+		    FT_MPI_INTER(comm) ? "remote group" : "communicator",
+		    ft__mpi_comm_peers(comm));
 	if (!(recv && tag == MPI_ANY_TAG) && (tag < 0 || tag > INT32_MAX))
 		return ft__mpi_err(comm, MPI_ERR_TAG, call, "invalid tag %d",
 		    tag);

@@ -102,9 +102,11 @@ ft__mpi_topo_dup(const struct ft_mpi_topo *t)
 static int
 cart_of(MPI_Comm comm, const char *call, struct ft_mpi_topo **t)
 {
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, call,
-		    "invalid communicator");
+	int rc;
+
+	*t = NULL;
+	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS)
+		return rc;
 	if (comm->topo == NULL || comm->topo->kind != MPI_CART)
 		return ft__mpi_err(comm, MPI_ERR_TOPOLOGY, call,
 		    "the communicator has no Cartesian topology");
@@ -203,9 +205,9 @@ MPI_Cart_create(MPI_Comm comm, int ndims, const int *dims,
 
 	(void)reorder;
 	FT_MPI_CHECK_INIT("MPI_Cart_create");
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Cart_create",
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, "MPI_Cart_create")) !=
+	    MPI_SUCCESS)
+		return rc;
 	if (newcomm == NULL || (ndims > 0 && (dims == NULL ||
 	    periods == NULL))) {
 		err = MPI_ERR_ARG;
@@ -243,12 +245,11 @@ MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods,
     int *newrank)
 {
 	long long n = 1;
-	int i;
+	int i, rc;
 
 	FT_MPI_CHECK_INIT("MPI_Cart_map");
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Cart_map",
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, "MPI_Cart_map")) != MPI_SUCCESS)
+		return rc;
 	if (newrank == NULL || (ndims > 0 && (dims == NULL ||
 	    periods == NULL)))
 		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Cart_map",
