@@ -35,9 +35,11 @@ bad(struct check *c, int err, const char *why)
 static int
 topo_of(MPI_Comm comm, int kind, const char *call, struct ft_mpi_topo **t)
 {
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, call,
-		    "invalid communicator");
+	int rc;
+
+	*t = NULL;
+	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS)
+		return rc;
 	if (comm->topo == NULL || comm->topo->kind != kind)
 		return ft__mpi_err(comm, MPI_ERR_TOPOLOGY, call,
 		    "the communicator has no %s topology",
@@ -126,9 +128,8 @@ MPI_Graph_create(MPI_Comm comm, int nnodes, const int *index,
 
 	(void)reorder;
 	FT_MPI_CHECK_INIT(call);
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, call,
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS)
+		return rc;
 	if (newcomm == NULL)
 		bad(&c, MPI_ERR_ARG, "NULL newcomm");
 	check_graph(&c, comm->size, nnodes, index, edges);
@@ -159,11 +160,11 @@ MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges,
     int *newrank)
 {
 	struct check c = { 0, "" };
+	int rc;
 
 	FT_MPI_CHECK_INIT("MPI_Graph_map");
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Graph_map",
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, "MPI_Graph_map")) != MPI_SUCCESS)
+		return rc;
 	if (newrank == NULL)
 		bad(&c, MPI_ERR_ARG, "NULL newrank");
 	check_graph(&c, comm->size, nnodes, index, edges);
@@ -370,9 +371,8 @@ MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree,
 
 	(void)reorder;
 	FT_MPI_CHECK_INIT(call);
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, call,
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS)
+		return rc;
 	check_side(&c, comm->size, indegree, sources, sourceweights,
 	    &weighted, "negative indegree");
 	check_side(&c, comm->size, outdegree, destinations, destweights,
@@ -529,9 +529,8 @@ MPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources,
 
 	(void)reorder;
 	FT_MPI_CHECK_INIT(call);
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, call,
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS)
+		return rc;
 	if (n < 0)
 		bad(&c, MPI_ERR_ARG, "negative n");
 	else if (n > 0 && (sources == NULL || degrees == NULL))

@@ -91,9 +91,8 @@ MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 	int rc;
 
 	FT_MPI_CHECK_INIT(call);
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, call,
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS)
+		return rc;
 	if (newcomm == NULL || req == NULL)
 		return ft__mpi_err(comm, req == NULL ? MPI_ERR_REQUEST :
 		    MPI_ERR_ARG, call, "NULL argument");

@@ -36,8 +36,8 @@ enum {
  * A new user error handler calling fn, for MPI_Comm_create_errhandler
  * and MPI_Errhandler_create (errors.c); an error is reported as call.
  */
-int	 ft__mpi_errh_create(const char *call, MPI_Comm_errhandler_function *,
-	    MPI_Errhandler *);
+int	 ft__mpi_errh_create(const char *call,
+	    MPI_Comm_errhandler_function *, MPI_Errhandler *);
 
 enum ft_mpi_req_kind {
 	FT_MPI_REQ_SEND = 1,

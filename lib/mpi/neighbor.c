@@ -63,9 +63,8 @@ adj_get(struct ft_coll_sched *s, struct adj *a)
 	MPI_Comm comm = s->comm;
 	int *nb, d, first, rc;
 
-	if (!ft__mpi_comm_ok(comm))
-		return ft__mpi_err(comm, MPI_ERR_COMM, s->call,
-		    "invalid communicator");
+	if ((rc = ft__mpi_comm_intra(comm, s->call)) != MPI_SUCCESS)
+		return rc;
 	if ((t = comm->topo) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_TOPOLOGY, s->call,
 		    "the communicator has no topology");

@@ -6,8 +6,9 @@
  * calls, an intracommunicator where an intercommunicator is needed
  * (MPI_Intercomm_merge, the remote-group accessors) and the other way
  * round (the local communicator of MPI_Intercomm_create,
- * MPI_Comm_create_group, every Cartesian call, MPI_Scan, MPI_Exscan
- * and their nonblocking forms) are MPI_ERR_COMM.  Collectives on an
+ * MPI_Comm_create_group, every Cartesian, graph and distributed-graph
+ * call, the neighbourhood collectives, MPI_Comm_idup, MPI_Scan,
+ * MPI_Exscan and their nonblocking forms) are MPI_ERR_COMM.  Collectives on an
  * intercommunicator refuse a root that is neither MPI_ROOT,
  * MPI_PROC_NULL nor a remote rank (MPI_ERR_ROOT), and MPI_IN_PLACE.
  * ft's own guarantees are checked too: a bad argument on one rank of
@@ -53,6 +54,48 @@ null_and_intra(void)
 	    "Comm_remote_group(MPI_COMM_WORLD)");
 }
 
+/*
+ * The graph and distributed-graph calls, the neighbourhood collectives
+ * and MPI_Comm_idup take intracommunicators only too.
+ */
+static void
+graphs(MPI_Comm inter)
+{
+	MPI_Comm	c;
+	MPI_Request	req;
+	int		index[1] = { 0 }, edges[1] = { 0 }, one[1] = { 0 };
+	int		n, m, w, a = 1, b[2];
+
+	expect(MPI_Graph_create(inter, 1, index, edges, 0, &c), MPI_ERR_COMM,
+	    "Graph_create on an intercommunicator");
+	expect(MPI_Graph_map(inter, 1, index, edges, &n), MPI_ERR_COMM,
+	    "Graph_map on an intercommunicator");
+	expect(MPI_Graphdims_get(inter, &n, &m), MPI_ERR_COMM,
+	    "Graphdims_get on an intercommunicator");
+	expect(MPI_Graph_get(inter, 1, 1, index, edges), MPI_ERR_COMM,
+	    "Graph_get on an intercommunicator");
+	expect(MPI_Graph_neighbors_count(inter, 0, &n), MPI_ERR_COMM,
+	    "Graph_neighbors_count on an intercommunicator");
+	expect(MPI_Graph_neighbors(inter, 0, 1, edges), MPI_ERR_COMM,
+	    "Graph_neighbors on an intercommunicator");
+	expect(MPI_Dist_graph_create_adjacent(inter, 0, one, MPI_UNWEIGHTED,
+	    0, one, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c), MPI_ERR_COMM,
+	    "Dist_graph_create_adjacent on an intercommunicator");
+	expect(MPI_Dist_graph_create(inter, 0, one, one, one, MPI_UNWEIGHTED,
+	    MPI_INFO_NULL, 0, &c), MPI_ERR_COMM,
+	    "Dist_graph_create on an intercommunicator");
+	expect(MPI_Dist_graph_neighbors_count(inter, &n, &m, &w),
+	    MPI_ERR_COMM, "Dist_graph_neighbors_count on an intercommunicator");
+	expect(MPI_Dist_graph_neighbors(inter, 1, one, one, 1, one, one),
+	    MPI_ERR_COMM, "Dist_graph_neighbors on an intercommunicator");
+	expect(MPI_Neighbor_allgather(&a, 1, MPI_INT, b, 1, MPI_INT, inter),
+	    MPI_ERR_COMM, "Neighbor_allgather on an intercommunicator");
+	expect(MPI_Ineighbor_alltoall(&a, 1, MPI_INT, b, 1, MPI_INT, inter,
+	    &req), MPI_ERR_COMM, "Ineighbor_alltoall on an intercommunicator");
+	expect(MPI_Comm_idup(inter, &c, &req), MPI_ERR_COMM,
+	    "Comm_idup on an intercommunicator");
+}
+
 /* Calls that take intracommunicators only. */
 static void
 intra_only(MPI_Comm inter)
@@ -96,6 +139,7 @@ intra_only(MPI_Comm inter)
 	    MPI_ERR_COMM, "Iscan on an intercommunicator");
 	expect(MPI_Iexscan(&a, &b, 1, MPI_INT, MPI_SUM, inter, &req),
 	    MPI_ERR_COMM, "Iexscan on an intercommunicator");
+	graphs(inter);
 }
 
 /* Every rank passes the same bad argument: each fails on its own. */
