@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #define NAME		"alloc_mem"
-#include "check.h"
+#include "mtest.h"
 
 int
 main(int argc, char *argv[])

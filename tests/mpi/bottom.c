@@ -268,7 +268,7 @@ test_persist(void)
 
 /*
  * The rooted and all-to-all collectives.  Per-rank data is one element:
- * the receive side is an array of nranks elements described by a type
+ * the receive side is an array of nprocs elements described by a type
  * whose element i is the i-th slot of the array.
  */
 static void
@@ -279,26 +279,26 @@ test_coll(void)
 	struct rec	 srec, *recs;
 	int		*sv, *rv, *cnt, *dsp, *zero, i, root, what;
 
-	sv = xzalloc((size_t)nranks * K * sizeof(int));
-	rv = xzalloc((size_t)nranks * K * sizeof(int));
-	recs = xzalloc((size_t)nranks * sizeof(*recs));
-	cnt = xzalloc((size_t)nranks * sizeof(int));
-	dsp = xzalloc((size_t)nranks * sizeof(int));
-	zero = xzalloc((size_t)nranks * sizeof(int));
-	sw = xzalloc((size_t)nranks * sizeof(*sw));
-	rw = xzalloc((size_t)nranks * sizeof(*rw));
+	sv = xzalloc((size_t)nprocs * K * sizeof(int));
+	rv = xzalloc((size_t)nprocs * K * sizeof(int));
+	recs = xzalloc((size_t)nprocs * sizeof(*recs));
+	cnt = xzalloc((size_t)nprocs * sizeof(int));
+	dsp = xzalloc((size_t)nprocs * sizeof(int));
+	zero = xzalloc((size_t)nprocs * sizeof(int));
+	sw = xzalloc((size_t)nprocs * sizeof(*sw));
+	rw = xzalloc((size_t)nprocs * sizeof(*rw));
 	sd = dense_type(sv);
 	rd = dense_type(rv);
 	sr = rec_type(&srec);
 	rr = rec_type(&recs[0]);
-	for (i = 0; i < nranks; i++) {
+	for (i = 0; i < nprocs; i++) {
 		cnt[i] = 1;
-		dsp[i] = nranks - 1 - i;	/* reversed, for the v forms */
+		dsp[i] = nprocs - 1 - i;	/* reversed, for the v forms */
 		zero[i] = 0;
 	}
 
 	/* Bcast, from each end. */
-	for (root = 0; root < nranks; root += nranks > 1 ? nranks - 1 : 1) {
+	for (root = 0; root < nprocs; root += nprocs > 1 ? nprocs - 1 : 1) {
 		what = 30 + root;
 		ints_fill(sv, 1, what, myrank == root ? root : -1);
 		MPI_Bcast(MPI_BOTTOM, 1, sd, root, MPI_COMM_WORLD);
@@ -310,33 +310,33 @@ test_coll(void)
 		if (!rec_ok(&srec, what, root, 0))
 			fail("MPI_Bcast struct from %d: a[0] %d, expected %d",
 			    root, srec.a[0], ival(what, root, 0, 0));
-		if (nranks == 1)
+		if (nprocs == 1)
 			break;
 	}
 
 	/* Gather and Gatherv, dense and struct, into MPI_BOTTOM. */
-	root = nranks / 2;
+	root = nprocs / 2;
 	ints_fill(sv, 1, 40, myrank);
-	memset(rv, 0, (size_t)nranks * K * sizeof(int));
+	memset(rv, 0, (size_t)nprocs * K * sizeof(int));
 	MPI_Gather(MPI_BOTTOM, 1, sd, MPI_BOTTOM, 1, rd, root,
 	    MPI_COMM_WORLD);
-	for (i = 0; myrank == root && i < nranks; i++)
+	for (i = 0; myrank == root && i < nprocs; i++)
 		if (!ints_ok(rv + i * K, 1, 40, i, 0))
 			fail("MPI_Gather dense: block %d is %d, expected %d",
 			    i, rv[i * K], ival(40, i, 0, 0));
 	rec_fill(&srec, 41, myrank, 0);
-	memset(recs, 0, (size_t)nranks * sizeof(*recs));
+	memset(recs, 0, (size_t)nprocs * sizeof(*recs));
 	MPI_Gatherv(MPI_BOTTOM, 1, sr, MPI_BOTTOM, cnt, dsp, rr, root,
 	    MPI_COMM_WORLD);
-	for (i = 0; myrank == root && i < nranks; i++)
-		if (!rec_ok(&recs[nranks - 1 - i], 41, i, 0))
+	for (i = 0; myrank == root && i < nprocs; i++)
+		if (!rec_ok(&recs[nprocs - 1 - i], 41, i, 0))
 			fail("MPI_Gatherv struct: rank %d's record is wrong",
 			    i);
 
 	/* Scatter and Scatterv, from MPI_BOTTOM. */
-	for (i = 0; i < nranks; i++) {
+	for (i = 0; i < nprocs; i++) {
 		ints_fill(rv + i * K, 1, 50, i);
-		rec_fill(&recs[nranks - 1 - i], 51, i, 0);
+		rec_fill(&recs[nprocs - 1 - i], 51, i, 0);
 	}
 	memset(sv, 0, K * sizeof(int));
 	MPI_Scatter(MPI_BOTTOM, 1, rd, MPI_BOTTOM, 1, sd, root,
@@ -353,29 +353,29 @@ test_coll(void)
 
 	/* Allgather and Allgatherv. */
 	ints_fill(sv, 1, 60, myrank);
-	memset(rv, 0, (size_t)nranks * K * sizeof(int));
+	memset(rv, 0, (size_t)nprocs * K * sizeof(int));
 	MPI_Allgather(MPI_BOTTOM, 1, sd, MPI_BOTTOM, 1, rd, MPI_COMM_WORLD);
-	for (i = 0; i < nranks; i++)
+	for (i = 0; i < nprocs; i++)
 		if (!ints_ok(rv + i * K, 1, 60, i, 0))
 			fail("MPI_Allgather dense: block %d is %d, expected "
 			    "%d", i, rv[i * K], ival(60, i, 0, 0));
 	rec_fill(&srec, 61, myrank, 0);
-	memset(recs, 0, (size_t)nranks * sizeof(*recs));
+	memset(recs, 0, (size_t)nprocs * sizeof(*recs));
 	MPI_Allgatherv(MPI_BOTTOM, 1, sr, MPI_BOTTOM, cnt, dsp, rr,
 	    MPI_COMM_WORLD);
-	for (i = 0; i < nranks; i++)
-		if (!rec_ok(&recs[nranks - 1 - i], 61, i, 0))
+	for (i = 0; i < nprocs; i++)
+		if (!rec_ok(&recs[nprocs - 1 - i], 61, i, 0))
 			fail("MPI_Allgatherv struct: rank %d's record is "
 			    "wrong", i);
 
 	/* Alltoall (dense: K ints to each rank), Alltoallv (struct). */
 	MPI_Type_free(&sd);
 	sd = dense_type(sv);
-	for (i = 0; i < nranks; i++)
+	for (i = 0; i < nprocs; i++)
 		ints_fill(sv + i * K, 1, 70 + i, myrank);
-	memset(rv, 0, (size_t)nranks * K * sizeof(int));
+	memset(rv, 0, (size_t)nprocs * K * sizeof(int));
 	MPI_Alltoall(MPI_BOTTOM, 1, sd, MPI_BOTTOM, 1, rd, MPI_COMM_WORLD);
-	for (i = 0; i < nranks; i++)
+	for (i = 0; i < nprocs; i++)
 		if (!ints_ok(rv + i * K, 1, 70 + myrank, i, 0))
 			fail("MPI_Alltoall dense: from %d %d, expected %d", i,
 			    rv[i * K], ival(70 + myrank, i, 0, 0));
@@ -383,33 +383,33 @@ test_coll(void)
 		struct rec	*srecs;
 		MPI_Datatype	 srt;
 
-		srecs = xzalloc((size_t)nranks * sizeof(*srecs));
+		srecs = xzalloc((size_t)nprocs * sizeof(*srecs));
 		srt = rec_type(&srecs[0]);
-		for (i = 0; i < nranks; i++)
-			rec_fill(&srecs[nranks - 1 - i], 80 + i, myrank, 0);
-		memset(recs, 0, (size_t)nranks * sizeof(*recs));
+		for (i = 0; i < nprocs; i++)
+			rec_fill(&srecs[nprocs - 1 - i], 80 + i, myrank, 0);
+		memset(recs, 0, (size_t)nprocs * sizeof(*recs));
 		MPI_Alltoallv(MPI_BOTTOM, cnt, dsp, srt, MPI_BOTTOM, cnt, dsp,
 		    rr, MPI_COMM_WORLD);
-		for (i = 0; i < nranks; i++)
-			if (!rec_ok(&recs[nranks - 1 - i], 80 + myrank, i, 0))
+		for (i = 0; i < nprocs; i++)
+			if (!rec_ok(&recs[nprocs - 1 - i], 80 + myrank, i, 0))
 				fail("MPI_Alltoallv struct: rank %d's record "
 				    "is wrong", i);
 
 		/* Alltoallw: a type per peer, each at its own slot. */
-		for (i = 0; i < nranks; i++) {
+		for (i = 0; i < nprocs; i++) {
 			sw[i] = rec_type(&srecs[i]);
 			rw[i] = rec_type(&recs[i]);
 			rec_fill(&srecs[i], 90 + i, myrank, 0);
 		}
-		memset(recs, 0, (size_t)nranks * sizeof(*recs));
+		memset(recs, 0, (size_t)nprocs * sizeof(*recs));
 		MPI_Alltoallw(MPI_BOTTOM, cnt, zero, sw, MPI_BOTTOM, cnt, zero,
 		    rw, MPI_COMM_WORLD);
-		for (i = 0; i < nranks; i++)
+		for (i = 0; i < nprocs; i++)
 			if (!rec_ok(&recs[i], 90 + myrank, i, 0))
 				fail("MPI_Alltoallw: from %d a[0] %d, expected "
 				    "%d", i, recs[i].a[0],
 				    ival(90 + myrank, i, 0, 0));
-		for (i = 0; i < nranks; i++) {
+		for (i = 0; i < nprocs; i++) {
 			MPI_Type_free(&sw[i]);
 			MPI_Type_free(&rw[i]);
 		}
@@ -418,7 +418,7 @@ test_coll(void)
 	}
 
 	/* Nonblocking: Ibcast and Igather. */
-	root = nranks - 1;
+	root = nprocs - 1;
 	ints_fill(sv, 1, 100, myrank == root ? root : -1);
 	MPI_Ibcast(MPI_BOTTOM, 1, sd, root, MPI_COMM_WORLD, &req);
 	MPI_Wait(&req, MPI_STATUS_IGNORE);
@@ -426,11 +426,11 @@ test_coll(void)
 		fail("MPI_Ibcast dense: %d, expected %d", sv[0],
 		    ival(100, root, 0, 0));
 	rec_fill(&srec, 101, myrank, 0);
-	memset(recs, 0, (size_t)nranks * sizeof(*recs));
+	memset(recs, 0, (size_t)nprocs * sizeof(*recs));
 	MPI_Igather(MPI_BOTTOM, 1, sr, MPI_BOTTOM, 1, rr, root,
 	    MPI_COMM_WORLD, &req);
 	MPI_Wait(&req, MPI_STATUS_IGNORE);
-	for (i = 0; myrank == root && i < nranks; i++)
+	for (i = 0; myrank == root && i < nprocs; i++)
 		if (!rec_ok(&recs[i], 101, i, 0))
 			fail("MPI_Igather struct: rank %d's record is wrong",
 			    i);
@@ -465,11 +465,11 @@ test_reduce(void)
 	for (j = 0; j < K; j++)
 		v[j] = myrank + j;
 	MPI_Allreduce(MPI_IN_PLACE, MPI_BOTTOM, 1, t, MPI_SUM, MPI_COMM_WORLD);
-	sum = nranks * (nranks - 1) / 2;
+	sum = nprocs * (nprocs - 1) / 2;
 	for (j = 0; j < K; j++)
-		if (v[j] != sum + nranks * j)
+		if (v[j] != sum + nprocs * j)
 			fail("MPI_Allreduce in place at MPI_BOTTOM: int %d is "
-			    "%d, expected %d", j, v[j], sum + nranks * j);
+			    "%d, expected %d", j, v[j], sum + nprocs * j);
 	for (j = 0; j < K; j++)
 		v[j] = myrank * j;
 	if (myrank == root)
@@ -479,18 +479,18 @@ test_reduce(void)
 		MPI_Reduce(MPI_BOTTOM, NULL, 1, t, MPI_MAX, root,
 		    MPI_COMM_WORLD);
 	for (j = 0; myrank == root && j < K; j++)
-		if (v[j] != (nranks - 1) * j)
+		if (v[j] != (nprocs - 1) * j)
 			fail("MPI_Reduce MAX at MPI_BOTTOM: int %d is %d, "
-			    "expected %d", j, v[j], (nranks - 1) * j);
+			    "expected %d", j, v[j], (nprocs - 1) * j);
 	for (j = 0; j < K; j++)
 		v[j] = 1;
 	MPI_Iallreduce(MPI_IN_PLACE, MPI_BOTTOM, 1, t, MPI_SUM,
 	    MPI_COMM_WORLD, &req);
 	MPI_Wait(&req, MPI_STATUS_IGNORE);
 	for (j = 0; j < K; j++)
-		if (v[j] != nranks)
+		if (v[j] != nprocs)
 			fail("MPI_Iallreduce in place at MPI_BOTTOM: int %d is "
-			    "%d, expected %d", j, v[j], nranks);
+			    "%d, expected %d", j, v[j], nprocs);
 	for (j = 0; j < K; j++)
 		v[j] = 2;
 	MPI_Scan(MPI_IN_PLACE, MPI_BOTTOM, 1, t, MPI_SUM, MPI_COMM_WORLD);
@@ -562,9 +562,9 @@ test_errors(void)
 int
 main(int argc, char *argv[])
 {
-	start(&argc, &argv);
-	nextr = (myrank + 1) % nranks;
-	prevr = (myrank + nranks - 1) % nranks;
+	init(&argc, &argv);
+	nextr = (myrank + 1) % nprocs;
+	prevr = (myrank + nprocs - 1) % nprocs;
 	test_p2p();
 	test_persist();
 	test_coll();

@@ -23,7 +23,7 @@
  */
 
 #define NAME		"coll_neighbor"
-#include "check.h"
+#include "mtest.h"
 
 #define MAXD		16	/* neighbours */
 #define GAP		5	/* ints between blocks of the v forms */

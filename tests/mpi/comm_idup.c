@@ -11,7 +11,7 @@
  */
 
 #define NAME		"comm_idup"
-#include "check.h"
+#include "mtest.h"
 
 static int	copies;	/* calls of count_copy */
 

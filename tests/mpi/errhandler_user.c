@@ -14,7 +14,7 @@
  */
 
 #define NAME		"errhandler_user"
-#include "check.h"
+#include "mtest.h"
 
 /* What the handler saw. */
 static int	calls, last_code;

@@ -17,7 +17,7 @@
 #include <pthread.h>
 
 #define NAME		"grequest"
-#include "check.h"
+#include "mtest.h"
 
 /* What the callbacks of one request saw and do. */
 struct op {

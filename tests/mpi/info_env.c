@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #define NAME		"info_env"
-#include "check.h"
+#include "mtest.h"
 
 /* The value of key, which must be there and equal want. */
 static void

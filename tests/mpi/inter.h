@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * What the inter_*.c tests share: error counting and the report of
- * rank 0, and the ways they cut MPI_COMM_WORLD into the two groups of
- * an intercommunicator.  A test defines NAME, then includes this.
+ * What the inter_*.c tests share on top of mtest.h: the ways they cut
+ * MPI_COMM_WORLD into the two groups of an intercommunicator.  A test
+ * defines NAME, then includes this.
  *
  * Layouts (every one leaves both groups non-empty from 2 ranks up):
  *   EVEN_ODD	group 0 the even world ranks, group 1 the odd ones
@@ -11,13 +11,10 @@
  *		reverse order of world ranks
  */
 
-#include <mpi.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#ifndef INTER_H
+#define INTER_H
 
-#define TAG_ERRS	32000
+#include "mtest.h"
 
 enum {
 	EVEN_ODD,
@@ -26,85 +23,8 @@ enum {
 	NLAYOUTS,
 };
 
-static int	errs;	/* failures seen by this rank */
-static int	myrank, nprocs;
 /* Set by each_layout: the layout, this rank's group, rank and sizes. */
 static int	l, grp, me, ls, rs;
-
-static void
-fail(const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (++errs > 40)
-		return;
-	fprintf(stderr, "%s: rank %d: ", NAME, myrank);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* rc must be MPI_SUCCESS. */
-static void __attribute__((unused))
-ok(int rc, const char *what)
-{
-	if (rc != MPI_SUCCESS)
-		fail("%s: returned %d", what, rc);
-}
-
-/* rc must be an error of class want. */
-static void __attribute__((unused))
-expect(int rc, int want, const char *what)
-{
-	int	class = -1;
-
-	if (rc == MPI_SUCCESS) {
-		fail("%s: returned MPI_SUCCESS, expected class %d", what,
-		    want);
-		return;
-	}
-	MPI_Error_class(rc, &class);
-	if (class != want)
-		fail("%s: returned class %d, expected %d", what, class, want);
-}
-
-static int
-finish(void)
-{
-	int	i, e, total = errs;
-
-	MPI_Barrier(MPI_COMM_WORLD);
-	if (myrank == 0) {
-		for (i = 1; i < nprocs; i++) {
-			MPI_Recv(&e, 1, MPI_INT, i, TAG_ERRS, MPI_COMM_WORLD,
-			    MPI_STATUS_IGNORE);
-			total += e;
-		}
-		if (total == 0)
-			printf("No Errors\n");
-		else
-			printf(" Found %d errors\n", total);
-		fflush(stdout);
-	} else
-		MPI_Send(&errs, 1, MPI_INT, 0, TAG_ERRS, MPI_COMM_WORLD);
-	MPI_Finalize();
-	return total != 0;
-}
-
-static void	*xmalloc(size_t) __attribute__((unused));
-
-static void *
-xmalloc(size_t n)
-{
-	void	*p;
-
-	if ((p = calloc(1, n > 0 ? n : 1)) == NULL) {
-		fprintf(stderr, "%s: out of memory\n", NAME);
-		MPI_Abort(MPI_COMM_WORLD, 1);
-	}
-	return p;
-}
 
 /* The group of world rank r in layout lay, and its key there. */
 static void
@@ -215,3 +135,5 @@ each_layout(int last, void (*fn)(MPI_Comm))
 		MPI_Comm_free(&local);
 	}
 }
+
+#endif

@@ -73,7 +73,7 @@ root_arg(int rg, int ri)
 static int *
 ints(int n, int v)
 {
-	int	*p = xmalloc(n * sizeof(int)), i;
+	int	*p = xzalloc(n * sizeof(int)), i;
 
 	for (i = 0; i < n; i++)
 		p[i] = v;
@@ -350,7 +350,7 @@ alltoall(MPI_Comm inter)
 	sd = ints(rs, 0);
 	rc = ints(rs, 0);
 	rd = ints(rs, 0);
-	types = xmalloc(rs * sizeof(*types));
+	types = xzalloc(rs * sizeof(*types));
 	s = ints(rs * 3, 0);
 	r = ints(rs * 4, SENT);
 	for (i = n = 0; i < rs; i++) {
@@ -490,9 +490,7 @@ all(MPI_Comm inter)
 int
 main(int argc, char *argv[])
 {
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	init(&argc, &argv);
 	MPI_Op_create(cat_op, 0, &noncomm);
 	each_layout(-1, all);
 	MPI_Op_free(&noncomm);

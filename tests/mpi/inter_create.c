@@ -45,8 +45,8 @@ check_group(MPI_Group gr, int g, const char *what)
 		fail("%s: size %d, expected %d", what, n, group_size(l, g));
 		return;
 	}
-	in = xmalloc(n * sizeof(int));
-	out = xmalloc(n * sizeof(int));
+	in = xzalloc(n * sizeof(int));
+	out = xzalloc(n * sizeof(int));
 	for (i = 0; i < n; i++)
 		in[i] = i;
 	MPI_Comm_group(MPI_COMM_WORLD, &world);
@@ -76,7 +76,7 @@ check_merged(MPI_Comm m, int first, const char *what)
 		fail("%s: size %d, expected %d", what, n, nprocs);
 		return;
 	}
-	w = xmalloc(n * sizeof(int));
+	w = xzalloc(n * sizeof(int));
 	MPI_Allgather(&myrank, 1, MPI_INT, w, 1, MPI_INT, m);
 	for (i = 0; i < n; i++) {
 		g = i < group_size(l, first) ? first : 1 - first;
@@ -242,9 +242,7 @@ main(int argc, char *argv[])
 	MPI_Comm	dup;
 	int		flag;
 
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	init(&argc, &argv);
 	MPI_Comm_test_inter(MPI_COMM_WORLD, &flag);
 	if (flag)
 		fail("MPI_COMM_WORLD is an intercommunicator");

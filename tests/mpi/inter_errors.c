@@ -20,17 +20,6 @@
 #define NAME	"inter_errors"
 #include "inter.h"
 
-/* Is this ft (some checks test ft's own guarantees)? */
-static int
-is_ft(void)
-{
-	char	v[MPI_MAX_LIBRARY_VERSION_STRING];
-	int	len;
-
-	MPI_Get_library_version(v, &len);
-	return strncmp(v, "ft ", 3) == 0;
-}
-
 static void
 null_and_intra(void)
 {
@@ -280,9 +269,7 @@ all(MPI_Comm inter)
 int
 main(int argc, char *argv[])
 {
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	init(&argc, &argv);
 	/* New communicators inherit the handler. */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

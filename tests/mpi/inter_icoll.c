@@ -53,19 +53,19 @@ all_at_once(MPI_Comm inter)
 	int		*cnt, *dsp, *wdsp, *lcnt, *s2a, *vec;
 
 	memset(&b, 0xff, sizeof(b));
-	b.ag = xmalloc(rs * sizeof(int));
-	b.agv = xmalloc(rs * sizeof(int));
-	b.a2a = xmalloc(rs * sizeof(int));
-	b.a2av = xmalloc(rs * sizeof(int));
-	b.a2aw = xmalloc(rs * sizeof(int));
-	b.rsb = xmalloc(rs * sizeof(int));
-	b.rsv = xmalloc(rs * sizeof(int));
-	cnt = xmalloc(rs * sizeof(int));
-	dsp = xmalloc(rs * sizeof(int));
-	wdsp = xmalloc(rs * sizeof(int));
-	s2a = xmalloc(rs * sizeof(int));
-	lcnt = xmalloc(ls * sizeof(int));
-	vec = xmalloc(ls * rs * sizeof(int));
+	b.ag = xzalloc(rs * sizeof(int));
+	b.agv = xzalloc(rs * sizeof(int));
+	b.a2a = xzalloc(rs * sizeof(int));
+	b.a2av = xzalloc(rs * sizeof(int));
+	b.a2aw = xzalloc(rs * sizeof(int));
+	b.rsb = xzalloc(rs * sizeof(int));
+	b.rsv = xzalloc(rs * sizeof(int));
+	cnt = xzalloc(rs * sizeof(int));
+	dsp = xzalloc(rs * sizeof(int));
+	wdsp = xzalloc(rs * sizeof(int));
+	s2a = xzalloc(rs * sizeof(int));
+	lcnt = xzalloc(ls * sizeof(int));
+	vec = xzalloc(ls * rs * sizeof(int));
 	/* One int for each remote rank, block i at rs - 1 - i. */
 	for (i = 0; i < rs; i++) {
 		cnt[i] = 1;
@@ -210,9 +210,7 @@ all(MPI_Comm inter)
 int
 main(int argc, char *argv[])
 {
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	init(&argc, &argv);
 	each_layout(THIRD_REV, all);
 	return finish();
 }

@@ -31,8 +31,8 @@ all_to_all(MPI_Comm parent)
 	int		i, got, *seen, cnt;
 
 	MPI_Comm_dup(parent, &inter);
-	req = xmalloc(rs * sizeof(*req));
-	seen = xmalloc(rs * sizeof(int));
+	req = xzalloc(rs * sizeof(*req));
+	seen = xzalloc(rs * sizeof(int));
 	for (i = 0; i < rs; i++)
 		MPI_Isend(&me, 1, MPI_INT, i, 10 + me, inter, &req[i]);
 	for (i = 0; i < rs; i++) {
@@ -63,9 +63,9 @@ named(MPI_Comm inter)
 	MPI_Status	*st;
 	int		i, *got, v[2];
 
-	req = xmalloc(2 * rs * sizeof(*req));
-	st = xmalloc(2 * rs * sizeof(*st));
-	got = xmalloc(2 * rs * sizeof(int));
+	req = xzalloc(2 * rs * sizeof(*req));
+	st = xzalloc(2 * rs * sizeof(*st));
+	got = xzalloc(2 * rs * sizeof(int));
 	for (i = rs - 1; i >= 0; i--)
 		MPI_Irecv(&got[2 * i], 2, MPI_INT, i, 3, inter, &req[i]);
 	v[0] = me;
@@ -125,7 +125,7 @@ partners(MPI_Comm inter)
 	MPI_Request_free(&req[0]);
 	MPI_Request_free(&req[1]);
 	/* A rendezvous. */
-	big = xmalloc(LONG * sizeof(int));
+	big = xzalloc(LONG * sizeof(int));
 	for (i = 0; i < LONG; i++)
 		big[i] = myrank * 7 + i;
 	MPI_Sendrecv_replace(big, LONG, MPI_INT, me, 8, me, 8, inter, &st);
@@ -215,9 +215,7 @@ p2p(MPI_Comm inter)
 int
 main(int argc, char *argv[])
 {
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	init(&argc, &argv);
 	each_layout(ONE_REST, p2p);
 	return finish();
 }

@@ -196,7 +196,7 @@ split_type(MPI_Comm inter)
 	if (!flag || n != ls || rn != rs || r != me)
 		fail("layout %d: Comm_split_type: inter %d, %d of %d, remote "
 		    "%d", l, flag, r, n, rn);
-	rwant = xmalloc(rs * sizeof(int));
+	rwant = xzalloc(rs * sizeof(int));
 	for (i = 0; i < rs; i++)
 		rwant[i] = world_of(l, 1 - grp, i);
 	use(sub, rwant, rs, "Allreduce on a split_type");
@@ -221,9 +221,7 @@ all(MPI_Comm inter)
 int
 main(int argc, char *argv[])
 {
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	init(&argc, &argv);
 	each_layout(-1, all);
 	return finish();
 }

@@ -94,9 +94,9 @@ root_claims(void)
 	unsigned char	*buf;
 	int		*next, i, k, n, r, tag, flag;
 
-	next = xzalloc((size_t)nranks * sizeof(int));
+	next = xzalloc((size_t)nprocs * sizeof(int));
 	phase();
-	for (i = 0; i < (nranks - 1) * NMSG; i++) {
+	for (i = 0; i < (nprocs - 1) * NMSG; i++) {
 		if (i % 2 == 0)
 			MPI_Mprobe(MPI_ANY_SOURCE, MPI_ANY_TAG,
 			    MPI_COMM_WORLD, &msg, &st);
@@ -107,7 +107,7 @@ root_claims(void)
 			while (!flag);
 		r = st.MPI_SOURCE;
 		tag = st.MPI_TAG;
-		if (r < 1 || r >= nranks || tag < 10 || tag >= 10 + NMSG) {
+		if (r < 1 || r >= nprocs || tag < 10 || tag >= 10 + NMSG) {
 			fail("matched probe: source %d tag %d out of range", r,
 			    tag);
 			break;
@@ -150,7 +150,7 @@ root_claims(void)
 			    k);
 		free(buf);
 	}
-	for (r = 1; r < nranks; r++)
+	for (r = 1; r < nprocs; r++)
 		if (next[r] != NMSG)
 			fail("claimed %d messages from %d, expected %d",
 			    next[r], r, NMSG);
@@ -167,7 +167,7 @@ root_order(void)
 	int		r, v, w, n;
 
 	phase();
-	for (r = 1; r < nranks; r++) {
+	for (r = 1; r < nprocs; r++) {
 		MPI_Mprobe(r, MPI_ANY_TAG, MPI_COMM_WORLD, &msg, &st);
 		if (st.MPI_TAG != 20)
 			fail("MPI_Mprobe from %d: tag %d, expected the first "
@@ -207,7 +207,7 @@ root_sync(void)
 	int		r, v, ack = 0;
 
 	phase();
-	for (r = 1; r < nranks; r++) {
+	for (r = 1; r < nprocs; r++) {
 		MPI_Mprobe(r, TAG_SYNC, MPI_COMM_WORLD, &msg, &st);
 		MPI_Send(&ack, 1, MPI_INT, r, TAG_ACK, MPI_COMM_WORLD);
 		MPI_Recv(&ack, 1, MPI_INT, r, TAG_ACK, MPI_COMM_WORLD,
@@ -234,7 +234,7 @@ root_poll(void)
 		fail("MPI_Improbe found a stray message from %d tag %d",
 		    st.MPI_SOURCE, st.MPI_TAG);
 	phase();
-	for (i = 1; i < nranks; i++) {
+	for (i = 1; i < nprocs; i++) {
 		flag = 0;
 		while (!flag)
 			MPI_Improbe(MPI_ANY_SOURCE, 50, MPI_COMM_WORLD, &flag,
@@ -326,7 +326,7 @@ errors(void)
 	    MPI_ERR_REQUEST, "MPI_Imrecv(MPI_MESSAGE_NULL)");
 	expect_rc(MPI_Mprobe(myrank, 0, MPI_COMM_WORLD, NULL, &st),
 	    MPI_ERR_ARG, "MPI_Mprobe with a NULL message");
-	expect_rc(MPI_Improbe(nranks, 0, MPI_COMM_WORLD, &flag, &msg, &st),
+	expect_rc(MPI_Improbe(nprocs, 0, MPI_COMM_WORLD, &flag, &msg, &st),
 	    MPI_ERR_RANK, "MPI_Improbe from a rank past the last");
 	expect_rc(MPI_Improbe(0, -5, MPI_COMM_WORLD, &flag, &msg, &st),
 	    MPI_ERR_TAG, "MPI_Improbe with tag -5");
@@ -360,7 +360,7 @@ errors(void)
 int
 main(int argc, char *argv[])
 {
-	start(&argc, &argv);
+	init(&argc, &argv);
 	self();
 	procnull();
 	errors();

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * What the self-checking MPI tests of issue 14 (bottom, mprobe, the
- * typex_* tests) share, instead of a copy in each: fail() counts a
- * failure of this rank and prints it (the first 20), finish() waits for
- * every rank, adds the counts up on rank 0, which prints "No Errors" or
- * the total, then finalizes.  A test defines NAME before including it.
+ * The frame of a self-checking MPI test, shared by the tests that
+ * include it after defining NAME (inter.h adds what the inter_*.c
+ * tests need on top).  init() starts MPI and sets myrank and nprocs;
+ * fail() counts a failure of this rank and prints it (the first 40);
+ * ok() wants MPI_SUCCESS; expect() wants an error of a class
+ * (ANY_ERROR: any); expect_rc() wants a return code of exactly want;
+ * is_ft() says whether the library is ft, for checks of ft's own
+ * guarantees; finish() waits for every rank, adds the counts up on
+ * rank 0, which prints "No Errors" or the total, finalizes and gives
+ * the exit status.  xzalloc() and addr() are small conveniences.
  */
 #ifndef MTEST_H
 #define MTEST_H
@@ -15,19 +20,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MTEST_TAG_ERRS	32000
+#define TAG_ERRS	32000
+#define ANY_ERROR	(-1)
 /* A test need not use every helper. */
 #define MTEST_FN	static __attribute__((unused))
 
 static int	errs;		/* failures seen by this rank */
-static int	myrank, nranks;
+static int	myrank, nprocs;
+
+/* MPI_Init, and this rank's place in MPI_COMM_WORLD. */
+MTEST_FN void
+init(int *argc, char ***argv)
+{
+	MPI_Init(argc, argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
+	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+}
 
 MTEST_FN void __attribute__((format(printf, 1, 2)))
 fail(const char *fmt, ...)
 {
 	va_list	ap;
 
-	if (++errs > 20)
+	if (++errs > 40)
 		return;
 	fprintf(stderr, "%s: rank %d: ", NAME, myrank);
 	va_start(ap, fmt);
@@ -36,7 +51,31 @@ fail(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* A call that must have returned error class want. */
+/* rc must be MPI_SUCCESS. */
+MTEST_FN void
+ok(int rc, const char *what)
+{
+	if (rc != MPI_SUCCESS)
+		fail("%s: returned %d", what, rc);
+}
+
+/* rc must be an error of class want (any class: ANY_ERROR). */
+MTEST_FN void
+expect(int rc, int want, const char *what)
+{
+	int	class = -1;
+
+	if (rc == MPI_SUCCESS) {
+		fail("%s: returned MPI_SUCCESS, expected class %d", what,
+		    want);
+		return;
+	}
+	MPI_Error_class(rc, &class);
+	if (class != want && want != ANY_ERROR)
+		fail("%s: returned class %d, expected %d", what, class, want);
+}
+
+/* A call that must have returned exactly want. */
 MTEST_FN void
 expect_rc(int rc, int want, const char *what)
 {
@@ -44,13 +83,15 @@ expect_rc(int rc, int want, const char *what)
 		fail("%s: error class %d, expected %d", what, rc, want);
 }
 
-/* MPI_Init, and this rank's place in MPI_COMM_WORLD. */
-MTEST_FN void
-start(int *argc, char ***argv)
+/* Is this ft (some checks test ft's own guarantees)? */
+MTEST_FN int
+is_ft(void)
 {
-	MPI_Init(argc, argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	char	v[MPI_MAX_LIBRARY_VERSION_STRING];
+	int	len;
+
+	MPI_Get_library_version(v, &len);
+	return strncmp(v, "ft ", 3) == 0;
 }
 
 MTEST_FN int
@@ -62,9 +103,9 @@ finish(void)
 	 * running on another rank must not catch an error count. */
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (myrank == 0) {
-		for (i = 1; i < nranks; i++) {
-			MPI_Recv(&e, 1, MPI_INT, i, MTEST_TAG_ERRS,
-			    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (i = 1; i < nprocs; i++) {
+			MPI_Recv(&e, 1, MPI_INT, i, TAG_ERRS, MPI_COMM_WORLD,
+			    MPI_STATUS_IGNORE);
 			total += e;
 		}
 		if (total == 0)
@@ -73,8 +114,7 @@ finish(void)
 			printf(" Found %d errors\n", total);
 		fflush(stdout);
 	} else
-		MPI_Send(&errs, 1, MPI_INT, 0, MTEST_TAG_ERRS,
-		    MPI_COMM_WORLD);
+		MPI_Send(&errs, 1, MPI_INT, 0, TAG_ERRS, MPI_COMM_WORLD);
 	MPI_Finalize();
 	return total != 0;
 }

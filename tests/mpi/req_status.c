@@ -11,7 +11,7 @@
  */
 
 #define NAME		"req_status"
-#include "check.h"
+#include "mtest.h"
 
 /* Ask until complete (the handle is passed by value: it stays). */
 static void

@@ -9,7 +9,7 @@
  */
 
 #define NAME		"status_set"
-#include "check.h"
+#include "mtest.h"
 
 /* Set n elements of t; check count and elements against want. */
 static void

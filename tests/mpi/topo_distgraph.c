@@ -13,7 +13,7 @@
  */
 
 #define NAME		"topo_distgraph"
-#include "check.h"
+#include "mtest.h"
 
 #define DEG		2
 

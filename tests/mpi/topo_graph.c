@@ -12,7 +12,7 @@
  */
 
 #define NAME		"topo_graph"
-#include "check.h"
+#include "mtest.h"
 
 #define MAXN		64
 

@@ -51,7 +51,7 @@ one_distribution(const int dist[2], const int darg[2], int order,
 	int		*g = NULL, *g2 = NULL, *mine, size, n, i, j, k, r, c[2];
 	int		 i0;
 
-	MPI_Type_create_darray(nranks, myrank, 2, gs, dist, darg, dims,
+	MPI_Type_create_darray(nprocs, myrank, 2, gs, dist, darg, dims,
 	    order, MPI_INT, &t);
 	MPI_Type_commit(&t);
 	MPI_Type_size(t, &size);
@@ -61,8 +61,8 @@ one_distribution(const int dist[2], const int darg[2], int order,
 	if (myrank == 0) {
 		g = xzalloc((size_t)gs[0] * gs[1] * sizeof(int));
 		g2 = xzalloc((size_t)gs[0] * gs[1] * sizeof(int));
-		all = xzalloc((size_t)nranks * sizeof(*all));
-		reqs = xzalloc((size_t)nranks * sizeof(*reqs));
+		all = xzalloc((size_t)nprocs * sizeof(*all));
+		reqs = xzalloc((size_t)nprocs * sizeof(*reqs));
 		/* Element (i, j) at i * gs[1] + j in C order, else j * gs[0]
 		 * + i. */
 		for (i = 0; i < gs[0]; i++)
@@ -70,8 +70,8 @@ one_distribution(const int dist[2], const int darg[2], int order,
 				g[order == MPI_ORDER_C ? i * gs[1] + j :
 				    j * gs[0] + i] = value(i, j);
 		memset(g2, 0xff, (size_t)gs[0] * gs[1] * sizeof(int));
-		for (r = 0; r < nranks; r++) {
-			MPI_Type_create_darray(nranks, r, 2, gs, dist, darg,
+		for (r = 0; r < nprocs; r++) {
+			MPI_Type_create_darray(nprocs, r, 2, gs, dist, darg,
 			    dims, order, MPI_INT, &all[r]);
 			MPI_Type_commit(&all[r]);
 			MPI_Isend(g, 1, all[r], r, TAG, MPI_COMM_WORLD,
@@ -80,7 +80,7 @@ one_distribution(const int dist[2], const int darg[2], int order,
 	}
 	MPI_Recv(mine, n, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	if (myrank == 0)
-		MPI_Waitall(nranks, reqs, MPI_STATUSES_IGNORE);
+		MPI_Waitall(nprocs, reqs, MPI_STATUSES_IGNORE);
 
 	/* The standard's type map: the array in its order, ours kept. */
 	k = 0;
@@ -108,15 +108,15 @@ one_distribution(const int dist[2], const int darg[2], int order,
 
 	/* Back: the parts rebuild the whole array. */
 	if (myrank == 0)
-		for (r = 0; r < nranks; r++)
+		for (r = 0; r < nprocs; r++)
 			MPI_Irecv(g2, 1, all[r], r, TAG + 1, MPI_COMM_WORLD,
 			    &reqs[r]);
 	MPI_Send(mine, n, MPI_INT, 0, TAG + 1, MPI_COMM_WORLD);
 	if (myrank == 0) {
-		MPI_Waitall(nranks, reqs, MPI_STATUSES_IGNORE);
+		MPI_Waitall(nprocs, reqs, MPI_STATUSES_IGNORE);
 		if (memcmp(g, g2, (size_t)gs[0] * gs[1] * sizeof(int)) != 0)
 			fail("%s: the parts do not rebuild the array", what);
-		for (r = 0; r < nranks; r++)
+		for (r = 0; r < nprocs; r++)
 			MPI_Type_free(&all[r]);
 		free(g);
 		free(g2);
@@ -139,8 +139,8 @@ halo(void)
 	int		sizes[2] = { 5, 6 }, sub[2] = { 5, 1 }, st[2];
 	int		a[5][6], i, j, left, right;
 
-	left = (myrank + nranks - 1) % nranks;
-	right = (myrank + 1) % nranks;
+	left = (myrank + nprocs - 1) % nprocs;
+	right = (myrank + 1) % nprocs;
 	for (i = 0; i < 5; i++)
 		for (j = 0; j < 6; j++)
 			a[i][j] = j == 0 || j == 5 ? -1 : myrank * 100 +
@@ -180,7 +180,7 @@ decode(void)
 	int		darg[2] = { 2, MPI_DISTRIBUTE_DFLT_DARG };
 	int		ni, na, nd, comb, in[12], want[12];
 
-	MPI_Type_create_darray(nranks, myrank, 2, gs, dist, darg, dims,
+	MPI_Type_create_darray(nprocs, myrank, 2, gs, dist, darg, dims,
 	    MPI_ORDER_FORTRAN, MPI_DOUBLE, &t);
 	MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
 	if (comb != MPI_COMBINER_DARRAY || ni != 12 || na != 0 || nd != 1)
@@ -188,7 +188,7 @@ decode(void)
 		    nd);
 	else {
 		MPI_Type_get_contents(t, 12, 0, 1, in, ad, &got);
-		want[0] = nranks;
+		want[0] = nprocs;
 		want[1] = myrank;
 		want[2] = 2;
 		memcpy(want + 3, gs, sizeof(gs));
@@ -207,9 +207,9 @@ main(int argc, char *argv[])
 {
 	int	dist[2], darg[2], r;
 
-	start(&argc, &argv);
+	init(&argc, &argv);
 	dims[0] = dims[1] = 0;
-	MPI_Dims_create(nranks, 2, dims);
+	MPI_Dims_create(nprocs, 2, dims);
 	coords[0] = myrank / dims[1];
 	coords[1] = myrank % dims[1];
 	gs[0] = dims[0] * 3 + 1;
@@ -232,7 +232,7 @@ main(int argc, char *argv[])
 	one_distribution(dist, darg, MPI_ORDER_C, "block(all), cyclic, C");
 	/* Not distributed along a dimension of one process. */
 	r = dims[0];
-	dims[0] = nranks;
+	dims[0] = nprocs;
 	dims[1] = 1;
 	coords[0] = myrank;
 	coords[1] = 0;
@@ -242,7 +242,7 @@ main(int argc, char *argv[])
 	darg[1] = MPI_DISTRIBUTE_DFLT_DARG;
 	one_distribution(dist, darg, MPI_ORDER_C, "cyclic(3), none, C");
 	dims[0] = r;
-	dims[1] = nranks / r;
+	dims[1] = nprocs / r;
 	halo();
 	decode();
 	return finish();

@@ -203,14 +203,14 @@ main(int argc, char *argv[])
 {
 	int	counts[2], all[2];
 
-	start(&argc, &argv);
+	init(&argc, &argv);
 	attrs();
 	names();
 	/* Every rank saw the same callbacks. */
 	counts[0] = ncopy;
 	counts[1] = ndelete;
 	MPI_Allreduce(counts, all, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-	if (all[0] != nranks * ncopy || all[1] != nranks * ndelete)
+	if (all[0] != nprocs * ncopy || all[1] != nprocs * ndelete)
 		fail("the ranks counted different callbacks");
 	return finish();
 }

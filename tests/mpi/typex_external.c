@@ -87,8 +87,8 @@ exchange(void)
 	struct rec	 out[NREC], in[NREC], want;
 	double		 dv[8], dvin[8];
 	unsigned char	*buf, *rbuf;
-	int		 next = (myrank + 1) % nranks, k, n;
-	int		 prev = (myrank + nranks - 1) % nranks;
+	int		 next = (myrank + 1) % nprocs, k, n;
+	int		 prev = (myrank + nprocs - 1) % nprocs;
 
 	t = rec_type();
 	MPI_Type_vector(4, 1, 2, MPI_DOUBLE, &v);
@@ -186,7 +186,7 @@ bottom_and_errors(void)
 int
 main(int argc, char *argv[])
 {
-	start(&argc, &argv);
+	init(&argc, &argv);
 	exchange();
 	bottom_and_errors();
 	return finish();

@@ -92,7 +92,7 @@ reductions(void)
 	double dc[2][2], dco[2][2];
 	int64_t i8, i8o;
 	int32_t in[2], ino[2], lg[3], lgo[3];
-	int n = nranks, r = myrank, k;
+	int n = nprocs, r = myrank, k;
 
 	in[0] = r;
 	in[1] = -r;
@@ -223,7 +223,7 @@ refused(void)
 int
 main(int argc, char *argv[])
 {
-	start(&argc, &argv);
+	init(&argc, &argv);
 	sizes();
 	reductions();
 	refused();

@@ -119,11 +119,11 @@ errhandlers(void)
 	MPI_Errhandler_get(c, &got);
 	if (got != eh)
 		fail("MPI_Errhandler_get: not the handler set");
-	rc = MPI_Send(&x, 1, MPI_INT, nranks, 0, c);
+	rc = MPI_Send(&x, 1, MPI_INT, nprocs, 0, c);
 	if (rc != MPI_ERR_RANK || ncalls != 1 || lastcode != MPI_ERR_RANK ||
 	    lastcomm != c)
 		fail("a send to rank %d: %d, handler called %d times with %d",
-		    nranks, rc, ncalls, lastcode);
+		    nprocs, rc, ncalls, lastcode);
 	/* Freed, the handler stays on the communicator. */
 	MPI_Errhandler_free(&eh);
 	if (eh != MPI_ERRHANDLER_NULL)
@@ -151,7 +151,7 @@ errhandlers(void)
 int
 main(int argc, char *argv[])
 {
-	start(&argc, &argv);
+	init(&argc, &argv);
 	types();
 	errhandlers();
 	return finish();
