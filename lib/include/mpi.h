@@ -800,6 +800,367 @@ FT_MPI_API int	MPI_Intercomm_merge(MPI_Comm, int, MPI_Comm *);
 FT_MPI_API int	MPI_Comm_remote_size(MPI_Comm, int *);
 FT_MPI_API int	MPI_Comm_remote_group(MPI_Comm, MPI_Group *);
 
+/*
+ * The profiling interface (MPI-3.1 14.2): every MPI_X function is also
+ * PMPI_X; MPI_X is a weak alias, so a tool may define its own MPI_X and
+ * call PMPI_X.  Generated from the declarations above.
+ */
+FT_MPI_API int	PMPI_Init(int *, char ***);
+FT_MPI_API int	PMPI_Init_thread(int *, char ***, int, int *);
+FT_MPI_API int	PMPI_Finalize(void);
+FT_MPI_API int	PMPI_Initialized(int *);
+FT_MPI_API int	PMPI_Finalized(int *);
+FT_MPI_API int	PMPI_Query_thread(int *);
+FT_MPI_API int	PMPI_Is_thread_main(int *);
+FT_MPI_API int	PMPI_Abort(MPI_Comm, int);
+FT_MPI_API double PMPI_Wtime(void);
+FT_MPI_API double PMPI_Wtick(void);
+FT_MPI_API int	PMPI_Get_processor_name(char *, int *);
+FT_MPI_API int	PMPI_Get_version(int *, int *);
+FT_MPI_API int	PMPI_Get_library_version(char *, int *);
+FT_MPI_API int	PMPI_Error_string(int, char *, int *);
+FT_MPI_API int	PMPI_Error_class(int, int *);
+FT_MPI_API int	PMPI_Comm_set_errhandler(MPI_Comm, MPI_Errhandler);
+FT_MPI_API int	PMPI_Comm_get_errhandler(MPI_Comm, MPI_Errhandler *);
+FT_MPI_API int	PMPI_Errhandler_free(MPI_Errhandler *);
+FT_MPI_API int	PMPI_Comm_rank(MPI_Comm, int *);
+FT_MPI_API int	PMPI_Comm_size(MPI_Comm, int *);
+FT_MPI_API int	PMPI_Comm_get_attr(MPI_Comm, int, void *, int *);
+FT_MPI_API int	PMPI_Type_size(MPI_Datatype, int *);
+FT_MPI_API int	PMPI_Get_count(const MPI_Status *, MPI_Datatype, int *);
+FT_MPI_API int	PMPI_Send(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+FT_MPI_API int	PMPI_Ssend(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+FT_MPI_API int	PMPI_Rsend(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+FT_MPI_API int	PMPI_Bsend(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+FT_MPI_API int	PMPI_Buffer_attach(void *, int);
+FT_MPI_API int	PMPI_Buffer_detach(void *, int *);
+FT_MPI_API int	PMPI_Recv(void *, int, MPI_Datatype, int, int, MPI_Comm,
+		    MPI_Status *);
+FT_MPI_API int	PMPI_Isend(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Issend(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Irsend(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Irecv(void *, int, MPI_Datatype, int, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Sendrecv(const void *, int, MPI_Datatype, int, int,
+		    void *, int, MPI_Datatype, int, int, MPI_Comm,
+		    MPI_Status *);
+FT_MPI_API int	PMPI_Sendrecv_replace(void *, int, MPI_Datatype, int, int,
+		    int, int, MPI_Comm, MPI_Status *);
+FT_MPI_API int	PMPI_Probe(int, int, MPI_Comm, MPI_Status *);
+FT_MPI_API int	PMPI_Iprobe(int, int, MPI_Comm, int *, MPI_Status *);
+FT_MPI_API int	PMPI_Wait(MPI_Request *, MPI_Status *);
+FT_MPI_API int	PMPI_Waitall(int, MPI_Request *, MPI_Status *);
+FT_MPI_API int	PMPI_Waitany(int, MPI_Request *, int *, MPI_Status *);
+FT_MPI_API int	PMPI_Waitsome(int, MPI_Request *, int *, int *, MPI_Status *);
+FT_MPI_API int	PMPI_Test(MPI_Request *, int *, MPI_Status *);
+FT_MPI_API int	PMPI_Testall(int, MPI_Request *, int *, MPI_Status *);
+FT_MPI_API int	PMPI_Testany(int, MPI_Request *, int *, int *, MPI_Status *);
+FT_MPI_API int	PMPI_Testsome(int, MPI_Request *, int *, int *, MPI_Status *);
+FT_MPI_API int	PMPI_Request_free(MPI_Request *);
+FT_MPI_API int	PMPI_Cancel(MPI_Request *);
+FT_MPI_API int	PMPI_Test_cancelled(const MPI_Status *, int *);
+FT_MPI_API int	PMPI_Type_contiguous(int, MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_vector(int, int, int, MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_hvector(int, int, MPI_Aint, MPI_Datatype,
+		    MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_indexed(int, const int [], const int [],
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_hindexed(int, const int [], const MPI_Aint [],
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_indexed_block(int, int, const int [],
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_hindexed_block(int, int, const MPI_Aint [],
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_struct(int, const int [], const MPI_Aint [],
+		    const MPI_Datatype [], MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_resized(MPI_Datatype, MPI_Aint, MPI_Aint,
+		    MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_dup(MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_commit(MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_free(MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_size_x(MPI_Datatype, MPI_Count *);
+FT_MPI_API int	PMPI_Type_get_extent(MPI_Datatype, MPI_Aint *, MPI_Aint *);
+FT_MPI_API int	PMPI_Type_get_extent_x(MPI_Datatype, MPI_Count *, MPI_Count *);
+FT_MPI_API int	PMPI_Type_get_true_extent(MPI_Datatype, MPI_Aint *,
+		    MPI_Aint *);
+FT_MPI_API int	PMPI_Type_get_true_extent_x(MPI_Datatype, MPI_Count *,
+		    MPI_Count *);
+FT_MPI_API int	PMPI_Type_set_name(MPI_Datatype, const char *);
+FT_MPI_API int	PMPI_Type_get_name(MPI_Datatype, char *, int *);
+FT_MPI_API int	PMPI_Get_elements(const MPI_Status *, MPI_Datatype, int *);
+FT_MPI_API int	PMPI_Get_elements_x(const MPI_Status *, MPI_Datatype,
+		    MPI_Count *);
+FT_MPI_API int	PMPI_Pack(const void *, int, MPI_Datatype, void *, int, int *,
+		    MPI_Comm);
+FT_MPI_API int	PMPI_Unpack(const void *, int, int *, void *, int,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Pack_size(int, MPI_Datatype, MPI_Comm, int *);
+FT_MPI_API int	PMPI_Get_address(const void *, MPI_Aint *);
+FT_MPI_API MPI_Aint PMPI_Aint_add(MPI_Aint, MPI_Aint);
+FT_MPI_API MPI_Aint PMPI_Aint_diff(MPI_Aint, MPI_Aint);
+FT_MPI_API int	PMPI_Op_create(MPI_User_function *, int, MPI_Op *);
+FT_MPI_API int	PMPI_Op_free(MPI_Op *);
+FT_MPI_API int	PMPI_Op_commutative(MPI_Op, int *);
+FT_MPI_API int	PMPI_Reduce_local(const void *, void *, int, MPI_Datatype,
+		    MPI_Op);
+FT_MPI_API int	PMPI_Barrier(MPI_Comm);
+FT_MPI_API int	PMPI_Bcast(void *, int, MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	PMPI_Reduce(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    int, MPI_Comm);
+FT_MPI_API int	PMPI_Allreduce(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm);
+FT_MPI_API int	PMPI_Gather(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	PMPI_Gatherv(const void *, int, MPI_Datatype, void *,
+		    const int *, const int *, MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	PMPI_Scatter(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	PMPI_Scatterv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+FT_MPI_API int	PMPI_Allgather(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Allgatherv(const void *, int, MPI_Datatype, void *,
+		    const int *, const int *, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Alltoall(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Alltoallv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Alltoallw(const void *, const int *, const int *,
+		    const MPI_Datatype *, void *, const int *, const int *,
+		    const MPI_Datatype *, MPI_Comm);
+FT_MPI_API int	PMPI_Reduce_scatter(const void *, void *, const int *,
+		    MPI_Datatype, MPI_Op, MPI_Comm);
+FT_MPI_API int	PMPI_Reduce_scatter_block(const void *, void *, int,
+		    MPI_Datatype, MPI_Op, MPI_Comm);
+FT_MPI_API int	PMPI_Scan(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm);
+FT_MPI_API int	PMPI_Exscan(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm);
+FT_MPI_API int	PMPI_Ibarrier(MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ibcast(void *, int, MPI_Datatype, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Ireduce(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    int, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Iallreduce(const void *, void *, int, MPI_Datatype,
+		    MPI_Op, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Igather(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, int, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Igatherv(const void *, int, MPI_Datatype, void *,
+		    const int *, const int *, MPI_Datatype, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Iscatter(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, int, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Iscatterv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Iallgather(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Iallgatherv(const void *, int, MPI_Datatype, void *,
+		    const int *, const int *, MPI_Datatype, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Ialltoall(const void *, int, MPI_Datatype, void *, int,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ialltoallv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ialltoallw(const void *, const int *, const int *,
+		    const MPI_Datatype *, void *, const int *, const int *,
+		    const MPI_Datatype *, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ireduce_scatter(const void *, void *, const int *,
+		    MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ireduce_scatter_block(const void *, void *, int,
+		    MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Iscan(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Iexscan(const void *, void *, int, MPI_Datatype, MPI_Op,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Send_init(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ssend_init(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Rsend_init(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Bsend_init(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Recv_init(void *, int, MPI_Datatype, int, int, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Start(MPI_Request *);
+FT_MPI_API int	PMPI_Startall(int, MPI_Request *);
+FT_MPI_API int	PMPI_Comm_dup(MPI_Comm, MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_dup_with_info(MPI_Comm, MPI_Info, MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_split(MPI_Comm, int, int, MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_split_type(MPI_Comm, int, int, MPI_Info,
+		    MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_create(MPI_Comm, MPI_Group, MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_create_group(MPI_Comm, MPI_Group, int, MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_free(MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_compare(MPI_Comm, MPI_Comm, int *);
+FT_MPI_API int	PMPI_Comm_test_inter(MPI_Comm, int *);
+FT_MPI_API int	PMPI_Comm_group(MPI_Comm, MPI_Group *);
+FT_MPI_API int	PMPI_Comm_set_name(MPI_Comm, const char *);
+FT_MPI_API int	PMPI_Comm_get_name(MPI_Comm, char *, int *);
+FT_MPI_API int	PMPI_Comm_set_info(MPI_Comm, MPI_Info);
+FT_MPI_API int	PMPI_Comm_get_info(MPI_Comm, MPI_Info *);
+FT_MPI_API int	PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *,
+		    MPI_Comm_delete_attr_function *, int *, void *);
+FT_MPI_API int	PMPI_Comm_free_keyval(int *);
+FT_MPI_API int	PMPI_Comm_set_attr(MPI_Comm, int, void *);
+FT_MPI_API int	PMPI_Comm_delete_attr(MPI_Comm, int);
+FT_MPI_API int	PMPI_Keyval_create(MPI_Copy_function *, MPI_Delete_function *,
+		    int *, void *);
+FT_MPI_API int	PMPI_Keyval_free(int *);
+FT_MPI_API int	PMPI_Attr_put(MPI_Comm, int, void *);
+FT_MPI_API int	PMPI_Attr_get(MPI_Comm, int, void *, int *);
+FT_MPI_API int	PMPI_Attr_delete(MPI_Comm, int);
+FT_MPI_API int	PMPI_Group_size(MPI_Group, int *);
+FT_MPI_API int	PMPI_Group_rank(MPI_Group, int *);
+FT_MPI_API int	PMPI_Group_translate_ranks(MPI_Group, int, const int *,
+		    MPI_Group, int *);
+FT_MPI_API int	PMPI_Group_compare(MPI_Group, MPI_Group, int *);
+FT_MPI_API int	PMPI_Group_union(MPI_Group, MPI_Group, MPI_Group *);
+FT_MPI_API int	PMPI_Group_intersection(MPI_Group, MPI_Group, MPI_Group *);
+FT_MPI_API int	PMPI_Group_difference(MPI_Group, MPI_Group, MPI_Group *);
+FT_MPI_API int	PMPI_Group_incl(MPI_Group, int, const int *, MPI_Group *);
+FT_MPI_API int	PMPI_Group_excl(MPI_Group, int, const int *, MPI_Group *);
+FT_MPI_API int	PMPI_Group_range_incl(MPI_Group, int, int [][3], MPI_Group *);
+FT_MPI_API int	PMPI_Group_range_excl(MPI_Group, int, int [][3], MPI_Group *);
+FT_MPI_API int	PMPI_Group_free(MPI_Group *);
+FT_MPI_API int	PMPI_Dims_create(int, int, int *);
+FT_MPI_API int	PMPI_Cart_create(MPI_Comm, int, const int *, const int *, int,
+		    MPI_Comm *);
+FT_MPI_API int	PMPI_Cart_get(MPI_Comm, int, int *, int *, int *);
+FT_MPI_API int	PMPI_Cart_rank(MPI_Comm, const int *, int *);
+FT_MPI_API int	PMPI_Cart_coords(MPI_Comm, int, int, int *);
+FT_MPI_API int	PMPI_Cart_shift(MPI_Comm, int, int, int *, int *);
+FT_MPI_API int	PMPI_Cart_sub(MPI_Comm, const int *, MPI_Comm *);
+FT_MPI_API int	PMPI_Cart_map(MPI_Comm, int, const int *, const int *, int *);
+FT_MPI_API int	PMPI_Cartdim_get(MPI_Comm, int *);
+FT_MPI_API int	PMPI_Topo_test(MPI_Comm, int *);
+FT_MPI_API int	PMPI_Info_create(MPI_Info *);
+FT_MPI_API int	PMPI_Info_set(MPI_Info, const char *, const char *);
+FT_MPI_API int	PMPI_Info_get(MPI_Info, const char *, int, char *, int *);
+FT_MPI_API int	PMPI_Info_get_valuelen(MPI_Info, const char *, int *, int *);
+FT_MPI_API int	PMPI_Info_get_nkeys(MPI_Info, int *);
+FT_MPI_API int	PMPI_Info_get_nthkey(MPI_Info, int, char *);
+FT_MPI_API int	PMPI_Info_delete(MPI_Info, const char *);
+FT_MPI_API int	PMPI_Info_dup(MPI_Info, MPI_Info *);
+FT_MPI_API int	PMPI_Info_free(MPI_Info *);
+FT_MPI_API int	PMPI_Graph_create(MPI_Comm, int, const int *, const int *, int,
+		    MPI_Comm *);
+FT_MPI_API int	PMPI_Graphdims_get(MPI_Comm, int *, int *);
+FT_MPI_API int	PMPI_Graph_get(MPI_Comm, int, int, int *, int *);
+FT_MPI_API int	PMPI_Graph_neighbors_count(MPI_Comm, int, int *);
+FT_MPI_API int	PMPI_Graph_neighbors(MPI_Comm, int, int, int *);
+FT_MPI_API int	PMPI_Graph_map(MPI_Comm, int, const int *, const int *, int *);
+FT_MPI_API int	PMPI_Dist_graph_create_adjacent(MPI_Comm, int, const int *,
+		    const int *, int, const int *, const int *, MPI_Info, int,
+		    MPI_Comm *);
+FT_MPI_API int	PMPI_Dist_graph_create(MPI_Comm, int, const int *, const int *,
+		    const int *, const int *, MPI_Info, int, MPI_Comm *);
+FT_MPI_API int	PMPI_Dist_graph_neighbors_count(MPI_Comm, int *, int *, int *);
+FT_MPI_API int	PMPI_Dist_graph_neighbors(MPI_Comm, int, int *, int *, int,
+		    int *, int *);
+FT_MPI_API int	PMPI_Neighbor_allgather(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Neighbor_allgatherv(const void *, int, MPI_Datatype,
+		    void *, const int *, const int *, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Neighbor_alltoall(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Neighbor_alltoallv(const void *, const int *, const int *,
+		    MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm);
+FT_MPI_API int	PMPI_Neighbor_alltoallw(const void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, MPI_Comm);
+FT_MPI_API int	PMPI_Ineighbor_allgather(const void *, int, MPI_Datatype,
+		    void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ineighbor_allgatherv(const void *, int, MPI_Datatype,
+		    void *, const int *, const int *, MPI_Datatype, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Ineighbor_alltoall(const void *, int, MPI_Datatype,
+		    void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ineighbor_alltoallv(const void *, const int *,
+		    const int *, MPI_Datatype, void *, const int *, const int *,
+		    MPI_Datatype, MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Ineighbor_alltoallw(const void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, void *, const int *,
+		    const MPI_Aint *, const MPI_Datatype *, MPI_Comm,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Comm_idup(MPI_Comm, MPI_Comm *, MPI_Request *);
+FT_MPI_API int	PMPI_Ibsend(const void *, int, MPI_Datatype, int, int,
+		    MPI_Comm, MPI_Request *);
+FT_MPI_API int	PMPI_Request_get_status(MPI_Request, int *, MPI_Status *);
+FT_MPI_API int	PMPI_Grequest_start(MPI_Grequest_query_function *,
+		    MPI_Grequest_free_function *,
+		    MPI_Grequest_cancel_function *, void *, MPI_Request *);
+FT_MPI_API int	PMPI_Grequest_complete(MPI_Request);
+FT_MPI_API int	PMPI_Status_set_elements(MPI_Status *, MPI_Datatype, int);
+FT_MPI_API int	PMPI_Status_set_elements_x(MPI_Status *, MPI_Datatype,
+		    MPI_Count);
+FT_MPI_API int	PMPI_Status_set_cancelled(MPI_Status *, int);
+FT_MPI_API int	PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API int	PMPI_Comm_call_errhandler(MPI_Comm, int);
+FT_MPI_API int	PMPI_Add_error_class(int *);
+FT_MPI_API int	PMPI_Add_error_code(int, int *);
+FT_MPI_API int	PMPI_Add_error_string(int, const char *);
+FT_MPI_API int	PMPI_Alloc_mem(MPI_Aint, MPI_Info, void *);
+FT_MPI_API int	PMPI_Free_mem(void *);
+FT_MPI_API int	PMPI_Mprobe(int, int, MPI_Comm, MPI_Message *, MPI_Status *);
+FT_MPI_API int	PMPI_Improbe(int, int, MPI_Comm, int *, MPI_Message *,
+		    MPI_Status *);
+FT_MPI_API int	PMPI_Mrecv(void *, int, MPI_Datatype, MPI_Message *,
+		    MPI_Status *);
+FT_MPI_API int	PMPI_Imrecv(void *, int, MPI_Datatype, MPI_Message *,
+		    MPI_Request *);
+FT_MPI_API int	PMPI_Type_get_envelope(MPI_Datatype, int *, int *, int *,
+		    int *);
+FT_MPI_API int	PMPI_Type_get_contents(MPI_Datatype, int, int, int, int [],
+		    MPI_Aint [], MPI_Datatype []);
+FT_MPI_API int	PMPI_Type_create_subarray(int, const int [], const int [],
+		    const int [], int, MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_darray(int, int, int, const int [],
+		    const int [], const int [], const int [], int,
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API int	PMPI_Pack_external(const char [], const void *, int,
+		    MPI_Datatype, void *, MPI_Aint, MPI_Aint *);
+FT_MPI_API int	PMPI_Unpack_external(const char [], const void *, MPI_Aint,
+		    MPI_Aint *, void *, int, MPI_Datatype);
+FT_MPI_API int	PMPI_Pack_external_size(const char [], int, MPI_Datatype,
+		    MPI_Aint *);
+FT_MPI_API int	PMPI_Type_create_keyval(MPI_Type_copy_attr_function *,
+		    MPI_Type_delete_attr_function *, int *, void *);
+FT_MPI_API int	PMPI_Type_free_keyval(int *);
+FT_MPI_API int	PMPI_Type_set_attr(MPI_Datatype, int, void *);
+FT_MPI_API int	PMPI_Type_get_attr(MPI_Datatype, int, void *, int *);
+FT_MPI_API int	PMPI_Type_delete_attr(MPI_Datatype, int);
+FT_MPI_API int	PMPI_Type_match_size(int, int, MPI_Datatype *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Address(void *, MPI_Aint *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Type_extent(MPI_Datatype, MPI_Aint *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Type_lb(MPI_Datatype, MPI_Aint *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Type_ub(MPI_Datatype, MPI_Aint *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Type_hvector(int, int, MPI_Aint,
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Type_hindexed(int, int *, MPI_Aint *,
+		    MPI_Datatype, MPI_Datatype *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Type_struct(int, int *, MPI_Aint *,
+		    MPI_Datatype *, MPI_Datatype *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Errhandler_create(MPI_Handler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Errhandler_set(MPI_Comm,
+		    MPI_Errhandler);
+FT_MPI_API FT_MPI_DEPRECATED int PMPI_Errhandler_get(MPI_Comm,
+		    MPI_Errhandler *);
+FT_MPI_API int	PMPI_Intercomm_create(MPI_Comm, int, MPI_Comm, int, int,
+		    MPI_Comm *);
+FT_MPI_API int	PMPI_Intercomm_merge(MPI_Comm, int, MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_remote_size(MPI_Comm, int *);
+FT_MPI_API int	PMPI_Comm_remote_group(MPI_Comm, MPI_Group *);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1429,21 +1429,21 @@ run(struct ft_coll_sched *s, int rc)
 	ft__coll_init(&s, comm, call)
 
 int
-MPI_Barrier(MPI_Comm comm)
+PMPI_Barrier(MPI_Comm comm)
 {
 	BEGIN("MPI_Barrier");
 	return run(&s, ft__coll_barrier(&s));
 }
 
 int
-MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
 	BEGIN("MPI_Bcast");
 	return run(&s, ft__coll_bcast(&s, buf, count, type, root));
 }
 
 int
-MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, int root, MPI_Comm comm)
 {
 	BEGIN("MPI_Reduce");
@@ -1452,7 +1452,7 @@ MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 }
 
 int
-MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, MPI_Comm comm)
 {
 	BEGIN("MPI_Allreduce");
@@ -1460,7 +1460,7 @@ MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 }
 
 int
-MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	BEGIN("MPI_Gather");
@@ -1469,7 +1469,7 @@ MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     const int *rcounts, const int *displs, MPI_Datatype rtype, int root,
     MPI_Comm comm)
 {
@@ -1479,7 +1479,7 @@ MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
 	BEGIN("MPI_Scatter");
@@ -1488,7 +1488,7 @@ MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Scatterv(const void *sbuf, const int *scounts, const int *displs,
+PMPI_Scatterv(const void *sbuf, const int *scounts, const int *displs,
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
     MPI_Comm comm)
 {
@@ -1498,7 +1498,7 @@ MPI_Scatterv(const void *sbuf, const int *scounts, const int *displs,
 }
 
 int
-MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
 	BEGIN("MPI_Allgather");
@@ -1507,7 +1507,7 @@ MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm)
 {
 	BEGIN("MPI_Allgatherv");
@@ -1516,7 +1516,7 @@ MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
 	BEGIN("MPI_Alltoall");
@@ -1525,7 +1525,7 @@ MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
+PMPI_Alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
     MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
     MPI_Datatype rtype, MPI_Comm comm)
 {
@@ -1535,7 +1535,7 @@ MPI_Alltoallv(const void *sbuf, const int *scounts, const int *sdispls,
 }
 
 int
-MPI_Alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
+PMPI_Alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
     const MPI_Datatype *stypes, void *rbuf, const int *rcounts,
     const int *rdispls, const MPI_Datatype *rtypes, MPI_Comm comm)
 {
@@ -1545,7 +1545,7 @@ MPI_Alltoallw(const void *sbuf, const int *scounts, const int *sdispls,
 }
 
 int
-MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
 	BEGIN("MPI_Reduce_scatter");
@@ -1554,7 +1554,7 @@ MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
 }
 
 int
-MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
+PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
     MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
 	BEGIN("MPI_Reduce_scatter_block");
@@ -1563,7 +1563,7 @@ MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
 }
 
 int
-MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, MPI_Comm comm)
 {
 	BEGIN("MPI_Scan");
@@ -1571,9 +1571,28 @@ MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 }
 
 int
-MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, MPI_Comm comm)
 {
 	BEGIN("MPI_Exscan");
 	return run(&s, ft__coll_scan(&s, sbuf, rbuf, count, type, op, 1));
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Barrier = PMPI_Barrier
+#pragma weak MPI_Bcast = PMPI_Bcast
+#pragma weak MPI_Reduce = PMPI_Reduce
+#pragma weak MPI_Allreduce = PMPI_Allreduce
+#pragma weak MPI_Gather = PMPI_Gather
+#pragma weak MPI_Gatherv = PMPI_Gatherv
+#pragma weak MPI_Scatter = PMPI_Scatter
+#pragma weak MPI_Scatterv = PMPI_Scatterv
+#pragma weak MPI_Allgather = PMPI_Allgather
+#pragma weak MPI_Allgatherv = PMPI_Allgatherv
+#pragma weak MPI_Alltoall = PMPI_Alltoall
+#pragma weak MPI_Alltoallv = PMPI_Alltoallv
+#pragma weak MPI_Alltoallw = PMPI_Alltoallw
+#pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
+#pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
+#pragma weak MPI_Scan = PMPI_Scan
+#pragma weak MPI_Exscan = PMPI_Exscan

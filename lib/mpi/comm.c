@@ -525,7 +525,7 @@ ft__mpi_comm_split(MPI_Comm comm, int color, int key, int err,
 }
 
 int
-MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	const char *why = "";
 	int err = 0;
@@ -546,7 +546,7 @@ MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 }
 
 int
-MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
+PMPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
     MPI_Comm *newcomm)
 {
 	const char *why = "";
@@ -646,13 +646,13 @@ dup_finish(const char *call, MPI_Comm comm, MPI_Comm c, MPI_Comm *newcomm)
 }
 
 int
-MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
 	return comm_dup("MPI_Comm_dup", comm, MPI_INFO_NULL, newcomm);
 }
 
 int
-MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
 	return comm_dup("MPI_Comm_dup_with_info", comm, info, newcomm);
 }
@@ -688,7 +688,7 @@ group_in_comm(MPI_Comm comm, MPI_Group group, int *out)
 }
 
 int
-MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
 	const char *why = "";
 	uint32_t ctx, *all;
@@ -733,7 +733,7 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 
 int
-MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
     MPI_Comm *newcomm)
 {
 	uint32_t ctx, *all;
@@ -789,7 +789,7 @@ MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 }
 
 int
-MPI_Comm_free(MPI_Comm *comm)
+PMPI_Comm_free(MPI_Comm *comm)
 {
 	int rc;
 
@@ -855,7 +855,7 @@ ft__mpi_ranks_compare(const uint32_t *a, const uint32_t *b, int n)
 }
 
 int
-MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
+PMPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 {
 	int res, rres = MPI_IDENT;
 
@@ -893,7 +893,7 @@ MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int *result)
 }
 
 int
-MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_test_inter");
 	if (!ft__mpi_comm_ok(comm))
@@ -918,7 +918,7 @@ ft__mpi_comm_group_of(MPI_Comm comm, const char *call, const uint32_t *world,
 }
 
 int
-MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_group");
 	if (!ft__mpi_comm_ok(comm))
@@ -929,7 +929,7 @@ MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 }
 
 int
-MPI_Comm_set_name(MPI_Comm comm, const char *name)
+PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_set_name");
 	if (!ft__mpi_comm_ok(comm))
@@ -944,7 +944,7 @@ MPI_Comm_set_name(MPI_Comm comm, const char *name)
 }
 
 int
-MPI_Comm_get_name(MPI_Comm comm, char *name, int *len)
+PMPI_Comm_get_name(MPI_Comm comm, char *name, int *len)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_get_name");
 	if (!ft__mpi_comm_ok(comm))
@@ -959,7 +959,7 @@ MPI_Comm_get_name(MPI_Comm comm, char *name, int *len)
 }
 
 int
-MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_set_info");
 	if (!ft__mpi_comm_ok(comm))
@@ -973,7 +973,7 @@ MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 }
 
 int
-MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
+PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_get_info");
 	if (!ft__mpi_comm_ok(comm))
@@ -987,7 +987,7 @@ MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
 }
 
 int
-MPI_Comm_rank(MPI_Comm comm, int *rank)
+PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_rank");
 	if (!ft__mpi_comm_ok(comm))
@@ -1001,7 +1001,7 @@ MPI_Comm_rank(MPI_Comm comm, int *rank)
 }
 
 int
-MPI_Comm_size(MPI_Comm comm, int *size)
+PMPI_Comm_size(MPI_Comm comm, int *size)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_size");
 	if (!ft__mpi_comm_ok(comm))
@@ -1029,7 +1029,7 @@ ft_mpi_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in,
 }
 
 int
-MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
+PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
     MPI_Comm_delete_attr_function *del, int *keyval, void *extra)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_create_keyval");
@@ -1044,7 +1044,7 @@ MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
 }
 
 int
-MPI_Comm_free_keyval(int *keyval)
+PMPI_Comm_free_keyval(int *keyval)
 {
 	FT_MPI_CHECK_INIT("MPI_Comm_free_keyval");
 	if (keyval == NULL)
@@ -1059,7 +1059,7 @@ MPI_Comm_free_keyval(int *keyval)
 }
 
 int
-MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
+PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
 {
 	int rc;
 
@@ -1082,7 +1082,7 @@ MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
 }
 
 int
-MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
+PMPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 {
 	static int tag_ub = INT32_MAX, host = MPI_PROC_NULL,
 	    io = MPI_ANY_SOURCE, wtime_global = 0, appnum = 0;
@@ -1136,7 +1136,7 @@ MPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 }
 
 int
-MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
 	int rc;
 
@@ -1156,32 +1156,32 @@ MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 
 /* The MPI-1 names (deprecated, still common). */
 int
-MPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del,
+PMPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del,
     int *keyval, void *extra)
 {
 	return MPI_Comm_create_keyval(copy, del, keyval, extra);
 }
 
 int
-MPI_Keyval_free(int *keyval)
+PMPI_Keyval_free(int *keyval)
 {
 	return MPI_Comm_free_keyval(keyval);
 }
 
 int
-MPI_Attr_put(MPI_Comm comm, int keyval, void *val)
+PMPI_Attr_put(MPI_Comm comm, int keyval, void *val)
 {
 	return MPI_Comm_set_attr(comm, keyval, val);
 }
 
 int
-MPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
+PMPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
 {
 	return MPI_Comm_get_attr(comm, keyval, val, flag);
 }
 
 int
-MPI_Attr_delete(MPI_Comm comm, int keyval)
+PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
 	return MPI_Comm_delete_attr(comm, keyval);
 }
@@ -1219,3 +1219,31 @@ ft__mpi_comm_fini_end(void)
 	ft__mpi_group_fini();
 	ft__mpi_info_fini();
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Comm_split = PMPI_Comm_split
+#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
+#pragma weak MPI_Comm_dup = PMPI_Comm_dup
+#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
+#pragma weak MPI_Comm_create = PMPI_Comm_create
+#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+#pragma weak MPI_Comm_free = PMPI_Comm_free
+#pragma weak MPI_Comm_compare = PMPI_Comm_compare
+#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
+#pragma weak MPI_Comm_group = PMPI_Comm_group
+#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
+#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
+#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
+#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
+#pragma weak MPI_Comm_rank = PMPI_Comm_rank
+#pragma weak MPI_Comm_size = PMPI_Comm_size
+#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
+#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
+#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
+#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
+#pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
+#pragma weak MPI_Keyval_create = PMPI_Keyval_create
+#pragma weak MPI_Keyval_free = PMPI_Keyval_free
+#pragma weak MPI_Attr_put = PMPI_Attr_put
+#pragma weak MPI_Attr_get = PMPI_Attr_get
+#pragma weak MPI_Attr_delete = PMPI_Attr_delete

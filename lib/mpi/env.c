@@ -253,7 +253,7 @@ init_common(void)
 }
 
 int
-MPI_Init(int *argc, char ***argv)
+PMPI_Init(int *argc, char ***argv)
 {
 	int rc;
 
@@ -264,7 +264,7 @@ MPI_Init(int *argc, char ***argv)
 }
 
 int
-MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
 	int rc;
 
@@ -281,7 +281,7 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 }
 
 int
-MPI_Query_thread(int *provided)
+PMPI_Query_thread(int *provided)
 {
 	FT_MPI_CHECK_INIT("MPI_Query_thread");
 	if (provided == NULL)
@@ -292,7 +292,7 @@ MPI_Query_thread(int *provided)
 }
 
 int
-MPI_Is_thread_main(int *flag)
+PMPI_Is_thread_main(int *flag)
 {
 	FT_MPI_CHECK_INIT("MPI_Is_thread_main");
 	if (flag == NULL)
@@ -319,7 +319,7 @@ not_busy(void *arg)
 }
 
 int
-MPI_Finalize(void)
+PMPI_Finalize(void)
 {
 	struct ft_wbuf wb;
 	struct ft_conn *ctl;
@@ -349,7 +349,7 @@ MPI_Finalize(void)
 }
 
 int
-MPI_Initialized(int *flag)
+PMPI_Initialized(int *flag)
 {
 	if (flag == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
@@ -359,7 +359,7 @@ MPI_Initialized(int *flag)
 }
 
 int
-MPI_Finalized(int *flag)
+PMPI_Finalized(int *flag)
 {
 	if (flag == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
@@ -402,7 +402,7 @@ ft__mpi_abort(int code, const char *why)
 }
 
 int
-MPI_Abort(MPI_Comm comm, int code)
+PMPI_Abort(MPI_Comm comm, int code)
 {
 	(void)comm;
 	if (!ft__mpi.initialized || ft__mpi.finalized) {
@@ -450,7 +450,7 @@ ft__mpi_decide(uint32_t kind, uint64_t v[3])
 }
 
 double
-MPI_Wtime(void)
+PMPI_Wtime(void)
 {
 	uint64_t v[3] = { 0, 0, 0 };
 	double t;
@@ -469,7 +469,7 @@ MPI_Wtime(void)
 }
 
 double
-MPI_Wtick(void)
+PMPI_Wtick(void)
 {
 	struct timespec ts;
 
@@ -479,7 +479,7 @@ MPI_Wtick(void)
 }
 
 int
-MPI_Get_processor_name(char *name, int *len)
+PMPI_Get_processor_name(char *name, int *len)
 {
 	char host[MPI_MAX_PROCESSOR_NAME];
 
@@ -495,7 +495,7 @@ MPI_Get_processor_name(char *name, int *len)
 }
 
 int
-MPI_Get_version(int *version, int *subversion)
+PMPI_Get_version(int *version, int *subversion)
 {
 	if (version == NULL || subversion == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
@@ -506,7 +506,7 @@ MPI_Get_version(int *version, int *subversion)
 }
 
 int
-MPI_Get_library_version(char *version, int *len)
+PMPI_Get_library_version(char *version, int *len)
 {
 	if (version == NULL || len == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
@@ -517,3 +517,18 @@ MPI_Get_library_version(char *version, int *len)
 	*len = (int)strlen(version);
 	return MPI_SUCCESS;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Init = PMPI_Init
+#pragma weak MPI_Init_thread = PMPI_Init_thread
+#pragma weak MPI_Query_thread = PMPI_Query_thread
+#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
+#pragma weak MPI_Finalize = PMPI_Finalize
+#pragma weak MPI_Initialized = PMPI_Initialized
+#pragma weak MPI_Finalized = PMPI_Finalized
+#pragma weak MPI_Abort = PMPI_Abort
+#pragma weak MPI_Wtime = PMPI_Wtime
+#pragma weak MPI_Wtick = PMPI_Wtick
+#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
+#pragma weak MPI_Get_version = PMPI_Get_version
+#pragma weak MPI_Get_library_version = PMPI_Get_library_version

@@ -91,7 +91,7 @@ ft__mpi_err_lastused(void)
 }
 
 int
-MPI_Error_string(int code, char *str, int *len)
+PMPI_Error_string(int code, char *str, int *len)
 {
 	const char *text;
 
@@ -109,7 +109,7 @@ MPI_Error_string(int code, char *str, int *len)
 }
 
 int
-MPI_Error_class(int code, int *cls)
+PMPI_Error_class(int code, int *cls)
 {
 	const struct ucode *u;
 
@@ -146,14 +146,14 @@ code_add(const char *call, int cls, int *code)
 }
 
 int
-MPI_Add_error_class(int *cls)
+PMPI_Add_error_class(int *cls)
 {
 	FT_MPI_CHECK_INIT("MPI_Add_error_class");
 	return code_add("MPI_Add_error_class", -1, cls);
 }
 
 int
-MPI_Add_error_code(int cls, int *code)
+PMPI_Add_error_code(int cls, int *code)
 {
 	const struct ucode *u;
 
@@ -167,7 +167,7 @@ MPI_Add_error_code(int cls, int *code)
 }
 
 int
-MPI_Add_error_string(int code, const char *str)
+PMPI_Add_error_string(int code, const char *str)
 {
 	struct ucode *u;
 	char *copy;
@@ -271,7 +271,7 @@ ft__mpi_errh_create(const char *call, MPI_Comm_errhandler_function *fn,
 }
 
 int
-MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
     MPI_Errhandler *eh)
 {
 	return ft__mpi_errh_create("MPI_Comm_create_errhandler", fn, eh);
@@ -289,7 +289,7 @@ check_comm(MPI_Comm comm, const char *call)
 }
 
 int
-MPI_Comm_call_errhandler(MPI_Comm comm, int code)
+PMPI_Comm_call_errhandler(MPI_Comm comm, int code)
 {
 	int rc;
 
@@ -303,7 +303,7 @@ MPI_Comm_call_errhandler(MPI_Comm comm, int code)
 }
 
 int
-MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
+PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 {
 	int rc;
 
@@ -321,7 +321,7 @@ MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 }
 
 int
-MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
+PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 {
 	int rc;
 
@@ -339,7 +339,7 @@ MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 }
 
 int
-MPI_Errhandler_free(MPI_Errhandler *eh)
+PMPI_Errhandler_free(MPI_Errhandler *eh)
 {
 	FT_MPI_CHECK_INIT("MPI_Errhandler_free");
 	if (eh == NULL || !errh_ok(*eh))
@@ -376,3 +376,14 @@ ft__mpi_errors_fini(void)
 	ucodes.n = 0;
 }
 
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Error_string = PMPI_Error_string
+#pragma weak MPI_Error_class = PMPI_Error_class
+#pragma weak MPI_Add_error_class = PMPI_Add_error_class
+#pragma weak MPI_Add_error_code = PMPI_Add_error_code
+#pragma weak MPI_Add_error_string = PMPI_Add_error_string
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free

@@ -118,7 +118,7 @@ ints(const int *p, int n)
 }
 
 int
-MPI_Graph_create(MPI_Comm comm, int nnodes, const int *index,
+PMPI_Graph_create(MPI_Comm comm, int nnodes, const int *index,
     const int *edges, int reorder, MPI_Comm *newcomm)
 {
 	static const char call[] = "MPI_Graph_create";
@@ -156,7 +156,7 @@ nomem:
 }
 
 int
-MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges,
+PMPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges,
     int *newrank)
 {
 	struct check c = { 0, "" };
@@ -175,7 +175,7 @@ MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges,
 }
 
 int
-MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
+PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
 	struct ft_mpi_topo *t;
 	int rc;
@@ -212,7 +212,7 @@ copy_out(MPI_Comm comm, const char *call, int *out, const int *p, int m,
 
 /* The standard lets the arrays be shorter: only their room is filled. */
 int
-MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index,
+PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index,
     int *edges)
 {
 	struct ft_mpi_topo *t;
@@ -243,7 +243,7 @@ node_edges(MPI_Comm comm, const char *call, const struct ft_mpi_topo *t,
 }
 
 int
-MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
+PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
 	struct ft_mpi_topo *t;
 	int first, rc;
@@ -260,7 +260,7 @@ MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 }
 
 int
-MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
+PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
     int *neighbors)
 {
 	struct ft_mpi_topo *t;
@@ -360,7 +360,7 @@ dist_set(struct ft_mpi_topo *t, int nin, const int *in, const int *inw,
 }
 
 int
-MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree,
+PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree,
     const int *sources, const int *sourceweights, int outdegree,
     const int *destinations, const int *destweights, MPI_Info info,
     int reorder, MPI_Comm *newcomm)
@@ -519,7 +519,7 @@ done:
 }
 
 int
-MPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources,
+PMPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources,
     const int *degrees, const int *destinations, const int *weights,
     MPI_Info info, int reorder, MPI_Comm *newcomm)
 {
@@ -560,7 +560,7 @@ MPI_Dist_graph_create(MPI_Comm comm, int n, const int *sources,
 }
 
 int
-MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
     int *weighted)
 {
 	struct ft_mpi_topo *t;
@@ -585,7 +585,7 @@ MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
  * real array.
  */
 int
-MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int *sources,
+PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int *sources,
     int *sourceweights, int maxoutdegree, int *destinations,
     int *destweights)
 {
@@ -613,3 +613,15 @@ MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int *sources,
 		    t->outdegree, maxoutdegree, "maxoutdegree");
 	return MPI_SUCCESS;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Graph_create = PMPI_Graph_create
+#pragma weak MPI_Graph_map = PMPI_Graph_map
+#pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
+#pragma weak MPI_Graph_get = PMPI_Graph_get
+#pragma weak MPI_Graph_neighbors_count = PMPI_Graph_neighbors_count
+#pragma weak MPI_Graph_neighbors = PMPI_Graph_neighbors
+#pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
+#pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
+#pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
+#pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors

@@ -71,7 +71,7 @@ greq_release(struct ft_mpi_req *r)
 }
 
 int
-MPI_Grequest_start(MPI_Grequest_query_function *query,
+PMPI_Grequest_start(MPI_Grequest_query_function *query,
     MPI_Grequest_free_function *fre, MPI_Grequest_cancel_function *cancel,
     void *extra, MPI_Request *req)
 {
@@ -107,7 +107,7 @@ MPI_Grequest_start(MPI_Grequest_query_function *query,
 }
 
 int
-MPI_Grequest_complete(MPI_Request req)
+PMPI_Grequest_complete(MPI_Request req)
 {
 	struct greq *g;
 	int freed, rc;
@@ -135,3 +135,7 @@ MPI_Grequest_complete(MPI_Request req)
 		    "the free function of the request failed");
 	return MPI_SUCCESS;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Grequest_start = PMPI_Grequest_start
+#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete

@@ -109,7 +109,7 @@ result(const char *call, const uint32_t *world, int n, MPI_Group *out)
 }
 
 int
-MPI_Group_size(MPI_Group g, int *size)
+PMPI_Group_size(MPI_Group g, int *size)
 {
 	FT_MPI_CHECK_INIT("MPI_Group_size");
 	if (!ft__mpi_group_ok(g))
@@ -121,7 +121,7 @@ MPI_Group_size(MPI_Group g, int *size)
 }
 
 int
-MPI_Group_rank(MPI_Group g, int *rank)
+PMPI_Group_rank(MPI_Group g, int *rank)
 {
 	FT_MPI_CHECK_INIT("MPI_Group_rank");
 	if (!ft__mpi_group_ok(g))
@@ -133,7 +133,7 @@ MPI_Group_rank(MPI_Group g, int *rank)
 }
 
 int
-MPI_Group_free(MPI_Group *g)
+PMPI_Group_free(MPI_Group *g)
 {
 	FT_MPI_CHECK_INIT("MPI_Group_free");
 	if (g == NULL)
@@ -150,7 +150,7 @@ MPI_Group_free(MPI_Group *g)
 }
 
 int
-MPI_Group_translate_ranks(MPI_Group g1, int n, const int *ranks1,
+PMPI_Group_translate_ranks(MPI_Group g1, int n, const int *ranks1,
     MPI_Group g2, int *ranks2)
 {
 	int *pos, i;
@@ -187,7 +187,7 @@ MPI_Group_translate_ranks(MPI_Group g1, int n, const int *ranks1,
 }
 
 int
-MPI_Group_compare(MPI_Group g1, MPI_Group g2, int *res)
+PMPI_Group_compare(MPI_Group g1, MPI_Group g2, int *res)
 {
 	FT_MPI_CHECK_INIT("MPI_Group_compare");
 	if (!ft__mpi_group_ok(g1) || !ft__mpi_group_ok(g2))
@@ -243,19 +243,19 @@ setop(const char *call, enum setop op, MPI_Group g1, MPI_Group g2,
 }
 
 int
-MPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group *out)
+PMPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group *out)
 {
 	return setop("MPI_Group_union", UNION, g1, g2, out);
 }
 
 int
-MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *out)
+PMPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group *out)
 {
 	return setop("MPI_Group_intersection", INTERSECTION, g1, g2, out);
 }
 
 int
-MPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *out)
+PMPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group *out)
 {
 	return setop("MPI_Group_difference", DIFFERENCE, g1, g2, out);
 }
@@ -344,25 +344,39 @@ out:
 }
 
 int
-MPI_Group_incl(MPI_Group g, int n, const int *ranks, MPI_Group *out)
+PMPI_Group_incl(MPI_Group g, int n, const int *ranks, MPI_Group *out)
 {
 	return subset("MPI_Group_incl", g, n, ranks, NULL, 0, out);
 }
 
 int
-MPI_Group_excl(MPI_Group g, int n, const int *ranks, MPI_Group *out)
+PMPI_Group_excl(MPI_Group g, int n, const int *ranks, MPI_Group *out)
 {
 	return subset("MPI_Group_excl", g, n, ranks, NULL, 1, out);
 }
 
 int
-MPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group *out)
+PMPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group *out)
 {
 	return subset("MPI_Group_range_incl", g, n, NULL, ranges, 0, out);
 }
 
 int
-MPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group *out)
+PMPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group *out)
 {
 	return subset("MPI_Group_range_excl", g, n, NULL, ranges, 1, out);
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Group_size = PMPI_Group_size
+#pragma weak MPI_Group_rank = PMPI_Group_rank
+#pragma weak MPI_Group_free = PMPI_Group_free
+#pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
+#pragma weak MPI_Group_compare = PMPI_Group_compare
+#pragma weak MPI_Group_union = PMPI_Group_union
+#pragma weak MPI_Group_intersection = PMPI_Group_intersection
+#pragma weak MPI_Group_difference = PMPI_Group_difference
+#pragma weak MPI_Group_incl = PMPI_Group_incl
+#pragma weak MPI_Group_excl = PMPI_Group_excl
+#pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
+#pragma weak MPI_Group_range_excl = PMPI_Group_range_excl

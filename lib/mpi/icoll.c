@@ -650,14 +650,14 @@ nb_post(struct ft_coll_sched *s, int rc, MPI_Request *req)
 		    "out of memory")
 
 int
-MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+PMPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Ibarrier");
 	return nb_post(s, ft__coll_barrier(s), req);
 }
 
 int
-MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+PMPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
     MPI_Request *req)
 {
 	NB_BEGIN("MPI_Ibcast");
@@ -665,7 +665,7 @@ MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
 }
 
 int
-MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Ireduce");
@@ -674,7 +674,7 @@ MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 }
 
 int
-MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Iallreduce");
@@ -683,7 +683,7 @@ MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 }
 
 int
-MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
     MPI_Request *req)
 {
@@ -693,7 +693,7 @@ MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     const int *rcounts, const int *displs, MPI_Datatype rtype, int root,
     MPI_Comm comm, MPI_Request *req)
 {
@@ -703,7 +703,7 @@ MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
     MPI_Request *req)
 {
@@ -713,7 +713,7 @@ MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Iscatterv(const void *sbuf, const int *scounts, const int *displs,
+PMPI_Iscatterv(const void *sbuf, const int *scounts, const int *displs,
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
     MPI_Comm comm, MPI_Request *req)
 {
@@ -723,7 +723,7 @@ MPI_Iscatterv(const void *sbuf, const int *scounts, const int *displs,
 }
 
 int
-MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Iallgather");
@@ -732,7 +732,7 @@ MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm,
     MPI_Request *req)
 {
@@ -742,7 +742,7 @@ MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Ialltoall");
@@ -751,7 +751,7 @@ MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 int
-MPI_Ialltoallv(const void *sbuf, const int *scounts, const int *sdispls,
+PMPI_Ialltoallv(const void *sbuf, const int *scounts, const int *sdispls,
     MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
@@ -761,7 +761,7 @@ MPI_Ialltoallv(const void *sbuf, const int *scounts, const int *sdispls,
 }
 
 int
-MPI_Ialltoallw(const void *sbuf, const int *scounts, const int *sdispls,
+PMPI_Ialltoallw(const void *sbuf, const int *scounts, const int *sdispls,
     const MPI_Datatype *stypes, void *rbuf, const int *rcounts,
     const int *rdispls, const MPI_Datatype *rtypes, MPI_Comm comm,
     MPI_Request *req)
@@ -772,7 +772,7 @@ MPI_Ialltoallw(const void *sbuf, const int *scounts, const int *sdispls,
 }
 
 int
-MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
     MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Ireduce_scatter");
@@ -781,7 +781,7 @@ MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
 }
 
 int
-MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
+PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
     MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Ireduce_scatter_block");
@@ -790,7 +790,7 @@ MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
 }
 
 int
-MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Iscan");
@@ -799,10 +799,29 @@ MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 }
 
 int
-MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
 	NB_BEGIN("MPI_Iexscan");
 	return nb_post(s, ft__coll_scan(s, sbuf, rbuf, count, type, op, 1),
 	    req);
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Ibarrier = PMPI_Ibarrier
+#pragma weak MPI_Ibcast = PMPI_Ibcast
+#pragma weak MPI_Ireduce = PMPI_Ireduce
+#pragma weak MPI_Iallreduce = PMPI_Iallreduce
+#pragma weak MPI_Igather = PMPI_Igather
+#pragma weak MPI_Igatherv = PMPI_Igatherv
+#pragma weak MPI_Iscatter = PMPI_Iscatter
+#pragma weak MPI_Iscatterv = PMPI_Iscatterv
+#pragma weak MPI_Iallgather = PMPI_Iallgather
+#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
+#pragma weak MPI_Ialltoall = PMPI_Ialltoall
+#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
+#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
+#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
+#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
+#pragma weak MPI_Iscan = PMPI_Iscan
+#pragma weak MPI_Iexscan = PMPI_Iexscan

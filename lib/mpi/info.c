@@ -124,7 +124,7 @@ find(MPI_Info info, const char *key)
 }
 
 int
-MPI_Info_create(MPI_Info *info)
+PMPI_Info_create(MPI_Info *info)
 {
 	struct ft_mpi_info *in;
 
@@ -141,7 +141,7 @@ MPI_Info_create(MPI_Info *info)
 }
 
 int
-MPI_Info_set(MPI_Info info, const char *key, const char *value)
+PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
 	char *k = NULL, *v;
 	size_t len;
@@ -193,7 +193,7 @@ MPI_Info_set(MPI_Info info, const char *key, const char *value)
 }
 
 int
-MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
     int *flag)
 {
 	int i, rc;
@@ -217,7 +217,7 @@ MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
 }
 
 int
-MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
     int *flag)
 {
 	int i, rc;
@@ -239,7 +239,7 @@ MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 }
 
 int
-MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
 	int rc;
 
@@ -253,7 +253,7 @@ MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 }
 
 int
-MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
 	int rc;
 
@@ -272,7 +272,7 @@ MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 }
 
 int
-MPI_Info_delete(MPI_Info info, const char *key)
+PMPI_Info_delete(MPI_Info info, const char *key)
 {
 	int i, rc;
 
@@ -297,7 +297,7 @@ MPI_Info_delete(MPI_Info info, const char *key)
 }
 
 int
-MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
 	MPI_Info n;
 	int i, rc;
@@ -320,7 +320,7 @@ MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 }
 
 int
-MPI_Info_free(MPI_Info *info)
+PMPI_Info_free(MPI_Info *info)
 {
 	FT_MPI_CHECK_INIT("MPI_Info_free");
 	if (info == NULL)
@@ -412,3 +412,14 @@ ft__mpi_info_env_init(int *argc, char ***argv, int required)
 	e->predefined = 1;
 	return rc;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Info_create = PMPI_Info_create
+#pragma weak MPI_Info_set = PMPI_Info_set
+#pragma weak MPI_Info_get = PMPI_Info_get
+#pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
+#pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
+#pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
+#pragma weak MPI_Info_delete = PMPI_Info_delete
+#pragma weak MPI_Info_dup = PMPI_Info_dup
+#pragma weak MPI_Info_free = PMPI_Info_free

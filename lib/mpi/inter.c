@@ -388,7 +388,7 @@ in_group(MPI_Comm comm, uint32_t w)
 }
 
 int
-MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
+PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
     MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
 	static const char call[] = "MPI_Intercomm_create";
@@ -486,7 +486,7 @@ same_high(const struct agreement *a, const char **why)
 }
 
 int
-MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
 	static const char call[] = "MPI_Intercomm_merge";
 	struct agreement a;
@@ -535,7 +535,7 @@ MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 }
 
 int
-MPI_Comm_remote_size(MPI_Comm comm, int *size)
+PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
 	int rc;
 
@@ -550,7 +550,7 @@ MPI_Comm_remote_size(MPI_Comm comm, int *size)
 }
 
 int
-MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
 	int rc;
 
@@ -744,3 +744,9 @@ ft__mpi_inter_create(MPI_Comm comm, MPI_Group group, int err,
 	free(world);
 	return rc;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
+#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
+#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
+#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group

@@ -81,7 +81,7 @@ idup_release(struct ft_mpi_req *r)
 }
 
 int
-MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
+PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
 	static const char call[] = "MPI_Comm_idup";
 	struct ft_coll_sched *s = NULL;
@@ -146,7 +146,7 @@ fail:
  * which MPI_Bsend does at once: the request is born complete.
  */
 int
-MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+PMPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     MPI_Comm comm, MPI_Request *req)
 {
 	struct ft_mpi_req *r;
@@ -235,20 +235,20 @@ set_elements(const char *call, MPI_Status *st, MPI_Datatype type,
 }
 
 int
-MPI_Status_set_elements(MPI_Status *st, MPI_Datatype type, int count)
+PMPI_Status_set_elements(MPI_Status *st, MPI_Datatype type, int count)
 {
 	return set_elements("MPI_Status_set_elements", st, type, count);
 }
 
 int
-MPI_Status_set_elements_x(MPI_Status *st, MPI_Datatype type,
+PMPI_Status_set_elements_x(MPI_Status *st, MPI_Datatype type,
     MPI_Count count)
 {
 	return set_elements("MPI_Status_set_elements_x", st, type, count);
 }
 
 int
-MPI_Status_set_cancelled(MPI_Status *st, int flag)
+PMPI_Status_set_cancelled(MPI_Status *st, int flag)
 {
 	FT_MPI_CHECK_INIT("MPI_Status_set_cancelled");
 	if (st == MPI_STATUS_IGNORE)
@@ -265,7 +265,7 @@ MPI_Status_set_cancelled(MPI_Status *st, int flag)
  * could not when the master could ends the job, since it cannot follow.
  */
 int
-MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
 	uint64_t v[3] = { 0, 0, 0 };
 	void *p;
@@ -307,7 +307,7 @@ MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 }
 
 int
-MPI_Free_mem(void *base)
+PMPI_Free_mem(void *base)
 {
 	FT_MPI_CHECK_INIT("MPI_Free_mem");
 	if (!ft__mpi_hset_has(&allocs, base))
@@ -317,3 +317,12 @@ MPI_Free_mem(void *base)
 	free(base);
 	return MPI_SUCCESS;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Comm_idup = PMPI_Comm_idup
+#pragma weak MPI_Ibsend = PMPI_Ibsend
+#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
+#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
+#pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
+#pragma weak MPI_Free_mem = PMPI_Free_mem

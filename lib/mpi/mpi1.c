@@ -14,14 +14,14 @@
 
 /* MPI_Get_address. */
 int
-MPI_Address(void *location, MPI_Aint *address)
+PMPI_Address(void *location, MPI_Aint *address)
 {
 	return MPI_Get_address(location, address);
 }
 
 /* The extent of type, MPI_LB and MPI_UB markers included. */
 int
-MPI_Type_extent(MPI_Datatype type, MPI_Aint *extent)
+PMPI_Type_extent(MPI_Datatype type, MPI_Aint *extent)
 {
 	MPI_Aint lb;
 
@@ -33,7 +33,7 @@ MPI_Type_extent(MPI_Datatype type, MPI_Aint *extent)
 
 /* The lower bound of type. */
 int
-MPI_Type_lb(MPI_Datatype type, MPI_Aint *lb)
+PMPI_Type_lb(MPI_Datatype type, MPI_Aint *lb)
 {
 	MPI_Aint extent;
 
@@ -45,7 +45,7 @@ MPI_Type_lb(MPI_Datatype type, MPI_Aint *lb)
 
 /* The upper bound of type: its lower bound plus its extent. */
 int
-MPI_Type_ub(MPI_Datatype type, MPI_Aint *ub)
+PMPI_Type_ub(MPI_Datatype type, MPI_Aint *ub)
 {
 	MPI_Aint lb, extent;
 	int rc;
@@ -60,7 +60,7 @@ MPI_Type_ub(MPI_Datatype type, MPI_Aint *ub)
 
 /* MPI_Type_create_hvector. */
 int
-MPI_Type_hvector(int count, int blen, MPI_Aint stride, MPI_Datatype old,
+PMPI_Type_hvector(int count, int blen, MPI_Aint stride, MPI_Datatype old,
     MPI_Datatype *newtype)
 {
 	return MPI_Type_create_hvector(count, blen, stride, old, newtype);
@@ -68,7 +68,7 @@ MPI_Type_hvector(int count, int blen, MPI_Aint stride, MPI_Datatype old,
 
 /* MPI_Type_create_hindexed. */
 int
-MPI_Type_hindexed(int count, int blens[], MPI_Aint disps[],
+PMPI_Type_hindexed(int count, int blens[], MPI_Aint disps[],
     MPI_Datatype old, MPI_Datatype *newtype)
 {
 	return MPI_Type_create_hindexed(count, blens, disps, old, newtype);
@@ -76,7 +76,7 @@ MPI_Type_hindexed(int count, int blens[], MPI_Aint disps[],
 
 /* MPI_Type_create_struct; blocks of MPI_LB and MPI_UB set the bounds. */
 int
-MPI_Type_struct(int count, int blens[], MPI_Aint disps[],
+PMPI_Type_struct(int count, int blens[], MPI_Aint disps[],
     MPI_Datatype types[], MPI_Datatype *newtype)
 {
 	return MPI_Type_create_struct(count, blens, disps, types, newtype);
@@ -88,21 +88,33 @@ MPI_Type_struct(int count, int blens[], MPI_Aint disps[],
  * then returns the code.  MPI_Errhandler_free frees only the handle.
  */
 int
-MPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *eh)
+PMPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *eh)
 {
 	return ft__mpi_errh_create("MPI_Errhandler_create", fn, eh);
 }
 
 /* MPI_Comm_set_errhandler. */
 int
-MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh)
+PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh)
 {
 	return MPI_Comm_set_errhandler(comm, eh);
 }
 
 /* MPI_Comm_get_errhandler. */
 int
-MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
+PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
 {
 	return MPI_Comm_get_errhandler(comm, eh);
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Address = PMPI_Address
+#pragma weak MPI_Type_extent = PMPI_Type_extent
+#pragma weak MPI_Type_lb = PMPI_Type_lb
+#pragma weak MPI_Type_ub = PMPI_Type_ub
+#pragma weak MPI_Type_hvector = PMPI_Type_hvector
+#pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
+#pragma weak MPI_Type_struct = PMPI_Type_struct
+#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
+#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
+#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get

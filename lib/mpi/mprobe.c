@@ -87,7 +87,7 @@ mprobe(const char *call, int src, int tag, MPI_Comm comm, int block,
  * and MPI_ERR_ARG for a NULL message.
  */
 int
-MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *message,
+PMPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *message,
     MPI_Status *st)
 {
 	return mprobe("MPI_Mprobe", src, tag, comm, 1, NULL, message, st);
@@ -99,7 +99,7 @@ MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *message,
  * outcome is followed, as for MPI_Iprobe.
  */
 int
-MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag,
+PMPI_Improbe(int src, int tag, MPI_Comm comm, int *flag,
     MPI_Message *message, MPI_Status *st)
 {
 	return mprobe("MPI_Improbe", src, tag, comm, 0, flag, message, st);
@@ -114,7 +114,7 @@ MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag,
  * MPI_COMM_WORLD's handler.
  */
 int
-MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
     MPI_Request *req)
 {
 	const char *call = "MPI_Imrecv";
@@ -174,7 +174,7 @@ MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
  * than the buffer.
  */
 int
-MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
     MPI_Status *st)
 {
 	MPI_Request r;
@@ -184,3 +184,9 @@ MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
 		return rc;
 	return ft__mpi_wait_one("MPI_Mrecv", &r, st);
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Mprobe = PMPI_Mprobe
+#pragma weak MPI_Improbe = PMPI_Improbe
+#pragma weak MPI_Imrecv = PMPI_Imrecv
+#pragma weak MPI_Mrecv = PMPI_Mrecv

@@ -303,7 +303,7 @@ alltoallw(const char *call, const void *sbuf, const int *scounts,
 }
 
 int
-MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype,
+PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
 	return allgather("MPI_Neighbor_allgather", sbuf, scount, stype, rbuf,
@@ -311,7 +311,7 @@ MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype,
 }
 
 int
-MPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype,
+PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
     MPI_Request *req)
 {
@@ -320,7 +320,7 @@ MPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype,
 }
 
 int
-MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
+PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
     MPI_Comm comm)
 {
@@ -329,7 +329,7 @@ MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
 }
 
 int
-MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
+PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
     MPI_Comm comm, MPI_Request *req)
 {
@@ -338,7 +338,7 @@ MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
 }
 
 int
-MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
+PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
 	return alltoall("MPI_Neighbor_alltoall", sbuf, scount, stype, rbuf,
@@ -346,7 +346,7 @@ MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
 }
 
 int
-MPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
+PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
     MPI_Request *req)
 {
@@ -355,7 +355,7 @@ MPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
 }
 
 int
-MPI_Neighbor_alltoallv(const void *sbuf, const int *scounts,
+PMPI_Neighbor_alltoallv(const void *sbuf, const int *scounts,
     const int *sdispls, MPI_Datatype stype, void *rbuf, const int *rcounts,
     const int *rdispls, MPI_Datatype rtype, MPI_Comm comm)
 {
@@ -364,7 +364,7 @@ MPI_Neighbor_alltoallv(const void *sbuf, const int *scounts,
 }
 
 int
-MPI_Ineighbor_alltoallv(const void *sbuf, const int *scounts,
+PMPI_Ineighbor_alltoallv(const void *sbuf, const int *scounts,
     const int *sdispls, MPI_Datatype stype, void *rbuf, const int *rcounts,
     const int *rdispls, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
@@ -373,7 +373,7 @@ MPI_Ineighbor_alltoallv(const void *sbuf, const int *scounts,
 }
 
 int
-MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
+PMPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
     const MPI_Aint *sdispls, const MPI_Datatype *stypes, void *rbuf,
     const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
     MPI_Comm comm)
@@ -383,7 +383,7 @@ MPI_Neighbor_alltoallw(const void *sbuf, const int *scounts,
 }
 
 int
-MPI_Ineighbor_alltoallw(const void *sbuf, const int *scounts,
+PMPI_Ineighbor_alltoallw(const void *sbuf, const int *scounts,
     const MPI_Aint *sdispls, const MPI_Datatype *stypes, void *rbuf,
     const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
     MPI_Comm comm, MPI_Request *req)
@@ -391,3 +391,15 @@ MPI_Ineighbor_alltoallw(const void *sbuf, const int *scounts,
 	return alltoallw("MPI_Ineighbor_alltoallw", sbuf, scounts, sdispls,
 	    stypes, rbuf, rcounts, rdispls, rtypes, comm, 1, req);
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
+#pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
+#pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
+#pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
+#pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
+#pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
+#pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
+#pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
+#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
+#pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw

@@ -558,7 +558,7 @@ ft__mpi_op_release(MPI_Op op)
 }
 
 int
-MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+PMPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
 {
 	struct ft_mpi_op *o, **n;
 
@@ -593,7 +593,7 @@ MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
  * it completes: the handle goes now, the object with the last schedule.
  */
 int
-MPI_Op_free(MPI_Op *op)
+PMPI_Op_free(MPI_Op *op)
 {
 	FT_MPI_CHECK_INIT("MPI_Op_free");
 	if (op == NULL || !ft__mpi_op_ok(*op))
@@ -608,7 +608,7 @@ MPI_Op_free(MPI_Op *op)
 }
 
 int
-MPI_Op_commutative(MPI_Op op, int *commute)
+PMPI_Op_commutative(MPI_Op op, int *commute)
 {
 	FT_MPI_CHECK_INIT("MPI_Op_commutative");
 	if (!ft__mpi_op_ok(op))
@@ -622,7 +622,7 @@ MPI_Op_commutative(MPI_Op op, int *commute)
 }
 
 int
-MPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype type,
+PMPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype type,
     MPI_Op op)
 {
 	static const char call[] = "MPI_Reduce_local";
@@ -648,3 +648,9 @@ MPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype type,
 	ft__mpi_op_apply(op, in, inout, count, type);
 	return MPI_SUCCESS;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Op_create = PMPI_Op_create
+#pragma weak MPI_Op_free = PMPI_Op_free
+#pragma weak MPI_Op_commutative = PMPI_Op_commutative
+#pragma weak MPI_Reduce_local = PMPI_Reduce_local

@@ -371,7 +371,7 @@ blocking_send(const char *call, const void *buf, int count,
 }
 
 int
-MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     MPI_Comm comm)
 {
 	return blocking_send("MPI_Send", buf, count, type, dest, tag, comm,
@@ -379,7 +379,7 @@ MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 
 int
-MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     MPI_Comm comm)
 {
 	return blocking_send("MPI_Ssend", buf, count, type, dest, tag, comm,
@@ -388,7 +388,7 @@ MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 /* A ready-mode send may be a standard one: the receive is posted. */
 int
-MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+PMPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     MPI_Comm comm)
 {
 	return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm,
@@ -430,7 +430,7 @@ nonblocking_send(const char *call, const void *buf, int count,
 }
 
 int
-MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     MPI_Comm comm, MPI_Request *req)
 {
 	return nonblocking_send("MPI_Isend", buf, count, type, dest, tag, comm,
@@ -438,7 +438,7 @@ MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 
 int
-MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+PMPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     MPI_Comm comm, MPI_Request *req)
 {
 	return nonblocking_send("MPI_Issend", buf, count, type, dest, tag,
@@ -446,7 +446,7 @@ MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 
 int
-MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     MPI_Comm comm, MPI_Request *req)
 {
 	return nonblocking_send("MPI_Irsend", buf, count, type, dest, tag,
@@ -454,7 +454,7 @@ MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 
 int
-MPI_Buffer_attach(void *buf, int size)
+PMPI_Buffer_attach(void *buf, int size)
 {
 	FT_MPI_CHECK_INIT("MPI_Buffer_attach");
 	if (ft__mpi.bbuf != NULL)
@@ -482,7 +482,7 @@ bsends_idle(void *arg)
 }
 
 int
-MPI_Buffer_detach(void *bufp, int *size)
+PMPI_Buffer_detach(void *bufp, int *size)
 {
 	FT_MPI_CHECK_INIT("MPI_Buffer_detach");
 	if (bufp == NULL || size == NULL)
@@ -541,7 +541,7 @@ bsend_alloc(size_t len, size_t *off)
 }
 
 int
-MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
     MPI_Comm comm)
 {
 	struct ft_mpi_req *r;
@@ -673,7 +673,7 @@ ft__mpi_wait_reqs(struct ft_mpi_req *r, int n)
 }
 
 int
-MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
+PMPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
     MPI_Comm comm, MPI_Status *st)
 {
 	struct ft_mpi_req r;
@@ -706,7 +706,7 @@ MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 }
 
 int
-MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag,
+PMPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag,
     MPI_Comm comm, MPI_Request *req)
 {
 	struct ft_mpi_req *r;
@@ -859,13 +859,13 @@ ft__mpi_wait_one(const char *call, MPI_Request *req, MPI_Status *st)
 }
 
 int
-MPI_Wait(MPI_Request *req, MPI_Status *st)
+PMPI_Wait(MPI_Request *req, MPI_Status *st)
 {
 	return ft__mpi_wait_one("MPI_Wait", req, st);
 }
 
 int
-MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
+PMPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 {
 	MPI_Comm comm;
 	int rc;
@@ -893,7 +893,7 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
  * inactive.  Replicated, the master decides the flag, as for MPI_Test.
  */
 int
-MPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
+PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
 {
 	int rc;
 
@@ -976,7 +976,7 @@ finish_all(int n, MPI_Request *reqs, MPI_Status *sts, MPI_Comm *errcomm)
 }
 
 int
-MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
+PMPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 {
 	struct many m = { n, reqs, 1 };
 	MPI_Comm comm = MPI_COMM_WORLD;
@@ -991,7 +991,7 @@ MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 }
 
 int
-MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
+PMPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
 {
 	struct many m = { n, reqs, 1 };
 	MPI_Comm comm = MPI_COMM_WORLD;
@@ -1051,7 +1051,7 @@ finish_one(int i, MPI_Request *reqs, int *index, MPI_Status *st,
 }
 
 int
-MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
+PMPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
 {
 	struct many m = { n, reqs, 0 };
 	int rc, i = MPI_UNDEFINED;
@@ -1072,7 +1072,7 @@ MPI_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *st)
 }
 
 int
-MPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st)
+PMPI_Testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *st)
 {
 	int rc, i;
 
@@ -1170,7 +1170,7 @@ finish_some(int n, MPI_Request *reqs, int *outcount, int *indices,
 }
 
 int
-MPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices,
+PMPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices,
     MPI_Status *sts)
 {
 	struct many m = { n, reqs, 0 };
@@ -1188,7 +1188,7 @@ MPI_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices,
 }
 
 int
-MPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices,
+PMPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices,
     MPI_Status *sts)
 {
 	int rc;
@@ -1204,7 +1204,7 @@ MPI_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices,
 }
 
 int
-MPI_Request_free(MPI_Request *req)
+PMPI_Request_free(MPI_Request *req)
 {
 	struct ft_mpi_req *r;
 	int rc = MPI_SUCCESS;
@@ -1230,7 +1230,7 @@ MPI_Request_free(MPI_Request *req)
 }
 
 int
-MPI_Cancel(MPI_Request *req)
+PMPI_Cancel(MPI_Request *req)
 {
 	int rc;
 
@@ -1250,7 +1250,7 @@ MPI_Cancel(MPI_Request *req)
 }
 
 int
-MPI_Test_cancelled(const MPI_Status *st, int *flag)
+PMPI_Test_cancelled(const MPI_Status *st, int *flag)
 {
 	if (st == NULL || flag == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
@@ -1260,7 +1260,7 @@ MPI_Test_cancelled(const MPI_Status *st, int *flag)
 }
 
 int
-MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+PMPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
     int stag, void *rbuf, int rcount, MPI_Datatype rtype, int src, int rtag,
     MPI_Comm comm, MPI_Status *st)
 {
@@ -1296,7 +1296,7 @@ MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
 }
 
 int
-MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
+PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
     int stag, int src, int rtag, MPI_Comm comm, MPI_Status *st)
 {
 	size_t len;
@@ -1399,7 +1399,7 @@ ft__mpi_probe(int src, int tag, MPI_Comm comm, int block, void **msg,
 }
 
 int
-MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
+PMPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 {
 	int rc;
 
@@ -1420,7 +1420,7 @@ MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 }
 
 int
-MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
+PMPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 {
 	int rc;
 
@@ -1435,3 +1435,32 @@ MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 	(void)ft__mpi_probe(src, tag, comm, 1, NULL, st);
 	return MPI_SUCCESS;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Send = PMPI_Send
+#pragma weak MPI_Ssend = PMPI_Ssend
+#pragma weak MPI_Rsend = PMPI_Rsend
+#pragma weak MPI_Isend = PMPI_Isend
+#pragma weak MPI_Issend = PMPI_Issend
+#pragma weak MPI_Irsend = PMPI_Irsend
+#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
+#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
+#pragma weak MPI_Bsend = PMPI_Bsend
+#pragma weak MPI_Recv = PMPI_Recv
+#pragma weak MPI_Irecv = PMPI_Irecv
+#pragma weak MPI_Wait = PMPI_Wait
+#pragma weak MPI_Test = PMPI_Test
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+#pragma weak MPI_Waitall = PMPI_Waitall
+#pragma weak MPI_Testall = PMPI_Testall
+#pragma weak MPI_Waitany = PMPI_Waitany
+#pragma weak MPI_Testany = PMPI_Testany
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+#pragma weak MPI_Testsome = PMPI_Testsome
+#pragma weak MPI_Request_free = PMPI_Request_free
+#pragma weak MPI_Cancel = PMPI_Cancel
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+#pragma weak MPI_Iprobe = PMPI_Iprobe
+#pragma weak MPI_Probe = PMPI_Probe

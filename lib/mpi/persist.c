@@ -86,7 +86,7 @@ persist_init(const char *call, const void *buf, int count,
 }
 
 int
-MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest,
+PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest,
     int tag, MPI_Comm comm, MPI_Request *req)
 {
 	return persist_init("MPI_Send_init", buf, count, type, dest, tag, comm,
@@ -94,7 +94,7 @@ MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest,
 }
 
 int
-MPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest,
+PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest,
     int tag, MPI_Comm comm, MPI_Request *req)
 {
 	return persist_init("MPI_Ssend_init", buf, count, type, dest, tag,
@@ -103,7 +103,7 @@ MPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest,
 
 /* A ready-mode send may be a standard one, as MPI_Rsend is. */
 int
-MPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest,
+PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest,
     int tag, MPI_Comm comm, MPI_Request *req)
 {
 	return persist_init("MPI_Rsend_init", buf, count, type, dest, tag,
@@ -111,7 +111,7 @@ MPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest,
 }
 
 int
-MPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest,
+PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest,
     int tag, MPI_Comm comm, MPI_Request *req)
 {
 	return persist_init("MPI_Bsend_init", buf, count, type, dest, tag,
@@ -119,7 +119,7 @@ MPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest,
 }
 
 int
-MPI_Recv_init(void *buf, int count, MPI_Datatype type, int src, int tag,
+PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int src, int tag,
     MPI_Comm comm, MPI_Request *req)
 {
 	return persist_init("MPI_Recv_init", buf, count, type, src, tag, comm,
@@ -188,7 +188,7 @@ start(const char *call, struct ft_mpi_req *r)
 }
 
 int
-MPI_Start(MPI_Request *req)
+PMPI_Start(MPI_Request *req)
 {
 	int rc;
 
@@ -202,7 +202,7 @@ MPI_Start(MPI_Request *req)
 }
 
 int
-MPI_Startall(int n, MPI_Request *reqs)
+PMPI_Startall(int n, MPI_Request *reqs)
 {
 	int i, rc;
 
@@ -223,3 +223,12 @@ MPI_Startall(int n, MPI_Request *reqs)
 			return rc;
 	return MPI_SUCCESS;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Send_init = PMPI_Send_init
+#pragma weak MPI_Ssend_init = PMPI_Ssend_init
+#pragma weak MPI_Rsend_init = PMPI_Rsend_init
+#pragma weak MPI_Bsend_init = PMPI_Bsend_init
+#pragma weak MPI_Recv_init = PMPI_Recv_init
+#pragma weak MPI_Start = PMPI_Start
+#pragma weak MPI_Startall = PMPI_Startall

@@ -123,7 +123,7 @@ int_cmp_desc(const void *a, const void *b)
 }
 
 int
-MPI_Dims_create(int nnodes, int ndims, int *dims)
+PMPI_Dims_create(int nnodes, int ndims, int *dims)
 {
 	int *f, fixed = 1, nfree = 0, rem, p, i, j, k;
 
@@ -196,7 +196,7 @@ MPI_Dims_create(int nnodes, int ndims, int *dims)
 }
 
 int
-MPI_Cart_create(MPI_Comm comm, int ndims, const int *dims,
+PMPI_Cart_create(MPI_Comm comm, int ndims, const int *dims,
     const int *periods, int reorder, MPI_Comm *newcomm)
 {
 	const char *why = "";
@@ -241,7 +241,7 @@ MPI_Cart_create(MPI_Comm comm, int ndims, const int *dims,
 }
 
 int
-MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods,
+PMPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods,
     int *newrank)
 {
 	long long n = 1;
@@ -271,7 +271,7 @@ MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods,
 }
 
 int
-MPI_Cartdim_get(MPI_Comm comm, int *ndims)
+PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
 	struct ft_mpi_topo *t;
 	int rc;
@@ -287,7 +287,7 @@ MPI_Cartdim_get(MPI_Comm comm, int *ndims)
 }
 
 int
-MPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods,
+PMPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods,
     int *coords)
 {
 	struct ft_mpi_topo *t;
@@ -313,7 +313,7 @@ MPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods,
 }
 
 int
-MPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank)
+PMPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank)
 {
 	struct ft_mpi_topo *t;
 	int i, c, r = 0, rc;
@@ -339,7 +339,7 @@ MPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank)
 }
 
 int
-MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords)
+PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords)
 {
 	struct ft_mpi_topo *t;
 	int i, rc;
@@ -382,7 +382,7 @@ shifted(const struct ft_mpi_topo *t, int d, long long disp)
 }
 
 int
-MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *src, int *dst)
+PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *src, int *dst)
 {
 	struct ft_mpi_topo *t;
 	int rc;
@@ -403,7 +403,7 @@ MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *src, int *dst)
 }
 
 int
-MPI_Cart_sub(MPI_Comm comm, const int *remain, MPI_Comm *newcomm)
+PMPI_Cart_sub(MPI_Comm comm, const int *remain, MPI_Comm *newcomm)
 {
 	struct ft_mpi_topo *t;
 	const char *why = "";
@@ -443,7 +443,7 @@ MPI_Cart_sub(MPI_Comm comm, const int *remain, MPI_Comm *newcomm)
 }
 
 int
-MPI_Topo_test(MPI_Comm comm, int *status)
+PMPI_Topo_test(MPI_Comm comm, int *status)
 {
 	FT_MPI_CHECK_INIT("MPI_Topo_test");
 	if (!ft__mpi_comm_ok(comm))
@@ -455,3 +455,15 @@ MPI_Topo_test(MPI_Comm comm, int *status)
 	*status = comm->topo != NULL ? comm->topo->kind : MPI_UNDEFINED;
 	return MPI_SUCCESS;
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Dims_create = PMPI_Dims_create
+#pragma weak MPI_Cart_create = PMPI_Cart_create
+#pragma weak MPI_Cart_map = PMPI_Cart_map
+#pragma weak MPI_Cartdim_get = PMPI_Cartdim_get
+#pragma weak MPI_Cart_get = PMPI_Cart_get
+#pragma weak MPI_Cart_rank = PMPI_Cart_rank
+#pragma weak MPI_Cart_coords = PMPI_Cart_coords
+#pragma weak MPI_Cart_shift = PMPI_Cart_shift
+#pragma weak MPI_Cart_sub = PMPI_Cart_sub
+#pragma weak MPI_Topo_test = PMPI_Topo_test

@@ -645,7 +645,7 @@ make_regular(const char *call, enum ft_type_comb comb, size_t nblk,
  * The new type is the caller's, to free with MPI_Type_free.
  */
 int
-MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
+PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 {
 	const char *call = "MPI_Type_contiguous";
 	int rc;
@@ -676,7 +676,7 @@ hvector(const char *call, enum ft_type_comb comb, int count, int blen,
  * Errors as MPI_Type_contiguous, and MPI_ERR_ARG for a negative blen.
  */
 int
-MPI_Type_vector(int count, int blen, int stride, MPI_Datatype old,
+PMPI_Type_vector(int count, int blen, int stride, MPI_Datatype old,
     MPI_Datatype *newtype)
 {
 	const char *call = "MPI_Type_vector";
@@ -698,7 +698,7 @@ MPI_Type_vector(int count, int blen, int stride, MPI_Datatype old,
 
 /* MPI_Type_vector with the stride in bytes. */
 int
-MPI_Type_create_hvector(int count, int blen, MPI_Aint stride,
+PMPI_Type_create_hvector(int count, int blen, MPI_Aint stride,
     MPI_Datatype old, MPI_Datatype *newtype)
 {
 	const char *call = "MPI_Type_create_hvector";
@@ -785,7 +785,7 @@ indexed(const char *call, enum ft_type_comb comb, int count,
  * MPI_ERR_ARG for NULL arrays or a negative blocklength.
  */
 int
-MPI_Type_indexed(int count, const int blens[], const int disps[],
+PMPI_Type_indexed(int count, const int blens[], const int disps[],
     MPI_Datatype old, MPI_Datatype *newtype)
 {
 	if (count > 0 && blens == NULL) {
@@ -798,7 +798,7 @@ MPI_Type_indexed(int count, const int blens[], const int disps[],
 
 /* MPI_Type_indexed with the displacements in bytes. */
 int
-MPI_Type_create_hindexed(int count, const int blens[], const MPI_Aint disps[],
+PMPI_Type_create_hindexed(int count, const int blens[], const MPI_Aint disps[],
     MPI_Datatype old, MPI_Datatype *newtype)
 {
 	if (count > 0 && blens == NULL) {
@@ -812,7 +812,7 @@ MPI_Type_create_hindexed(int count, const int blens[], const MPI_Aint disps[],
 
 /* MPI_Type_indexed with one blocklength for every block. */
 int
-MPI_Type_create_indexed_block(int count, int blen, const int disps[],
+PMPI_Type_create_indexed_block(int count, int blen, const int disps[],
     MPI_Datatype old, MPI_Datatype *newtype)
 {
 	return indexed("MPI_Type_create_indexed_block", FT_TC_INDEXED_BLOCK,
@@ -821,7 +821,7 @@ MPI_Type_create_indexed_block(int count, int blen, const int disps[],
 
 /* MPI_Type_create_hindexed with one blocklength for every block. */
 int
-MPI_Type_create_hindexed_block(int count, int blen, const MPI_Aint disps[],
+PMPI_Type_create_hindexed_block(int count, int blen, const MPI_Aint disps[],
     MPI_Datatype old, MPI_Datatype *newtype)
 {
 	return indexed("MPI_Type_create_hindexed_block", FT_TC_HINDEXED_BLOCK,
@@ -834,7 +834,7 @@ MPI_Type_create_hindexed_block(int count, int blen, const MPI_Aint disps[],
  * explicit bounds.  MPI_ERR_TYPE when a types[i] is bad.
  */
 int
-MPI_Type_create_struct(int count, const int blens[], const MPI_Aint disps[],
+PMPI_Type_create_struct(int count, const int blens[], const MPI_Aint disps[],
     const MPI_Datatype types[], MPI_Datatype *newtype)
 {
 	const char *call = "MPI_Type_create_struct";
@@ -873,7 +873,7 @@ MPI_Type_create_struct(int count, const int blens[], const MPI_Aint disps[],
  * types made from it.  The true extent still follows the data.
  */
 int
-MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
+PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
     MPI_Datatype *newtype)
 {
 	const char *call = "MPI_Type_create_resized";
@@ -1416,7 +1416,7 @@ ft__mpi_type_basic(MPI_Datatype type, enum ft_type_kind *kind, size_t *n)
  * when out of memory, and then the type stays uncommitted.
  */
 int
-MPI_Type_commit(MPI_Datatype *type)
+PMPI_Type_commit(MPI_Datatype *type)
 {
 	FT_MPI_CHECK_INIT("MPI_Type_commit");
 	if (type == NULL)
@@ -1443,7 +1443,7 @@ MPI_Type_commit(MPI_Datatype *type)
  * is unsafe until it does; tests/mpi/type_pending.c checks it.
  */
 int
-MPI_Type_free(MPI_Datatype *type)
+PMPI_Type_free(MPI_Datatype *type)
 {
 	int rc;
 
@@ -1484,7 +1484,7 @@ ft__mpi_type_handle(MPI_Datatype t)
  * is.  It does not take old's name.
  */
 int
-MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
+PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
 	const char *call = "MPI_Type_dup";
 	MPI_Datatype t;
@@ -1530,7 +1530,7 @@ MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 
 /* Bytes of data in one element; MPI_UNDEFINED when over INT_MAX. */
 int
-MPI_Type_size(MPI_Datatype type, int *size)
+PMPI_Type_size(MPI_Datatype type, int *size)
 {
 	FT_MPI_CHECK_INIT("MPI_Type_size");
 	if (!type_valid(type))
@@ -1543,7 +1543,7 @@ MPI_Type_size(MPI_Datatype type, int *size)
 
 /* MPI_Type_size as an MPI_Count. */
 int
-MPI_Type_size_x(MPI_Datatype type, MPI_Count *size)
+PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size)
 {
 	FT_MPI_CHECK_INIT("MPI_Type_size_x");
 	if (!type_valid(type))
@@ -1580,28 +1580,28 @@ get_bounds(const char *call, MPI_Datatype type, const void *a, const void *b,
 
 /* The lower bound and extent, explicit (resized) or not. */
 int
-MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
 {
 	return get_bounds("MPI_Type_get_extent", type, lb, extent, 0, 0);
 }
 
 /* MPI_Type_get_extent as MPI_Counts. */
 int
-MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent)
+PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent)
 {
 	return get_bounds("MPI_Type_get_extent_x", type, lb, extent, 0, 1);
 }
 
 /* The bounds of the data itself, ignoring explicit bounds. */
 int
-MPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
 {
 	return get_bounds("MPI_Type_get_true_extent", type, lb, extent, 1, 0);
 }
 
 /* MPI_Type_get_true_extent as MPI_Counts. */
 int
-MPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *lb,
+PMPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *lb,
     MPI_Count *extent)
 {
 	return get_bounds("MPI_Type_get_true_extent_x", type, lb, extent, 1,
@@ -1610,7 +1610,7 @@ MPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *lb,
 
 /* Name a type, predefined ones included; the name is copied. */
 int
-MPI_Type_set_name(MPI_Datatype type, const char *name)
+PMPI_Type_set_name(MPI_Datatype type, const char *name)
 {
 	FT_MPI_CHECK_INIT("MPI_Type_set_name");
 	if (!type_valid(type))
@@ -1629,7 +1629,7 @@ MPI_Type_set_name(MPI_Datatype type, const char *name)
  * length; a derived type never named has the empty name.
  */
 int
-MPI_Type_get_name(MPI_Datatype type, char *name, int *len)
+PMPI_Type_get_name(MPI_Datatype type, char *name, int *len)
 {
 	FT_MPI_CHECK_INIT("MPI_Type_get_name");
 	if (!type_valid(type))
@@ -1648,7 +1648,7 @@ MPI_Type_get_name(MPI_Datatype type, char *name, int *len)
  * the bytes are not a whole number of them.
  */
 int
-MPI_Get_count(const MPI_Status *st, MPI_Datatype type, int *count)
+PMPI_Get_count(const MPI_Status *st, MPI_Datatype type, int *count)
 {
 	if (st == NULL || count == NULL)
 		return TERR("MPI_Get_count", MPI_ERR_ARG, "NULL argument");
@@ -1730,7 +1730,7 @@ get_elements(const char *call, const MPI_Status *st, MPI_Datatype type,
  * one.
  */
 int
-MPI_Get_elements(const MPI_Status *st, MPI_Datatype type, int *count)
+PMPI_Get_elements(const MPI_Status *st, MPI_Datatype type, int *count)
 {
 	MPI_Count n;
 	int rc;
@@ -1744,7 +1744,7 @@ MPI_Get_elements(const MPI_Status *st, MPI_Datatype type, int *count)
 
 /* MPI_Get_elements as an MPI_Count. */
 int
-MPI_Get_elements_x(const MPI_Status *st, MPI_Datatype type, MPI_Count *count)
+PMPI_Get_elements_x(const MPI_Status *st, MPI_Datatype type, MPI_Count *count)
 {
 	return get_elements("MPI_Get_elements_x", st, type, count);
 }
@@ -1786,7 +1786,7 @@ check_pack(const char *call, int count, MPI_Datatype type, int size,
  * leaving *position alone, when they do not fit in outsize bytes.
  */
 int
-MPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf,
+PMPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf,
     int outsize, int *position, MPI_Comm comm)
 {
 	size_t need;
@@ -1812,7 +1812,7 @@ MPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf,
  * remain in insize.
  */
 int
-MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
     int outcount, MPI_Datatype type, MPI_Comm comm)
 {
 	size_t need;
@@ -1837,7 +1837,7 @@ MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
  * elements; MPI_ERR_COUNT when it does not fit an int.
  */
 int
-MPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size)
+PMPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size)
 {
 	size_t need;
 
@@ -1865,7 +1865,7 @@ MPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size)
 
 /* The address of location, for displacements from MPI_BOTTOM. */
 int
-MPI_Get_address(const void *location, MPI_Aint *address)
+PMPI_Get_address(const void *location, MPI_Aint *address)
 {
 	if (address == NULL)
 		return TERR("MPI_Get_address", MPI_ERR_ARG, "NULL argument");
@@ -1875,14 +1875,45 @@ MPI_Get_address(const void *location, MPI_Aint *address)
 
 /* base + disp, in address arithmetic. */
 MPI_Aint
-MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
 {
 	return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
 /* a - b, in address arithmetic. */
 MPI_Aint
-MPI_Aint_diff(MPI_Aint a, MPI_Aint b)
+PMPI_Aint_diff(MPI_Aint a, MPI_Aint b)
 {
 	return (MPI_Aint)((uintptr_t)a - (uintptr_t)b);
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
+#pragma weak MPI_Type_vector = PMPI_Type_vector
+#pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
+#pragma weak MPI_Type_indexed = PMPI_Type_indexed
+#pragma weak MPI_Type_create_hindexed = PMPI_Type_create_hindexed
+#pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
+#pragma weak MPI_Type_create_hindexed_block = PMPI_Type_create_hindexed_block
+#pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
+#pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
+#pragma weak MPI_Type_commit = PMPI_Type_commit
+#pragma weak MPI_Type_free = PMPI_Type_free
+#pragma weak MPI_Type_dup = PMPI_Type_dup
+#pragma weak MPI_Type_size = PMPI_Type_size
+#pragma weak MPI_Type_size_x = PMPI_Type_size_x
+#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
+#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
+#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
+#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
+#pragma weak MPI_Type_set_name = PMPI_Type_set_name
+#pragma weak MPI_Type_get_name = PMPI_Type_get_name
+#pragma weak MPI_Get_count = PMPI_Get_count
+#pragma weak MPI_Get_elements = PMPI_Get_elements
+#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+#pragma weak MPI_Pack = PMPI_Pack
+#pragma weak MPI_Unpack = PMPI_Unpack
+#pragma weak MPI_Pack_size = PMPI_Pack_size
+#pragma weak MPI_Get_address = PMPI_Get_address
+#pragma weak MPI_Aint_add = PMPI_Aint_add
+#pragma weak MPI_Aint_diff = PMPI_Aint_diff

@@ -95,7 +95,7 @@ ft__mpi_type_record_free(MPI_Datatype t)
  * MPI_ERR_ARG for a NULL argument.
  */
 int
-MPI_Type_get_envelope(MPI_Datatype type, int *nints, int *naddrs,
+PMPI_Type_get_envelope(MPI_Datatype type, int *nints, int *naddrs,
     int *ntypes, int *combiner)
 {
 	const char *call = "MPI_Type_get_envelope";
@@ -122,7 +122,7 @@ MPI_Type_get_envelope(MPI_Datatype type, int *nints, int *naddrs,
  * MPI_Type_get_envelope says or NULL.
  */
 int
-MPI_Type_get_contents(MPI_Datatype type, int maxints, int maxaddrs,
+PMPI_Type_get_contents(MPI_Datatype type, int maxints, int maxaddrs,
     int maxtypes, int ints[], MPI_Aint addrs[], MPI_Datatype types[])
 {
 	const char *call = "MPI_Type_get_contents";
@@ -310,7 +310,7 @@ check_array(const char *call, int ndims, const int *a, const int *b,
  * a subarray not inside the array or another order.
  */
 int
-MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
     const int starts[], int order, MPI_Datatype old, MPI_Datatype *newtype)
 {
 	const char *call = "MPI_Type_create_subarray";
@@ -398,7 +398,7 @@ dim_runs(int distrib, int darg, int g, int p, int c, struct runs *r)
  * of size processes, a bad distribution or argument.
  */
 int
-MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
+PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
     const int distribs[], const int dargs[], const int psizes[], int order,
     MPI_Datatype old, MPI_Datatype *newtype)
 {
@@ -461,7 +461,7 @@ out:
  * size there is none of.
  */
 int
-MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
+PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
 {
 	static const struct {
 		int		 typeclass, size;
@@ -530,7 +530,7 @@ ft_mpi_type_dup_fn(MPI_Datatype type, int keyval, void *extra, void *in,
  * Keyvals of communicators are not valid on datatypes, and the reverse.
  */
 int
-MPI_Type_create_keyval(MPI_Type_copy_attr_function *copy,
+PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy,
     MPI_Type_delete_attr_function *del, int *keyval, void *extra)
 {
 	const char *call = "MPI_Type_create_keyval";
@@ -549,7 +549,7 @@ MPI_Type_create_keyval(MPI_Type_copy_attr_function *copy,
  * with it keep it alive for their delete functions.
  */
 int
-MPI_Type_free_keyval(int *keyval)
+PMPI_Type_free_keyval(int *keyval)
 {
 	const char *call = "MPI_Type_free_keyval";
 
@@ -581,7 +581,7 @@ check_attr(const char *call, MPI_Datatype type, int keyval)
  * through the delete function first, and its error is returned.
  */
 int
-MPI_Type_set_attr(MPI_Datatype type, int keyval, void *val)
+PMPI_Type_set_attr(MPI_Datatype type, int keyval, void *val)
 {
 	const char *call = "MPI_Type_set_attr";
 	int rc;
@@ -597,7 +597,7 @@ MPI_Type_set_attr(MPI_Datatype type, int keyval, void *val)
 
 /* The value of an attribute into *(void **)val, and *flag 1; or 0. */
 int
-MPI_Type_get_attr(MPI_Datatype type, int keyval, void *val, int *flag)
+PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *val, int *flag)
 {
 	const char *call = "MPI_Type_get_attr";
 	struct ft_mpi_attr *a;
@@ -619,7 +619,7 @@ MPI_Type_get_attr(MPI_Datatype type, int keyval, void *val, int *flag)
  * returned (the attribute then stays); none set is no error.
  */
 int
-MPI_Type_delete_attr(MPI_Datatype type, int keyval)
+PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
 {
 	const char *call = "MPI_Type_delete_attr";
 	int rc;
@@ -969,7 +969,7 @@ check_external(const char *call, const char *datarep, int count,
 
 /* The bytes incount elements of type take in external32, into *size. */
 int
-MPI_Pack_external_size(const char datarep[], int incount,
+PMPI_Pack_external_size(const char datarep[], int incount,
     MPI_Datatype type, MPI_Aint *size)
 {
 	size_t need;
@@ -1030,7 +1030,7 @@ external(const char *call, const char *datarep, void *buf, int count,
  * low 4 bytes, and of wchar_t its low 2, as the standard's sizes say.
  */
 int
-MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
     MPI_Datatype type, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
 	return external("MPI_Pack_external", datarep, (void *)(uintptr_t)inbuf,
@@ -1043,9 +1043,24 @@ MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
  * MPI_Pack_external's; MPI_ERR_TRUNCATE when fewer bytes remain.
  */
 int
-MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
     MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype type)
 {
 	return external("MPI_Unpack_external", datarep, outbuf, outcount,
 	    type, (void *)(uintptr_t)inbuf, insize, position, 1);
 }
+
+/* The profiling interface: MPI_X is a weak alias of PMPI_X. */
+#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
+#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
+#pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
+#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
+#pragma weak MPI_Type_match_size = PMPI_Type_match_size
+#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
+#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
+#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
+#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
+#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
+#pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
+#pragma weak MPI_Pack_external = PMPI_Pack_external
+#pragma weak MPI_Unpack_external = PMPI_Unpack_external
