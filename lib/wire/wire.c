@@ -89,6 +89,8 @@ ft_msg_name(unsigned int type)
 		return "RDATA";
 	case FT_MSG_CREDIT:
 		return "CREDIT";
+	case FT_MSG_ACK:
+		return "ACK";
 	case FT_MSG_GOSSIP:
 		return "GOSSIP";
 	case FT_MSG_PING:
@@ -556,26 +558,53 @@ ft_msg_member_decode(const uint8_t *p, size_t len, struct ft_msg_member *m,
 	return decode_done(&r);
 }
 
+/* CREDIT and ACK: one count of bytes, never 0. */
+static int
+count_encode(struct ft_wbuf *b, unsigned int type, uint32_t sender,
+    uint64_t bytes)
+{
+	size_t s = frame_begin(b, type, sender, 0);
+
+	ft_put64(b, bytes);
+	return frame_end(b, s);
+}
+
+static int
+count_decode(const uint8_t *p, size_t len, uint64_t *bytes)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	*bytes = ft_get64(&r);
+	if (*bytes == 0)
+		r.err = EPROTO;
+	return decode_done(&r);
+}
+
 int
 ft_msg_credit_encode(struct ft_wbuf *b, uint32_t sender,
     const struct ft_msg_credit *m)
 {
-	size_t s = frame_begin(b, FT_MSG_CREDIT, sender, 0);
-
-	ft_put64(b, m->bytes);
-	return frame_end(b, s);
+	return count_encode(b, FT_MSG_CREDIT, sender, m->bytes);
 }
 
 int
 ft_msg_credit_decode(const uint8_t *p, size_t len, struct ft_msg_credit *m)
 {
-	struct ft_rbuf r;
+	return count_decode(p, len, &m->bytes);
+}
 
-	ft_rbuf_init(&r, p, len);
-	m->bytes = ft_get64(&r);
-	if (m->bytes == 0)
-		r.err = EPROTO;
-	return decode_done(&r);
+int
+ft_msg_ack_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_ack *m)
+{
+	return count_encode(b, FT_MSG_ACK, sender, m->bytes);
+}
+
+int
+ft_msg_ack_decode(const uint8_t *p, size_t len, struct ft_msg_ack *m)
+{
+	return count_decode(p, len, &m->bytes);
 }
 
 int

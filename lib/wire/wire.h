@@ -54,6 +54,7 @@ enum ft_msg_type {
 	FT_MSG_COMMIT = 37,
 	FT_MSG_DECIDE = 38,
 	FT_MSG_NDSYNC = 39,
+	FT_MSG_ACK = 40,
 	/* Detector <-> detector (ftgossip). */
 	FT_MSG_GOSSIP = 48,
 	FT_MSG_PING = 49,
@@ -225,6 +226,15 @@ struct ft_msg_credit {
 };
 
 /*
+ * Frame bytes a receiver has read in full on the sender's TCP
+ * connection (ACK), counted from the end of the handshake and leaving
+ * out ACK frames: what the sender may consider delivered.
+ */
+struct ft_msg_ack {
+	uint64_t	bytes;		/* never 0 */
+};
+
+/*
  * A new view of a replicated job's processes (launcher to process): the
  * processes known dead, by process id (rank * R + replica).  ndead is
  * at most FT_WIRE_MAX_RANKS.
@@ -357,6 +367,9 @@ int	 ft_msg_credit_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_credit *);
 int	 ft_msg_credit_decode(const uint8_t *, size_t,
 	    struct ft_msg_credit *);
+int	 ft_msg_ack_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_ack *);
+int	 ft_msg_ack_decode(const uint8_t *, size_t, struct ft_msg_ack *);
 
 /*
  * Data frames are written without copying the payload: the encoder

@@ -26,6 +26,7 @@ static struct ft_msg_abort	 s_abort;
 static struct ft_msg_rts	 s_rts;
 static struct ft_msg_cts	 s_cts;
 static struct ft_msg_credit	 s_credit;
+static struct ft_msg_ack	 s_ack;
 static uint64_t			 s_hb[5] = { 7, 0, 1ull << 63, 42, UINT64_MAX };
 static struct ft_msg_gossip	 s_gossip = { 0x0102030405060708ull, 5, s_hb };
 static struct ft_msg_ping	 s_ping = { 0xfedcba9876543210ull, 9 };
@@ -105,6 +106,7 @@ samples_init(void)
 	s_cts.sreq = 0x8000000100000002ull;
 	s_cts.rreq = 0xffffffff00000001ull;
 	s_credit.bytes = 0x0000000100400040ull;
+	s_ack.bytes = 0x0000002000300010ull;
 	s_eager.ctx = 0x80000001u;
 	s_eager.src = 0xfffffffeu;
 	s_eager.tag = 0x7ffffffe;
@@ -313,6 +315,22 @@ static int
 enc_credit(struct ft_wbuf *b)
 {
 	return ft_msg_credit_encode(b, SENDER, &s_credit);
+}
+
+static int
+chk_ack(const uint8_t *p, size_t n)
+{
+	struct ft_msg_ack m;
+
+	if (ft_msg_ack_decode(p, n, &m) != 0)
+		return -1;
+	return m.bytes == s_ack.bytes ? 0 : 1;
+}
+
+static int
+enc_ack(struct ft_wbuf *b)
+{
+	return ft_msg_ack_encode(b, SENDER, &s_ack);
 }
 
 static int
@@ -558,6 +576,7 @@ static const struct codec {
 	{ "RTS", FT_MSG_RTS, FT_FLAG_SYNC, 0, enc_rts, chk_rts },
 	{ "CTS", FT_MSG_CTS, 0, 0, enc_cts, chk_cts },
 	{ "CREDIT", FT_MSG_CREDIT, 0, 0, enc_credit, chk_credit },
+	{ "ACK", FT_MSG_ACK, 0, 0, enc_ack, chk_ack },
 	{ "GOSSIP", FT_MSG_GOSSIP, 0, 0, enc_gossip, chk_gossip },
 	{ "PING", FT_MSG_PING, 0, 0, enc_ping, chk_ping },
 	{ "PONG", FT_MSG_PONG, 0, 0, enc_pong, chk_ping },
@@ -1028,9 +1047,10 @@ test_fields(void)
 		    "ping: only PING and PONG");
 	}
 
-	/* A credit of nothing is never sent: refuse it. */
+	/* A credit or an ack of nothing is never sent: refuse it. */
 	{
 		struct ft_msg_credit cr;
+		struct ft_msg_ack ack;
 
 		ft_wbuf_reset(&b);
 		T_EQ_INT(enc_credit(&b), 0, "credit encodes");
@@ -1038,6 +1058,12 @@ test_fields(void)
 		T_FAILS(ft_msg_credit_decode(b.p + FT_WIRE_HDRLEN,
 		    b.len - FT_WIRE_HDRLEN, &cr), EPROTO,
 		    "credit: 0 bytes fails");
+		ft_wbuf_reset(&b);
+		T_EQ_INT(enc_ack(&b), 0, "ack encodes");
+		memset(b.p + FT_WIRE_HDRLEN, 0, 8);
+		T_FAILS(ft_msg_ack_decode(b.p + FT_WIRE_HDRLEN,
+		    b.len - FT_WIRE_HDRLEN, &ack), EPROTO,
+		    "ack: 0 bytes fails");
 	}
 
 	/* Negative tags are for wildcards, never on the wire. */
