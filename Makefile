@@ -19,7 +19,7 @@ VERSION	 = 0.1.0
 # Packages, by what needs them.
 PKGS_BUILD = gcc make pkg-config libbsd-dev libzstd-dev libcurl4-openssl-dev \
 	     libsodium-dev
-PKGS_CHECK = bats mandoc clang libclang-rt-14-dev libfuzzer-14-dev valgrind
+PKGS_CHECK = bats mandoc python3 iproute2 clang libclang-rt-14-dev libfuzzer-14-dev valgrind
 PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
@@ -64,9 +64,12 @@ lib/libft.so.0: $(LIB_OBJS) lib/libft.map
 	$(CC) -shared -Wl,-soname,libft.so.0 -Wl,--version-script=lib/libft.map \
 	    -o $@ $(LIB_OBJS) $(LDLIBS)
 
-bin/%: cmd/%/main.c lib/libft.a $(LIB_HDRS)
+# A program is cmd/NAME/main.c and the other .c files beside it, if any.
+.SECONDEXPANSION:
+bin/%: cmd/%/main.c $$(wildcard cmd/$$*/*.[ch]) lib/libft.a $(LIB_HDRS)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(FT_CFLAGS) -o $@ $< lib/libft.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) -o $@ $(filter %.c,$^) lib/libft.a \
+	    $(LDLIBS)
 
 # Rebuilt every time: PREFIX may differ between make and make install.
 ft.pc: mk/ft.pc.in FORCE
