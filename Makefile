@@ -37,7 +37,7 @@ MANS	 = $(wildcard man/man*/*.[0-9])
 MANS_INST = $(filter-out man/man1/fttest.1,$(MANS))
 
 .PHONY: FORCE all deps deps-check deps-bench demo check unit asan fuzz fuzz-smoke \
-	bench bench-compare install uninstall clean lint
+	bench bench-compare bench-multihost install uninstall clean lint
 
 all: deps lib/libft.a lib/libft.so $(BINS) ft.pc
 
@@ -133,6 +133,10 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-run.sh
 	@FTBIN=$(CURDIR)/bin bash bench/replicate.sh
 	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
+
+# Across hosts made of network namespaces (needs root for most parts).
+bench-multihost: deps-bench all
+	@FTBIN=$(CURDIR)/bin bash bench/multihost.sh
 
 # Before and after of a change: BEFORE is another checkout with ft built
 # (make -C dir all), AFTER this tree unless given, COMPARE_FLAGS options of

@@ -479,6 +479,10 @@ part_d() {
 	else
 		echo "  ft: skipped: $why"
 	fi
+	[[ " ${cols[*]} " == *" ft "* ]] &&
+		echo "  ft: in host 1, ftrun --host H1:$port,H2:$port -n 2 ./pp_ft (ftboot --slots 1 in each host)"
+	[[ " ${cols[*]} " == *" ompi-tcp "* ]] &&
+		echo "  ompi-tcp: in host 1, ${ompi[*]} --hostfile H1,H2 -np 2 --map-by node --bind-to none --mca plm_rsh_agent NSRSH --mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include $NETNS_IF --mca oob_tcp_if_include $NETNS_IF ./pp_ompi"
 	for ((r = 1; r <= repeats; r++)); do
 		for c in "${cols[@]}"; do
 			st=0
