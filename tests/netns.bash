@@ -39,8 +39,8 @@
 #			downs it, unless -f.
 #
 # In bats, a run made in setup_file is saved to $BATS_FILE_TMPDIR and
-# the tests find it; one made in a test (or its setup) is the test's
-# own.  This file defines teardown (ft_kill_leftovers, then netns_down)
+# every test has it loaded (so such a test cannot netns_up a run of its
+# own); one made in a test (or its setup) is the test's own.  This file defines teardown (ft_kill_leftovers, then netns_down)
 # and teardown_file (netns_down), so either kind is deleted whatever
 # the outcome; a test file that defines its own teardown must call
 # netns_down in it.  tests/netns-clean.sh removes the leftovers of runs
@@ -355,3 +355,9 @@ teardown() {
 teardown_file() {
 	netns_down
 }
+
+# In a bats test, the hosts that setup_file made are there from the
+# start, variables and all.
+if [ -n "${BATS_TEST_NAME:-}" ]; then
+	netns__load || true
+fi
