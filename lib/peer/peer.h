@@ -387,4 +387,21 @@ struct ft_supernode_cfg {
 
 int	 ft_supernode_serve(const struct ft_supernode_cfg *);
 
+/*
+ * Cross-file internals.  A daemon's ALLOC, served in a child process:
+ * reserve on itself and the peers of its cache (asking the supernode
+ * for more when short), overbook, place, cancel what is not used.
+ * Fills out (GRANTS, status and why set); returns 0, -1 on ENOMEM.
+ */
+struct ft__alloc_ctx {
+	const uint8_t	*key;
+	const char	*self_addr;
+	const char	*cache_path;
+	const char	*supernode;		/* NULL: none */
+	const struct ft_msg_boot_register *reg;	/* to ask the supernode */
+};
+
+int	 ft__peer_alloc_serve(const struct ft__alloc_ctx *,
+	    const struct ft_msg_boot_alloc *, struct ft_msg_boot_grants *out);
+
 #endif
