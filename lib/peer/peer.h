@@ -374,6 +374,11 @@ struct ft_boot_cfg {
 };
 
 int	 ft_boot_serve(const struct ft_boot_cfg *);
+/*
+ * In a child the daemon forks (a job's, in job_frame): default signal
+ * dispositions, nothing blocked, the listening socket lfd closed.
+ */
+void	 ft_boot_child_init(int lfd);
 
 /*
  * The supernode: daemons REGISTER and get the others; it forgets a
