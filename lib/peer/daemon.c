@@ -45,7 +45,7 @@ struct daemon {
 };
 
 void
-ft_boot_child_init(int lfd)
+ft_boot_child_init(const struct ft_boot_cfg *cfg)
 {
 	struct sigaction sa;
 	sigset_t none;
@@ -59,8 +59,10 @@ ft_boot_child_init(int lfd)
 		(void)sigaction(sigs[i], &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (lfd >= 0)
-		close(lfd);
+	if (cfg->lfd >= 0)
+		close(cfg->lfd);
+	if (cfg->lockfd >= 0)
+		close(cfg->lockfd);
 }
 
 static int
@@ -221,7 +223,7 @@ start_refresh(struct daemon *d)
 		return;
 	}
 	if (pid == 0) {
-		ft_boot_child_init(d->cfg->lfd);
+		ft_boot_child_init(d->cfg);
 		ft_diag_setrole("refresh");
 		_exit(refresh(d));
 	}
@@ -324,7 +326,7 @@ on_alloc(struct daemon *d, struct ft__srv_conn *sc, const uint8_t *body,
 		(void)kid_add(d, pid, KID_ALLOC, -1);
 		return -1;	/* the parent's copy of the connection goes */
 	}
-	ft_boot_child_init(d->cfg->lfd);
+	ft_boot_child_init(d->cfg);
 	ft_diag_setrole("alloc");
 	ctx.key = d->cfg->key;
 	ctx.self_addr = d->cfg->addr;

@@ -357,6 +357,7 @@ int	 ft_peer_register(const char *supernode, const uint8_t *key,
 
 struct ft_boot_cfg {
 	int		 lfd;
+	int		 lockfd;	/* the pid file's, -1 if none */
 	const uint8_t	*key;
 	const char	*addr;		/* advertised, "tcp:host:port" */
 	const char	*host;		/* reported host name */
@@ -376,9 +377,10 @@ struct ft_boot_cfg {
 int	 ft_boot_serve(const struct ft_boot_cfg *);
 /*
  * In a child the daemon forks (a job's, in job_frame): default signal
- * dispositions, nothing blocked, the listening socket lfd closed.
+ * dispositions, nothing blocked, the listening socket and the pid
+ * file closed (so that the lock dies with the daemon, not its jobs).
  */
-void	 ft_boot_child_init(int lfd);
+void	 ft_boot_child_init(const struct ft_boot_cfg *);
 
 /*
  * The supernode: daemons REGISTER and get the others; it forgets a
