@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: ISC
+# Reservation and allocation: the gatekeeper's J and P, the allow and
+# deny lists, tokens that expire, overbooking with the extra cancelled,
+# spread and concentrate over the daemons of a supernode, replicas of a
+# rank on distinct hosts (and a warning when there are too few), and
+# --host / --hostfile.  `ftboot reserve` is the client (what ftrun
+# does before it starts a job).
+
+load common
+load boot
+
+setup() {
+	fb_setup
+}
+
+teardown() {
+	fb_teardown
+}
+
+# The number of distinct hosts in the "place" lines of $output.
+hosts_used() {
+	grep '^place ' <<<"$output" | sed 's/.* host=//' | sort -u | wc -l
+}
+
+# Every rank's replicas on distinct hosts in $output?
+replicas_apart() {
+	local pairs
+	pairs=$(grep '^place ' <<<"$output" |
+	    sed 's/.* rank=\([0-9]*\) replica=[0-9]* host=\(.*\)/\1 \2/')
+	[ -n "$pairs" ]
+	[ "$(sort <<<"$pairs" | uniq -d | wc -l)" -eq 0 ]
+}
+
+# Reservations held on daemon NAME (its status, with the key).
+reserved_on() {
+	ftboot status --state-dir "$FB_DIR/$1" --key-file "$FB_KEY" --json |
+	    sed 's/.*"reserved":\([0-9]*\).*/\1/'
+}
+
+@test "reserve: P caps the slots a daemon grants, and the shortfall is named" {
+	fb_start h1 --slots 3 --jobs 2
+	a=$(fb_addr h1)
+	run -1 --separate-stderr ftboot reserve -n 5 --host "${a#tcp:}" \
+	    --key-file "$FB_KEY"
+	[[ $stderr == "ftboot: fatal: asked for 5 slots, found 3 on 1 peer" ]]
+	[ "$(reserved_on h1)" -eq 0 ]
+	run -0 ftboot reserve -n 3 --host "${a#tcp:}" --key-file "$FB_KEY"
+	[[ ${lines[0]} == "grant addr=$a host=h1 slots=3 procs=3 rtt_us="* ]]
+	# Without --keep the reservation is cancelled at the end.
+	[ "$(reserved_on h1)" -eq 0 ]
+	grep -q "info: cancelled reservation" "$(fb_log h1)"
+}
+
+@test "reserve: J reservations at once, the next is refused naming J" {
+	fb_start h1 --slots 4 --jobs 2
+	a=$(fb_addr h1)
+	run -0 ftboot reserve -n 2 --keep --boot "$a" --key-file "$FB_KEY"
+	run -0 ftboot reserve -n 1 --keep --host "${a#tcp:}" --key-file "$FB_KEY"
+	[ "$(reserved_on h1)" -eq 2 ]
+	run -1 --separate-stderr ftboot reserve -n 1 --host "${a#tcp:}" \
+	    --key-file "$FB_KEY"
+	[[ $stderr == "ftboot: fatal: asked for 1 slots, found 0 on 0 peers; 1 refused, 0 unreachable: $a: busy: 0 of J=2 jobs running, 2 reserved" ]]
+	grep -q "info: refused a reservation from 127.0.0.1: busy" "$(fb_log h1)"
+}
+
+@test "reserve: an unclaimed token expires and frees its place" {
+	fb_start h1 --jobs 1 --reserve-ttl 1s
+	a=$(fb_addr h1)
+	run -0 ftboot reserve -n 1 --keep --boot "$a" --key-file "$FB_KEY"
+	[[ ${lines[0]} == "grant addr=$a host=h1 slots=1 procs=1 "* ]]
+	ft_poll 20 grep -q "info: 1 reservation expired unclaimed" "$(fb_log h1)"
+	[ "$(reserved_on h1)" -eq 0 ]
+	run -0 ftboot reserve -n 1 --keep --boot "$a" --key-file "$FB_KEY"
+}
+
+@test "reserve: the deny list refuses a submitter, naming it" {
+	fb_start h1 --deny 127.0.0.0/8
+	a=$(fb_addr h1)
+	run -1 --separate-stderr ftboot reserve -n 1 --host "${a#tcp:}" \
+	    --key-file "$FB_KEY"
+	[[ $stderr == *"$a: submitter 127.0.0.1 is on the deny list" ]]
+	run -1 --separate-stderr ftboot reserve -n 1 --boot "$a" \
+	    --key-file "$FB_KEY"
+	[[ $stderr == "ftboot: fatal: submitter 127.0.0.1 is on the deny list" ]]
+	grep -q "info: refused an allocation for 127.0.0.1: submitter 127.0.0.1 is on the deny list" \
+	    "$(fb_log h1)"
+}
+
+@test "reserve: the allow list admits only its submitters" {
+	fb_start h1 --allow 10.0.0.0/8,192.168.0.0/16
+	fb_start h2 --allow 127.0.0.1
+	a1=$(fb_addr h1)
+	a2=$(fb_addr h2)
+	run -1 --separate-stderr ftboot reserve -n 1 --host "${a1#tcp:}" \
+	    --key-file "$FB_KEY"
+	[[ $stderr == *"$a1: submitter 127.0.0.1 is not on the allow list" ]]
+	run -0 ftboot reserve -n 1 --host "${a2#tcp:}" --key-file "$FB_KEY"
+	[[ ${lines[0]} == "grant addr=$a2 host=h2 "* ]]
+}
+
+@test "allocate: spread and concentrate over the supernode's daemons" {
+	fb_supernode
+	fb_start h1 --supernode "$FB_SN" --refresh 300ms --slots 4
+	fb_start h2 --supernode "$FB_SN" --refresh 300ms --slots 4
+	fb_start h3 --supernode "$FB_SN" --refresh 300ms --slots 4
+	ft_poll 20 fb_peers_with h1 h2 h3
+	ft_poll 20 fb_peers_measured h1
+	run -0 ftboot reserve -n 3 -a spread --state-dir "$FB_DIR/h1" \
+	    --key-file "$FB_KEY"
+	[ "$(hosts_used)" -eq 3 ]
+	run -0 ftboot reserve -n 4 -a concentrate --state-dir "$FB_DIR/h1" \
+	    --key-file "$FB_KEY"
+	[ "$(hosts_used)" -eq 1 ]
+	run -0 ftboot reserve -n 6 -a concentrate --state-dir "$FB_DIR/h1" \
+	    --key-file "$FB_KEY"
+	[ "$(hosts_used)" -eq 2 ]
+	[ "$(grep -c '^grant ' <<<"$output")" -eq 2 ]
+	run -1 --separate-stderr ftboot reserve -n 13 --state-dir "$FB_DIR/h1" \
+	    --key-file "$FB_KEY"
+	[[ $stderr == "ftboot: fatal: asked for 13 slots, found 12 on 3 peers" ]]
+	[ "$(reserved_on h1)" -eq 0 ]
+	[ "$(reserved_on h2)" -eq 0 ]
+	[ "$(reserved_on h3)" -eq 0 ]
+}
+
+@test "allocate: the overbooked reservation is cancelled, the used ones kept" {
+	fb_supernode
+	fb_start h1 --supernode "$FB_SN" --refresh 300ms --slots 4
+	fb_start h2 --supernode "$FB_SN" --refresh 300ms --slots 4
+	fb_start h3 --supernode "$FB_SN" --refresh 300ms --slots 4
+	ft_poll 20 fb_peers_with h1 h2 h3
+	run -0 ftboot reserve -n 4 -a concentrate --keep \
+	    --state-dir "$FB_DIR/h1" --key-file "$FB_KEY"
+	[ "$(grep -c '^grant ' <<<"$output")" -eq 1 ]
+	# Two hosts were reserved (one extra), one remains.
+	[ "$(cat "$(fb_log h1)" "$(fb_log h2)" "$(fb_log h3)" |
+	    grep -c 'info: reserved')" -eq 2 ]
+	[ $(( $(reserved_on h1) + $(reserved_on h2) + $(reserved_on h3) )) -eq 1 ]
+}
+
+@test "allocate -r 2: replicas of a rank on distinct hosts" {
+	fb_supernode
+	fb_start h1 --supernode "$FB_SN" --refresh 300ms --slots 4
+	fb_start h2 --supernode "$FB_SN" --refresh 300ms --slots 4
+	fb_start h3 --supernode "$FB_SN" --refresh 300ms --slots 4
+	ft_poll 20 fb_peers_with h1 h2 h3
+	for a in spread concentrate; do
+		run -0 --separate-stderr ftboot reserve -n 6 -r 2 -a "$a" \
+		    --state-dir "$FB_DIR/h1" --key-file "$FB_KEY"
+		[ -z "$stderr" ]
+		replicas_apart
+	done
+	run -0 --separate-stderr ftboot reserve -n 2 -r 4 \
+	    --state-dir "$FB_DIR/h1" --key-file "$FB_KEY"
+	[[ $stderr == *"warning: replicas of 2 of 2 ranks share a host: 4 replicas of a rank need 4 hosts, and only 3 were granted" ]]
+}
+
+@test "reserve --hostfile: host slots=N lines" {
+	fb_start h1 --slots 8
+	fb_start h2 --slots 8
+	a1=$(fb_addr h1)
+	a2=$(fb_addr h2)
+	printf '# two daemons\n%s slots=2\n%s\n' "${a1#tcp:}" "${a2#tcp:}" \
+	    >"$FB_DIR/hosts"
+	# slots=2 caps h1 below its P of 8; h2 gives what is left.
+	run -0 ftboot reserve -n 10 --hostfile "$FB_DIR/hosts" \
+	    --key-file "$FB_KEY"
+	[[ $output == *"grant addr=$a1 host=h1 slots=2 procs=2 "* ]]
+	[[ $output == *"grant addr=$a2 host=h2 slots=8 procs=8 "* ]]
+	run -1 --separate-stderr ftboot reserve -n 11 \
+	    --hostfile "$FB_DIR/hosts" --key-file "$FB_KEY"
+	[[ $stderr == "ftboot: fatal: asked for 11 slots, found 10 on 2 peers" ]]
+	printf '%s slots=x\n' "${a1#tcp:}" >"$FB_DIR/bad"
+	run -100 --separate-stderr ftboot reserve -n 1 --hostfile "$FB_DIR/bad" \
+	    --key-file "$FB_KEY"
+	[[ $stderr == *"$FB_DIR/bad: line 1: slots 'x' is invalid"* ]]
+	run -1 --separate-stderr ftboot reserve -n 1 --host 127.0.0.1:1 \
+	    --key-file "$FB_KEY"
+	[[ $stderr == *"1 unreachable: tcp:127.0.0.1:1: Connection refused" ]]
+}
