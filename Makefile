@@ -150,8 +150,10 @@ install: all
 	    $(DESTDIR)$(PREFIX)/include/ft $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man3 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5 \
 	    $(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 755 bin/ftrun bin/ftcc bin/ftgossip $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 bin/ftrun bin/ftcc bin/ftgossip bin/ftboot \
+	    $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 lib/libft.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 lib/libft.so $(DESTDIR)$(PREFIX)/lib/libft.so.0
 	ln -sf libft.so.0 $(DESTDIR)$(PREFIX)/lib/libft.so
@@ -163,7 +165,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ftrun $(DESTDIR)$(PREFIX)/bin/ftcc \
-	    $(DESTDIR)$(PREFIX)/bin/ftgossip \
+	    $(DESTDIR)$(PREFIX)/bin/ftgossip $(DESTDIR)$(PREFIX)/bin/ftboot \
 	    $(DESTDIR)$(PREFIX)/lib/libft.a $(DESTDIR)$(PREFIX)/lib/libft.so \
 	    $(DESTDIR)$(PREFIX)/lib/libft.so.0 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ft.pc
