@@ -313,14 +313,9 @@ ft_peer_allocate(const char *boot_addr, const uint8_t *key, uint32_t nranks,
 	rq.nrep = nrep;
 	rq.mode = mode == FT_ALLOC_CONCENTRATE;
 	ft_wbuf_init(&b);
-	rc = ft_msg_boot_alloc_encode(&b, 0, &rq);
-	if (rc == 0)
-		rc = ft_peer_call(boot_addr, key, FT_ROLE_SUBMITTER, &b,
-		    FT_MSG_BOOT_GRANTS, FT_PEER_ALLOC_NS, take_grants, &gr, NULL,
-		    why, whysize);
-	else
-		snprintf(why, whysize, "%s", strerror(errno));
-	ft_wbuf_release(&b);
+	rc = ft__peer_request(boot_addr, key, FT_ROLE_SUBMITTER, &b,
+	    ft_msg_boot_alloc_encode(&b, 0, &rq), FT_MSG_BOOT_GRANTS,
+	    FT_PEER_ALLOC_NS, take_grants, &gr, NULL, why, whysize);
 	if (rc != 0)
 		return -1;
 	if (gr.status != FT_BOOT_OK) {

@@ -161,6 +161,23 @@ fail:
 	return -1;
 }
 
+int
+ft__peer_request(const char *addr, const uint8_t *key, uint8_t role,
+    struct ft_wbuf *req, int encoded, unsigned int want, uint64_t timeout_ns,
+    int (*take)(void *, const uint8_t *, size_t), void *arg,
+    uint64_t *rtt_ns, char *why, size_t whysize)
+{
+	int rc = -1;
+
+	if (encoded == 0)
+		rc = ft_peer_call(addr, key, role, req, want, timeout_ns, take,
+		    arg, rtt_ns, why, whysize);
+	else
+		snprintf(why, whysize, "%s: %s", addr, strerror(errno));
+	ft_wbuf_release(req);
+	return rc;
+}
+
 static int
 take_reserved(void *arg, const uint8_t *p, size_t len)
 {
@@ -179,14 +196,9 @@ ft_peer_reserve(const char *addr, const uint8_t *key, uint8_t role,
 	int rc;
 
 	ft_wbuf_init(&b);
-	if (ft_msg_boot_reserve_encode(&b, 0, &rq) != 0) {
-		snprintf(why, whysize, "%s: %s", addr, strerror(errno));
-		ft_wbuf_release(&b);
-		return -1;
-	}
-	rc = ft_peer_call(addr, key, role, &b, FT_MSG_BOOT_RESERVED,
+	rc = ft__peer_request(addr, key, role, &b,
+	    ft_msg_boot_reserve_encode(&b, 0, &rq), FT_MSG_BOOT_RESERVED,
 	    FT_PEER_CALL_NS, take_reserved, &rs, &rtt, why, whysize);
-	ft_wbuf_release(&b);
 	if (rc != 0)
 		return -1;
 	if (rs.status != FT_BOOT_OK) {
@@ -216,18 +228,12 @@ ft_peer_cancel(const char *addr, const uint8_t *key, uint8_t role,
 {
 	struct ft_msg_boot_cancel m;
 	struct ft_wbuf b;
-	int rc;
 
 	memcpy(m.token, token, FT_PEER_TOKEN);
 	ft_wbuf_init(&b);
-	rc = ft_msg_boot_cancel_encode(&b, 0, &m);
-	if (rc == 0)
-		rc = ft_peer_call(addr, key, role, &b, FT_MSG_BOOT_DONE,
-		    FT_PEER_CALL_NS, take_empty, NULL, NULL, why, whysize);
-	else
-		snprintf(why, whysize, "%s: %s", addr, strerror(errno));
-	ft_wbuf_release(&b);
-	return rc;
+	return ft__peer_request(addr, key, role, &b,
+	    ft_msg_boot_cancel_encode(&b, 0, &m), FT_MSG_BOOT_DONE,
+	    FT_PEER_CALL_NS, take_empty, NULL, NULL, why, whysize);
 }
 
 void
@@ -253,18 +259,11 @@ ft_peer_state(const char *addr, const uint8_t *key,
     struct ft_msg_boot_state *st, char *why, size_t whysize)
 {
 	struct ft_wbuf b;
-	int rc;
 
 	ft_wbuf_init(&b);
-	rc = ft_msg_empty_encode(&b, 0, FT_MSG_BOOT_STATUS);
-	if (rc == 0)
-		rc = ft_peer_call(addr, key, FT_ROLE_SUBMITTER, &b,
-		    FT_MSG_BOOT_STATE, FT_PEER_CALL_NS, take_state, st, NULL,
-		    why, whysize);
-	else
-		snprintf(why, whysize, "%s: %s", addr, strerror(errno));
-	ft_wbuf_release(&b);
-	return rc;
+	return ft__peer_request(addr, key, FT_ROLE_SUBMITTER, &b,
+	    ft_msg_empty_encode(&b, 0, FT_MSG_BOOT_STATUS), FT_MSG_BOOT_STATE,
+	    FT_PEER_CALL_NS, take_state, st, NULL, why, whysize);
 }
 
 struct pong {
@@ -300,13 +299,9 @@ ft_peer_ping(const char *addr, const uint8_t *key, uint64_t *rtt_us,
 	m.epoch = 0;
 	pg.nonce = m.nonce;
 	ft_wbuf_init(&b);
-	rc = ft_msg_ping_encode(&b, 0, FT_MSG_PING, &m);
-	if (rc == 0)
-		rc = ft_peer_call(addr, key, FT_ROLE_DAEMON, &b, FT_MSG_PONG,
-		    FT_PEER_CALL_NS, take_pong, &pg, &rtt, why, whysize);
-	else
-		snprintf(why, whysize, "%s: %s", addr, strerror(errno));
-	ft_wbuf_release(&b);
+	rc = ft__peer_request(addr, key, FT_ROLE_DAEMON, &b,
+	    ft_msg_ping_encode(&b, 0, FT_MSG_PING, &m), FT_MSG_PONG,
+	    FT_PEER_CALL_NS, take_pong, &pg, &rtt, why, whysize);
 	if (rc == 0)
 		*rtt_us = rtt / 1000 > 0 ? rtt / 1000 : 1;
 	return rc;
@@ -324,18 +319,11 @@ ft_peer_register(const char *supernode, const uint8_t *key,
     char *why, size_t whysize)
 {
 	struct ft_wbuf b;
-	int rc;
 
 	out->n = 0;
 	out->p = NULL;
 	ft_wbuf_init(&b);
-	rc = ft_msg_boot_register_encode(&b, 0, self);
-	if (rc == 0)
-		rc = ft_peer_call(supernode, key, FT_ROLE_DAEMON, &b,
-		    FT_MSG_BOOT_PEERS, FT_PEER_CALL_NS, take_peers, out, NULL,
-		    why, whysize);
-	else
-		snprintf(why, whysize, "%s: %s", supernode, strerror(errno));
-	ft_wbuf_release(&b);
-	return rc;
+	return ft__peer_request(supernode, key, FT_ROLE_DAEMON, &b,
+	    ft_msg_boot_register_encode(&b, 0, self), FT_MSG_BOOT_PEERS,
+	    FT_PEER_CALL_NS, take_peers, out, NULL, why, whysize);
 }

@@ -410,5 +410,14 @@ struct ft__alloc_ctx {
 
 int	 ft__peer_alloc_serve(const struct ft__alloc_ctx *,
 	    const struct ft_msg_boot_alloc *, struct ft_msg_boot_grants *out);
+/*
+ * ft_peer_call with the request encoded in req by the caller (encoded
+ * is the encoder's return value: on -1 nothing is sent and why says
+ * so); req is released either way.
+ */
+int	 ft__peer_request(const char *addr, const uint8_t *key, uint8_t role,
+	    struct ft_wbuf *req, int encoded, unsigned int want,
+	    uint64_t timeout_ns, int (*take)(void *, const uint8_t *, size_t),
+	    void *arg, uint64_t *rtt_ns, char *why, size_t whysize);
 
 #endif

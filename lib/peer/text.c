@@ -242,6 +242,26 @@ why_in(const char *path, char *why, size_t whysize)
 	snprintf(why, whysize, "%s: %s", path, tmp);
 }
 
+/* Read path and hand its text to parse; errors name the file. */
+static int
+load_file(const char *path, int (*parse)(const char *, size_t, void *,
+    char *, size_t), void *arg, char *why, size_t whysize)
+{
+	char *text;
+	size_t len;
+	int rc, saved;
+
+	if (slurp(path, &text, &len, why, whysize) != 0)
+		return -1;
+	rc = parse(text, len, arg, why, whysize);
+	saved = errno;
+	free(text);
+	if (rc != 0)
+		why_in(path, why, whysize);
+	errno = saved;
+	return rc;
+}
+
 /* ---- peer cache ---- */
 
 #define CACHE_MAGIC	"# ft-peers 1"
@@ -377,27 +397,31 @@ ft_peer_cache_format(struct ft_wbuf *b, const struct ft_peer *p, size_t n)
 	return 0;
 }
 
+struct cache_out {
+	struct ft_peer	**out;
+	size_t		 *n;
+};
+
+static int
+parse_cache(const char *text, size_t len, void *arg, char *why,
+    size_t whysize)
+{
+	struct cache_out *o = arg;
+
+	return ft_peer_cache_parse(text, len, o->out, o->n, why, whysize);
+}
+
 int
 ft_peer_cache_load(const char *path, struct ft_peer **out, size_t *n,
     char *why, size_t whysize)
 {
-	char *text;
-	size_t len;
-	int rc, saved;
+	struct cache_out o = { out, n };
 
 	*out = NULL;
 	*n = 0;
 	if (access(path, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	if (slurp(path, &text, &len, why, whysize) != 0)
-		return -1;
-	rc = ft_peer_cache_parse(text, len, out, n, why, whysize);
-	saved = errno;
-	free(text);
-	if (rc != 0)
-		why_in(path, why, whysize);
-	errno = saved;
-	return rc;
+	return load_file(path, parse_cache, &o, why, whysize);
 }
 
 int
@@ -642,26 +666,20 @@ bad:
 	return -1;
 }
 
+static int
+parse_conf(const char *text, size_t len, void *arg, char *why, size_t whysize)
+{
+	return ft_boot_conf_parse(text, len, arg, why, whysize);
+}
+
 int
 ft_boot_conf_load(const char *path, int must, struct ft_boot_conf *c,
     char *why, size_t whysize)
 {
-	char *text;
-	size_t len;
-	int rc, saved;
-
 	memset(c, 0, sizeof(*c));
 	if (!must && access(path, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	if (slurp(path, &text, &len, why, whysize) != 0)
-		return -1;
-	rc = ft_boot_conf_parse(text, len, c, why, whysize);
-	saved = errno;
-	free(text);
-	if (rc != 0)
-		why_in(path, why, whysize);
-	errno = saved;
-	return rc;
+	return load_file(path, parse_conf, c, why, whysize);
 }
 
 /* ---- hostfiles and host lists ---- */
@@ -745,25 +763,29 @@ fail:
 	return -1;
 }
 
+struct hosts_out {
+	struct ft_hostspec	**out;
+	size_t			 *n;
+};
+
+static int
+parse_hosts(const char *text, size_t len, void *arg, char *why,
+    size_t whysize)
+{
+	struct hosts_out *o = arg;
+
+	return ft_hostfile_parse_text(text, len, o->out, o->n, why, whysize);
+}
+
 int
 ft_hostfile_parse(const char *path, struct ft_hostspec **out, size_t *n,
     char *why, size_t whysize)
 {
-	char *text;
-	size_t len;
-	int rc, saved;
+	struct hosts_out o = { out, n };
 
 	*out = NULL;
 	*n = 0;
-	if (slurp(path, &text, &len, why, whysize) != 0)
-		return -1;
-	rc = ft_hostfile_parse_text(text, len, out, n, why, whysize);
-	saved = errno;
-	free(text);
-	if (rc != 0)
-		why_in(path, why, whysize);
-	errno = saved;
-	return rc;
+	return load_file(path, parse_hosts, &o, why, whysize);
 }
 
 int
