@@ -13,70 +13,6 @@
 
 #define CALL_IBUF	(16u << 10)
 
-/* Wait until c can make progress, or the deadline: 0, or -1 ETIMEDOUT. */
-static int
-wait_conn(struct ft_conn *c, uint64_t deadline)
-{
-	struct pollfd p = { c->fd, POLLIN, 0 };
-	uint64_t now;
-	int rc;
-
-	if (ft_conn_want_write(c))
-		p.events |= POLLOUT;
-	for (;;) {
-		now = ft_now_ns();
-		if (now >= deadline) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		rc = poll(&p, 1, (int)((deadline - now) / 1000000 + 1));
-		if (rc > 0)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return -1;
-	}
-}
-
-/*
- * Pump c until the handshake is over (want 0) or a frame of type want
- * (or ABORT) arrives.  1 with the frame, 0 when the handshake is done,
- * -1 with errno.
- */
-static int
-pump(struct ft_conn *c, unsigned int want, struct ft_hdr *h,
-    const uint8_t **body, uint64_t deadline)
-{
-	int rc;
-
-	for (;;) {
-		if (ft_conn_flush(c) != 0)
-			return -1;
-		while ((rc = ft_conn_frame(c, h, body)) == 1) {
-			if (c->hs != FT_HS_READY) {
-				if (ft_conn_handshake(c, h, *body) < 0)
-					return -1;
-				if (ft_conn_flush(c) != 0)
-					return -1;
-				if (c->hs == FT_HS_READY && want == 0)
-					return 0;
-				continue;
-			}
-			if (h->type == want || h->type == FT_MSG_ABORT)
-				return 1;
-			errno = EPROTO;
-			return -1;
-		}
-		if (rc < 0)
-			return -1;
-		if (c->hs == FT_HS_READY && want == 0)
-			return 0;
-		if (wait_conn(c, deadline) != 0)
-			return -1;
-		if (ft_conn_fill(c) < 0)
-			return -1;
-	}
-}
-
 int
 ft_peer_call(const char *addr, const uint8_t *key, uint8_t role,
     const struct ft_wbuf *req, unsigned int want, uint64_t timeout_ns,
@@ -89,7 +25,7 @@ ft_peer_call(const char *addr, const uint8_t *key, uint8_t role,
 	struct ft_conn c;
 	struct ft_hdr h;
 	char vis[FT_WIRE_TEXT_MAX];
-	int fd, rc, stage = 0, saved;
+	int fd, stage = 0, saved;
 
 	while ((fd = ft_net_connect(addr)) == -1) {
 		if (errno != EAGAIN || ft_now_ns() >= deadline) {
@@ -108,13 +44,13 @@ ft_peer_call(const char *addr, const uint8_t *key, uint8_t role,
 		return -1;
 	}
 	(void)ft_conn_set_ibuf(&c, CALL_IBUF);
-	if (pump(&c, 0, &h, &body, deadline) < 0)
+	if (ft_conn_await(&c, 0, 0, &h, &body, deadline) < 0)
 		goto fail;
 	stage = 1;
 	t0 = ft_now_ns();
 	if (ft_conn_queue_copy(&c, req->p, req->len) != 0)
 		goto fail;
-	if ((rc = pump(&c, want, &h, &body, deadline)) < 0)
+	if (ft_conn_await(&c, want, FT_MSG_ABORT, &h, &body, deadline) < 0)
 		goto fail;
 	if (rtt_ns != NULL)
 		*rtt_ns = ft_now_ns() - t0;
