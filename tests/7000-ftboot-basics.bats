@@ -65,7 +65,7 @@ teardown() {
 	[[ $output == '{"running":true,"pid":'"$pid"',"addr":"'"$(fb_addr a)"'"'*'"host":"alpha","slots":3,"jobs":2,"reserved":0,"running_jobs":0,"peers":0,'* ]]
 	run -0 ftboot stop --state-dir "$FB_DIR/a"
 	[[ $output == "ftboot: stopped (state directory $FB_DIR/a)" ]]
-	ft_gone "$pid"
+	ft_poll 10 ft_gone "$pid"
 	[ ! -e "$FB_DIR/a/ftboot.addr" ]
 	run -3 ftboot status --state-dir "$FB_DIR/a" --json
 	[ "$output" = '{"running":false,"state_dir":"'"$FB_DIR/a"'"}' ]

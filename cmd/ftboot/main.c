@@ -298,7 +298,7 @@ cmd_keygen(const struct opts *o)
  * The seam to remote execution (issue 12): a SUBMITTER's first frame
  * is FT_MSG_JOB_START.  INTEGRATION: decode it (lib/job/agent.c), claim
  * its token with ft_gate_claim(gate, token, nprocs, peer_ip, why,
- * whysize), fork, and in the child call ft_boot_child_init(arg) and
+ * whysize), fork, and in the child call ft_boot_child_init(arg, c) and
  * then ft_agent_serve() on c; return 0 with the child's pid in *child
  * and the claim's handle in *job (the daemon reaps the child and calls
  * ft_gate_job_done).  Until then every job is refused with this reason.
@@ -487,9 +487,10 @@ cmd_start(const struct opts *o)
 	if (ft_boot_path(dir, "ftboot.pid", path, sizeof(path)) == 0)
 		(void)unlink(path);
 	close(lfd);
-	close(lockfd);
 	explicit_bzero(key, sizeof(key));
 	ft_info("stopped");
+	/* The lock goes with the process: "ftboot stop" returns when the
+	 * daemon is gone, not before. */
 	return rc == 0 ? FT_EXIT_OK : FT_EXIT_TEMP;
 }
 

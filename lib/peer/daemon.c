@@ -10,6 +10,7 @@
  */
 #include <sys/wait.h>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +46,14 @@ struct daemon {
 };
 
 void
-ft_boot_child_init(const struct ft_boot_cfg *cfg)
+ft_boot_child_init(const struct ft_boot_cfg *cfg, struct ft_conn *keep)
 {
 	struct sigaction sa;
 	sigset_t none;
 	int sigs[] = { SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGPIPE };
 	size_t i;
 
+	(void)cfg;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
@@ -59,10 +61,12 @@ ft_boot_child_init(const struct ft_boot_cfg *cfg)
 		(void)sigaction(sigs[i], &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (cfg->lfd >= 0)
-		close(cfg->lfd);
-	if (cfg->lockfd >= 0)
-		close(cfg->lockfd);
+	if (keep != NULL && keep->fd != 3) {
+		if (dup3(keep->fd, 3, O_CLOEXEC) != 3)
+			_exit(FT_EXIT_TEMP);
+		keep->fd = 3;
+	}
+	closefrom(keep != NULL ? 4 : 3);
 }
 
 static int
@@ -223,7 +227,7 @@ start_refresh(struct daemon *d)
 		return;
 	}
 	if (pid == 0) {
-		ft_boot_child_init(d->cfg);
+		ft_boot_child_init(d->cfg, NULL);
 		ft_diag_setrole("refresh");
 		_exit(refresh(d));
 	}
@@ -326,7 +330,7 @@ on_alloc(struct daemon *d, struct ft__srv_conn *sc, const uint8_t *body,
 		(void)kid_add(d, pid, KID_ALLOC, -1);
 		return -1;	/* the parent's copy of the connection goes */
 	}
-	ft_boot_child_init(d->cfg);
+	ft_boot_child_init(d->cfg, &sc->c);
 	ft_diag_setrole("alloc");
 	ctx.key = d->cfg->key;
 	ctx.self_addr = d->cfg->addr;

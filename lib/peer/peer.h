@@ -377,10 +377,13 @@ struct ft_boot_cfg {
 int	 ft_boot_serve(const struct ft_boot_cfg *);
 /*
  * In a child the daemon forks (a job's, in job_frame): default signal
- * dispositions, nothing blocked, the listening socket and the pid
- * file closed (so that the lock dies with the daemon, not its jobs).
+ * dispositions, nothing blocked, and every descriptor above standard
+ * error closed but keep's connection (moved to descriptor 3, keep->fd
+ * updated; keep may be NULL): the listening socket, the pid file (so
+ * that the lock dies with the daemon, not its jobs) and the other
+ * clients' connections (so that their end of file is not delayed).
  */
-void	 ft_boot_child_init(const struct ft_boot_cfg *);
+void	 ft_boot_child_init(const struct ft_boot_cfg *, struct ft_conn *keep);
 
 /*
  * The supernode: daemons REGISTER and get the others; it forgets a
