@@ -104,3 +104,18 @@ teardown() {
 	ft_poll 20 fb_peers_with h1 h2
 	exec 7>&- 8>&-
 }
+
+@test "ftboot peers: a damaged cache is named, line and all" {
+	mkdir -p "$FB_DIR/h1"
+	printf '# ft-peers 1\ntcp:127.0.0.1:9 host=a slots=1 jobs=1\nbogus\n' \
+	    >"$FB_DIR/h1/peers"
+	run -1 --separate-stderr ftboot peers --state-dir "$FB_DIR/h1"
+	[[ $stderr == "ftboot: fatal: $FB_DIR/h1/peers: line 3: 'bogus' is not tcp:HOST:PORT" ]]
+	printf '# ft-peers 9\n' >"$FB_DIR/h1/peers"
+	run -1 --separate-stderr ftboot peers --state-dir "$FB_DIR/h1"
+	[[ $stderr == *"line 1 is not \"# ft-peers 1\" (an unknown format or version)" ]]
+	# A daemon starts all the same, and makes a new cache.
+	fb_start h1 --refresh 200ms
+	ft_poll 20 grep -q "starting a new cache" "$(fb_log h1)"
+	ft_poll 20 ftboot peers --state-dir "$FB_DIR/h1"
+}
