@@ -180,22 +180,30 @@ reserved_on() {
 }
 
 # A peer that accepts, takes HELLO and never answers: it writes its
-# address to $1, then "hello" to $2 once a HELLO came, and holds on.
+# address to $1, then the number of HELLOs taken so far to $2, and
+# holds every connection open.
 silent_peer() {
 	python3 - "$1" "$2" <<'PY' &
-import socket, sys, time
+import os, socket, sys, time
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
 s.listen(8)
 open(sys.argv[1] + ".tmp", "w").write("tcp:127.0.0.1:%d\n" % s.getsockname()[1])
-import os
 os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-c, _ = s.accept()
-c.recv(64)
-open(sys.argv[2], "w").write("hello\n")
-time.sleep(120)
+held = []
+while True:
+    c, _ = s.accept()
+    c.recv(64)
+    held.append(c)
+    open(sys.argv[2] + ".tmp", "w").write("%d\n" % len(held))
+    os.rename(sys.argv[2] + ".tmp", sys.argv[2])
 PY
 	FT_BG_PIDS+=("$!")
+}
+
+# Has the silent peer taken at least N HELLOs?
+hellos() {
+	[ -s "$2" ] && [ "$(cat "$2")" -ge "$1" ]
 }
 
 @test "allocate: the daemon answers while an allocation waits on a silent peer" {
@@ -208,8 +216,9 @@ PY
 	ft_bg ftboot reserve -n 2 --state-dir "$FB_DIR/h1" --key-file "$FB_KEY" \
 	    2>"$FB_DIR/reserve.err"
 	rpid=$bgpid
-	# The allocation is now in the handshake with the silent peer.
-	ft_poll 20 test -s "$FB_DIR/silent.hello"
+	# The refresher's ping and then the allocation are in the
+	# handshake with the silent peer.
+	ft_poll 20 hellos 2 "$FB_DIR/silent.hello"
 	run -0 ftboot status --state-dir "$FB_DIR/h1" --key-file "$FB_KEY"
 	[[ ${lines[1]} == "ftboot: host h1, P=1 slots,"* ]]
 	rc=0
@@ -217,4 +226,23 @@ PY
 	[ "$rc" -eq 1 ]
 	grep -q "asked for 2 slots, found 1 on 1 peer; 0 refused, 1 unreachable: $(cat "$FB_DIR/silent.addr"): no answer within 5s (during the handshake)" \
 	    "$FB_DIR/reserve.err"
+}
+
+@test "allocate: a submitter gone before its grants leaves nothing reserved" {
+	silent_peer "$FB_DIR/silent.addr" "$FB_DIR/silent.hello"
+	ft_poll 10 test -s "$FB_DIR/silent.addr"
+	mkdir -p "$FB_DIR/h1"
+	printf '# ft-peers 1\n%s host=mute slots=4 jobs=1 rtt_us=1 seen=1\n' \
+	    "$(cat "$FB_DIR/silent.addr")" >"$FB_DIR/h1/peers"
+	fb_start h1 --slots 1 --refresh 1h --reserve-ttl 1h
+	ft_bg ftboot reserve -n 1 --state-dir "$FB_DIR/h1" --key-file "$FB_KEY"
+	rpid=$bgpid
+	# h1 reserved on itself, then overbooks on the silent peer (whose
+	# other HELLO is the refresher's ping).
+	ft_poll 20 hellos 2 "$FB_DIR/silent.hello"
+	[ "$(reserved_on h1)" -eq 1 ]
+	kill -KILL "$rpid"
+	ft_poll 30 grep -q "info: the submitter went away: cancelled its 1 reservations" \
+	    "$(fb_log h1)"
+	[ "$(reserved_on h1)" -eq 0 ]
 }

@@ -8,6 +8,7 @@
  * The parent never blocks on a peer, so it stays responsive while any
  * of that runs.
  */
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <fcntl.h>
@@ -105,8 +106,11 @@ count_peers(const struct daemon *d)
 	return (uint32_t)n;
 }
 
-/* Wait until everything queued on c is sent (a child's last answer). */
-static void
+/*
+ * Wait until everything queued on c is sent (a child's last answer):
+ * 0, or -1 if it could not be.
+ */
+static int
 drain(struct ft_conn *c, uint64_t timeout_ns)
 {
 	uint64_t deadline = ft_now_ns() + timeout_ns, now;
@@ -114,13 +118,30 @@ drain(struct ft_conn *c, uint64_t timeout_ns)
 
 	while (ft_conn_unsent(c) && (now = ft_now_ns()) < deadline) {
 		if (ft_conn_flush(c) != 0)
-			return;
+			return -1;
 		if (!ft_conn_unsent(c))
-			return;
+			return 0;
 		p.fd = c->fd;
 		p.events = POLLOUT;
 		(void)poll(&p, 1, (int)((deadline - now) / 1000000 + 1));
 	}
+	return ft_conn_unsent(c) ? -1 : 0;
+}
+
+/*
+ * Has the peer of c closed its end?  A submitter sends nothing after
+ * ALLOC, so anything readable is its end of file (or a protocol error).
+ */
+static int
+peer_gone(const struct ft_conn *c)
+{
+	struct pollfd p = { c->fd, POLLIN, 0 };
+	char b;
+
+	if (poll(&p, 1, 0) <= 0)
+		return 0;
+	return recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) <= 0 ||
+	    (p.revents & (POLLHUP | POLLERR)) != 0;
 }
 
 /* ---- the refresher ---- */
@@ -346,9 +367,21 @@ on_alloc(struct daemon *d, struct ft__srv_conn *sc, const uint8_t *body,
 	else
 		ft_info("allocated %u x %u processes on %u daemons",
 		    rq.nranks, rq.nrep, gr.n);
-	if (ft_msg_boot_grants_encode(&d->wb, 0, &gr) == 0 &&
-	    ft_conn_queue_copy(&sc->c, d->wb.p, d->wb.len) == 0)
-		drain(&sc->c, FT_PEER_CALL_NS);
+	if (peer_gone(&sc->c) ||
+	    ft_msg_boot_grants_encode(&d->wb, 0, &gr) != 0 ||
+	    ft_conn_queue_copy(&sc->c, d->wb.p, d->wb.len) != 0 ||
+	    drain(&sc->c, FT_PEER_CALL_NS) != 0) {
+		/* Nobody will use them: give the places back now. */
+		char why[FT_WIRE_TEXT_MAX];
+		uint32_t i;
+
+		for (i = 0; i < gr.n; i++)
+			(void)ft_peer_cancel(gr.g[i].addr, d->cfg->key,
+			    FT_ROLE_DAEMON, gr.g[i].token, why, sizeof(why));
+		if (gr.n > 0)
+			ft_info("the submitter went away: cancelled its %u "
+			    "reservations", gr.n);
+	}
 	_exit(0);
 }
 
