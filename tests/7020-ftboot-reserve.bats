@@ -246,3 +246,20 @@ hellos() {
 	    "$(fb_log h1)"
 	[ "$(reserved_on h1)" -eq 0 ]
 }
+
+@test "allocate: a cache too short asks the supernode for more peers" {
+	fb_supernode
+	fb_start h1 --supernode "$FB_SN" --refresh 1h --slots 1
+	ft_poll 20 grep -q "registered with the supernode $FB_SN (0 peers)" \
+	    "$(fb_log h1)"
+	fb_start h2 --supernode "$FB_SN" --refresh 1h --slots 1
+	fb_start h3 --supernode "$FB_SN" --refresh 1h --slots 1
+	ft_poll 20 grep -q "registered $(fb_addr h3)" "$FB_DIR/sn.log"
+	# h1 refreshes once an hour: its cache knows neither.
+	run -0 fb_peers_without h1 h2
+	run -0 fb_peers_without h1 h3
+	run -0 ftboot reserve -n 3 --state-dir "$FB_DIR/h1" --key-file "$FB_KEY"
+	[ "$(hosts_used)" -eq 3 ]
+	[[ $output == *"host=h2 slots=1 procs=1"* ]]
+	[[ $output == *"host=h3 slots=1 procs=1"* ]]
+}
