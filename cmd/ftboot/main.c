@@ -301,7 +301,10 @@ cmd_keygen(const struct opts *o)
  * whysize), fork, and in the child call ft_boot_child_init(arg, c) and
  * then ft_agent_serve() on c; return 0 with the child's pid in *child
  * and the claim's handle in *job (the daemon reaps the child and calls
- * ft_gate_job_done).  Until then every job is refused with this reason.
+ * ft_gate_job_done).  If the fork fails after the claim, call
+ * ft_gate_job_done before returning -1.  The daemon sends why back as
+ * ABORT on any refusal.  Until then every job is refused with this
+ * reason.
  */
 static int
 ft_boot_job_frame(void *arg, struct ft_gate *gate, struct ft_conn *c,
