@@ -25,7 +25,7 @@ PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
 LIB_HDRS = $(wildcard lib/*/*.h)
-CMDS	 = ftrun ftcc ftgossip fttest
+CMDS	 = ftrun ftcc ftgossip fttest ftboot
 BINS	 = $(CMDS:%=bin/%)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
@@ -157,8 +157,10 @@ install: all
 	    $(DESTDIR)$(PREFIX)/include/ft $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man3 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5 \
 	    $(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 755 bin/ftrun bin/ftcc bin/ftgossip $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 bin/ftrun bin/ftcc bin/ftgossip bin/ftboot \
+	    $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 lib/libft.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 lib/libft.so $(DESTDIR)$(PREFIX)/lib/libft.so.0
 	ln -sf libft.so.0 $(DESTDIR)$(PREFIX)/lib/libft.so
@@ -170,7 +172,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ftrun $(DESTDIR)$(PREFIX)/bin/ftcc \
-	    $(DESTDIR)$(PREFIX)/bin/ftgossip \
+	    $(DESTDIR)$(PREFIX)/bin/ftgossip $(DESTDIR)$(PREFIX)/bin/ftboot \
 	    $(DESTDIR)$(PREFIX)/lib/libft.a $(DESTDIR)$(PREFIX)/lib/libft.so \
 	    $(DESTDIR)$(PREFIX)/lib/libft.so.0 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ft.pc

@@ -94,66 +94,6 @@ bad:
 	return -1;
 }
 
-/* Wait for the connection to become readable or writable. */
-static int
-wait_io(struct ft_conn *c, uint64_t deadline)
-{
-	struct pollfd p = { c->fd, POLLIN, 0 };
-	uint64_t now = ft_now_ns();
-	int rc;
-
-	if (ft_conn_want_write(c))
-		p.events |= POLLOUT;
-	if (now >= deadline) {
-		errno = ETIMEDOUT;
-		return -1;
-	}
-	rc = poll(&p, 1, (int)((deadline - now) / 1000000 + 1));
-	if (rc < 0 && errno != EINTR)
-		return -1;
-	if (rc == 0) {
-		errno = ETIMEDOUT;
-		return -1;
-	}
-	return 0;
-}
-
-/* Pump the connection until a frame of the wanted type arrives. */
-static int
-await_frame(struct ft_conn *c, unsigned int type, struct ft_hdr *h,
-    const uint8_t **body, uint64_t deadline)
-{
-	int rc;
-
-	for (;;) {
-		if (ft_conn_flush(c) != 0)
-			return -1;
-		while ((rc = ft_conn_frame(c, h, body)) == 1) {
-			if (c->hs != FT_HS_READY) {
-				if (ft_conn_handshake(c, h, *body) < 0)
-					return -1;
-				if (ft_conn_flush(c) != 0)
-					return -1;
-				if (c->hs == FT_HS_READY && type == 0)
-					return 0;
-				continue;
-			}
-			if (h->type == type)
-				return 0;
-			errno = EPROTO;
-			return -1;
-		}
-		if (rc < 0)
-			return -1;
-		if (c->hs == FT_HS_READY && type == 0)
-			return 0;
-		if (wait_io(c, deadline) != 0)
-			return -1;
-		if (ft_conn_fill(c) < 0)
-			return -1;
-	}
-}
-
 int
 ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
     struct ft_conn *ctl, struct ft_msg_table *table, int timeout_ms)
@@ -176,7 +116,7 @@ ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
 		close(fd);
 		return -1;
 	}
-	if (await_frame(ctl, 0, &h, &body, deadline) != 0)
+	if (ft_conn_await(ctl, 0, 0, &h, &body, deadline) < 0)
 		goto fail;
 	reg.rank = self_id;
 	reg.addr = *self;
@@ -187,7 +127,7 @@ ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
 		goto fail;
 	}
 	ft_wbuf_release(&wb);
-	if (await_frame(ctl, FT_MSG_TABLE, &h, &body, deadline) != 0)
+	if (ft_conn_await(ctl, FT_MSG_TABLE, 0, &h, &body, deadline) < 0)
 		goto fail;
 	if (ft_msg_table_decode(body, h.len - FT_WIRE_HDRLEN, table) != 0)
 		goto fail;

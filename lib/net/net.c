@@ -13,6 +13,7 @@
 #include <bsd/stdlib.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <poll.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -789,5 +790,64 @@ ft_conn_handshake(struct ft_conn *c, const struct ft_hdr *h,
 		return 1;
 	default:
 		return hs_fail(c, EPROTO);
+	}
+}
+
+int
+ft_conn_wait(struct ft_conn *c, uint64_t deadline)
+{
+	struct pollfd p = { c->fd, POLLIN, 0 };
+	uint64_t now;
+	int rc;
+
+	if (ft_conn_want_write(c))
+		p.events |= POLLOUT;
+	for (;;) {
+		now = ft_now_ns();
+		if (now >= deadline) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		rc = poll(&p, 1, (int)((deadline - now) / 1000000 + 1));
+		if (rc > 0)
+			return 0;
+		if (rc < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+int
+ft_conn_await(struct ft_conn *c, unsigned int want, unsigned int alt,
+    struct ft_hdr *h, const uint8_t **body, uint64_t deadline)
+{
+	int rc;
+
+	for (;;) {
+		if (ft_conn_flush(c) != 0)
+			return -1;
+		while ((rc = ft_conn_frame(c, h, body)) == 1) {
+			if (c->hs != FT_HS_READY) {
+				if (ft_conn_handshake(c, h, *body) < 0)
+					return -1;
+				if (ft_conn_flush(c) != 0)
+					return -1;
+				if (c->hs == FT_HS_READY && want == 0)
+					return 0;
+				continue;
+			}
+			if (want != 0 && (h->type == want ||
+			    (alt != 0 && h->type == alt)))
+				return 1;
+			errno = EPROTO;
+			return -1;
+		}
+		if (rc < 0)
+			return -1;
+		if (c->hs == FT_HS_READY && want == 0)
+			return 0;
+		if (ft_conn_wait(c, deadline) != 0)
+			return -1;
+		if (ft_conn_fill(c) < 0)
+			return -1;
 	}
 }

@@ -187,6 +187,21 @@ int	 ft_conn_handshake(struct ft_conn *, const struct ft_hdr *,
 	    const uint8_t *body);
 
 /*
+ * Blocking use of a connection, for clients with one request at a time.
+ * ft_conn_wait polls until c can make progress (readable, or writable
+ * when it has bytes to send): 0, or -1 with ETIMEDOUT at the deadline
+ * (ft_now_ns) or poll's errno.  ft_conn_await pumps c (handshake
+ * included) until a frame of type want, or of type alt when alt is not
+ * 0, arrives: 1 with it (*body valid until the next call on c); with
+ * want 0, 0 once the handshake is over; -1 with errno otherwise (EPROTO
+ * for a frame of another type, the handshake's errno, ECONNRESET on
+ * end of file, ETIMEDOUT).
+ */
+int	 ft_conn_wait(struct ft_conn *, uint64_t deadline);
+int	 ft_conn_await(struct ft_conn *, unsigned int want, unsigned int alt,
+	    struct ft_hdr *, const uint8_t **body, uint64_t deadline);
+
+/*
  * Strangers.  Anyone who can reach a listener can open connections and
  * leave them in the handshake.  An acceptor keeps at most its expected
  * peers and FT_HS_STRANGERS more in the handshake, and closes one that

@@ -99,6 +99,26 @@ ft_msg_name(unsigned int type)
 		return "PONG";
 	case FT_MSG_MEMBER:
 		return "MEMBER";
+	case FT_MSG_BOOT_REGISTER:
+		return "BOOT_REGISTER";
+	case FT_MSG_BOOT_PEERS:
+		return "BOOT_PEERS";
+	case FT_MSG_BOOT_RESERVE:
+		return "BOOT_RESERVE";
+	case FT_MSG_BOOT_RESERVED:
+		return "BOOT_RESERVED";
+	case FT_MSG_BOOT_CANCEL:
+		return "BOOT_CANCEL";
+	case FT_MSG_BOOT_DONE:
+		return "BOOT_DONE";
+	case FT_MSG_BOOT_ALLOC:
+		return "BOOT_ALLOC";
+	case FT_MSG_BOOT_GRANTS:
+		return "BOOT_GRANTS";
+	case FT_MSG_BOOT_STATUS:
+		return "BOOT_STATUS";
+	case FT_MSG_BOOT_STATE:
+		return "BOOT_STATE";
 	default:
 		return "unknown";
 	}
@@ -144,6 +164,25 @@ decode_done(struct ft_rbuf *r)
 		return -1;
 	}
 	return 0;
+}
+
+size_t
+ft__frame_begin(struct ft_wbuf *b, unsigned int type, uint32_t sender,
+    uint32_t flags)
+{
+	return frame_begin(b, type, sender, flags);
+}
+
+int
+ft__frame_end(struct ft_wbuf *b, size_t start)
+{
+	return frame_end(b, start);
+}
+
+int
+ft__decode_done(struct ft_rbuf *r)
+{
+	return decode_done(r);
 }
 
 int

@@ -60,6 +60,17 @@ enum ft_msg_type {
 	FT_MSG_PING = 49,
 	FT_MSG_PONG = 50,
 	FT_MSG_MEMBER = 51,
+	/* Peer daemons, the supernode and submitters (ftboot). */
+	FT_MSG_BOOT_REGISTER = 64,
+	FT_MSG_BOOT_PEERS = 65,
+	FT_MSG_BOOT_RESERVE = 66,
+	FT_MSG_BOOT_RESERVED = 67,
+	FT_MSG_BOOT_CANCEL = 68,
+	FT_MSG_BOOT_DONE = 69,
+	FT_MSG_BOOT_ALLOC = 70,
+	FT_MSG_BOOT_GRANTS = 71,
+	FT_MSG_BOOT_STATUS = 72,
+	FT_MSG_BOOT_STATE = 73,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -90,6 +101,8 @@ const char *ft_msg_name(unsigned int type);
 #define FT_ROLE_RANK		1
 #define FT_ROLE_LAUNCHER	2
 #define FT_ROLE_DETECTOR	3
+#define FT_ROLE_DAEMON		4	/* ftboot to ftboot or the supernode */
+#define FT_ROLE_SUBMITTER	5	/* ftrun (or ftboot reserve) to ftboot */
 
 struct ft_msg_hello {
 	uint8_t		minver, maxver;
@@ -315,6 +328,143 @@ int	 ft_msg_decide_encode(struct ft_wbuf *, uint32_t sender,
 	    unsigned int type, const struct ft_msg_decide *);
 int	 ft_msg_decide_decode(const uint8_t *, size_t, struct ft_msg_decide *,
 	    uint32_t cap);
+
+/*
+ * ftboot's frames (ft-wire(7)).  A daemon REGISTERs with the supernode,
+ * which answers PEERS; a requester RESERVEs slots on a daemon's
+ * gatekeeper, which answers RESERVED (a token, or a refusal and its
+ * reason), and CANCELs what it does not use (answered DONE); a
+ * submitter asks its own daemon to ALLOC slots for a job, answered
+ * GRANTS; STATUS (empty) is answered STATE.
+ */
+#define FT_WIRE_TOKEN		16
+#define FT_WIRE_PEERS_MAX	65536u	/* peers in PEERS, grants in GRANTS */
+
+struct ft_msg_boot_register {
+	char		addr[FT_WIRE_ADDR_MAX];	/* "tcp:host:port" */
+	char		host[FT_WIRE_NODE_MAX];
+	uint32_t	slots;			/* P: processes per job */
+	uint32_t	jobs;			/* J: jobs at once */
+	uint64_t	refresh_ms;		/* it registers this often */
+};
+
+/* One peer the supernode knows; age_ms since it last registered. */
+struct ft_boot_peer {
+	char		addr[FT_WIRE_ADDR_MAX];
+	char		host[FT_WIRE_NODE_MAX];
+	uint32_t	slots, jobs;
+	uint64_t	age_ms;
+};
+
+struct ft_msg_boot_peers {
+	uint32_t		 n;
+	struct ft_boot_peer	*p;	/* n entries, heap */
+};
+
+/* Status of RESERVED and GRANTS. */
+enum ft_boot_status {
+	FT_BOOT_OK = 0,
+	FT_BOOT_BUSY,		/* J jobs already reserved or running */
+	FT_BOOT_DENIED,		/* the submitter is not allowed */
+	FT_BOOT_INVALID,	/* a request that makes no sense */
+	FT_BOOT_SHORT,		/* not enough slots found */
+	FT_BOOT_FAILED,		/* anything else; the text says */
+	FT_BOOT_STATUS_MAX = FT_BOOT_FAILED,
+};
+
+struct ft_msg_boot_reserve {
+	uint32_t	want;		/* slots wanted, at least 1 */
+};
+
+struct ft_msg_boot_reserved {
+	uint32_t	status;		/* enum ft_boot_status */
+	uint32_t	slots;		/* granted, 0 unless OK */
+	uint64_t	ttl_ms;		/* the token expires then unless claimed */
+	uint8_t		token[FT_WIRE_TOKEN];
+	char		host[FT_WIRE_NODE_MAX];
+	char		reason[FT_WIRE_TEXT_MAX];	/* why not, "" if OK */
+};
+
+struct ft_msg_boot_cancel {
+	uint8_t		token[FT_WIRE_TOKEN];
+};
+
+struct ft_msg_boot_alloc {
+	uint32_t	nranks, nrep;
+	uint8_t		mode;		/* 0 spread, 1 concentrate */
+};
+
+struct ft_boot_grant {
+	char		addr[FT_WIRE_ADDR_MAX];
+	char		host[FT_WIRE_NODE_MAX];
+	uint32_t	slots;
+	uint64_t	rtt_us;
+	uint8_t		token[FT_WIRE_TOKEN];
+};
+
+struct ft_msg_boot_grants {
+	uint32_t		 status;	/* enum ft_boot_status */
+	char			 why[FT_WIRE_TEXT_MAX];
+	uint32_t		 n;
+	struct ft_boot_grant	*g;	/* n entries, heap */
+};
+
+struct ft_msg_boot_state {
+	char		addr[FT_WIRE_ADDR_MAX];
+	char		host[FT_WIRE_NODE_MAX];
+	uint32_t	slots, jobs;
+	uint32_t	reserved;	/* live reservations */
+	uint32_t	running;	/* jobs claimed and not done */
+	uint32_t	peers;		/* in the cache */
+	uint64_t	uptime_ms;
+};
+
+int	 ft_msg_boot_register_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_boot_register *);
+int	 ft_msg_boot_register_decode(const uint8_t *, size_t,
+	    struct ft_msg_boot_register *);
+/* PEERS and GRANTS decode into heap arrays, freed by their _free. */
+int	 ft_msg_boot_peers_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_boot_peers *);
+int	 ft_msg_boot_peers_decode(const uint8_t *, size_t,
+	    struct ft_msg_boot_peers *);
+void	 ft_msg_boot_peers_free(struct ft_msg_boot_peers *);
+int	 ft_msg_boot_reserve_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_boot_reserve *);
+int	 ft_msg_boot_reserve_decode(const uint8_t *, size_t,
+	    struct ft_msg_boot_reserve *);
+int	 ft_msg_boot_reserved_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_boot_reserved *);
+int	 ft_msg_boot_reserved_decode(const uint8_t *, size_t,
+	    struct ft_msg_boot_reserved *);
+int	 ft_msg_boot_cancel_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_boot_cancel *);
+int	 ft_msg_boot_cancel_decode(const uint8_t *, size_t,
+	    struct ft_msg_boot_cancel *);
+int	 ft_msg_boot_alloc_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_boot_alloc *);
+int	 ft_msg_boot_alloc_decode(const uint8_t *, size_t,
+	    struct ft_msg_boot_alloc *);
+int	 ft_msg_boot_grants_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_boot_grants *);
+int	 ft_msg_boot_grants_decode(const uint8_t *, size_t,
+	    struct ft_msg_boot_grants *);
+void	 ft_msg_boot_grants_free(struct ft_msg_boot_grants *);
+int	 ft_msg_boot_state_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_boot_state *);
+int	 ft_msg_boot_state_decode(const uint8_t *, size_t,
+	    struct ft_msg_boot_state *);
+
+/*
+ * Cross-file internals of lib/wire: start a frame (its header reserved),
+ * finish it (its length set; -1 with errno if a put failed or it grew
+ * beyond FT_FRAME_MAX), and a decoder's last step (the body consumed
+ * exactly, else -1 with EPROTO).
+ */
+size_t	 ft__frame_begin(struct ft_wbuf *, unsigned int type, uint32_t sender,
+	    uint32_t flags);
+int	 ft__frame_end(struct ft_wbuf *, size_t start);
+int	 ft__decode_done(struct ft_rbuf *);
 
 /* The fixed part of RDATA; the payload follows it. */
 #define FT_RDATA_FIXED	16
