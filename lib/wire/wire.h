@@ -325,6 +325,13 @@ int	 ft_msg_decide_decode(const uint8_t *, size_t, struct ft_msg_decide *,
  * and the same ctx.
  */
 #define FT_SPAWN_CMDS_MAX	64	/* commands in one SPAWN */
+/*
+ * Context ids the launcher hands out for intercommunicators between
+ * worlds (spawn, accept/connect), 4 at a time, unique in the job: the
+ * ids that ranks agree on among themselves stay below.
+ */
+#define FT_WIRE_CTX_JOB		0x70000000u
+#define FT_WIRE_CTX_JOB_END	0x80000000u
 #define FT_SPAWN_ARGS_MAX	1024	/* arguments of one command */
 #define FT_SPAWN_INFO_MAX	64	/* info pairs of one command */
 #define FT_SPAWN_STR_MAX	4096	/* a command, argument, NUL included */
