@@ -382,15 +382,15 @@ await_proc(struct ft_pt *pt, uint32_t q)
 int
 ft_pt_set_table(struct ft_pt *pt, const struct ft_rank_addr *t, uint32_t n)
 {
-	if (n != pt->nproc) {
+	/* With one process a rank, processes that joined later too. */
+	if (n != pt->nproc && (n < pt->nproc || pt->ppr != 1)) {
 		errno = EINVAL;
 		return -1;
 	}
 	free(pt->table);
-	if ((pt->table = calloc(n, sizeof(*t))) == NULL)
+	if ((pt->table = calloc(pt->nproc, sizeof(*t))) == NULL)
 		return -1;
-	memcpy(pt->table, t, n * sizeof(*t));
-	return 0;
+	return ft_pt_grow(pt, 0, t, n);
 }
 
 static int

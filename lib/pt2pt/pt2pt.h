@@ -121,7 +121,9 @@ void	 ft_pt_addr(const struct ft_pt *, struct ft_rank_addr *);
 
 /*
  * Hand the engine the addresses of every rank (n must equal the world
- * size); the engine keeps a copy.  Returns 0, or -1 with EINVAL.
+ * size, or with one process a rank be at least it: the processes of
+ * the job so far); the engine keeps a copy.  Returns 0, or -1 with
+ * EINVAL.
  */
 int	 ft_pt_set_table(struct ft_pt *, const struct ft_rank_addr *, uint32_t n);
 
