@@ -1363,6 +1363,7 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 	struct lrank *r = &l->ranks[i];
 	const char *seen = r->hung ? "" : ", detected by waitpid on this host";
 	int status = r->hung ? 128 + SIGKILL : -1;
+	char name[48];
 
 	if (l->nrep > 1) {
 		if (replica_failed(l, i, how) == 0)
@@ -1387,8 +1388,8 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 		return;
 	}
 	rank_failed(l, i, how);
-	ft_warnx("rank %u (pid %d) %s%s; aborting the job", i, (int)r->pid,
-	    how, seen);
+	ft_warnx("%s (pid %d) %s%s; aborting the job", who(l, i, name,
+	    sizeof(name)), (int)r->pid, how, seen);
 	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":\"rank %u %s\"",
 	    i, i, how);
 	abort_job(l, status);

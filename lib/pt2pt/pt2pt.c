@@ -390,6 +390,10 @@ ft_pt_set_table(struct ft_pt *pt, const struct ft_rank_addr *t, uint32_t n)
 	free(pt->table);
 	if ((pt->table = calloc(pt->nproc, sizeof(*t))) == NULL)
 		return -1;
+	if (n == pt->nproc) {
+		memcpy(pt->table, t, n * sizeof(*t));
+		return 0;
+	}
 	return ft_pt_grow(pt, 0, t, n);
 }
 
