@@ -260,7 +260,7 @@ init_common(void)
 		ft_mpi_comm_world.world[i] = ft__mpi.env.base + i;
 	ft_mpi_comm_self.rank = 0;
 	ft_mpi_comm_self.size = 1;
-	ft_mpi_comm_self.world[0] = ft_job_self(&ft__mpi.env);
+	ft_mpi_comm_self.world[0] = ft__mpi_self_rank();
 	ft__mpi.initialized = 1;
 	return ft__mpi_dyn_init();
 }
@@ -427,6 +427,12 @@ uint32_t
 ft__mpi_nprocs(void)
 {
 	return ft__mpi.pt != NULL ? ft_pt_size(ft__mpi.pt) : 1;
+}
+
+uint32_t
+ft__mpi_self_rank(void)
+{
+	return ft__mpi.env.base + ft__mpi.env.rank;
 }
 
 void

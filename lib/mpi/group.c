@@ -45,7 +45,7 @@ ft__mpi_group_new(const uint32_t *world, int n)
 	g->size = n;
 	g->rank = MPI_UNDEFINED;
 	for (i = 0; i < n; i++)
-		if (world[i] == ft_job_self(&ft__mpi.env)) {
+		if (world[i] == ft__mpi_self_rank()) {
 			g->rank = i;
 			break;
 		}

@@ -108,7 +108,7 @@ PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 	}
 	/* Every member counts the call, so that counts stay distinct. */
 	idx = (uint64_t)idup_calls++ * ft__mpi.env.universe +
-	    ft_job_self(&ft__mpi.env);
+	    ft__mpi_self_rank();
 	d->idx = idx < IDUP_IDX_LIMIT ? (uint32_t)idx : IDUP_NONE;
 	/* Until the id is known the communicator matches nothing. */
 	if ((rc = ft__mpi_comm_dup_local(call, comm, FT_MPI_CTX_IDUP +

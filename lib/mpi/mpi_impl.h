@@ -210,6 +210,12 @@ int	 ft__mpi_dyn_init_read(struct ft_conn *);
 int	 ft__mpi_dyn_init(void);
 /* The processes of the job known so far: bound of every world rank. */
 uint32_t ft__mpi_nprocs(void);
+/*
+ * This process's world rank, as communicators name it: its rank among
+ * every rank of the job (the replicas of a rank share it), which is
+ * its process id with one process a rank.
+ */
+uint32_t ft__mpi_self_rank(void);
 
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
