@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: ISC
 # ftrun and dynamic processes: what MPI_Comm_spawn starts has its stdio
 # forwarded and tagged "W:R" (world W, rank R in it), counts in the
-# job's exit status, shows in --events, and is refused with replicas.
+# job's exit status, is watched for hangs, shows in --events, and is
+# refused with replicas.
 
 load common
 bats_require_minimum_version 1.5.0
@@ -26,6 +27,12 @@ setup() {
 	    "$FT_PROGS/spawner" 2 5
 	[[ $output == *"child 0 of 2"* ]]
 	[[ $stderr =~ rank\ 1:0\ \(pid\ [0-9]+\)\ exited\ with\ status\ 5 ]]
+}
+
+@test "ftrun --hang-timeout watches spawned processes too" {
+	run -137 --separate-stderr ftrun -n 1 --universe-size 3 \
+	    --hang-timeout 1s "$FT_PROGS/spawner" 2 stop
+	[[ $stderr =~ rank\ 1:0\ \(pid\ [0-9]+\)\ sent\ no\ heartbeat\ for ]]
 }
 
 @test "ftrun --events tells of the spawned world and its processes" {

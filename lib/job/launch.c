@@ -2454,16 +2454,15 @@ ft__launch_conf(const struct launcher *l)
 void
 ft__launch_event(struct launcher *l, const char *fmt, ...)
 {
+	char line[2 * FT_WIRE_TEXT_MAX + 512];
 	va_list ap;
 
 	if (l->cf->events == NULL)
 		return;
-	fprintf(l->cf->events, "{\"t\":%.6f,", ft_now());
 	va_start(ap, fmt);
-	vfprintf(l->cf->events, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fputs("}\n", l->cf->events);
-	events_flush(l);
+	event(l, "%s", line);
 }
 
 void

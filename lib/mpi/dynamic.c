@@ -509,49 +509,51 @@ port_ask(uint32_t op, const char *name, const char *value,
 	return rc;
 }
 
-int
-PMPI_Open_port(MPI_Info info, char *port_name)
+/*
+ * A call of one process that asks the launcher op about name and value
+ * (NULL: not used), answered with a text that goes to out (when not
+ * NULL, MPI_MAX_PORT_NAME bytes).  Errors are reported as call, on
+ * MPI_COMM_WORLD, of family's class unless the launcher says better.
+ */
+static int
+local_op(const char *call, uint32_t op, const char *name, const char *value,
+    int family, char *out)
 {
-	static const char call[] = "MPI_Open_port";
 	char why[FT_WIRE_TEXT_MAX];
 	struct ft_msg_reply r;
 	int rc;
 
 	FT_MPI_CHECK_INIT(call);
-	(void)info;
-	if (port_name == NULL)
+	if ((op != FT_PORT_OPEN && name == NULL) ||
+	    ((op == FT_PORT_PUBLISH || op == FT_PORT_UNPUBLISH) &&
+	    value == NULL) ||
+	    ((op == FT_PORT_OPEN || op == FT_PORT_LOOKUP) && out == NULL))
 		return ft__mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, call,
 		    "NULL argument");
-	rc = port_ask(FT_PORT_OPEN, NULL, NULL, NULL, 0, MPI_ERR_PORT, &r,
-	    why, sizeof(why));
-	if (rc == MPI_SUCCESS)
-		snprintf(port_name, MPI_MAX_PORT_NAME, "%.*s",
-		    MPI_MAX_PORT_NAME - 1, r.text);
+	rc = port_ask(op, name, value, NULL, 0, family, &r, why, sizeof(why));
+	if (rc == MPI_SUCCESS && out != NULL)
+		snprintf(out, MPI_MAX_PORT_NAME, "%.*s", MPI_MAX_PORT_NAME - 1,
+		    r.text);
 	ft_msg_reply_free(&r);
 	if (rc != MPI_SUCCESS)
-		return ft__mpi_err(MPI_COMM_WORLD, rc, call, "%s", why);
+		return ft__mpi_err(MPI_COMM_WORLD, rc, call, "'%s': %s",
+		    name != NULL ? name : "", why);
 	return MPI_SUCCESS;
+}
+
+int
+PMPI_Open_port(MPI_Info info, char *port_name)
+{
+	(void)info;
+	return local_op("MPI_Open_port", FT_PORT_OPEN, NULL, NULL,
+	    MPI_ERR_PORT, port_name);
 }
 
 int
 PMPI_Close_port(const char *port_name)
 {
-	static const char call[] = "MPI_Close_port";
-	char why[FT_WIRE_TEXT_MAX];
-	struct ft_msg_reply r;
-	int rc;
-
-	FT_MPI_CHECK_INIT(call);
-	if (port_name == NULL)
-		return ft__mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, call,
-		    "NULL argument");
-	rc = port_ask(FT_PORT_CLOSE, port_name, NULL, NULL, 0, MPI_ERR_PORT,
-	    &r, why, sizeof(why));
-	ft_msg_reply_free(&r);
-	if (rc != MPI_SUCCESS)
-		return ft__mpi_err(MPI_COMM_WORLD, rc, call, "'%s': %s",
-		    port_name, why);
-	return MPI_SUCCESS;
+	return local_op("MPI_Close_port", FT_PORT_CLOSE, port_name, NULL,
+	    MPI_ERR_PORT, NULL);
 }
 
 /* MPI_Comm_accept and MPI_Comm_connect: op is FT_PORT_ACCEPT or _CONNECT. */
@@ -606,34 +608,12 @@ PMPI_Comm_connect(const char *port_name, MPI_Info info, int root,
 	    root, comm, newcomm);
 }
 
-/* MPI_Publish_name, _Unpublish_name: op FT_PORT_PUBLISH or _UNPUBLISH. */
-static int
-name_op(const char *call, uint32_t op, const char *service,
-    const char *port_name)
-{
-	char why[FT_WIRE_TEXT_MAX];
-	struct ft_msg_reply r;
-	int rc;
-
-	FT_MPI_CHECK_INIT(call);
-	if (service == NULL || port_name == NULL)
-		return ft__mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, call,
-		    "NULL argument");
-	rc = port_ask(op, service, port_name, NULL, 0, MPI_ERR_SERVICE, &r,
-	    why, sizeof(why));
-	ft_msg_reply_free(&r);
-	if (rc != MPI_SUCCESS)
-		return ft__mpi_err(MPI_COMM_WORLD, rc, call, "'%s': %s",
-		    service, why);
-	return MPI_SUCCESS;
-}
-
 int
 PMPI_Publish_name(const char *service, MPI_Info info, const char *port_name)
 {
 	(void)info;
-	return name_op("MPI_Publish_name", FT_PORT_PUBLISH, service,
-	    port_name);
+	return local_op("MPI_Publish_name", FT_PORT_PUBLISH, service,
+	    port_name, MPI_ERR_SERVICE, NULL);
 }
 
 int
@@ -641,33 +621,16 @@ PMPI_Unpublish_name(const char *service, MPI_Info info,
     const char *port_name)
 {
 	(void)info;
-	return name_op("MPI_Unpublish_name", FT_PORT_UNPUBLISH, service,
-	    port_name);
+	return local_op("MPI_Unpublish_name", FT_PORT_UNPUBLISH, service,
+	    port_name, MPI_ERR_SERVICE, NULL);
 }
 
 int
 PMPI_Lookup_name(const char *service, MPI_Info info, char *port_name)
 {
-	static const char call[] = "MPI_Lookup_name";
-	char why[FT_WIRE_TEXT_MAX];
-	struct ft_msg_reply r;
-	int rc;
-
-	FT_MPI_CHECK_INIT(call);
 	(void)info;
-	if (service == NULL || port_name == NULL)
-		return ft__mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG, call,
-		    "NULL argument");
-	rc = port_ask(FT_PORT_LOOKUP, service, NULL, NULL, 0, MPI_ERR_NAME,
-	    &r, why, sizeof(why));
-	if (rc == MPI_SUCCESS)
-		snprintf(port_name, MPI_MAX_PORT_NAME, "%.*s",
-		    MPI_MAX_PORT_NAME - 1, r.text);
-	ft_msg_reply_free(&r);
-	if (rc != MPI_SUCCESS)
-		return ft__mpi_err(MPI_COMM_WORLD, rc, call, "'%s': %s",
-		    service, why);
-	return MPI_SUCCESS;
+	return local_op("MPI_Lookup_name", FT_PORT_LOOKUP, service, NULL,
+	    MPI_ERR_NAME, port_name);
 }
 
 /* All of n bytes over fd, either way; 0, or -1. */

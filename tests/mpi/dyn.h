@@ -4,7 +4,7 @@
  * of mtest.h: a spawned world adds its failures up and hands the sum
  * to its parents' rank 0 (child_report), which counts it as its own
  * (parent_collect), so that "No Errors" covers both worlds; only the
- * first world prints it.
+ * first world prints it (dyn_main).
  */
 #ifndef DYN_H
 #define DYN_H
@@ -39,6 +39,28 @@ parent_collect(MPI_Comm children)
 		    NAME, e);
 		errs += e;
 	}
+}
+
+/*
+ * The main of a test that spawns itself: parent(argv[0]) runs in the
+ * first world, which prints the verdict, child(parent, argv) in the
+ * spawned ones.
+ */
+MTEST_FN int
+dyn_main(int argc, char **argv, void (*parent)(char *),
+    void (*child)(MPI_Comm, char **))
+{
+	MPI_Comm	par;
+
+	init(&argc, &argv);
+	MPI_Comm_get_parent(&par);
+	if (par == MPI_COMM_NULL) {
+		parent(argv[0]);
+		return finish();
+	}
+	child(par, argv);
+	MPI_Finalize();
+	return errs != 0;
 }
 
 #endif

@@ -75,17 +75,10 @@ parent(char *prog)
 }
 
 static void
-child(char **argv)
+child(MPI_Comm par, char **argv)
 {
-	MPI_Comm	 par, merged;
-	int		*app, flag, i, v, np, rs, sum, want, mrank, msize;
-	int		 nparents;
-
-	MPI_Comm_get_parent(&par);
-	if (par == MPI_COMM_NULL) {
-		fail("a child without a parent");
-		return;
-	}
+	MPI_Comm	 merged;
+	int		*app, flag, i, v, sum, want, mrank, msize, nparents;
 	if (argv[1] == NULL || strcmp(argv[1], "child") != 0 ||
 	    argv[2] == NULL || strcmp(argv[2], "two words") != 0 ||
 	    argv[3] != NULL)
@@ -128,10 +121,6 @@ child(char **argv)
 	if (sum != msize * (msize - 1) / 2)
 		fail("allreduce over the merged comm: %d", sum);
 	MPI_Comm_free(&merged);
-	MPI_Comm_size(MPI_COMM_WORLD, &np);
-	MPI_Comm_remote_size(par, &rs);
-	(void)np;
-	(void)rs;
 	child_report(par);
 	MPI_Comm_free(&par);
 }
@@ -139,15 +128,5 @@ child(char **argv)
 int
 main(int argc, char **argv)
 {
-	MPI_Comm	par;
-
-	init(&argc, &argv);
-	MPI_Comm_get_parent(&par);
-	if (par == MPI_COMM_NULL) {
-		parent(argv[0]);
-		return finish();
-	}
-	child(argv);
-	MPI_Finalize();
-	return errs != 0;
+	return dyn_main(argc, argv, parent, child);
 }

@@ -84,15 +84,5 @@ child(MPI_Comm par, char **argv)
 int
 main(int argc, char **argv)
 {
-	MPI_Comm	par;
-
-	init(&argc, &argv);
-	MPI_Comm_get_parent(&par);
-	if (par == MPI_COMM_NULL) {
-		parent(argv[0]);
-		return finish();
-	}
-	child(par, argv);
-	MPI_Finalize();
-	return errs != 0;
+	return dyn_main(argc, argv, parent, child);
 }

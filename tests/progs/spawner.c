@@ -3,11 +3,15 @@
  * spawner N [CODE]: rank 0 of a job of one spawns N copies of itself;
  * each copy writes one line to stdout and one to stderr, disconnects
  * from its parent and finalizes; copy 0 then exits with CODE (0 by
- * default).  The parent prints a line once the spawn is done.
+ * default), or with CODE "stop" stops itself (SIGSTOP) before
+ * MPI_Finalize instead.  The parent prints a line once the spawn is
+ * done.
  */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int
 main(int argc, char **argv)
@@ -32,6 +36,8 @@ main(int argc, char **argv)
 	fprintf(stderr, "child %d says hello on stderr\n", rank);
 	fflush(NULL);
 	MPI_Comm_disconnect(&par);
+	if (rank == 0 && strcmp(argv[2], "stop") == 0)
+		raise(SIGSTOP);
 	MPI_Finalize();
 	return rank == 0 ? atoi(argv[2]) : 0;
 }
