@@ -346,11 +346,17 @@ ft_pt_grow(struct ft_pt *pt, uint32_t first, const struct ft_rank_addr *t,
 	return 0;
 }
 
-/* Has process q joined, as far as we know? */
+/* Has process q joined, as far as we know?  Else its entry is empty. */
 static int
 proc_known(const struct ft_pt *pt, uint32_t q)
 {
-	return q < pt->nproc && pt->table != NULL && pt->table[q].pid != 0;
+	const struct ft_rank_addr *a;
+
+	if (q >= pt->nproc || pt->table == NULL)
+		return 0;
+	a = &pt->table[q];
+	return a->pid != 0 || a->unix_addr[0] != '\0' ||
+	    a->tcp_addr[0] != '\0';
 }
 
 /*

@@ -132,7 +132,7 @@ int	 ft_pt_set_table(struct ft_pt *, const struct ft_rank_addr *, uint32_t n);
  * one process a rank only): the addresses of processes first to
  * first + n - 1 (FT_MSG_PROCS).  The engine grows to hold them; ids in
  * between that it has no address for yet wait for one.  A process
- * whose address has pid 0 has not joined yet.  Returns 0, or -1 with
+ * whose address is empty (pid 0, no socket) has not joined yet.  Returns 0, or -1 with
  * errno (EINVAL: more than one process a rank, or ids out of range;
  * ENOMEM).
  *

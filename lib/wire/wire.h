@@ -402,8 +402,8 @@ void	 ft_msg_reply_free(struct ft_msg_reply *);
 /*
  * PROCS (launcher to process): the addresses of processes first to
  * first + n - 1, which joined the job after the TABLE went out.  An
- * address whose pid is 0, in TABLE or PROCS, is of a process that has
- * not joined yet.  t.ranks is heap (ft_msg_table_free).
+ * empty address (pid 0, no socket), in TABLE or PROCS, is of a process
+ * that has not joined yet.  t.ranks is heap (ft_msg_table_free).
  */
 struct ft_msg_procs {
 	uint32_t		first;
