@@ -297,6 +297,29 @@ info_get(const struct ft_spawn_cmd *c, const char *key)
 	return NULL;
 }
 
+/* Make the relative path in p (size bytes) absolute. */
+static int
+absolute(char *p, size_t size)
+{
+	char *cwd, *abs;
+	int n;
+
+	if ((cwd = getcwd(NULL, 0)) == NULL)
+		return -1;
+	n = asprintf(&abs, "%s/%s", cwd, p);
+	free(cwd);
+	if (n < 0)
+		return -1;
+	if ((size_t)n >= size) {
+		free(abs);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(p, abs, (size_t)n + 1);
+	free(abs);
+	return 0;
+}
+
 /*
  * Find command c's program as the process will run it: a relative name
  * with a slash from its working directory (info "wdir"), a name without
@@ -327,6 +350,10 @@ resolve(const struct ft_spawn_cmd *c, const char *path, char *out,
 	rc = ft_find_program(c->command, both != NULL ? both : path, out,
 	    size);
 	free(both);
+	/* Found through a relative directory: the process runs it from
+	 * its own working directory ("wdir"), not ours. */
+	if (rc == 0 && out[0] != '/' && absolute(out, size) != 0)
+		return -1;
 	return rc;
 }
 
