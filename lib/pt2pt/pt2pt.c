@@ -191,6 +191,7 @@ struct ft_pt {
 };
 
 static void	req_complete(struct ft_pt *, struct ft_req *);
+static void	ctl_read(struct ft_pt *);
 static void	conn_close(struct ft_pt *, struct pconn *, const char *);
 static int	fan_on_cts(struct ft_pt *, struct pconn *,
 		    const struct ft_msg_cts *);
@@ -334,17 +335,97 @@ ft_pt_addr(const struct ft_pt *pt, struct ft_rank_addr *a)
 }
 
 int
+ft_pt_grow(struct ft_pt *pt, uint32_t first, const struct ft_rank_addr *t,
+    uint32_t n)
+{
+	struct ft_rank_addr *nt;
+	struct proc *np;
+	uint64_t *ns;
+	uint32_t total;
+
+	if (pt->ppr != 1 || pt->table == NULL || n == 0 ||
+	    first >= FT_WIRE_MAX_RANKS || n > FT_WIRE_MAX_RANKS - first) {
+		errno = EINVAL;
+		return -1;
+	}
+	total = first + n > pt->nproc ? first + n : pt->nproc;
+	if (total > pt->nproc) {
+		if ((np = reallocarray(pt->procs, total, sizeof(*np))) == NULL)
+			return -1;
+		pt->procs = np;
+		if ((ns = reallocarray(pt->sseq, total, sizeof(*ns))) == NULL)
+			return -1;
+		pt->sseq = ns;
+		if ((nt = reallocarray(pt->table, total, sizeof(*nt))) == NULL)
+			return -1;
+		pt->table = nt;
+		memset(pt->procs + pt->nproc, 0, (total - pt->nproc) *
+		    sizeof(*np));
+		memset(pt->sseq + pt->nproc, 0, (total - pt->nproc) *
+		    sizeof(*ns));
+		memset(pt->table + pt->nproc, 0, (total - pt->nproc) *
+		    sizeof(*nt));
+		pt->nproc = pt->size = total;
+	}
+	memcpy(pt->table + first, t, n * sizeof(*t));
+	return 0;
+}
+
+/* Has process q joined, as far as we know?  Else its entry is empty. */
+static int
+proc_known(const struct ft_pt *pt, uint32_t q)
+{
+	const struct ft_rank_addr *a;
+
+	if (q >= pt->nproc || pt->table == NULL)
+		return 0;
+	a = &pt->table[q];
+	return a->pid != 0 || a->unix_addr[0] != '\0' ||
+	    a->tcp_addr[0] != '\0';
+}
+
+/*
+ * Wait for the launcher to tell us of process q (a PROCS frame on the
+ * control connection): it does so before anyone can know of q.
+ * Returns 0, or -1 with EINVAL when no news of q comes.
+ */
+static int
+await_proc(struct ft_pt *pt, uint32_t q)
+{
+	uint64_t deadline = ft_now_ns() + FT_PT_JOIN_NS;
+	struct pollfd p;
+
+	while (!proc_known(pt, q)) {
+		if (q >= FT_WIRE_MAX_RANKS || pt->ctl == NULL ||
+		    pt->ctl->closed || ft_now_ns() >= deadline) {
+			errno = EINVAL;
+			return -1;
+		}
+		p = (struct pollfd){ pt->ctl->c.fd, POLLIN, 0 };
+		if (ft_conn_avail(&pt->ctl->c) == 0 &&
+		    poll(&p, 1, 100) <= 0)
+			continue;
+		ctl_read(pt);
+	}
+	return 0;
+}
+
+int
 ft_pt_set_table(struct ft_pt *pt, const struct ft_rank_addr *t, uint32_t n)
 {
-	if (n != pt->nproc) {
+	/* With one process a rank, processes that joined later too. */
+	if (n != pt->nproc && (n < pt->nproc || pt->ppr != 1)) {
 		errno = EINVAL;
 		return -1;
 	}
 	free(pt->table);
-	if ((pt->table = calloc(n, sizeof(*t))) == NULL)
+	if ((pt->table = calloc(pt->nproc, sizeof(*t))) == NULL)
 		return -1;
-	memcpy(pt->table, t, n * sizeof(*t));
-	return 0;
+	if (n == pt->nproc) {
+		memcpy(pt->table, t, n * sizeof(*t));
+		return 0;
+	}
+	return ft_pt_grow(pt, 0, t, n);
 }
 
 static int
@@ -697,6 +778,8 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 		errno = ENOTCONN;
 		return -1;
 	}
+	if (!proc_known(pt, dst) && await_proc(pt, dst) != 0)
+		return -1;
 	a = &pt->table[dst];
 	if (!pt->force_tcp && a->node == pt->node && a->unix_addr[0] != '\0')
 		addr = a->unix_addr;
@@ -848,7 +931,7 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	r->ctx = ctx;
 	r->mode = mode;
 	r->tag = tag;
-	if (dst >= pt->size) {
+	if (dst >= pt->size && (pt->ppr != 1 || await_proc(pt, dst) != 0)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -904,6 +987,8 @@ eager_matched(struct ft_pt *pt, uint32_t proc, size_t len)
 	if (p->eager_in < FT_PT_EAGER_WINDOW / 4 || p->gone ||
 	    (pc = peer_conn(pt, proc)) == NULL)
 		return;
+	/* Opening the connection may have grown the table. */
+	p = &pt->procs[proc];
 	cr.bytes = p->eager_in;
 	ft_wbuf_init(&wb);
 	if (ft_msg_credit_encode(&wb, pt->self, &cr) == 0 &&
@@ -1666,6 +1751,15 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 						if (ft_conn_handshake(&pc->c,
 						    &h, body) < 0)
 							return -1;
+						/* A process newer than our
+						 * table: the launcher's
+						 * news of it is on its way. */
+						if (pc->c.hs == FT_HS_READY &&
+						    !pc->outgoing &&
+						    pc->c.peer >= pt->nproc &&
+						    pt->ppr == 1)
+							(void)await_proc(pt,
+							    pc->c.peer);
 						if (pc->c.hs == FT_HS_READY &&
 						    (pc->outgoing ?
 						    pc->c.peer != pc->dialed :
