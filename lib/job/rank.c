@@ -175,6 +175,8 @@ int
 ft_job_await(struct ft_conn *ctl, unsigned int type, struct ft_hdr *h,
     const uint8_t **body, int timeout_ms)
 {
-	return await_frame(ctl, type, h, body, ft_now_ns() +
-	    (uint64_t)timeout_ms * 1000000);
+	if (ft_conn_await(ctl, type, 0, h, body, ft_now_ns() +
+	    (uint64_t)timeout_ms * 1000000) < 0)
+		return -1;
+	return 0;
 }
