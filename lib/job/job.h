@@ -23,6 +23,7 @@
 #define FT_ENV_KEYFD	"FT_KEY_FD"	/* fd holding the 32-byte job key */
 #define FT_ENV_JOBDIR	"FT_JOB_DIR"	/* private directory for sockets */
 #define FT_ENV_TCP	"FT_TCP"	/* "1": TCP even on one host */
+#define FT_ENV_TCP_HOST	"FT_TCP_HOST"	/* multi-host: listen on TCP there */
 #define FT_ENV_PROTO	"FT_PROTO"
 #define FT_ENV_REPLICA	"FT_REPLICA"	/* this process's replica index */
 #define FT_ENV_REPLICAS	"FT_REPLICAS"	/* replicas of every rank, R */
@@ -45,6 +46,7 @@ struct ft_job_env {
 	char		proto[32];
 	uint8_t		key[FT_WIRE_KEYLEN];
 	int		force_tcp;
+	char		tcp_host[FT_WIRE_ADDR_MAX];	/* "" unless multi-host */
 };
 
 /*

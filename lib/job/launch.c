@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "job.h"
+#include "spawn.h"
 
 #define LINE_MAX_FWD	(64u << 10)	/* a longer line is split */
 
@@ -266,15 +266,6 @@ ft_find_program(const char *prog, const char *path, char *out,
 	}
 	errno = found_noexec ? EACCES : ENOENT;
 	return -1;
-}
-
-static void
-fd_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl != -1)
-		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
 static int
@@ -677,72 +668,6 @@ watchdog_tell(struct launcher *l, pid_t pgid)
 }
 
 /*
- * Like bash, refuse to hand sh a file that is binary (a NUL in its first
- * line, or an ELF header the kernel would not take): sh would only fail
- * with its own, less clear error.
- */
-static int
-looks_binary(const char *prog)
-{
-	unsigned char head[128];
-	ssize_t len, i;
-	int fd;
-
-	if ((fd = open(prog, O_RDONLY | O_CLOEXEC)) == -1)
-		return 1;
-	len = read(fd, head, sizeof(head));
-	close(fd);
-	if (len < 0)
-		return 1;
-	if (len >= 4 && memcmp(head, "\177ELF", 4) == 0)
-		return 1;
-	for (i = 0; i < len && head[i] != '\n'; i++)
-		if (head[i] == '\0')
-			return 1;
-	return 0;
-}
-
-/* A file without a #! line is a shell script, as execvp(3) has it. */
-static void
-exec_script(const char *prog, char **argv)
-{
-	char **nargv;
-	size_t n;
-
-	if (looks_binary(prog)) {
-		errno = ENOEXEC;
-		return;
-	}
-	for (n = 0; argv[n] != NULL; n++)
-		continue;
-	if ((nargv = calloc(n + 2, sizeof(*nargv))) == NULL)
-		return;
-	nargv[0] = "sh";
-	nargv[1] = (char *)(uintptr_t)prog;
-	memcpy(nargv + 2, argv + 1, n * sizeof(*nargv));
-	execv("/bin/sh", nargv);
-	free(nargv);
-	errno = ENOEXEC;
-}
-
-static char *
-env_entry(const char *name, const char *fmt, ...) FT_PRINTF(2, 3);
-
-static char *
-env_entry(const char *name, const char *fmt, ...)
-{
-	char val[512], *s;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(val, sizeof(val), fmt, ap);
-	va_end(ap);
-	if (asprintf(&s, "%s=%s", name, val) < 0)
-		return NULL;
-	return s;
-}
-
-/*
  * Spawn rank i.  In the child: own process group, die with the
  * launcher (PR_SET_PDEATHSIG), signals as they were, stdio on pipes,
  * the key on an inherited pipe.  exec errors come back on errpipe.
@@ -753,9 +678,10 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 {
 	int out[2], err[2], in[2] = { -1, -1 }, key[2], ep[2];
 	pid_t pid, parent = getpid();
-	char *extra[24];
-	size_t nextra = 0, k;
-	int devnull;
+	struct ft__rank_env re;
+	struct ft__spawn sp;
+	char *extra[FT__ENV_MAX];
+	int nextra;
 
 	if (pipe_cloexec(out) != 0 || pipe_cloexec(err) != 0 ||
 	    pipe_cloexec(key) != 0 || pipe_cloexec(ep) != 0)
@@ -765,100 +691,39 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (write(key[1], l->key, sizeof(l->key)) != (ssize_t)sizeof(l->key))
 		return -1;
 	close(key[1]);
-	extra[nextra++] = env_entry(FT_ENV_RANK, "%u", l->ranks[i].rank);
-	extra[nextra++] = env_entry(FT_ENV_SIZE, "%u", l->nranks);
-	extra[nextra++] = env_entry(FT_ENV_NODE, "%u", 0u);
-	extra[nextra++] = env_entry(FT_ENV_LAUNCHER, "%s", l->addr);
-	extra[nextra++] = env_entry(FT_ENV_KEYFD, "%d", key[0]);
-	extra[nextra++] = env_entry(FT_ENV_JOBDIR, "%s", l->dir);
-	extra[nextra++] = env_entry("FT_PROGNAME", "%s", l->progname);
-	extra[nextra++] = env_entry(FT_ENV_PROTO, "%s",
-	    l->cf->proto != NULL ? l->cf->proto : "none");
-	if (l->cf->force_tcp)
-		extra[nextra++] = env_entry(FT_ENV_TCP, "1");
-	if (l->nrep > 1) {
-		extra[nextra++] = env_entry(FT_ENV_REPLICAS, "%u", l->nrep);
-		extra[nextra++] = env_entry(FT_ENV_REPLICA, "%u",
-		    l->ranks[i].replica);
-	}
-	if (l->cf->check_divergence)
-		extra[nextra++] = env_entry(FT_ENV_DIVERGE, "1");
-	if (l->hb_wfd != -1) {
-		extra[nextra++] = env_entry(FT_ENV_HB_FD, "%d", l->hb_wfd);
-		extra[nextra++] = env_entry(FT_ENV_HB_PERIOD, "%llu",
-		    (unsigned long long)(l->hb_period_ns / 1000000));
-	}
-	for (k = 0; k < l->cf->ninject; k++) {
-		const struct ft_inject *ij = &l->cf->inject[k];
-
-		/* The process counts its own sends; we learn of the kill
-		 * when we reap it. */
-		if (ij->trigger == FT_INJECT_AFTER_SENDS &&
-		    ij->rank == l->ranks[i].rank &&
-		    ((ij->target == FT_INJECT_REPLICA &&
-		    ij->replica == l->ranks[i].replica) ||
-		    (ij->target != FT_INJECT_REPLICA &&
-		    l->ranks[i].replica == (ij->target ==
-		    FT_INJECT_NONMASTER ? 1u : 0u))) && nextra + 2 <=
-		    sizeof(extra) / sizeof(extra[0])) {
-			extra[nextra++] = env_entry(FT_ENV_KILL_AFTER, "%llu",
-			    (unsigned long long)ij->after_sends);
-			extra[nextra++] = env_entry(FT_ENV_KILL_SIGNAL, "%d",
-			    ij->signo);
-			l->ranks[i].injected = 1;
-			break;
-		}
-	}
-	for (k = 0; k < nextra; k++)
-		if (extra[k] == NULL)
-			return -1;
-	fflush(NULL);
-	if ((pid = fork()) == -1)
+	memset(&re, 0, sizeof(re));
+	re.rank = l->ranks[i].rank;
+	re.size = l->nranks;
+	re.node = 0;
+	re.nrep = l->nrep;
+	re.replica = l->ranks[i].replica;
+	re.launcher = l->addr;
+	re.jobdir = l->dir;
+	re.progname = l->progname;
+	re.proto = l->cf->proto;
+	re.keyfd = key[0];
+	re.hbfd = l->hb_wfd;
+	re.hb_period_ns = l->hb_period_ns;
+	re.force_tcp = l->cf->force_tcp;
+	re.diverge = l->cf->check_divergence;
+	if (ft__inject_after_sends(l->cf, l->ranks[i].rank,
+	    l->ranks[i].replica, &re.kill_after, &re.kill_signal))
+		l->ranks[i].injected = 1;
+	if ((nextra = ft__rank_env(&re, extra)) < 0)
 		return -1;
-	if (pid == 0) {
-		struct sigaction sa;
-
-		(void)setpgid(0, 0);
-		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		(void)sigaction(SIGCHLD, &sa, NULL);
-		(void)sigaction(SIGINT, &sa, NULL);
-		(void)sigaction(SIGTERM, &sa, NULL);
-		(void)sigaction(SIGHUP, &sa, NULL);
-		(void)sigaction(SIGPIPE, &sa, NULL);
-		(void)sigprocmask(SIG_SETMASK, origmask, NULL);
-		if (in[0] != -1)
-			(void)dup2(in[0], STDIN_FILENO);
-		else if ((devnull = open("/dev/null", O_RDONLY)) != -1) {
-			(void)dup2(devnull, STDIN_FILENO);
-			if (devnull != STDIN_FILENO)
-				close(devnull);
-		}
-		(void)dup2(out[1], STDOUT_FILENO);
-		(void)dup2(err[1], STDERR_FILENO);
-		(void)fcntl(key[0], F_SETFD, 0);
-		if (l->hb_wfd != -1)
-			(void)fcntl(l->hb_wfd, F_SETFD, 0);
-		/* The job's own variables win over -x. */
-		for (k = 0; k < l->cf->nsetenv; k++)
-			(void)putenv(l->cf->setenv[k]);
-		for (k = 0; k < nextra; k++)
-			(void)putenv(extra[k]);
-		execv(prog, l->cf->argv);
-		if (errno == ENOEXEC)
-			exec_script(prog, l->cf->argv);
-		{
-			int e = errno;
-
-			(void)!write(ep[1], &e, sizeof(e));
-		}
-		_exit(127);
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		ft__env_free(extra, (size_t)nextra);
+		return -1;
 	}
-	for (k = 0; k < nextra; k++)
-		free(extra[k]);
+	if (pid == 0) {
+		sp = (struct ft__spawn){ prog, l->cf->argv, l->cf->setenv,
+		    l->cf->nsetenv, extra, (size_t)nextra, in[0], out[1],
+		    err[1], { key[0], l->hb_wfd }, NULL, origmask, parent,
+		    ep[1] };
+		ft__spawn_exec(&sp);
+	}
+	ft__env_free(extra, (size_t)nextra);
 	close(out[1]);
 	close(err[1]);
 	close(key[0]);
@@ -868,10 +733,10 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 		close(in[0]);
 		l->in_fds[i] = in[1];
 		l->in_open++;
-		fd_nonblock(in[1]);
+		ft__fd_nonblock(in[1]);
 	}
-	fd_nonblock(out[0]);
-	fd_nonblock(err[0]);
+	ft__fd_nonblock(out[0]);
+	ft__fd_nonblock(err[0]);
 	l->ranks[i].pid = pid;
 	watchdog_tell(l, pid);
 	l->ranks[i].out.fd = out[0];

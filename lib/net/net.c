@@ -789,3 +789,66 @@ ft_conn_handshake(struct ft_conn *c, const struct ft_hdr *h,
 		return hs_fail(c, EPROTO);
 	}
 }
+
+_Static_assert(crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES +
+    FT_WIRE_KEYLEN == FT_JOB_SEALED, "sealed key size");
+
+/* The sealing key: BLAKE2b under c's key of a label and both nonces,
+ * the connector's first. */
+static int
+seal_key(const struct ft_conn *c, uint8_t out[crypto_secretbox_KEYBYTES])
+{
+	static const char label[] = "ft sealed job key";
+	crypto_generichash_state st;
+	int connector = c->role != 0;
+
+	if (c->hs != FT_HS_READY) {
+		errno = EINVAL;
+		return -1;
+	}
+	crypto_generichash_init(&st, c->key, FT_WIRE_KEYLEN,
+	    crypto_secretbox_KEYBYTES);
+	crypto_generichash_update(&st, (const uint8_t *)label,
+	    sizeof(label) - 1);
+	crypto_generichash_update(&st, connector ? c->nonce_self :
+	    c->nonce_peer, FT_WIRE_NONCE);
+	crypto_generichash_update(&st, connector ? c->nonce_peer :
+	    c->nonce_self, FT_WIRE_NONCE);
+	crypto_generichash_final(&st, out, crypto_secretbox_KEYBYTES);
+	return 0;
+}
+
+int
+ft_conn_seal(const struct ft_conn *c, const uint8_t secret[FT_WIRE_KEYLEN],
+    uint8_t out[FT_JOB_SEALED])
+{
+	uint8_t k[crypto_secretbox_KEYBYTES];
+
+	if (seal_key(c, k) != 0)
+		return -1;
+	randombytes_buf(out, crypto_secretbox_NONCEBYTES);
+	crypto_secretbox_easy(out + crypto_secretbox_NONCEBYTES, secret,
+	    FT_WIRE_KEYLEN, out, k);
+	sodium_memzero(k, sizeof(k));
+	return 0;
+}
+
+int
+ft_conn_open(const struct ft_conn *c, const uint8_t in[FT_JOB_SEALED],
+    uint8_t secret[FT_WIRE_KEYLEN])
+{
+	uint8_t k[crypto_secretbox_KEYBYTES];
+	int rc;
+
+	if (seal_key(c, k) != 0)
+		return -1;
+	rc = crypto_secretbox_open_easy(secret, in +
+	    crypto_secretbox_NONCEBYTES, FT_JOB_SEALED -
+	    crypto_secretbox_NONCEBYTES, in, k);
+	sodium_memzero(k, sizeof(k));
+	if (rc != 0) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}

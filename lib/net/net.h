@@ -214,6 +214,19 @@ uint64_t ft_hs_guard(const struct ft_conn *(*at)(void *, size_t),
 	    void (*drop)(void *, size_t, const char *), void *arg, size_t n,
 	    size_t max, uint64_t now, uint64_t hello_ns);
 
+/*
+ * Seal a secret (a job key) for the peer of the READY connection c, or
+ * open what the peer sealed: crypto_secretbox under a key derived from
+ * c's key and both nonces of c's handshake, so that it is never in
+ * clear on the wire and cannot be replayed on another connection.
+ * ft_conn_open returns 0, or -1 with EBADMSG (forged or damaged) or
+ * EINVAL (c is not READY); ft_conn_seal fails only with EINVAL.
+ */
+int	 ft_conn_seal(const struct ft_conn *c,
+	    const uint8_t secret[FT_WIRE_KEYLEN], uint8_t out[FT_JOB_SEALED]);
+int	 ft_conn_open(const struct ft_conn *c,
+	    const uint8_t in[FT_JOB_SEALED], uint8_t secret[FT_WIRE_KEYLEN]);
+
 /* Fill buf with random bytes (libsodium). */
 void	 ft_random(void *buf, size_t n);
 /* Generate a fresh job key. */
