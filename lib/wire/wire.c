@@ -1174,8 +1174,9 @@ ft_msg_job_started_decode(const uint8_t *p, size_t len,
 		m->p[i].id = ft_get32(&r);
 		m->p[i].pid = ft_get32(&r);
 		m->p[i].err = ft_get32(&r);
-		/* A pid, or an errno: exactly one of them. */
-		if ((m->p[i].pid == 0) == (m->p[i].err == 0) ||
+		/* No pid (no fork) comes with an errno; a pid may come
+		 * with the errno of its failed exec. */
+		if ((m->p[i].pid == 0 && m->p[i].err == 0) ||
 		    m->p[i].pid > INT32_MAX || m->p[i].err > 4095)
 			r.err = EPROTO;
 	}

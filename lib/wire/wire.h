@@ -486,8 +486,8 @@ int	 ft_msg_job_file_decode(const uint8_t *, size_t,
 /* STARTED: what staging did, and each process's pid or exec errno. */
 struct ft_job_pid {
 	uint32_t	id;
-	uint32_t	pid;		/* 0 when it could not start */
-	uint32_t	err;		/* errno of the failed exec, or 0 */
+	uint32_t	pid;		/* 0 when it could not fork */
+	uint32_t	err;		/* errno of the failed fork or exec */
 };
 struct ft_msg_job_started {
 	uint32_t	  cached, received, fetched;	/* staged files */
