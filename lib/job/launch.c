@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "remote.h"
 #include "spawn.h"
 
 #define LINE_MAX_FWD	(64u << 10)	/* a longer line is split */
@@ -59,6 +60,10 @@ struct lrank {
 	uint64_t	 hb_completed;	/* MPI operations it has completed */
 	uint64_t	 hb_progress_at;	/* when that number last grew */
 	uint32_t	 hb_flags, hb_state_ms;
+	/* Across hosts: started by the agent of host, pid is there. */
+	int		 remote;
+	int		 lost;		/* failed with its host */
+	uint32_t	 host;
 };
 
 struct lconn {
@@ -118,6 +123,8 @@ struct launcher {
 	uint64_t		 hb_beats;
 	uint64_t		 hb_read_at;	/* our last read of the pipe */
 	struct ft_ratelim	 refusals;	/* warnings about strangers */
+	struct ft__remote	*rm;		/* the agents, across hosts */
+	int			 exec_failed;	/* an agent's exec failed */
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -274,6 +281,18 @@ pipe_cloexec(int p[2])
 	return pipe2(p, O_CLOEXEC);
 }
 
+/* Signal process i's group, here or through the agent of its host. */
+static void
+proc_signal(struct launcher *l, uint32_t i, int sig)
+{
+	struct lrank *r = &l->ranks[i];
+
+	if (r->remote)
+		ft__remote_signal(l->rm, i, sig);
+	else if (killpg(r->pid, sig) != 0)
+		(void)kill(r->pid, sig);
+}
+
 /* Kill every running rank's process group with sig. */
 static void
 signal_ranks(struct launcher *l, int sig, int mark_killed)
@@ -290,8 +309,7 @@ signal_ranks(struct launcher *l, int sig, int mark_killed)
 		if (mark_killed)
 			l->ranks[i].killed = 1;
 		l->ranks[i].sent_sig = sig;
-		if (killpg(l->ranks[i].pid, sig) != 0)
-			(void)kill(l->ranks[i].pid, sig);
+		proc_signal(l, i, sig);
 	}
 }
 
@@ -1061,7 +1079,8 @@ accept_conns(struct launcher *l)
 static void
 failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 {
-	const char *seen = l->ranks[i].hung ? "heartbeat" : "waitpid";
+	const char *seen = l->ranks[i].lost ? "host" : l->ranks[i].hung ?
+	    "heartbeat" : "waitpid";
 
 	FILE *f = l->cf->events;
 	const struct lrank *r = &l->ranks[i];
@@ -1366,6 +1385,30 @@ excuse_own_delay(struct launcher *l)
 	l->hb_read_at = now;
 }
 
+/* A beat of process rec->id, read (or received from its agent) now. */
+static void
+hb_note(struct launcher *l, const struct ft_hb_rec *rec, uint64_t now)
+{
+	struct lrank *r;
+
+	if (rec->id >= l->n)
+		return;
+	r = &l->ranks[rec->id];
+	if (r->state != R_RUNNING || r->dead || r->hung)
+		return;
+	l->hb_beats++;
+	if (r->hb_last != 0 && now - r->hb_last > l->hb_maxgap_ns) {
+		l->hb_maxgap_ns = now - r->hb_last;
+		l->hb_maxgap_id = rec->id;
+	}
+	if (r->hb_last == 0 || rec->completed != r->hb_completed)
+		r->hb_progress_at = now;
+	r->hb_last = now;
+	r->hb_completed = rec->completed;
+	r->hb_flags = rec->flags;
+	r->hb_state_ms = rec->state_ms;
+}
+
 /*
  * Heartbeats: read every record in the pipe.  A beat stamps its process
  * with the time we read it, so a launcher that was itself late (loaded
@@ -1375,7 +1418,6 @@ static void
 read_heartbeats(struct launcher *l)
 {
 	struct ft_hb_rec rec;
-	struct lrank *r;
 	uint64_t now;
 	size_t used;
 	ssize_t got;
@@ -1395,23 +1437,7 @@ read_heartbeats(struct launcher *l)
 		while (ft_hb_decode(l->hb_buf, l->hb_len, &used, &rec) == 1) {
 			memmove(l->hb_buf, l->hb_buf + used, l->hb_len - used);
 			l->hb_len -= used;
-			if (rec.id >= l->n)
-				continue;
-			r = &l->ranks[rec.id];
-			if (r->state != R_RUNNING || r->dead || r->hung)
-				continue;
-			l->hb_beats++;
-			if (r->hb_last != 0 && now - r->hb_last >
-			    l->hb_maxgap_ns) {
-				l->hb_maxgap_ns = now - r->hb_last;
-				l->hb_maxgap_id = rec.id;
-			}
-			if (r->hb_last == 0 || rec.completed != r->hb_completed)
-				r->hb_progress_at = now;
-			r->hb_last = now;
-			r->hb_completed = rec.completed;
-			r->hb_flags = rec.flags;
-			r->hb_state_ms = rec.state_ms;
+			hb_note(l, &rec, now);
 		}
 		memmove(l->hb_buf, l->hb_buf + used, l->hb_len - used);
 		l->hb_len -= used;
@@ -1442,8 +1468,7 @@ check_hangs(struct launcher *l)
 		    r->hb_last == 0 || now - r->hb_last < l->cf->hang_ns)
 			continue;
 		r->hung = 1;
-		if (killpg(r->pid, SIGKILL) != 0)
-			(void)kill(r->pid, SIGKILL);
+		proc_signal(l, i, SIGKILL);
 		snprintf(how, sizeof(how), "sent no heartbeat for %s%s; "
 		    "killed with SIGKILL", ft_fmt_duration(now - r->hb_last,
 		    silent, sizeof(silent)), r->stopped ? " (stopped)" : "");
@@ -1513,8 +1538,9 @@ kill_leftovers(struct launcher *l)
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->ranks[i].pid > 0)
-			(void)killpg(l->ranks[i].pid, SIGKILL);
+		if (l->ranks[i].pid > 0 && (!l->ranks[i].remote ||
+		    l->ranks[i].state == R_RUNNING))
+			proc_signal(l, i, SIGKILL);
 }
 
 /* When the next process falls silent for the hang timeout, or 0. */
@@ -1731,8 +1757,7 @@ inject_due(struct launcher *l, uint64_t now)
 		event(l, "\"event\":\"inject\",\"spec\":\"%s\",\"rank\":%u,"
 		    "\"replica\":%u,\"pid\":%d,\"signal\":%d", spec, r->rank,
 		    r->replica, (int)r->pid, in->signo);
-		if (killpg(r->pid, in->signo) != 0)
-			(void)kill(r->pid, in->signo);
+		proc_signal(l, (uint32_t)t, in->signo);
 	}
 }
 
@@ -1761,6 +1786,7 @@ enum {
 	WHAT_STDIN = -2,
 	WHAT_STDIN_OUT = -3,
 	WHAT_HEARTBEAT = -4,
+	WHAT_REMOTE = -5,
 	/* >= 0: conn index; rank outputs are encoded below */
 	WHAT_OUT_BASE = 1 << 24,
 };
@@ -1809,7 +1835,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	struct pollset ps;
 	struct timespec ts, *tsp;
 	uint64_t now, wake;
-	size_t i, cap;
+	size_t i, cap, rstart, rn = 0;
 	int rc, w;
 
 	cap = 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
@@ -1817,7 +1843,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	ps.what = calloc(cap + 1, sizeof(*ps.what));
 	if (ps.fds == NULL || ps.what == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
-	while (l->running > 0 || outputs_open(l)) {
+	while (l->running > 0 || outputs_open(l) ||
+	    (l->rm != NULL && ft__remote_busy(l->rm))) {
 		if (got_chld) {
 			got_chld = 0;
 			reap_children(l);
@@ -1845,7 +1872,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			signal_ranks(l, SIGKILL, 1);
 			l->kill_at = 0;
 		}
-		if (l->running == 0 && !outputs_open(l))
+		if (l->running == 0 && !outputs_open(l) &&
+		    (l->rm == NULL || !ft__remote_busy(l->rm)))
 			break;
 		if (l->running == 0 && l->drain_at == 0)
 			l->drain_at = now + l->cf->grace_ns;
@@ -1862,9 +1890,10 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			break;
 		}
 		close_lconns(l);
-		if (cap < 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n + l->nconns) {
+		if (cap < 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n + l->nconns +
+		    l->cf->nhosts) {
 			cap = 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n +
-			    l->nconns;
+			    l->nconns + l->cf->nhosts;
 			ps.fds = reallocarray(ps.fds, cap, sizeof(*ps.fds));
 			ps.what = reallocarray(ps.what, cap, sizeof(*ps.what));
 			if (ps.fds == NULL || ps.what == NULL)
@@ -1896,12 +1925,23 @@ loop(struct launcher *l, const sigset_t *waitmask)
 				ps_add(&ps, l->ranks[i].err.fd, POLLIN,
 				    WHAT_OUT_BASE + 2 * (int)i + 1);
 		}
+		rstart = ps.n;
+		if (l->rm != NULL) {
+			rn = ft__remote_pollfds(l->rm, ps.fds + ps.n);
+			for (i = 0; i < rn; i++)
+				ps.what[ps.n++] = WHAT_REMOTE;
+		}
 		wake = 0;
-		if (l->deadline != 0 && !l->aborting)
+		if (l->rm != NULL)
+			wake = ft__remote_tick(l->rm, now);
+		if (l->deadline != 0 && !l->aborting && (wake == 0 ||
+		    l->deadline < wake))
 			wake = l->deadline;
-		if (l->aborting && l->kill_at != 0)
+		if (l->aborting && l->kill_at != 0 && (wake == 0 ||
+		    l->kill_at < wake))
 			wake = l->kill_at;
-		if (l->running == 0 && l->drain_at != 0)
+		if (l->running == 0 && l->drain_at != 0 && (wake == 0 ||
+		    l->drain_at < wake))
 			wake = l->drain_at;
 		if (!l->aborting && inject_next(l) != 0 &&
 		    (wake == 0 || inject_next(l) < wake))
@@ -1923,12 +1963,16 @@ loop(struct launcher *l, const sigset_t *waitmask)
 				continue;
 			ft_die(FT_EXIT_TEMP, "poll");
 		}
+		if (l->rm != NULL)
+			ft__remote_io(l->rm, ps.fds + rstart, rn);
 		for (i = 0; i < ps.n; i++) {
 			short re = ps.fds[i].revents;
 
 			if (re == 0)
 				continue;
 			w = ps.what[i];
+			if (w == WHAT_REMOTE)
+				continue;
 			if (w == WHAT_LISTEN)
 				accept_conns(l);
 			else if (w == WHAT_HEARTBEAT)
@@ -1957,6 +2001,118 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	}
 	free(ps.fds);
 	free(ps.what);
+}
+
+/*
+ * Across hosts (cf->hosts): the agents report what their processes do,
+ * and each report goes where the same event of a local process goes.
+ */
+static void
+remote_started(void *arg, uint32_t i, pid_t pid, int err, const char *host)
+{
+	struct launcher *l = arg;
+	struct lrank *r = &l->ranks[i];
+	char rep[32], name[48];
+
+	if (pid <= 0) {
+		errno = err;
+		ft_error("unable to start %s on host '%s'", who(l, i, name,
+		    sizeof(name)), host);
+		abort_job(l, FT_EXIT_TEMP);
+		return;
+	}
+	r->pid = pid;
+	l->running++;
+	event(l, "\"event\":\"spawn\",\"rank\":%u,%s\"pid\":%d,"
+	    "\"host\":\"%s\"", r->rank, replica_field(l, r, rep,
+	    sizeof(rep)), (int)pid, host);
+	/* As a local exec error read from its pipe: the job cannot run. */
+	if (err != 0 && !l->exec_failed) {
+		l->exec_failed = 1;
+		ft_errorx("unable to run '%s' on host '%s': %s", l->cf->argv[0],
+		    host, strerror(err));
+		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+		    "\"exec failed\"", r->rank);
+		abort_job(l, err == ENOENT ? 127 : 126);
+	}
+}
+
+static void
+remote_output(void *arg, uint32_t i, int stream, const uint8_t *p,
+    size_t len, int eof)
+{
+	struct launcher *l = arg;
+	struct outbuf *o = stream ? &l->ranks[i].err : &l->ranks[i].out;
+	size_t n;
+
+	while (len > 0) {
+		n = LINE_MAX_FWD - o->len < len ? LINE_MAX_FWD - o->len : len;
+		memcpy(o->buf + o->len, p, n);
+		o->len += n;
+		p += n;
+		len -= n;
+		flush_lines(l, i, o, 0);
+	}
+	if (eof)
+		flush_lines(l, i, o, l->nrep == 1);
+}
+
+static void
+remote_status(void *arg, uint32_t i, int st)
+{
+	struct launcher *l = arg;
+
+	if (l->ranks[i].state != R_RUNNING || l->ranks[i].pid <= 0)
+		return;
+	if (WIFSTOPPED(st) || WIFCONTINUED(st))
+		rank_stopped(l, i, st);
+	else
+		rank_exited(l, i, st);
+}
+
+static void
+remote_beat(void *arg, const struct ft_hb_rec *rec)
+{
+	hb_note(arg, rec, ft_now_ns());
+}
+
+static void
+remote_staged(void *arg, uint32_t host, uint32_t cached, uint32_t received,
+    uint32_t fetched)
+{
+	struct launcher *l = arg;
+
+	event(l, "\"event\":\"stage\",\"host\":\"%s\",\"cached\":%u,"
+	    "\"received\":%u,\"fetched\":%u", l->cf->hosts[host].name,
+	    cached, received, fetched);
+}
+
+/* A host is gone: every process of the job there failed with it. */
+static void
+remote_lost(void *arg, uint32_t host, const char *why)
+{
+	struct launcher *l = arg;
+	struct lrank *r;
+	char how[256];
+	uint32_t i;
+
+	snprintf(how, sizeof(how), "was lost with its host '%s' (%s)",
+	    l->cf->hosts[host].name, why);
+	event(l, "\"event\":\"host\",\"host\":\"%s\",\"reason\":\"%s\"",
+	    l->cf->hosts[host].name, why);
+	for (i = 0; i < l->n; i++) {
+		r = &l->ranks[i];
+		if (!r->remote || r->host != host || r->state != R_RUNNING ||
+		    r->pid <= 0)
+			continue;
+		r->lost = 1;
+		r->state = R_EXITED;
+		r->status = SIGKILL;
+		l->running--;
+		if (r->hung || r->aborted || l->aborting)
+			continue;
+		process_failed(l, i, how);
+	}
 }
 
 int
@@ -2026,6 +2182,18 @@ ft_launch_run(const struct ft_launch *cf)
 		    cf->tmpdir != NULL ? cf->tmpdir : "/tmp");
 		return FT_EXIT_TEMP;
 	}
+	/* Across hosts the ranks reach us over TCP, at our address on the
+	 * connections to their agents. */
+	if (cf->hosts != NULL && ft__remote_connect(cf, &l.rm, l.sock,
+	    sizeof(l.sock)) != 0) {
+		ft__remote_free(l.rm);
+		remove_jobdir(&l);
+		return FT_EXIT_TEMP;
+	}
+	for (i = 0; cf->hosts != NULL && i < l.n; i++) {
+		l.ranks[i].remote = 1;
+		l.ranks[i].host = cf->host_of_proc[i];
+	}
 	if ((l.lfd = ft_net_listen(l.sock, l.addr, sizeof(l.addr))) == -1) {
 		ft_warn("unable to listen on '%s'", l.sock);
 		remove_jobdir(&l);
@@ -2064,8 +2232,21 @@ ft_launch_run(const struct ft_launch *cf)
 	l.stdin_open = 1;
 	if (cf->timeout_ns > 0)
 		l.deadline = ft_now_ns() + cf->timeout_ns;
-	for (i = 0; i < l.n; i++) {
+	for (i = 0; i < l.n; i++)
 		errfds[i] = -1;
+	if (l.rm != NULL) {
+		struct ft__remote_cb cb = { &l, remote_started, remote_output,
+		    remote_status, remote_beat, remote_lost, remote_staged };
+
+		close_stdin(&l);
+		if ((e = ft__remote_start(l.rm, l.addr, l.key, prog,
+		    l.hb_period_ns, l.deadline, &cb)) != 0) {
+			event(&l, "\"event\":\"abort\",\"reason\":\"the "
+			    "job could not start on every host\"");
+			abort_job(&l, e);
+		}
+	}
+	for (i = 0; l.rm == NULL && i < l.n; i++) {
 		if (spawn(&l, i, prog, &orig, &errfds[i]) != 0) {
 			ft_error("unable to start rank %u", i);
 			abort_job(&l, FT_EXIT_TEMP);
@@ -2116,6 +2297,7 @@ ft_launch_run(const struct ft_launch *cf)
 		close(l.hb_wfd);
 	}
 	kill_leftovers(&l);
+	ft__remote_free(l.rm);
 	remove_jobdir(&l);
 	watchdog_tell(&l, 0);
 	if (l.watchdog_fd != -1)
