@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -800,7 +801,7 @@ lost(struct agent *a, const char *why)
 static int
 setup(struct agent *a)
 {
-	char host[256];
+	char host[256], state[PATH_MAX];
 	int p[2];
 	long want;
 
@@ -812,15 +813,22 @@ setup(struct agent *a)
 		    (int)sizeof(a->node) - 1, host);
 	} else
 		snprintf(a->node, sizeof(a->node), "?");
+	/* The processes run in the job directory: its path is absolute. */
+	if (mkdir_p(a->o->statedir, 0700) != 0 ||
+	    realpath(a->o->statedir, state) == NULL) {
+		note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "unable to create "
+		    "'%s': %s", a->o->statedir, strerror(errno));
+		return -1;
+	}
 	if ((size_t)snprintf(a->cachedir, sizeof(a->cachedir), "%s/cache",
-	    a->o->statedir) >= sizeof(a->cachedir) ||
+	    state) >= sizeof(a->cachedir) ||
 	    mkdir_p(a->cachedir, 0700) != 0) {
 		note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "unable to create "
 		    "'%s': %s", a->cachedir, strerror(errno));
 		return -1;
 	}
 	if ((size_t)snprintf(a->jobdir, sizeof(a->jobdir), "%s/jobs/%016llx."
-	    "%ld", a->o->statedir, (unsigned long long)a->js.jobid,
+	    "%ld", state, (unsigned long long)a->js.jobid,
 	    (long)getpid()) >= sizeof(a->jobdir) ||
 	    mkdir_p(a->jobdir, 0700) != 0) {
 		note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "unable to create "
