@@ -482,8 +482,13 @@ agent_conn(int fd, const uint8_t *key, const struct ft_agent_opts *o)
 		if ((p.revents & POLLOUT) && ft_conn_flush(&c) != 0)
 			break;
 		if ((p.revents & (POLLIN | POLLHUP | POLLERR)) &&
-		    ft_conn_fill(&c) < 0)
+		    ft_conn_fill(&c) < 0) {
+			/* A connector without our key gives up when our
+			 * CHALLENGE does not verify. */
+			ft_warnx("refused a connection: closed during the "
+			    "handshake (wrong cluster key?)");
 			break;
+		}
 	}
 	ft_conn_release(&c);
 	return FT_EXIT_NO;

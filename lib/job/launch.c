@@ -2191,8 +2191,15 @@ ft_launch_run(const struct ft_launch *cf)
 		return FT_EXIT_TEMP;
 	}
 	for (i = 0; cf->hosts != NULL && i < l.n; i++) {
+		uint64_t after;
+		int sig;
+
 		l.ranks[i].remote = 1;
 		l.ranks[i].host = cf->host_of_proc[i];
+		/* Its agent arms it (JOB_START); we learn of the kill when
+		 * the agent reports its death. */
+		l.ranks[i].injected = ft__inject_after_sends(cf,
+		    l.ranks[i].rank, l.ranks[i].replica, &after, &sig);
 	}
 	if ((l.lfd = ft_net_listen(l.sock, l.addr, sizeof(l.addr))) == -1) {
 		ft_warn("unable to listen on '%s'", l.sock);

@@ -228,7 +228,8 @@ url_file(const char *arg, struct sfile *f, char *why, size_t whysize)
 	for (slash = NULL; path < end; path++)
 		if (*path == '/')
 			slash = path;
-	if (slash == NULL || (size_t)(end - slash - 1) >= sizeof(f->name)) {
+	if (slash == NULL || end - slash - 1 == 0 ||
+	    (size_t)(end - slash - 1) >= sizeof(f->name)) {
 		snprintf(why, whysize, "the URL names no file");
 		return -1;
 	}
