@@ -247,7 +247,7 @@ rm_tree(const char *dir)
 static int
 stage_fail(struct agent *a, const struct ft_job_file *f, const char *why)
 {
-	note(a, FT_JOB_NOTE_ERROR, 1, "unable to stage '%s': %s", f->name,
+	note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "unable to stage '%s': %s", f->name,
 	    why);
 	return -1;
 }
@@ -360,7 +360,7 @@ stage(struct agent *a)
 		if (ft__stage_fetch(f->url, a->cachedir,
 		    (f->flags & FT_STAGE_PINNED) ? f->sha256 : NULL, sha,
 		    paths[i], sizeof(paths[i]), why, sizeof(why)) != 0) {
-			note(a, FT_JOB_NOTE_ERROR, 1, "unable to fetch '%s': "
+			note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "unable to fetch '%s': "
 			    "%s", f->url, why);
 			goto out;
 		}
