@@ -134,6 +134,8 @@ ev() {
 	[ "$(sed -E 's/ pid [0-9]+//' "$BATS_TEST_TMPDIR/out")" = "$want" ]
 	[ "$(grep -c '"event":"failed".*"how":"host"' "$(ev)")" -eq 2 ]
 	grep -q "lost with its host" "$BATS_TEST_TMPDIR/err"
+	ft_events "$(ev)" >"$BATS_TEST_TMPDIR/summary"
+	grep -q "^host lost host=" "$BATS_TEST_TMPDIR/summary"
 }
 
 @test "hosts: ftrun killed with SIGKILL leaves no process of the job" {

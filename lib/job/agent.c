@@ -11,15 +11,12 @@
  * As in the launcher, signals are blocked except inside ppoll, whose
  * handlers only set flags.
  */
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <arpa/inet.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -385,19 +382,8 @@ out:
 static void
 own_address(struct agent *a)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	char host[INET6_ADDRSTRLEN];
-
-	snprintf(a->tcp_host, sizeof(a->tcp_host), "127.0.0.1");
-	if (getsockname(a->c->fd, (struct sockaddr *)&ss, &len) != 0)
-		return;
-	if (ss.ss_family == AF_INET && inet_ntop(AF_INET,
-	    &((struct sockaddr_in *)&ss)->sin_addr, host, sizeof(host)))
-		snprintf(a->tcp_host, sizeof(a->tcp_host), "%s", host);
-	else if (ss.ss_family == AF_INET6 && inet_ntop(AF_INET6,
-	    &((struct sockaddr_in6 *)&ss)->sin6_addr, host, sizeof(host)))
-		snprintf(a->tcp_host, sizeof(a->tcp_host), "%s", host);
+	if (ft_net_local_ip(a->c->fd, a->tcp_host, sizeof(a->tcp_host)) < 0)
+		snprintf(a->tcp_host, sizeof(a->tcp_host), "127.0.0.1");
 }
 
 static int
@@ -803,7 +789,6 @@ setup(struct agent *a)
 {
 	char host[256], state[PATH_MAX];
 	int p[2];
-	long want;
 
 	if (a->o->node_name != NULL)
 		snprintf(a->node, sizeof(a->node), "%s", a->o->node_name);
@@ -847,15 +832,11 @@ setup(struct agent *a)
 		return -1;
 	}
 	if (a->js.hang_ms > 0 && a->js.hb_period_ms > 0) {
-		if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
+		if (ft__hb_pipe(a->n, p) != 0) {
 			note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "unable to "
 			    "make the heartbeat pipe: %s", strerror(errno));
 			return -1;
 		}
-		want = (long)a->n * FT_HB_RECLEN * 16;
-		if (want > 65536)
-			(void)fcntl(p[0], F_SETPIPE_SZ, want < 1048576 ? want :
-			    1048576);
 		a->hb_fd = p[0];
 		a->hb_wfd = p[1];
 	}
@@ -1011,8 +992,7 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
     const uint8_t *body, const struct ft_agent_opts *o)
 {
 	struct agent a;
-	struct sigaction sa;
-	sigset_t block, orig, waitmask;
+	sigset_t orig, waitmask;
 	struct ft_wbuf wb;
 	uint32_t i;
 	int rc = FT_EXIT_NO;
@@ -1072,26 +1052,7 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	} else if (ft_find_program(a.js.argv[0], "/usr/local/bin:/usr/bin:/bin",
 	    a.prog, sizeof(a.prog)) != 0)
 		snprintf(a.prog, sizeof(a.prog), "%s", a.js.argv[0]);
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-	waitmask = orig;
-	sigaddset(&waitmask, SIGPIPE);
-	sigdelset(&waitmask, SIGCHLD);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGHUP);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	ft__signals_catch(on_signal, &orig, &waitmask);
 	if (a.js.timeout_ms > 0)
 		a.deadline = ft_now_ns() + a.js.timeout_ms * 1000000 +
 		    2 * a.grace_ns + 1000000000u;

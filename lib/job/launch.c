@@ -1489,13 +1489,9 @@ static int
 open_heartbeats(struct launcher *l)
 {
 	int p[2];
-	long want;
 
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0)
+	if (ft__hb_pipe(l->n, p) != 0)
 		return -1;
-	want = (long)l->n * FT_HB_RECLEN * 16;
-	if (want > 65536)
-		(void)fcntl(p[0], F_SETPIPE_SZ, want < 1048576 ? want : 1048576);
 	l->hb_fd = p[0];
 	l->hb_wfd = p[1];
 	/* Ten beats a timeout: a process is declared hung after missing
@@ -2119,8 +2115,7 @@ int
 ft_launch_run(const struct ft_launch *cf)
 {
 	struct launcher l;
-	struct sigaction sa;
-	sigset_t block, orig, waitmask;
+	sigset_t orig, waitmask;
 	char prog[4096];
 	uint32_t i;
 	int status, e, *errfds;
@@ -2216,26 +2211,7 @@ ft_launch_run(const struct ft_launch *cf)
 		ft_warn("unable to start the watchdog; if ftrun is killed, "
 		    "what the ranks started may outlive it");
 	/* Block the signals the loop handles; ppoll unblocks them. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-	waitmask = orig;
-	sigaddset(&waitmask, SIGPIPE);
-	sigdelset(&waitmask, SIGCHLD);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGHUP);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	ft__signals_catch(on_signal, &orig, &waitmask);
 	l.stdin_open = 1;
 	if (cf->timeout_ns > 0)
 		l.deadline = ft_now_ns() + cf->timeout_ns;

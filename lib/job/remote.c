@@ -6,12 +6,9 @@
  * callbacks.  A connection lost, or silent for the hang timeout, is the
  * loss of its host with every process on it.
  */
-#include <sys/socket.h>
 #include <sys/wait.h>
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -74,19 +71,13 @@ send_wb(struct ft__remote *rm, struct rhost *rh, struct ft_wbuf *wb, int rc)
 static void
 local_listen(int fd, char *out, size_t size)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	char ip[INET6_ADDRSTRLEN];
+	char ip[64];
+	int v;
 
-	snprintf(out, size, "tcp:127.0.0.1:0");
-	if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
-		return;
-	if (ss.ss_family == AF_INET && inet_ntop(AF_INET,
-	    &((struct sockaddr_in *)&ss)->sin_addr, ip, sizeof(ip)) != NULL)
-		snprintf(out, size, "tcp:%s:0", ip);
-	else if (ss.ss_family == AF_INET6 && inet_ntop(AF_INET6,
-	    &((struct sockaddr_in6 *)&ss)->sin6_addr, ip, sizeof(ip)) != NULL)
-		snprintf(out, size, "tcp:[%s]:0", ip);
+	if ((v = ft_net_local_ip(fd, ip, sizeof(ip))) < 0)
+		snprintf(out, size, "tcp:127.0.0.1:0");
+	else
+		snprintf(out, size, v == 6 ? "tcp:[%s]:0" : "tcp:%s:0", ip);
 }
 
 int

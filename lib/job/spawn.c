@@ -209,3 +209,46 @@ ft__inject_after_sends(const struct ft_launch *cf, uint32_t rank,
 	}
 	return 0;
 }
+
+void
+ft__signals_catch(void (*handler)(int), sigset_t *orig, sigset_t *waitmask)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &block, orig);
+	*waitmask = *orig;
+	sigaddset(waitmask, SIGPIPE);
+	sigdelset(waitmask, SIGCHLD);
+	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGTERM);
+	sigdelset(waitmask, SIGHUP);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int
+ft__hb_pipe(uint32_t n, int p[2])
+{
+	long want;
+
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0)
+		return -1;
+	/* Room for several rounds of beats of every process. */
+	want = (long)n * FT_HB_RECLEN * 16;
+	if (want > 65536)
+		(void)fcntl(p[0], F_SETPIPE_SZ, want < 1048576 ? want :
+		    1048576);
+	return 0;
+}

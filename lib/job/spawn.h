@@ -72,6 +72,17 @@ void	 ft__spawn_exec(const struct ft__spawn *) FT_NORETURN;
 int	 ft__inject_after_sends(const struct ft_launch *, uint32_t rank,
 	    uint32_t replica, uint64_t *after, int *signo);
 
+/*
+ * Block SIGCHLD, SIGINT, SIGTERM, SIGHUP and SIGPIPE, the mask before in
+ * *orig, and have handler catch the first four; *waitmask is the mask
+ * for ppoll, which lets them in.
+ */
+void	 ft__signals_catch(void (*handler)(int), sigset_t *orig,
+	    sigset_t *waitmask);
+
+/* The heartbeat pipe of n processes: non-blocking both ends. */
+int	 ft__hb_pipe(uint32_t n, int p[2]);
+
 /* Make fd non-blocking. */
 void	 ft__fd_nonblock(int fd);
 

@@ -912,3 +912,28 @@ ft_key_load(const char *path, uint8_t key[FT_WIRE_KEYLEN], char *why,
 	errno = EINVAL;
 	return -1;
 }
+
+int
+ft_net_local_ip(int fd, char *host, size_t hostsize)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	const void *a;
+	int v;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+		return -1;
+	if (ss.ss_family == AF_INET) {
+		a = &((struct sockaddr_in *)&ss)->sin_addr;
+		v = 4;
+	} else if (ss.ss_family == AF_INET6) {
+		a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+		v = 6;
+	} else {
+		errno = EAFNOSUPPORT;
+		return -1;
+	}
+	if (inet_ntop(ss.ss_family, a, host, (socklen_t)hostsize) == NULL)
+		return -1;
+	return v;
+}

@@ -236,6 +236,13 @@ int	 ft_conn_open(const struct ft_conn *c,
 int	 ft_key_load(const char *path, uint8_t key[FT_WIRE_KEYLEN],
 	    char *why, size_t whysize);
 
+/*
+ * The numeric IP address of this end of the connected socket fd, in
+ * host (an IPv6 address without brackets).  Returns 4 or 6, or -1 with
+ * errno (EAFNOSUPPORT for a Unix socket).
+ */
+int	 ft_net_local_ip(int fd, char *host, size_t hostsize);
+
 /* Fill buf with random bytes (libsodium). */
 void	 ft_random(void *buf, size_t n);
 /* Generate a fresh job key. */
