@@ -246,6 +246,16 @@ with open(sys.argv[1]) as f:
                     sys.exit("line %d: heartbeats without %s: %r"
                              % (n, k, line))
             print("heartbeats")
+        elif ev == "stage":
+            for k in ("cached", "received", "fetched"):
+                if not isinstance(e.get(k), int):
+                    sys.exit("line %d: stage without %s: %r" % (n, k, line))
+            print("stage host=%s cached=%d received=%d fetched=%d" % (
+                  e["host"], e["cached"], e["received"], e["fetched"]))
+        elif ev == "host":
+            if not isinstance(e.get("reason"), str):
+                sys.exit("line %d: host without a reason: %r" % (n, line))
+            print("host lost host=%s" % e["host"])
         elif ev == "view":
             if not isinstance(e.get("members"), list) or \
                     e.get("n") != len(e["members"]):

@@ -28,7 +28,11 @@ usage(void)
 	    "             [--detector random|rr|brr|dbrr] [--gossip-period D]\n"
 	    "             [--inject SPEC] [--check-divergence] "
 	    "[--hang-timeout D]\n"
-	    "             [--universe-size N] [--] PROGRAM [ARGS ...]\n"
+	    "             [--universe-size N]\n"
+	    "             [--host ADDR[:SLOTS],... | --hostfile FILE] "
+	    "[--key-file F]\n"
+	    "             [--stage FILE|URL]\n"
+	    "             [--] PROGRAM [ARGS ...]\n"
 	    "       ftrun [-n N] --plan --mtbf D --runtime D "
 	    "[--weibull-shape K]\n"
 	    "             [--overhead-per-replica F]\n");
@@ -54,6 +58,10 @@ enum {
 	OPT_HELP,
 	OPT_HANG,
 	OPT_UNIVERSE,
+	OPT_HOST,
+	OPT_HOSTFILE,
+	OPT_KEYFILE,
+	OPT_STAGE,
 };
 
 static const struct option longopts[] = {
@@ -77,6 +85,10 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "hang-timeout", required_argument, NULL, OPT_HANG },
 	{ "universe-size", required_argument, NULL, OPT_UNIVERSE },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "hostfile", required_argument, NULL, OPT_HOSTFILE },
+	{ "key-file", required_argument, NULL, OPT_KEYFILE },
+	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -187,6 +199,91 @@ parse_duration(const char *opt, const char *arg, int allow_zero)
 	    allow_zero ? "" : "positive ");
 }
 
+/* What --host, --hostfile and --stage gathered. */
+struct across {
+	struct ft_launch_host	*hosts;
+	uint32_t		*slots;
+	size_t			 nhosts;
+	char			**stage;
+	size_t			 nstage;
+	const char		*keyfile;
+	uint8_t			 key[FT_WIRE_KEYLEN];
+};
+
+/* --host a:p[:slots],b:p... */
+static void
+add_hosts(struct across *x, const char *arg)
+{
+	struct ft_launch_host *nh;
+	char *list, *item, *save, why[128];
+	uint32_t *ns;
+
+	if ((list = strdup(arg)) == NULL)
+		ft_die(FT_EXIT_TEMP, "strdup");
+	for (item = strtok_r(list, ",", &save); item != NULL;
+	    item = strtok_r(NULL, ",", &save)) {
+		if ((nh = reallocarray(x->hosts, x->nhosts + 1,
+		    sizeof(*nh))) == NULL)
+			ft_die(FT_EXIT_TEMP, "reallocarray");
+		x->hosts = nh;
+		if ((ns = reallocarray(x->slots, x->nhosts + 1,
+		    sizeof(*ns))) == NULL)
+			ft_die(FT_EXIT_TEMP, "reallocarray");
+		x->slots = ns;
+		if (ft_launch_host_parse(item, 1, &x->hosts[x->nhosts],
+		    &x->slots[x->nhosts], why, sizeof(why)) != 0)
+			ft_diex(FT_EXIT_USAGE, "--host '%s': %s", item, why);
+		x->nhosts++;
+	}
+	free(list);
+}
+
+/*
+ * Across hosts: the cluster key, and the placement of every process
+ * (round robin, replicas of a rank on different hosts while there are
+ * enough).
+ */
+static void
+setup_hosts(struct ft_launch *cf, struct across *x)
+{
+	char why[160], def[4096];
+	const char *cfg, *home;
+	uint32_t *hop;
+	int shared;
+
+	if (x->keyfile == NULL) {
+		if ((cfg = getenv("XDG_CONFIG_HOME")) != NULL && *cfg != '\0')
+			snprintf(def, sizeof(def), "%s/ft/cluster.key", cfg);
+		else if ((home = getenv("HOME")) != NULL)
+			snprintf(def, sizeof(def), "%s/.config/ft/cluster.key",
+			    home);
+		else
+			ft_diex(FT_EXIT_USAGE, "--host needs --key-file");
+		x->keyfile = def;
+	}
+	if (ft_key_load(x->keyfile, x->key, why, sizeof(why)) != 0)
+		ft_diex(FT_EXIT_USAGE, "cluster key file '%s': %s", x->keyfile,
+		    why);
+	if ((hop = calloc((size_t)cf->nranks * cf->nrep, sizeof(*hop))) ==
+	    NULL)
+		ft_die(FT_EXIT_TEMP, "calloc");
+	if (ft_launch_place(x->hosts, x->slots, x->nhosts, cf->nranks,
+	    cf->nrep, hop, &shared) != 0)
+		ft_diex(FT_EXIT_USAGE, "%u processes do not fit in the slots "
+		    "of the %zu hosts given", cf->nranks * cf->nrep,
+		    x->nhosts);
+	if (shared)
+		ft_warnx("%zu hosts for %u replicas of each rank: some "
+		    "replicas of a rank share a host, and a host's loss "
+		    "takes them all", x->nhosts, cf->nrep);
+	cf->hosts = x->hosts;
+	cf->nhosts = x->nhosts;
+	cf->host_of_proc = hop;
+	cf->cluster_key = x->key;
+	cf->stage = x->stage;
+	cf->nstage = x->nstage;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -196,6 +293,8 @@ main(int argc, char *argv[])
 	int do_plan = 0;
 	struct ft_launch cf;
 	enum ft_gossip_proto detector;
+	struct across x;
+	char why2[160];
 	const char *errstr, *events = NULL;
 	char **nenv;
 	int ch, status, lost;
@@ -210,6 +309,7 @@ main(int argc, char *argv[])
 		if (fcntl(fd, F_GETFD) == -1)
 			(void)open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
 	memset(&cf, 0, sizeof(cf));
+	memset(&x, 0, sizeof(x));
 	cf.nranks = 1;
 	cf.grace_ns = 3000000000u;
 	cf.hang_ns = FT_HANG_TIMEOUT_DEFAULT;
@@ -325,6 +425,26 @@ main(int argc, char *argv[])
 				    "(valid: random, rr, brr, dbrr)", optarg);
 			cf.detector = ft_gossip_proto_name(detector);
 			break;
+		case OPT_HOST:
+			add_hosts(&x, optarg);
+			break;
+		case OPT_HOSTFILE:
+			if (ft_launch_hostfile(optarg, &x.hosts, &x.slots,
+			    &x.nhosts, why2, sizeof(why2)) != 0)
+				ft_diex(FT_EXIT_USAGE, "--hostfile '%s': %s",
+				    optarg, why2);
+			break;
+		case OPT_KEYFILE:
+			x.keyfile = optarg;
+			break;
+		case OPT_STAGE:
+			nenv = reallocarray(x.stage, x.nstage + 1,
+			    sizeof(*nenv));
+			if (nenv == NULL)
+				ft_die(FT_EXIT_TEMP, "reallocarray");
+			x.stage = nenv;
+			x.stage[x.nstage++] = optarg;
+			break;
 		case OPT_GOSSIP_PERIOD:
 			cf.gossip_period_ns = parse_duration("--gossip-period",
 			    optarg, 0);
@@ -376,6 +496,12 @@ main(int argc, char *argv[])
 	} else if (cf.universe < cf.nranks * cf.nrep)
 		ft_diex(FT_EXIT_USAGE, "--universe-size %u is smaller than "
 		    "the job's %u processes", cf.universe, cf.nranks * cf.nrep);
+	if (x.nstage > 0 && x.nhosts == 0)
+		ft_diex(FT_EXIT_USAGE, "--stage needs --host or --hostfile");
+	if (x.nhosts > 0 && x.nstage > FT_JOB_STAGE_MAX - 1)
+		ft_diex(FT_EXIT_USAGE, "at most %d --stage", FT_JOB_STAGE_MAX - 1);
+	if (x.nhosts > 0)
+		setup_hosts(&cf, &x);
 	cf.argv = argv;
 	cf.tmpdir = getenv("TMPDIR");
 	cf.path = getenv("PATH");
@@ -389,6 +515,10 @@ main(int argc, char *argv[])
 	}
 	status = ft_launch_run(&cf);
 	free((void *)cf.inject);
+	free((void *)cf.host_of_proc);
+	free(x.hosts);
+	free(x.slots);
+	free(x.stage);
 	/*
 	 * Events lost make a job that succeeded fail.  A write error while
 	 * the job ran was reported then; the last buffered events are

@@ -23,6 +23,7 @@
 #define FT_ENV_KEYFD	"FT_KEY_FD"	/* fd holding the 32-byte job key */
 #define FT_ENV_JOBDIR	"FT_JOB_DIR"	/* private directory for sockets */
 #define FT_ENV_TCP	"FT_TCP"	/* "1": TCP even on one host */
+#define FT_ENV_TCP_HOST	"FT_TCP_HOST"	/* multi-host: listen on TCP there */
 #define FT_ENV_PROTO	"FT_PROTO"
 #define FT_ENV_REPLICA	"FT_REPLICA"	/* this process's replica index */
 #define FT_ENV_REPLICAS	"FT_REPLICAS"	/* replicas of every rank, R */
@@ -63,6 +64,7 @@ struct ft_job_env {
 	char		proto[32];
 	uint8_t		key[FT_WIRE_KEYLEN];
 	int		force_tcp;
+	char		tcp_host[FT_WIRE_ADDR_MAX];	/* "" unless multi-host */
 };
 
 /*
@@ -129,7 +131,15 @@ void	 ft_hb_stop(void);
 /* What the next beats say: FT_HB_* flags and operations completed. */
 void	 ft_hb_state(unsigned int flags, uint64_t completed);
 
-/* What ft_launch_run needs to run a job on this host. */
+/* A host that runs processes of the job through its agent (--host). */
+struct ft_launch_host {
+	char	 addr[FT_WIRE_ADDR_MAX];	/* the agent's daemon, "tcp:host:port" */
+	char	 name[FT_WIRE_NODE_MAX];
+	uint8_t	 token[16];
+	uint32_t nprocs;			/* processes placed there */
+};
+
+/* What ft_launch_run needs to run a job on this host, or across hosts. */
 struct ft_launch {
 	uint32_t	  nranks;
 	char		**argv;		/* program and arguments */
@@ -154,7 +164,43 @@ struct ft_launch {
 	/* Processes the job may start over its life, spawned ones
 	 * included (MPI_UNIVERSE_SIZE); 0: nranks * nrep. */
 	uint32_t	  universe;
+	/*
+	 * Across hosts: every process is started by the agent of its
+	 * host, and ftrun only coordinates.  NULL: run everything here.
+	 */
+	const struct ft_launch_host *hosts;
+	size_t		  nhosts;
+	const uint32_t	 *host_of_proc;	/* nranks*nrep entries: into hosts */
+	const uint8_t	 *cluster_key;	/* FT_WIRE_KEYLEN bytes */
+	char * const	 *stage;	/* --stage FILE or URL */
+	size_t		  nstage;
 };
+
+/*
+ * --host and --hostfile, minimal: an agent's address "[tcp:]HOST:PORT",
+ * followed by ":SLOTS" in --host, or by "slots=N" on a hostfile line
+ * (where # starts a comment).  Slots 0: as many as placed.  Return 0,
+ * or -1 with a reason in why (and errno EINVAL, or what fopen said).
+ * ft_launch_hostfile appends to *hosts (nhosts entries, heap, the
+ * caller frees it).
+ */
+int	 ft_launch_host_parse(const char *item, int with_slots,
+	    struct ft_launch_host *, uint32_t *slots, char *why,
+	    size_t whysize);
+int	 ft_launch_hostfile(const char *path, struct ft_launch_host **hosts,
+	    uint32_t **slots, size_t *nhosts, char *why, size_t whysize);
+
+/*
+ * Place process p = rank * nrep + replica on a host, round robin over
+ * hosts with free slots (slots[i] 0: no limit), the replicas of a rank
+ * on different hosts while there are enough: host_of_proc gets nranks *
+ * nrep entries and hosts[].nprocs the counts.  Returns 0 (*shared set
+ * when some replicas had to share a host), or -1 with ENOSPC when the
+ * slots are too few.
+ */
+int	 ft_launch_place(struct ft_launch_host *hosts, const uint32_t *slots,
+	    size_t nhosts, uint32_t nranks, uint32_t nrep,
+	    uint32_t *host_of_proc, int *shared);
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124
 /* --hang-timeout: see ftrun(1) for the measurements behind the default. */

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "child.h"
+#include "remote.h"
 #include "spawn.h"
 
 #define LINE_MAX_FWD	(64u << 10)	/* a longer line is split */
@@ -62,6 +64,10 @@ struct lrank {
 	uint32_t	 hb_flags, hb_state_ms;
 	/* Added to the running job (spawn.c), or NULL. */
 	const struct ft_launch_proc *spec;
+	/* Across hosts: started by the agent of host, pid is there. */
+	int		 remote;
+	int		 lost;		/* failed with its host */
+	uint32_t	 host;
 };
 
 struct lconn {
@@ -124,6 +130,8 @@ struct launcher {
 	struct ft_spawner	*sp;		/* dynamic processes (spawn.c) */
 	uint32_t		 n0;		/* processes started at first */
 	const sigset_t		*origmask;	/* what processes start with */
+	struct ft__remote	*rm;		/* the agents, across hosts */
+	int			 exec_failed;	/* an agent's exec failed */
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -276,19 +284,22 @@ ft_find_program(const char *prog, const char *path, char *out,
 	return -1;
 }
 
-static void
-fd_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl != -1)
-		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-}
-
 static int
 pipe_cloexec(int p[2])
 {
 	return pipe2(p, O_CLOEXEC);
+}
+
+/* Signal process i's group, here or through the agent of its host. */
+static void
+proc_signal(struct launcher *l, uint32_t i, int sig)
+{
+	struct lrank *r = &l->ranks[i];
+
+	if (r->remote)
+		ft__remote_signal(l->rm, i, sig);
+	else if (killpg(r->pid, sig) != 0)
+		(void)kill(r->pid, sig);
 }
 
 /* Kill every running rank's process group with sig. */
@@ -307,8 +318,7 @@ signal_ranks(struct launcher *l, int sig, int mark_killed)
 		if (mark_killed)
 			l->ranks[i].killed = 1;
 		l->ranks[i].sent_sig = sig;
-		if (killpg(l->ranks[i].pid, sig) != 0)
-			(void)kill(l->ranks[i].pid, sig);
+		proc_signal(l, i, sig);
 	}
 }
 
@@ -688,72 +698,6 @@ watchdog_tell(struct launcher *l, pid_t pgid)
 }
 
 /*
- * Like bash, refuse to hand sh a file that is binary (a NUL in its first
- * line, or an ELF header the kernel would not take): sh would only fail
- * with its own, less clear error.
- */
-static int
-looks_binary(const char *prog)
-{
-	unsigned char head[128];
-	ssize_t len, i;
-	int fd;
-
-	if ((fd = open(prog, O_RDONLY | O_CLOEXEC)) == -1)
-		return 1;
-	len = read(fd, head, sizeof(head));
-	close(fd);
-	if (len < 0)
-		return 1;
-	if (len >= 4 && memcmp(head, "\177ELF", 4) == 0)
-		return 1;
-	for (i = 0; i < len && head[i] != '\n'; i++)
-		if (head[i] == '\0')
-			return 1;
-	return 0;
-}
-
-/* A file without a #! line is a shell script, as execvp(3) has it. */
-static void
-exec_script(const char *prog, char **argv)
-{
-	char **nargv;
-	size_t n;
-
-	if (looks_binary(prog)) {
-		errno = ENOEXEC;
-		return;
-	}
-	for (n = 0; argv[n] != NULL; n++)
-		continue;
-	if ((nargv = calloc(n + 2, sizeof(*nargv))) == NULL)
-		return;
-	nargv[0] = "sh";
-	nargv[1] = (char *)(uintptr_t)prog;
-	memcpy(nargv + 2, argv + 1, n * sizeof(*nargv));
-	execv("/bin/sh", nargv);
-	free(nargv);
-	errno = ENOEXEC;
-}
-
-static char *
-env_entry(const char *name, const char *fmt, ...) FT_PRINTF(2, 3);
-
-static char *
-env_entry(const char *name, const char *fmt, ...)
-{
-	char val[512], *s;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(val, sizeof(val), fmt, ap);
-	va_end(ap);
-	if (asprintf(&s, "%s=%s", name, val) < 0)
-		return NULL;
-	return s;
-}
-
-/*
  * Spawn rank i.  In the child: own process group, die with the
  * launcher (PR_SET_PDEATHSIG), signals as they were, stdio on pipes,
  * the key on an inherited pipe.  exec errors come back on errpipe.
@@ -766,9 +710,11 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	const struct ft_launch_proc *spec = l->ranks[i].spec;
 	char **argv = spec != NULL ? spec->argv : l->cf->argv;
 	pid_t pid, parent = getpid();
-	char *extra[32];
-	size_t nextra = 0, k;
-	int devnull;
+	struct ft__rank_env re;
+	struct ft__spawn sp;
+	char *extra[FT__ENV_MAX], **env = extra;
+	size_t nenv, k;
+	int nextra;
 
 	if (pipe_cloexec(out) != 0 || pipe_cloexec(err) != 0 ||
 	    pipe_cloexec(key) != 0 || pipe_cloexec(ep) != 0)
@@ -778,113 +724,57 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (write(key[1], l->key, sizeof(l->key)) != (ssize_t)sizeof(l->key))
 		return -1;
 	close(key[1]);
-	extra[nextra++] = env_entry(FT_ENV_RANK, "%u", spec != NULL ?
-	    spec->rank : l->ranks[i].rank);
-	extra[nextra++] = env_entry(FT_ENV_SIZE, "%u", spec != NULL ?
-	    spec->size : l->nranks);
-	extra[nextra++] = env_entry(FT_ENV_UNIVERSE, "%u", l->cf->universe >
-	    l->n0 ? l->cf->universe : l->n0);
-	extra[nextra++] = env_entry(FT_ENV_NODE, "%u", 0u);
-	extra[nextra++] = env_entry(FT_ENV_LAUNCHER, "%s", l->addr);
-	extra[nextra++] = env_entry(FT_ENV_KEYFD, "%d", key[0]);
-	extra[nextra++] = env_entry(FT_ENV_JOBDIR, "%s", l->dir);
-	extra[nextra++] = env_entry("FT_PROGNAME", "%s", l->progname);
-	extra[nextra++] = env_entry(FT_ENV_PROTO, "%s",
-	    l->cf->proto != NULL ? l->cf->proto : "none");
-	if (l->cf->force_tcp)
-		extra[nextra++] = env_entry(FT_ENV_TCP, "1");
-	if (l->nrep > 1) {
-		extra[nextra++] = env_entry(FT_ENV_REPLICAS, "%u", l->nrep);
-		extra[nextra++] = env_entry(FT_ENV_REPLICA, "%u",
-		    l->ranks[i].replica);
-	}
-	if (l->cf->check_divergence)
-		extra[nextra++] = env_entry(FT_ENV_DIVERGE, "1");
-	if (l->hb_wfd != -1) {
-		extra[nextra++] = env_entry(FT_ENV_HB_FD, "%d", l->hb_wfd);
-		extra[nextra++] = env_entry(FT_ENV_HB_PERIOD, "%llu",
-		    (unsigned long long)(l->hb_period_ns / 1000000));
-	}
-	for (k = 0; k < l->cf->ninject; k++) {
-		const struct ft_inject *ij = &l->cf->inject[k];
-
-		/* The process counts its own sends; we learn of the kill
-		 * when we reap it. */
-		if (ij->trigger == FT_INJECT_AFTER_SENDS &&
-		    ij->rank == l->ranks[i].rank &&
-		    ((ij->target == FT_INJECT_REPLICA &&
-		    ij->replica == l->ranks[i].replica) ||
-		    (ij->target != FT_INJECT_REPLICA &&
-		    l->ranks[i].replica == (ij->target ==
-		    FT_INJECT_NONMASTER ? 1u : 0u))) && nextra + 2 <=
-		    sizeof(extra) / sizeof(extra[0])) {
-			extra[nextra++] = env_entry(FT_ENV_KILL_AFTER, "%llu",
-			    (unsigned long long)ij->after_sends);
-			extra[nextra++] = env_entry(FT_ENV_KILL_SIGNAL, "%d",
-			    ij->signo);
-			l->ranks[i].injected = 1;
-			break;
-		}
-	}
-	for (k = 0; k < nextra; k++)
-		if (extra[k] == NULL)
-			return -1;
-	fflush(NULL);
-	if ((pid = fork()) == -1)
+	memset(&re, 0, sizeof(re));
+	re.rank = spec != NULL ? spec->rank : l->ranks[i].rank;
+	re.size = spec != NULL ? spec->size : l->nranks;
+	re.universe = l->cf->universe > l->n0 ? l->cf->universe : l->n0;
+	re.node = 0;
+	re.nrep = l->nrep;
+	re.replica = l->ranks[i].replica;
+	re.launcher = l->addr;
+	re.jobdir = l->dir;
+	re.progname = l->progname;
+	re.proto = l->cf->proto;
+	re.keyfd = key[0];
+	re.hbfd = l->hb_wfd;
+	re.hb_period_ns = l->hb_period_ns;
+	re.force_tcp = l->cf->force_tcp;
+	re.diverge = l->cf->check_divergence;
+	if (spec == NULL && ft__inject_after_sends(l->cf, l->ranks[i].rank,
+	    l->ranks[i].replica, &re.kill_after, &re.kill_signal))
+		l->ranks[i].injected = 1;
+	if ((nextra = ft__rank_env(&re, extra)) < 0)
 		return -1;
-	if (pid == 0) {
-		struct sigaction sa;
-
-		(void)setpgid(0, 0);
-		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		(void)sigaction(SIGCHLD, &sa, NULL);
-		(void)sigaction(SIGINT, &sa, NULL);
-		(void)sigaction(SIGTERM, &sa, NULL);
-		(void)sigaction(SIGHUP, &sa, NULL);
-		(void)sigaction(SIGPIPE, &sa, NULL);
-		(void)sigprocmask(SIG_SETMASK, origmask, NULL);
-		if (in[0] != -1)
-			(void)dup2(in[0], STDIN_FILENO);
-		else if ((devnull = open("/dev/null", O_RDONLY)) != -1) {
-			(void)dup2(devnull, STDIN_FILENO);
-			if (devnull != STDIN_FILENO)
-				close(devnull);
+	/* A spawned process's own variables come last: they win. */
+	nenv = (size_t)nextra;
+	for (k = 0; spec != NULL && spec->env[k] != NULL; k++)
+		;
+	if (k > 0) {
+		if ((env = calloc(nenv + k, sizeof(*env))) == NULL) {
+			ft__env_free(extra, (size_t)nextra);
+			return -1;
 		}
-		(void)dup2(out[1], STDOUT_FILENO);
-		(void)dup2(err[1], STDERR_FILENO);
-		(void)fcntl(key[0], F_SETFD, 0);
-		if (l->hb_wfd != -1)
-			(void)fcntl(l->hb_wfd, F_SETFD, 0);
-		/* The job's own variables win over -x. */
-		for (k = 0; k < l->cf->nsetenv; k++)
-			(void)putenv(l->cf->setenv[k]);
-		for (k = 0; k < nextra; k++)
-			(void)putenv(extra[k]);
-		for (k = 0; spec != NULL && spec->env[k] != NULL; k++)
-			(void)putenv(spec->env[k]);
-		if (spec != NULL && spec->wdir != NULL &&
-		    chdir(spec->wdir) != 0) {
-			int e = errno;
-
-			(void)!write(ep[1], &e, sizeof(e));
-			_exit(127);
-		}
-		execv(prog, argv);
-		if (errno == ENOEXEC)
-			exec_script(prog, argv);
-		{
-			int e = errno;
-
-			(void)!write(ep[1], &e, sizeof(e));
-		}
-		_exit(127);
+		memcpy(env, extra, nenv * sizeof(*env));
+		memcpy(env + nenv, spec->env, k * sizeof(*env));
+		nenv += k;
 	}
-	for (k = 0; k < nextra; k++)
-		free(extra[k]);
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		ft__env_free(extra, (size_t)nextra);
+		if (env != extra)
+			free(env);
+		return -1;
+	}
+	if (pid == 0) {
+		sp = (struct ft__spawn){ prog, argv, l->cf->setenv,
+		    l->cf->nsetenv, env, nenv, in[0], out[1], err[1],
+		    { key[0], l->hb_wfd }, spec != NULL ? spec->wdir : NULL,
+		    origmask, parent, ep[1] };
+		ft__spawn_exec(&sp);
+	}
+	ft__env_free(extra, (size_t)nextra);
+	if (env != extra)
+		free(env);
 	close(out[1]);
 	close(err[1]);
 	close(key[0]);
@@ -894,10 +784,10 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 		close(in[0]);
 		l->in_fds[i] = in[1];
 		l->in_open++;
-		fd_nonblock(in[1]);
+		ft__fd_nonblock(in[1]);
 	}
-	fd_nonblock(out[0]);
-	fd_nonblock(err[0]);
+	ft__fd_nonblock(out[0]);
+	ft__fd_nonblock(err[0]);
 	l->ranks[i].pid = pid;
 	watchdog_tell(l, pid);
 	l->ranks[i].out.fd = out[0];
@@ -1234,7 +1124,8 @@ accept_conns(struct launcher *l)
 static void
 failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 {
-	const char *seen = l->ranks[i].hung ? "heartbeat" : "waitpid";
+	const char *seen = l->ranks[i].lost ? "host" : l->ranks[i].hung ?
+	    "heartbeat" : "waitpid";
 
 	FILE *f = l->cf->events;
 	const struct lrank *r = &l->ranks[i];
@@ -1545,6 +1436,30 @@ excuse_own_delay(struct launcher *l)
 	l->hb_read_at = now;
 }
 
+/* A beat of process rec->id, read (or received from its agent) now. */
+static void
+hb_note(struct launcher *l, const struct ft_hb_rec *rec, uint64_t now)
+{
+	struct lrank *r;
+
+	if (rec->id >= l->n)
+		return;
+	r = &l->ranks[rec->id];
+	if (r->state != R_RUNNING || r->dead || r->hung)
+		return;
+	l->hb_beats++;
+	if (r->hb_last != 0 && now - r->hb_last > l->hb_maxgap_ns) {
+		l->hb_maxgap_ns = now - r->hb_last;
+		l->hb_maxgap_id = rec->id;
+	}
+	if (r->hb_last == 0 || rec->completed != r->hb_completed)
+		r->hb_progress_at = now;
+	r->hb_last = now;
+	r->hb_completed = rec->completed;
+	r->hb_flags = rec->flags;
+	r->hb_state_ms = rec->state_ms;
+}
+
 /*
  * Heartbeats: read every record in the pipe.  A beat stamps its process
  * with the time we read it, so a launcher that was itself late (loaded
@@ -1554,7 +1469,6 @@ static void
 read_heartbeats(struct launcher *l)
 {
 	struct ft_hb_rec rec;
-	struct lrank *r;
 	uint64_t now;
 	size_t used;
 	ssize_t got;
@@ -1574,23 +1488,7 @@ read_heartbeats(struct launcher *l)
 		while (ft_hb_decode(l->hb_buf, l->hb_len, &used, &rec) == 1) {
 			memmove(l->hb_buf, l->hb_buf + used, l->hb_len - used);
 			l->hb_len -= used;
-			if (rec.id >= l->n)
-				continue;
-			r = &l->ranks[rec.id];
-			if (r->state != R_RUNNING || r->dead || r->hung)
-				continue;
-			l->hb_beats++;
-			if (r->hb_last != 0 && now - r->hb_last >
-			    l->hb_maxgap_ns) {
-				l->hb_maxgap_ns = now - r->hb_last;
-				l->hb_maxgap_id = rec.id;
-			}
-			if (r->hb_last == 0 || rec.completed != r->hb_completed)
-				r->hb_progress_at = now;
-			r->hb_last = now;
-			r->hb_completed = rec.completed;
-			r->hb_flags = rec.flags;
-			r->hb_state_ms = rec.state_ms;
+			hb_note(l, &rec, now);
 		}
 		memmove(l->hb_buf, l->hb_buf + used, l->hb_len - used);
 		l->hb_len -= used;
@@ -1621,8 +1519,7 @@ check_hangs(struct launcher *l)
 		    r->hb_last == 0 || now - r->hb_last < l->cf->hang_ns)
 			continue;
 		r->hung = 1;
-		if (killpg(r->pid, SIGKILL) != 0)
-			(void)kill(r->pid, SIGKILL);
+		proc_signal(l, i, SIGKILL);
 		snprintf(how, sizeof(how), "sent no heartbeat for %s%s; "
 		    "killed with SIGKILL", ft_fmt_duration(now - r->hb_last,
 		    silent, sizeof(silent)), r->stopped ? " (stopped)" : "");
@@ -1643,13 +1540,9 @@ static int
 open_heartbeats(struct launcher *l)
 {
 	int p[2];
-	long want;
 
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0)
+	if (ft__hb_pipe(l->n, p) != 0)
 		return -1;
-	want = (long)l->n * FT_HB_RECLEN * 16;
-	if (want > 65536)
-		(void)fcntl(p[0], F_SETPIPE_SZ, want < 1048576 ? want : 1048576);
 	l->hb_fd = p[0];
 	l->hb_wfd = p[1];
 	/* Ten beats a timeout: a process is declared hung after missing
@@ -1692,8 +1585,9 @@ kill_leftovers(struct launcher *l)
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->ranks[i].pid > 0)
-			(void)killpg(l->ranks[i].pid, SIGKILL);
+		if (l->ranks[i].pid > 0 && (!l->ranks[i].remote ||
+		    l->ranks[i].state == R_RUNNING))
+			proc_signal(l, i, SIGKILL);
 }
 
 /* When the next process falls silent for the hang timeout, or 0. */
@@ -1910,8 +1804,7 @@ inject_due(struct launcher *l, uint64_t now)
 		event(l, "\"event\":\"inject\",\"spec\":\"%s\",\"rank\":%u,"
 		    "\"replica\":%u,\"pid\":%d,\"signal\":%d", spec, r->rank,
 		    r->replica, (int)r->pid, in->signo);
-		if (killpg(r->pid, in->signo) != 0)
-			(void)kill(r->pid, in->signo);
+		proc_signal(l, (uint32_t)t, in->signo);
 	}
 }
 
@@ -1940,6 +1833,7 @@ enum {
 	WHAT_STDIN = -2,
 	WHAT_STDIN_OUT = -3,
 	WHAT_HEARTBEAT = -4,
+	WHAT_REMOTE = -5,
 	/* >= 0: conn index; rank outputs are encoded below */
 	WHAT_OUT_BASE = 1 << 24,
 };
@@ -1988,7 +1882,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	struct pollset ps;
 	struct timespec ts, *tsp;
 	uint64_t now, wake;
-	size_t i, cap;
+	size_t i, cap, rstart, rn = 0;
 	int rc, w;
 
 	cap = 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
@@ -1996,7 +1890,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	ps.what = calloc(cap + 1, sizeof(*ps.what));
 	if (ps.fds == NULL || ps.what == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
-	while (l->running > 0 || outputs_open(l)) {
+	while (l->running > 0 || outputs_open(l) ||
+	    (l->rm != NULL && ft__remote_busy(l->rm))) {
 		if (got_chld) {
 			got_chld = 0;
 			reap_children(l);
@@ -2024,7 +1919,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			signal_ranks(l, SIGKILL, 1);
 			l->kill_at = 0;
 		}
-		if (l->running == 0 && !outputs_open(l))
+		if (l->running == 0 && !outputs_open(l) &&
+		    (l->rm == NULL || !ft__remote_busy(l->rm)))
 			break;
 		if (l->running == 0 && l->drain_at == 0)
 			l->drain_at = now + l->cf->grace_ns;
@@ -2041,9 +1937,10 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			break;
 		}
 		close_lconns(l);
-		if (cap < 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n + l->nconns) {
+		if (cap < 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n + l->nconns +
+		    l->cf->nhosts) {
 			cap = 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n +
-			    l->nconns;
+			    l->nconns + l->cf->nhosts;
 			ps.fds = reallocarray(ps.fds, cap, sizeof(*ps.fds));
 			ps.what = reallocarray(ps.what, cap, sizeof(*ps.what));
 			if (ps.fds == NULL || ps.what == NULL)
@@ -2075,12 +1972,23 @@ loop(struct launcher *l, const sigset_t *waitmask)
 				ps_add(&ps, l->ranks[i].err.fd, POLLIN,
 				    WHAT_OUT_BASE + 2 * (int)i + 1);
 		}
+		rstart = ps.n;
+		if (l->rm != NULL) {
+			rn = ft__remote_pollfds(l->rm, ps.fds + ps.n);
+			for (i = 0; i < rn; i++)
+				ps.what[ps.n++] = WHAT_REMOTE;
+		}
 		wake = 0;
-		if (l->deadline != 0 && !l->aborting)
+		if (l->rm != NULL)
+			wake = ft__remote_tick(l->rm, now);
+		if (l->deadline != 0 && !l->aborting && (wake == 0 ||
+		    l->deadline < wake))
 			wake = l->deadline;
-		if (l->aborting && l->kill_at != 0)
+		if (l->aborting && l->kill_at != 0 && (wake == 0 ||
+		    l->kill_at < wake))
 			wake = l->kill_at;
-		if (l->running == 0 && l->drain_at != 0)
+		if (l->running == 0 && l->drain_at != 0 && (wake == 0 ||
+		    l->drain_at < wake))
 			wake = l->drain_at;
 		if (!l->aborting && inject_next(l) != 0 &&
 		    (wake == 0 || inject_next(l) < wake))
@@ -2102,12 +2010,16 @@ loop(struct launcher *l, const sigset_t *waitmask)
 				continue;
 			ft_die(FT_EXIT_TEMP, "poll");
 		}
+		if (l->rm != NULL)
+			ft__remote_io(l->rm, ps.fds + rstart, rn);
 		for (i = 0; i < ps.n; i++) {
 			short re = ps.fds[i].revents;
 
 			if (re == 0)
 				continue;
 			w = ps.what[i];
+			if (w == WHAT_REMOTE)
+				continue;
 			if (w == WHAT_LISTEN)
 				accept_conns(l);
 			else if (w == WHAT_HEARTBEAT)
@@ -2138,12 +2050,123 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	free(ps.what);
 }
 
+/*
+ * Across hosts (cf->hosts): the agents report what their processes do,
+ * and each report goes where the same event of a local process goes.
+ */
+static void
+remote_started(void *arg, uint32_t i, pid_t pid, int err, const char *host)
+{
+	struct launcher *l = arg;
+	struct lrank *r = &l->ranks[i];
+	char rep[32], name[48];
+
+	if (pid <= 0) {
+		errno = err;
+		ft_error("unable to start %s on host '%s'", who(l, i, name,
+		    sizeof(name)), host);
+		abort_job(l, FT_EXIT_TEMP);
+		return;
+	}
+	r->pid = pid;
+	l->running++;
+	event(l, "\"event\":\"spawn\",\"rank\":%u,%s\"pid\":%d,"
+	    "\"host\":\"%s\"", r->rank, replica_field(l, r, rep,
+	    sizeof(rep)), (int)pid, host);
+	/* As a local exec error read from its pipe: the job cannot run. */
+	if (err != 0 && !l->exec_failed) {
+		l->exec_failed = 1;
+		ft_errorx("unable to run '%s' on host '%s': %s", l->cf->argv[0],
+		    host, strerror(err));
+		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+		    "\"exec failed\"", r->rank);
+		abort_job(l, err == ENOENT ? 127 : 126);
+	}
+}
+
+static void
+remote_output(void *arg, uint32_t i, int stream, const uint8_t *p,
+    size_t len, int eof)
+{
+	struct launcher *l = arg;
+	struct outbuf *o = stream ? &l->ranks[i].err : &l->ranks[i].out;
+	size_t n;
+
+	while (len > 0) {
+		n = LINE_MAX_FWD - o->len < len ? LINE_MAX_FWD - o->len : len;
+		memcpy(o->buf + o->len, p, n);
+		o->len += n;
+		p += n;
+		len -= n;
+		flush_lines(l, i, o, 0);
+	}
+	if (eof)
+		flush_lines(l, i, o, l->nrep == 1);
+}
+
+static void
+remote_status(void *arg, uint32_t i, int st)
+{
+	struct launcher *l = arg;
+
+	if (l->ranks[i].state != R_RUNNING || l->ranks[i].pid <= 0)
+		return;
+	if (WIFSTOPPED(st) || WIFCONTINUED(st))
+		rank_stopped(l, i, st);
+	else
+		rank_exited(l, i, st);
+}
+
+static void
+remote_beat(void *arg, const struct ft_hb_rec *rec)
+{
+	hb_note(arg, rec, ft_now_ns());
+}
+
+static void
+remote_staged(void *arg, uint32_t host, uint32_t cached, uint32_t received,
+    uint32_t fetched)
+{
+	struct launcher *l = arg;
+
+	event(l, "\"event\":\"stage\",\"host\":\"%s\",\"cached\":%u,"
+	    "\"received\":%u,\"fetched\":%u", l->cf->hosts[host].name,
+	    cached, received, fetched);
+}
+
+/* A host is gone: every process of the job there failed with it. */
+static void
+remote_lost(void *arg, uint32_t host, const char *why)
+{
+	struct launcher *l = arg;
+	struct lrank *r;
+	char how[256];
+	uint32_t i;
+
+	snprintf(how, sizeof(how), "was lost with its host '%s' (%s)",
+	    l->cf->hosts[host].name, why);
+	event(l, "\"event\":\"host\",\"host\":\"%s\",\"reason\":\"%s\"",
+	    l->cf->hosts[host].name, why);
+	for (i = 0; i < l->n; i++) {
+		r = &l->ranks[i];
+		if (!r->remote || r->host != host || r->state != R_RUNNING ||
+		    r->pid <= 0)
+			continue;
+		r->lost = 1;
+		r->state = R_EXITED;
+		r->status = SIGKILL;
+		l->running--;
+		if (r->hung || r->aborted || l->aborting)
+			continue;
+		process_failed(l, i, how);
+	}
+}
+
 int
 ft_launch_run(const struct ft_launch *cf)
 {
 	struct launcher l;
-	struct sigaction sa;
-	sigset_t block, orig, waitmask;
+	sigset_t orig, waitmask;
 	char prog[4096];
 	uint32_t i;
 	int status, e, *errfds;
@@ -2207,6 +2230,25 @@ ft_launch_run(const struct ft_launch *cf)
 		    cf->tmpdir != NULL ? cf->tmpdir : "/tmp");
 		return FT_EXIT_TEMP;
 	}
+	/* Across hosts the ranks reach us over TCP, at our address on the
+	 * connections to their agents. */
+	if (cf->hosts != NULL && ft__remote_connect(cf, &l.rm, l.sock,
+	    sizeof(l.sock)) != 0) {
+		ft__remote_free(l.rm);
+		remove_jobdir(&l);
+		return FT_EXIT_TEMP;
+	}
+	for (i = 0; cf->hosts != NULL && i < l.n; i++) {
+		uint64_t after;
+		int sig;
+
+		l.ranks[i].remote = 1;
+		l.ranks[i].host = cf->host_of_proc[i];
+		/* Its agent arms it (JOB_START); we learn of the kill when
+		 * the agent reports its death. */
+		l.ranks[i].injected = ft__inject_after_sends(cf,
+		    l.ranks[i].rank, l.ranks[i].replica, &after, &sig);
+	}
 	if ((l.lfd = ft_net_listen(l.sock, l.addr, sizeof(l.addr))) == -1) {
 		ft_warn("unable to listen on '%s'", l.sock);
 		remove_jobdir(&l);
@@ -2222,32 +2264,26 @@ ft_launch_run(const struct ft_launch *cf)
 		ft_warn("unable to start the watchdog; if ftrun is killed, "
 		    "what the ranks started may outlive it");
 	/* Block the signals the loop handles; ppoll unblocks them. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-	waitmask = orig;
-	sigaddset(&waitmask, SIGPIPE);
-	sigdelset(&waitmask, SIGCHLD);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGHUP);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	ft__signals_catch(on_signal, &orig, &waitmask);
 	l.stdin_open = 1;
 	l.origmask = &orig;
 	if (cf->timeout_ns > 0)
 		l.deadline = ft_now_ns() + cf->timeout_ns;
-	for (i = 0; i < l.n; i++) {
+	for (i = 0; i < l.n; i++)
 		errfds[i] = -1;
+	if (l.rm != NULL) {
+		struct ft__remote_cb cb = { &l, remote_started, remote_output,
+		    remote_status, remote_beat, remote_lost, remote_staged };
+
+		close_stdin(&l);
+		if ((e = ft__remote_start(l.rm, l.addr, l.key, prog,
+		    l.hb_period_ns, l.deadline, &cb)) != 0) {
+			event(&l, "\"event\":\"abort\",\"reason\":\"the "
+			    "job could not start on every host\"");
+			abort_job(&l, e);
+		}
+	}
+	for (i = 0; l.rm == NULL && i < l.n; i++) {
 		if (spawn(&l, i, prog, &orig, &errfds[i]) != 0) {
 			ft_error("unable to start rank %u", i);
 			abort_job(&l, FT_EXIT_TEMP);
@@ -2298,6 +2334,7 @@ ft_launch_run(const struct ft_launch *cf)
 		close(l.hb_wfd);
 	}
 	kill_leftovers(&l);
+	ft__remote_free(l.rm);
 	remove_jobdir(&l);
 	watchdog_tell(&l, 0);
 	if (l.watchdog_fd != -1)

@@ -91,6 +91,8 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 		snprintf(e->proto, sizeof(e->proto), "%s", s);
 	else
 		snprintf(e->proto, sizeof(e->proto), "none");
+	if ((s = get(FT_ENV_TCP_HOST)) != NULL)
+		snprintf(e->tcp_host, sizeof(e->tcp_host), "%s", s);
 	s = get(FT_ENV_TCP);
 	e->force_tcp = s != NULL && strcmp(s, "1") == 0;
 	s = get(FT_ENV_DIVERGE);

@@ -215,6 +215,9 @@ init_common(void)
 	pc.force_tcp = ft__mpi.env.force_tcp;
 	pc.unix_dir = ft__mpi.env.dir[0] != '\0' ? ft__mpi.env.dir : NULL;
 	pc.node = ft__mpi.env.node;
+	/* Across hosts, the others reach us on TCP at this address. */
+	pc.tcp_host = ft__mpi.env.tcp_host[0] != '\0' ?
+	    ft__mpi.env.tcp_host : NULL;
 	if ((ft__mpi.pt = ft_pt_new(&pc)) == NULL) {
 		/* The listeners, or the protocol's init, said why. */
 		snprintf(why_buf, sizeof(why_buf), "MPI_Init: unable to start "

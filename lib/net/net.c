@@ -5,6 +5,7 @@
  * HMAC-SHA-256; keys and nonces come from arc4random_buf (libbsd).
  */
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -850,4 +851,149 @@ ft_conn_await(struct ft_conn *c, unsigned int want, unsigned int alt,
 		if (ft_conn_fill(c) < 0)
 			return -1;
 	}
+_Static_assert(crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES +
+    FT_WIRE_KEYLEN == FT_JOB_SEALED, "sealed key size");
+
+/* The sealing key: BLAKE2b under c's key of a label and both nonces,
+ * the connector's first. */
+static int
+seal_key(const struct ft_conn *c, uint8_t out[crypto_secretbox_KEYBYTES])
+{
+	static const char label[] = "ft sealed job key";
+	crypto_generichash_state st;
+	int connector = c->role != 0;
+
+	if (c->hs != FT_HS_READY) {
+		errno = EINVAL;
+		return -1;
+	}
+	crypto_generichash_init(&st, c->key, FT_WIRE_KEYLEN,
+	    crypto_secretbox_KEYBYTES);
+	crypto_generichash_update(&st, (const uint8_t *)label,
+	    sizeof(label) - 1);
+	crypto_generichash_update(&st, connector ? c->nonce_self :
+	    c->nonce_peer, FT_WIRE_NONCE);
+	crypto_generichash_update(&st, connector ? c->nonce_peer :
+	    c->nonce_self, FT_WIRE_NONCE);
+	crypto_generichash_final(&st, out, crypto_secretbox_KEYBYTES);
+	return 0;
+}
+
+int
+ft_conn_seal(const struct ft_conn *c, const uint8_t secret[FT_WIRE_KEYLEN],
+    uint8_t out[FT_JOB_SEALED])
+{
+	uint8_t k[crypto_secretbox_KEYBYTES];
+
+	if (seal_key(c, k) != 0)
+		return -1;
+	randombytes_buf(out, crypto_secretbox_NONCEBYTES);
+	crypto_secretbox_easy(out + crypto_secretbox_NONCEBYTES, secret,
+	    FT_WIRE_KEYLEN, out, k);
+	sodium_memzero(k, sizeof(k));
+	return 0;
+}
+
+int
+ft_conn_open(const struct ft_conn *c, const uint8_t in[FT_JOB_SEALED],
+    uint8_t secret[FT_WIRE_KEYLEN])
+{
+	uint8_t k[crypto_secretbox_KEYBYTES];
+	int rc;
+
+	if (seal_key(c, k) != 0)
+		return -1;
+	rc = crypto_secretbox_open_easy(secret, in +
+	    crypto_secretbox_NONCEBYTES, FT_JOB_SEALED -
+	    crypto_secretbox_NONCEBYTES, in, k);
+	sodium_memzero(k, sizeof(k));
+	if (rc != 0) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}
+
+int
+ft_key_load(const char *path, uint8_t key[FT_WIRE_KEYLEN], char *why,
+    size_t whysize)
+{
+	char buf[2 * FT_WIRE_KEYLEN + 4];
+	struct stat sb;
+	ssize_t n;
+	size_t len = 0;
+	int fd, e;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+		snprintf(why, whysize, "%s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) != 0) {
+		e = errno;
+		close(fd);
+		snprintf(why, whysize, "%s", strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode) || (sb.st_mode & 077) != 0) {
+		close(fd);
+		errno = S_ISREG(sb.st_mode) ? EPERM : EINVAL;
+		snprintf(why, whysize, "%s", errno == EPERM ? "group or "
+		    "others may access it (chmod 600 it)" : "not a regular "
+		    "file");
+		return -1;
+	}
+	while (len < sizeof(buf)) {
+		n = read(fd, buf + len, sizeof(buf) - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (len == FT_WIRE_KEYLEN) {
+		memcpy(key, buf, FT_WIRE_KEYLEN);
+		sodium_memzero(buf, sizeof(buf));
+		return 0;
+	}
+	if (len == 2 * FT_WIRE_KEYLEN + 1 && buf[len - 1] == '\n')
+		len--;
+	if (len == 2 * FT_WIRE_KEYLEN) {
+		buf[len] = '\0';
+		if (ft_hex_decode(buf, key, FT_WIRE_KEYLEN) == 0) {
+			sodium_memzero(buf, sizeof(buf));
+			return 0;
+		}
+	}
+	sodium_memzero(buf, sizeof(buf));
+	snprintf(why, whysize, "not a key: 64 hexadecimal digits or 32 "
+	    "bytes");
+	errno = EINVAL;
+	return -1;
+}
+
+int
+ft_net_local_ip(int fd, char *host, size_t hostsize)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	const void *a;
+	int v;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+		return -1;
+	if (ss.ss_family == AF_INET) {
+		a = &((struct sockaddr_in *)&ss)->sin_addr;
+		v = 4;
+	} else if (ss.ss_family == AF_INET6) {
+		a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+		v = 6;
+	} else {
+		errno = EAFNOSUPPORT;
+		return -1;
+	}
+	if (inet_ntop(ss.ss_family, a, host, (socklen_t)hostsize) == NULL)
+		return -1;
+	return v;
 }

@@ -232,6 +232,35 @@ uint64_t ft_hs_guard(const struct ft_conn *(*at)(void *, size_t),
 	    void (*drop)(void *, size_t, const char *), void *arg, size_t n,
 	    size_t max, uint64_t now, uint64_t hello_ns);
 
+/*
+ * Seal a secret (a job key) for the peer of the READY connection c, or
+ * open what the peer sealed: crypto_secretbox under a key derived from
+ * c's key and both nonces of c's handshake, so that it is never in
+ * clear on the wire and cannot be replayed on another connection.
+ * ft_conn_open returns 0, or -1 with EBADMSG (forged or damaged) or
+ * EINVAL (c is not READY); ft_conn_seal fails only with EINVAL.
+ */
+int	 ft_conn_seal(const struct ft_conn *c,
+	    const uint8_t secret[FT_WIRE_KEYLEN], uint8_t out[FT_JOB_SEALED]);
+int	 ft_conn_open(const struct ft_conn *c,
+	    const uint8_t in[FT_JOB_SEALED], uint8_t secret[FT_WIRE_KEYLEN]);
+
+/*
+ * Load a cluster key file: 64 hexadecimal digits (a newline may follow)
+ * or 32 raw bytes, in a regular file that neither group nor others may
+ * read or write.  Returns 0, or -1 with errno and a reason in why
+ * (EPERM for a file open to others, EINVAL for a malformed one).
+ */
+int	 ft_key_load(const char *path, uint8_t key[FT_WIRE_KEYLEN],
+	    char *why, size_t whysize);
+
+/*
+ * The numeric IP address of this end of the connected socket fd, in
+ * host (an IPv6 address without brackets).  Returns 4 or 6, or -1 with
+ * errno (EAFNOSUPPORT for a Unix socket).
+ */
+int	 ft_net_local_ip(int fd, char *host, size_t hostsize);
+
 /* Fill buf with random bytes (libsodium). */
 void	 ft_random(void *buf, size_t n);
 /* Generate a fresh job key. */

@@ -309,10 +309,12 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	/*
 	 * A TCP port is open to every user of the host, the job directory
 	 * (mode 0700) to its owner only: listen on TCP only when the job
-	 * asks for it, or has no directory and more than one process.
-	 * Without it, our address in the table has no TCP part.
+	 * asks for it, spans several hosts (tcp_host given), or has no
+	 * directory and more than one process.  Without it, our address
+	 * in the table has no TCP part.
 	 */
-	if (cf->force_tcp || (cf->unix_dir == NULL && pt->nproc > 1)) {
+	if (cf->force_tcp || cf->tcp_host != NULL ||
+	    (cf->unix_dir == NULL && pt->nproc > 1)) {
 		snprintf(addr, sizeof(addr), "tcp:%s:0",
 		    cf->tcp_host != NULL ? cf->tcp_host : "127.0.0.1");
 		pt->lfd_tcp = ft_net_listen(addr, pt->self_addr.tcp_addr,

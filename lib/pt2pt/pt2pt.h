@@ -108,10 +108,11 @@ struct ft_pt_conf {
 
 /*
  * Create the engine and open its listeners: a Unix socket in unix_dir
- * unless force_tcp, and a TCP socket on tcp_host only with force_tcp or
- * without unix_dir (in a world of more than one process), since a TCP
- * port is open to every user of the host.  A job over several hosts
- * will ask for TCP the same way.  Returns NULL with errno.
+ * unless force_tcp, and a TCP socket on tcp_host only with force_tcp,
+ * when tcp_host is given (a job over several hosts: ranks of other
+ * hosts connect there) or without unix_dir (in a world of more than
+ * one process), since a TCP port is open to every user of the host.
+ * Returns NULL with errno.
  * ft_pt_addr gives this rank's addresses for the launcher's table; the
  * address of a socket it does not listen on is empty, and a peer that
  * has no address we can use cannot be sent to (EHOSTUNREACH).

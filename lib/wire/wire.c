@@ -107,6 +107,28 @@ ft_msg_name(unsigned int type)
 		return "PONG";
 	case FT_MSG_MEMBER:
 		return "MEMBER";
+	case FT_MSG_JOB_START:
+		return "JOB_START";
+	case FT_MSG_JOB_NEED:
+		return "JOB_NEED";
+	case FT_MSG_JOB_FILE:
+		return "JOB_FILE";
+	case FT_MSG_JOB_STARTED:
+		return "JOB_STARTED";
+	case FT_MSG_JOB_OUTPUT:
+		return "JOB_OUTPUT";
+	case FT_MSG_JOB_STATUS:
+		return "JOB_STATUS";
+	case FT_MSG_JOB_BEATS:
+		return "JOB_BEATS";
+	case FT_MSG_JOB_SIGNAL:
+		return "JOB_SIGNAL";
+	case FT_MSG_JOB_KEEPALIVE:
+		return "JOB_KEEPALIVE";
+	case FT_MSG_JOB_NOTE:
+		return "JOB_NOTE";
+	case FT_MSG_JOB_DONE:
+		return "JOB_DONE";
 	case FT_MSG_BOOT_REGISTER:
 		return "BOOT_REGISTER";
 	case FT_MSG_BOOT_PEERS:
@@ -1306,4 +1328,571 @@ ft_msg_port_free(struct ft_msg_port *m)
 	free(m->ids);
 	m->ids = NULL;
 	m->nids = 0;
+}
+
+/*
+ * Remote execution.  JOB_START's strings are decoded into one arena as
+ * large as the body: each string takes its 2-byte length on the wire
+ * and one NUL more in the arena, so it always fits.
+ */
+int
+ft_job_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 0 && n < FT_JOB_NAME_MAX && strchr(name, '/') == NULL &&
+	    strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+int
+ft_msg_job_start_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_start *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->argc == 0 || m->argc > FT_JOB_ARGS_MAX ||
+	    m->nenv > FT_JOB_ARGS_MAX || m->nfiles > FT_JOB_STAGE_MAX ||
+	    m->nprocs > FT_WIRE_MAX_RANKS || (m->flags & ~FT_JOB_FLAGS) != 0 ||
+	    (m->prog != FT_JOB_NOPROG && m->prog >= m->nfiles)) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < m->nfiles; i++)
+		if (!ft_job_name_ok(m->files[i].name) ||
+		    (m->files[i].flags & ~FT_STAGE_FLAGS) != 0) {
+			errno = EINVAL;
+			return -1;
+		}
+	s = frame_begin(b, FT_MSG_JOB_START, sender, 0);
+	ft_putbytes(b, m->token, sizeof(m->token));
+	ft_put32(b, m->nprocs);
+	ft_put64(b, m->jobid);
+	ft_put32(b, m->node);
+	ft_put32(b, m->nranks);
+	ft_put32(b, m->nrep);
+	ft_put32(b, m->flags);
+	ft_put64(b, m->timeout_ms);
+	ft_put64(b, m->grace_ms);
+	ft_put64(b, m->hang_ms);
+	ft_put32(b, m->hb_period_ms);
+	ft_putstr(b, m->launcher);
+	ft_putstr(b, m->proto);
+	ft_put32(b, m->prog);
+	ft_put32(b, m->argc);
+	for (i = 0; i < m->argc; i++) {
+		if (strlen(m->argv[i]) >= FT_JOB_ARG_MAX)
+			b->err = EMSGSIZE;
+		ft_putstr(b, m->argv[i]);
+	}
+	ft_put32(b, m->nenv);
+	for (i = 0; i < m->nenv; i++) {
+		if (strlen(m->env[i]) >= FT_JOB_ARG_MAX)
+			b->err = EMSGSIZE;
+		ft_putstr(b, m->env[i]);
+	}
+	for (i = 0; i < m->nprocs; i++) {
+		ft_put32(b, m->procs[i].id);
+		ft_put32(b, m->procs[i].kill_signal);
+		ft_put64(b, m->procs[i].kill_after);
+	}
+	ft_put32(b, m->nfiles);
+	for (i = 0; i < m->nfiles; i++) {
+		if (strlen(m->files[i].url) >= FT_JOB_URL_MAX)
+			b->err = EMSGSIZE;
+		ft_putstr(b, m->files[i].name);
+		ft_putstr(b, m->files[i].url);
+		ft_put64(b, m->files[i].size);
+		ft_putbytes(b, m->files[i].sha256, 32);
+		ft_put32(b, m->files[i].flags);
+	}
+	ft_putbytes(b, m->sealed, sizeof(m->sealed));
+	return frame_end(b, s);
+}
+
+/* A string into the arena at *at, at most max bytes with its NUL. */
+static char *
+get_astr(struct ft_rbuf *r, char *arena, size_t *at, size_t max)
+{
+	char *s = arena + *at;
+	uint16_t n;
+
+	if (r->err != 0)
+		return NULL;
+	/* Peek the length: ft_getstr checks it against the room given. */
+	n = (uint16_t)(ft_rbuf_left(r) >= 2 ?
+	    (r->p[r->off] << 8 | r->p[r->off + 1]) : 0);
+	if ((size_t)n + 1 > max) {
+		r->err = EPROTO;
+		return NULL;
+	}
+	ft_getstr(r, s, (size_t)n + 1);
+	if (r->err != 0)
+		return NULL;
+	*at += (size_t)n + 1;
+	return s;
+}
+
+void
+ft_msg_job_start_free(struct ft_msg_job_start *m)
+{
+	free(m->argv);
+	free(m->env);
+	free(m->procs);
+	free(m->files);
+	free(m->arena);
+	m->argv = m->env = NULL;
+	m->procs = NULL;
+	m->files = NULL;
+	m->arena = NULL;
+	m->argc = m->nenv = m->nfiles = m->nprocs = 0;
+}
+
+int
+ft_msg_job_start_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_start *m)
+{
+	struct ft_rbuf r;
+	size_t at = 0;
+	uint32_t i;
+	char *arena;
+
+	memset(m, 0, sizeof(*m));
+	ft_rbuf_init(&r, p, len);
+	if ((arena = m->arena = malloc(len + 1)) == NULL)
+		return -1;
+	ft_getbytes(&r, m->token, sizeof(m->token));
+	m->nprocs = ft_get32(&r);
+	m->jobid = ft_get64(&r);
+	m->node = ft_get32(&r);
+	m->nranks = ft_get32(&r);
+	m->nrep = ft_get32(&r);
+	m->flags = ft_get32(&r);
+	m->timeout_ms = ft_get64(&r);
+	m->grace_ms = ft_get64(&r);
+	m->hang_ms = ft_get64(&r);
+	m->hb_period_ms = ft_get32(&r);
+	ft_getstr(&r, m->launcher, sizeof(m->launcher));
+	ft_getstr(&r, m->proto, sizeof(m->proto));
+	m->prog = ft_get32(&r);
+	m->argc = ft_get32(&r);
+	/* Every count bounded, and by what is left, before allocating. */
+	if (r.err != 0 || m->argc == 0 || m->argc > FT_JOB_ARGS_MAX ||
+	    m->argc > ft_rbuf_left(&r) / 2 || m->nprocs > FT_WIRE_MAX_RANKS ||
+	    m->nrep == 0 || m->nrep > 16 || m->nranks == 0 ||
+	    (uint64_t)m->nranks * m->nrep > FT_WIRE_MAX_RANKS ||
+	    (m->flags & ~FT_JOB_FLAGS) != 0)
+		goto bad;
+	if ((m->argv = calloc(m->argc + 1, sizeof(*m->argv))) == NULL)
+		goto fail;
+	for (i = 0; i < m->argc; i++)
+		if ((m->argv[i] = get_astr(&r, arena, &at, FT_JOB_ARG_MAX)) ==
+		    NULL)
+			goto bad;
+	m->nenv = ft_get32(&r);
+	if (r.err != 0 || m->nenv > FT_JOB_ARGS_MAX ||
+	    m->nenv > ft_rbuf_left(&r) / 2)
+		goto bad;
+	if ((m->env = calloc(m->nenv + 1, sizeof(*m->env))) == NULL)
+		goto fail;
+	for (i = 0; i < m->nenv; i++)
+		if ((m->env[i] = get_astr(&r, arena, &at, FT_JOB_ARG_MAX)) ==
+		    NULL || strchr(m->env[i], '=') == NULL ||
+		    m->env[i][0] == '=')
+			goto bad;
+	if (m->nprocs > ft_rbuf_left(&r) / 16)
+		goto bad;
+	if ((m->procs = calloc(m->nprocs + 1, sizeof(*m->procs))) == NULL)
+		goto fail;
+	for (i = 0; i < m->nprocs; i++) {
+		m->procs[i].id = ft_get32(&r);
+		m->procs[i].kill_signal = ft_get32(&r);
+		m->procs[i].kill_after = ft_get64(&r);
+		if (m->procs[i].id >= m->nranks * m->nrep ||
+		    m->procs[i].kill_signal > 64)
+			goto bad;
+	}
+	m->nfiles = ft_get32(&r);
+	if (r.err != 0 || m->nfiles > FT_JOB_STAGE_MAX ||
+	    m->nfiles > ft_rbuf_left(&r) / 48 ||
+	    (m->prog != FT_JOB_NOPROG && m->prog >= m->nfiles))
+		goto bad;
+	if ((m->files = calloc(m->nfiles + 1, sizeof(*m->files))) == NULL)
+		goto fail;
+	for (i = 0; i < m->nfiles; i++) {
+		struct ft_job_file *f = &m->files[i];
+
+		if ((f->name = get_astr(&r, arena, &at, FT_JOB_NAME_MAX)) ==
+		    NULL || (f->url = get_astr(&r, arena, &at,
+		    FT_JOB_URL_MAX)) == NULL || !ft_job_name_ok(f->name))
+			goto bad;
+		f->size = ft_get64(&r);
+		ft_getbytes(&r, f->sha256, sizeof(f->sha256));
+		f->flags = ft_get32(&r);
+		if ((f->flags & ~FT_STAGE_FLAGS) != 0)
+			goto bad;
+	}
+	ft_getbytes(&r, m->sealed, sizeof(m->sealed));
+	if (decode_done(&r) != 0)
+		goto bad;
+	return 0;
+bad:
+	errno = EPROTO;
+fail:
+	{
+		int e = errno;
+
+		ft_msg_job_start_free(m);
+		errno = e;
+	}
+	return -1;
+}
+
+int
+ft_msg_job_need_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_need *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->n > FT_JOB_STAGE_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_NEED, sender, 0);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++)
+		ft_put32(b, m->idx[i]);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_need_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_need *m)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->n = ft_get32(&r);
+	if (r.err == 0 && (m->n > FT_JOB_STAGE_MAX ||
+	    (size_t)m->n * 4 != ft_rbuf_left(&r)))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->n; i++)
+		if ((m->idx[i] = ft_get32(&r)) >= FT_JOB_STAGE_MAX)
+			r.err = EPROTO;
+	if (r.err != 0)
+		m->n = 0;
+	return decode_done(&r);
+}
+
+int
+ft_msg_job_file_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_file *m)
+{
+	size_t s;
+
+	if (m->len > FT_JOB_CHUNK) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_FILE, sender, 0);
+	ft_put32(b, m->idx);
+	ft_put64(b, m->offset);
+	ft_putbytes(b, m->data, m->len);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_file_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_file *m)
+{
+	if (len < FT_JOB_FILE_FIXED || len - FT_JOB_FILE_FIXED >
+	    FT_JOB_CHUNK || ft_rd32(p) >= FT_JOB_STAGE_MAX ||
+	    ft_rd64(p + 4) > INT64_MAX) {
+		errno = EPROTO;
+		return -1;
+	}
+	m->idx = ft_rd32(p);
+	m->offset = ft_rd64(p + 4);
+	m->data = p + FT_JOB_FILE_FIXED;
+	m->len = len - FT_JOB_FILE_FIXED;
+	return 0;
+}
+
+int
+ft_msg_job_started_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_started *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->n > FT_WIRE_MAX_RANKS) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_STARTED, sender, 0);
+	ft_put32(b, m->cached);
+	ft_put32(b, m->received);
+	ft_put32(b, m->fetched);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++) {
+		ft_put32(b, m->p[i].id);
+		ft_put32(b, m->p[i].pid);
+		ft_put32(b, m->p[i].err);
+	}
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_started_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_started *m, uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->cached = ft_get32(&r);
+	m->received = ft_get32(&r);
+	m->fetched = ft_get32(&r);
+	m->n = ft_get32(&r);
+	if (r.err == 0 && (m->n > cap || m->n > FT_WIRE_MAX_RANKS ||
+	    (size_t)m->n * 12 != ft_rbuf_left(&r)))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->n; i++) {
+		m->p[i].id = ft_get32(&r);
+		m->p[i].pid = ft_get32(&r);
+		m->p[i].err = ft_get32(&r);
+		/* No pid (no fork) comes with an errno; a pid may come
+		 * with the errno of its failed exec. */
+		if ((m->p[i].pid == 0 && m->p[i].err == 0) ||
+		    m->p[i].pid > INT32_MAX || m->p[i].err > 4095)
+			r.err = EPROTO;
+	}
+	if (r.err != 0)
+		m->n = 0;
+	return decode_done(&r);
+}
+
+int
+ft_msg_job_output_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_output *m)
+{
+	size_t s;
+
+	if ((m->stream != FT_JOB_STDOUT && m->stream != FT_JOB_STDERR) ||
+	    (m->flags & ~FT_JOB_EOF) != 0 ||
+	    (m->len == 0 && m->flags == 0)) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_OUTPUT, sender, 0);
+	ft_put32(b, m->id);
+	ft_put8(b, m->stream);
+	ft_put8(b, m->flags);
+	ft_put16(b, 0);
+	ft_putbytes(b, m->data, m->len);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_output_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_output *m)
+{
+	if (len < FT_JOB_OUTPUT_FIXED || (p[4] != FT_JOB_STDOUT &&
+	    p[4] != FT_JOB_STDERR) || (p[5] & ~FT_JOB_EOF) != 0 ||
+	    p[6] != 0 || p[7] != 0 ||
+	    (len == FT_JOB_OUTPUT_FIXED && p[5] == 0)) {
+		errno = EPROTO;
+		return -1;
+	}
+	m->id = ft_rd32(p);
+	m->stream = p[4];
+	m->flags = p[5];
+	m->data = p + FT_JOB_OUTPUT_FIXED;
+	m->len = len - FT_JOB_OUTPUT_FIXED;
+	return 0;
+}
+
+static int
+status_ok(const struct ft_job_status *s)
+{
+	switch (s->kind) {
+	case FT_JOB_EXITED:
+		return s->value <= 255;
+	case FT_JOB_SIGNALED:
+	case FT_JOB_STOPPED:
+		return s->value >= 1 && s->value <= 127;
+	case FT_JOB_CONTINUED:
+		return s->value == 0;
+	default:
+		return 0;
+	}
+}
+
+int
+ft_msg_job_status_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_status *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->n == 0 || m->n > FT_JOB_BATCH_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < m->n; i++)
+		if (!status_ok(&m->s[i])) {
+			errno = EINVAL;
+			return -1;
+		}
+	s = frame_begin(b, FT_MSG_JOB_STATUS, sender, 0);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++) {
+		ft_put32(b, m->s[i].id);
+		ft_put32(b, m->s[i].kind);
+		ft_put32(b, m->s[i].value);
+	}
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_status_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_status *m, uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->n = ft_get32(&r);
+	if (r.err == 0 && (m->n == 0 || m->n > cap ||
+	    m->n > FT_JOB_BATCH_MAX || (size_t)m->n * 12 != ft_rbuf_left(&r)))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->n; i++) {
+		m->s[i].id = ft_get32(&r);
+		m->s[i].kind = ft_get32(&r);
+		m->s[i].value = ft_get32(&r);
+		if (!status_ok(&m->s[i]))
+			r.err = EPROTO;
+	}
+	if (r.err != 0)
+		m->n = 0;
+	return decode_done(&r);
+}
+
+int
+ft_msg_job_beats_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_beats *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->n > FT_JOB_BATCH_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_BEATS, sender, 0);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++) {
+		ft_put32(b, m->b[i].id);
+		ft_put32(b, m->b[i].flags);
+		ft_put32(b, m->b[i].state_ms);
+		ft_put64(b, m->b[i].completed);
+	}
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_beats_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_beats *m, uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->n = ft_get32(&r);
+	if (r.err == 0 && (m->n > cap || m->n > FT_JOB_BATCH_MAX ||
+	    (size_t)m->n * 20 != ft_rbuf_left(&r)))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->n; i++) {
+		m->b[i].id = ft_get32(&r);
+		m->b[i].flags = ft_get32(&r);
+		m->b[i].state_ms = ft_get32(&r);
+		m->b[i].completed = ft_get64(&r);
+	}
+	if (r.err != 0)
+		m->n = 0;
+	return decode_done(&r);
+}
+
+int
+ft_msg_job_signal_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_signal *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->signo == 0 || m->signo > 64 || m->n > FT_JOB_BATCH_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_SIGNAL, sender, 0);
+	ft_put32(b, m->signo);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++)
+		ft_put32(b, m->ids[i]);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_signal_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_signal *m, uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->signo = ft_get32(&r);
+	m->n = ft_get32(&r);
+	if (r.err == 0 && (m->signo == 0 || m->signo > 64 || m->n > cap ||
+	    m->n > FT_JOB_BATCH_MAX || (size_t)m->n * 4 != ft_rbuf_left(&r)))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->n; i++)
+		m->ids[i] = ft_get32(&r);
+	if (r.err != 0)
+		m->n = 0;
+	return decode_done(&r);
+}
+
+int
+ft_msg_job_note_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_note *m)
+{
+	size_t s;
+
+	if (m->kind != FT_JOB_NOTE_ERROR && m->kind != FT_JOB_NOTE_WARNING) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_NOTE, sender, 0);
+	ft_put32(b, m->kind);
+	ft_put32(b, m->code);
+	ft_putstr(b, m->text);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_note_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_note *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->kind = ft_get32(&r);
+	m->code = ft_get32(&r);
+	ft_getstr(&r, m->text, sizeof(m->text));
+	if (r.err == 0 && ((m->kind != FT_JOB_NOTE_ERROR &&
+	    m->kind != FT_JOB_NOTE_WARNING) || m->code > 255))
+		r.err = EPROTO;
+	return decode_done(&r);
 }

@@ -76,6 +76,18 @@ enum ft_msg_type {
 	FT_MSG_BOOT_GRANTS = 71,
 	FT_MSG_BOOT_STATUS = 72,
 	FT_MSG_BOOT_STATE = 73,
+	/* Submitter (ftrun) <-> host agent: remote execution. */
+	FT_MSG_JOB_START = 80,
+	FT_MSG_JOB_NEED = 81,
+	FT_MSG_JOB_FILE = 82,
+	FT_MSG_JOB_STARTED = 83,
+	FT_MSG_JOB_OUTPUT = 84,
+	FT_MSG_JOB_STATUS = 85,
+	FT_MSG_JOB_BEATS = 86,
+	FT_MSG_JOB_SIGNAL = 87,
+	FT_MSG_JOB_KEEPALIVE = 88,
+	FT_MSG_JOB_NOTE = 89,
+	FT_MSG_JOB_DONE = 90,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -681,5 +693,196 @@ int	 ft_msg_eager_decode(const uint8_t *, size_t, struct ft_msg_eager *);
 int	 ft_msg_rdata_prefix(uint8_t *out, uint32_t sender,
 	    const struct ft_msg_rdata *, size_t payload);
 int	 ft_msg_rdata_decode(const uint8_t *, size_t, struct ft_msg_rdata *);
+
+/*
+ * Remote execution (ft-wire(7)): a submitter sends JOB_START to a host
+ * agent, which answers NEED (the staged files it lacks, which the
+ * submitter then sends in FILE chunks), then STARTED (the pids), then
+ * OUTPUT, STATUS and BEATS while the job runs, and DONE at its end.
+ * The submitter may send SIGNAL; both sides send KEEPALIVE when they
+ * have nothing else to say, and NOTE carries an agent's errors.
+ */
+#define FT_PEER_TOKEN		16	/* reservation token bytes */
+#define FT_JOB_SEALED		72	/* nonce 24, MAC 16, job key 32 */
+#define FT_JOB_ARGS_MAX		4096	/* argv or environment entries */
+#define FT_JOB_ARG_MAX		8192	/* one argument, NUL included */
+#define FT_JOB_STAGE_MAX	256	/* staged files */
+#define FT_JOB_NAME_MAX		256	/* a staged file's name, NUL incl. */
+#define FT_JOB_URL_MAX		2048
+#define FT_JOB_PROTO_MAX	32
+#define FT_JOB_NOPROG		UINT32_MAX	/* program not staged */
+#define FT_JOB_TCP		0x1u	/* JOB_START flags */
+#define FT_JOB_DIVERGE		0x2u
+#define FT_JOB_FLAGS		(FT_JOB_TCP | FT_JOB_DIVERGE)
+#define FT_STAGE_PINNED		0x1u	/* sha256 known before the transfer */
+#define FT_STAGE_FLAGS		(FT_STAGE_PINNED)
+
+struct ft_job_proc {
+	uint32_t	id;		/* process id: rank * R + replica */
+	uint32_t	kill_signal;	/* --inject after-sends, or 0 */
+	uint64_t	kill_after;
+};
+
+struct ft_job_file {
+	const char	*name;		/* a plain file name: no '/', not . or .. */
+	const char	*url;		/* "" when the submitter sends it */
+	uint64_t	 size;		/* submitter's files only */
+	uint8_t		 sha256[32];	/* with FT_STAGE_PINNED */
+	uint32_t	 flags;
+};
+
+struct ft_msg_job_start {
+	uint8_t		 token[FT_PEER_TOKEN];
+	uint32_t	 nprocs;
+	uint64_t	 jobid;
+	uint32_t	 node;		/* this host's index in the job */
+	uint32_t	 nranks, nrep;
+	uint32_t	 flags;		/* FT_JOB_* */
+	uint64_t	 timeout_ms, grace_ms, hang_ms;	/* 0: none */
+	uint32_t	 hb_period_ms;
+	char		 launcher[FT_WIRE_ADDR_MAX];
+	char		 proto[FT_JOB_PROTO_MAX];
+	uint32_t	 prog;		/* index in files, or FT_JOB_NOPROG */
+	uint32_t	 argc, nenv, nfiles;
+	char		**argv;		/* argc entries and a NULL */
+	char		**env;		/* "VAR=VALUE", nenv entries */
+	struct ft_job_proc *procs;	/* nprocs entries */
+	struct ft_job_file *files;	/* nfiles entries */
+	uint8_t		 sealed[FT_JOB_SEALED];	/* the job key, encrypted */
+	void		*arena;		/* decoder's strings */
+};
+
+int	 ft_msg_job_start_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_start *);
+/*
+ * Allocates m->argv, env, procs, files and arena: free with
+ * ft_msg_job_start_free, also after a failed decode.  Refuses (EPROTO)
+ * counts above their FT_JOB_* bounds or what the body holds, unknown
+ * flags, argc 0, prog out of range, and unsafe file names.
+ */
+int	 ft_msg_job_start_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_start *);
+void	 ft_msg_job_start_free(struct ft_msg_job_start *);
+/* Is name a plain file name a staged file may have? */
+int	 ft_job_name_ok(const char *name);
+
+/* NEED: indexes into JOB_START's files; n at most FT_JOB_STAGE_MAX. */
+struct ft_msg_job_need {
+	uint32_t	n;
+	uint32_t	idx[FT_JOB_STAGE_MAX];
+};
+int	 ft_msg_job_need_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_need *);
+int	 ft_msg_job_need_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_need *);
+
+/* FILE: bytes of file idx from offset; data points into the body. */
+#define FT_JOB_FILE_FIXED	12
+#define FT_JOB_CHUNK		(1u << 20)
+struct ft_msg_job_file {
+	uint32_t	 idx;
+	uint64_t	 offset;
+	const uint8_t	*data;
+	size_t		 len;
+};
+int	 ft_msg_job_file_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_file *);
+int	 ft_msg_job_file_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_file *);
+
+/* STARTED: what staging did, and each process's pid or exec errno. */
+struct ft_job_pid {
+	uint32_t	id;
+	uint32_t	pid;		/* 0 when it could not fork */
+	uint32_t	err;		/* errno of the failed fork or exec */
+};
+struct ft_msg_job_started {
+	uint32_t	  cached, received, fetched;	/* staged files */
+	uint32_t	  n;
+	struct ft_job_pid *p;		/* caller's array */
+};
+int	 ft_msg_job_started_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_started *);
+/* Decode into the caller's m->p (cap entries): EPROTO above cap. */
+int	 ft_msg_job_started_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_started *, uint32_t cap);
+
+/* OUTPUT: whole lines of one stream; data may be empty only with eof. */
+#define FT_JOB_OUTPUT_FIXED	8
+#define FT_JOB_STDOUT		1
+#define FT_JOB_STDERR		2
+#define FT_JOB_EOF		0x1u
+struct ft_msg_job_output {
+	uint32_t	 id;
+	uint8_t		 stream;	/* FT_JOB_STDOUT or FT_JOB_STDERR */
+	uint8_t		 flags;		/* FT_JOB_EOF */
+	const uint8_t	*data;		/* into the body */
+	size_t		 len;
+};
+int	 ft_msg_job_output_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_output *);
+int	 ft_msg_job_output_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_output *);
+
+/* STATUS: how processes ended, stopped or went on. */
+enum ft_job_status_kind {
+	FT_JOB_EXITED = 1,	/* value: exit code, 0 to 255 */
+	FT_JOB_SIGNALED,	/* value: the signal, 1 to 127 */
+	FT_JOB_STOPPED,		/* value: the signal, 1 to 127 */
+	FT_JOB_CONTINUED,	/* value: 0 */
+};
+struct ft_job_status {
+	uint32_t	id;
+	uint32_t	kind;
+	uint32_t	value;
+};
+#define FT_JOB_BATCH_MAX	4096u	/* entries in STATUS, BEATS, SIGNAL */
+struct ft_msg_job_status {
+	uint32_t	      n;
+	struct ft_job_status *s;	/* caller's array */
+};
+int	 ft_msg_job_status_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_status *);
+int	 ft_msg_job_status_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_status *, uint32_t cap);
+
+/* BEATS: heartbeat records the agent read from its processes. */
+struct ft_job_beat {
+	uint32_t	id, flags, state_ms;
+	uint64_t	completed;
+};
+struct ft_msg_job_beats {
+	uint32_t	    n;
+	struct ft_job_beat *b;		/* caller's array */
+};
+int	 ft_msg_job_beats_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_beats *);
+int	 ft_msg_job_beats_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_beats *, uint32_t cap);
+
+/* SIGNAL: send signo (1 to 64) to processes ids, or to all if n is 0. */
+struct ft_msg_job_signal {
+	uint32_t	 signo;
+	uint32_t	 n;
+	uint32_t	*ids;		/* caller's array */
+};
+int	 ft_msg_job_signal_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_signal *);
+int	 ft_msg_job_signal_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_signal *, uint32_t cap);
+
+/* NOTE: an agent's error (the job cannot run there) or warning. */
+#define FT_JOB_NOTE_ERROR	1
+#define FT_JOB_NOTE_WARNING	2
+struct ft_msg_job_note {
+	uint32_t	kind;
+	uint32_t	code;		/* exit status it suggests, or 0 */
+	char		text[FT_WIRE_TEXT_MAX];
+};
+int	 ft_msg_job_note_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_note *);
+int	 ft_msg_job_note_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_note *);
+/* KEEPALIVE and DONE have an empty body: ft_msg_empty_*. */
 
 #endif

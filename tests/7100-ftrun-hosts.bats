@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: ISC
+# Jobs across hosts without root: several host agents (fttest agent, the
+# code the ftboot daemon runs for a job) on loopback ports, each with
+# its own state directory and node name, driven by ftrun --host.  A
+# "host" dies when its agent's job process is killed with SIGKILL: its
+# ranks die with it (they die with their parent).
+
+load common
+bats_require_minimum_version 1.5.0
+
+setup() {
+	ft_setup
+	KEY="$BATS_TEST_TMPDIR/cluster.key"
+	head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$KEY"
+	chmod 600 "$KEY"
+	HOSTS=""
+	AGENTS=()
+}
+
+# Start an agent named NAME; its address joins $HOSTS, its pid $AGENTS.
+agent() {	# name [key file]
+	local name=$1 key=${2:-$KEY} addr="$BATS_TEST_TMPDIR/$1.addr"
+	ft_bg fttest agent --listen tcp:127.0.0.1:0 --key-file "$key" \
+	    --state-dir "$BATS_TEST_TMPDIR/$name.state" --node-name "$name" \
+	    >"$addr" 2>"$BATS_TEST_TMPDIR/$name.log"
+	AGENTS+=("$bgpid")
+	ft_poll 10 grep -q '^tcp:' "$addr"
+	HOSTS="${HOSTS:+$HOSTS,}$(sed 's/^tcp://' "$addr")"
+}
+
+agents() {	# count
+	local i
+	for ((i = 1; i <= $1; i++)); do
+		agent "h$i"
+	done
+}
+
+# The process serving the job in agent K (1-based), the parent of its
+# ranks.
+job_of_agent() {
+	ft_children_of "${AGENTS[$(($1 - 1))]}"
+}
+
+# ring prints its speed: everything else of its line must match.
+norm() {
+	sed -E 's/, [0-9.]+ us per hop$//'
+}
+
+ev() {
+	printf '%s\n' "$BATS_TEST_TMPDIR/ev"
+}
+
+@test "hosts: ring across 3 agents, correct, exit 0, every host used" {
+	ft_build ring "$FT_ROOT/examples/ring.c"
+	agents 3
+	run -0 --separate-stderr ftrun -n 6 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" --events "$(ev)" "$FT_PROGS/ring"
+	[[ $output =~ ^ring:\ 6\ ranks,\ 1000\ rounds,\ token\ 5000\ \(expected\ 5000\) ]]
+	[ "${#lines[@]}" -eq 1 ]
+	[ -z "$stderr" ]
+	for h in h1 h2 h3; do
+		grep -q "started 2 processes" "$BATS_TEST_TMPDIR/$h.log"
+	done
+	[ "$(grep -c '"event":"spawn".*"host":' "$(ev)")" -eq 6 ]
+	[ "$(grep -c '"event":"exit".*"status":0' "$(ev)")" -eq 6 ]
+	# Each agent removed its job directory.
+	for h in h1 h2 h3; do
+		ft_poll 10 test -z "$(ls "$BATS_TEST_TMPDIR/$h.state/jobs")"
+	done
+}
+
+@test "hosts: output lines are whole and tagged with the rank" {
+	ft_build spew
+	agents 2
+	run -0 --separate-stderr ftrun -n 4 --timeout 60 --tag-output \
+	    --key-file "$KEY" --host "$HOSTS" "$FT_PROGS/spew" 200 300
+	[ "${#lines[@]}" -gt 0 ]
+	for l in "${lines[@]}"; do
+		[[ $l =~ ^\[[0-3]\]\  ]]
+	done
+	# Every rank's lines, each whole: the rank's own tag inside.
+	for r in 0 1 2 3; do
+		[ "$(printf '%s\n' "${lines[@]}" | grep -c "^\[$r\] ")" -gt 0 ]
+	done
+	# spew's lines: "r<rank> l<n> ", filler, " end", 300 bytes.
+	! printf '%s\n' "${lines[@]}" | grep -Ev '^\[([0-3])\] r\1 l[0-9]+ [a-z]+ end$' |
+	    grep -q .
+	[ "$(printf '%s\n' "${lines[@]}" | grep -c ' end$')" -eq 800 ]
+}
+
+@test "hosts: the exit status of a failing remote rank is the job's" {
+	agents 2
+	printf '#!/bin/sh\n[ "$FT_RANK" = 1 ] && exit 3\nexit 0\n' \
+	    >"$BATS_TEST_TMPDIR/fail1"
+	chmod +x "$BATS_TEST_TMPDIR/fail1"
+	run -3 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" "$BATS_TEST_TMPDIR/fail1"
+	[[ $stderr == *"rank 1 "*"exited with status 3"* ]]
+}
+
+@test "hosts: a remote replica killed under -r 2, same output" {
+	ft_build ring "$FT_ROOT/examples/ring.c"
+	agents 2
+	want=$(ftrun -n 4 --timeout 60 "$FT_PROGS/ring" | norm)
+	run -0 --separate-stderr ftrun -n 4 -r 2 --timeout 60 \
+	    --key-file "$KEY" --host "$HOSTS" --events "$(ev)" \
+	    --inject kill:rank=1,replica=0,after-sends=250 "$FT_PROGS/ring"
+	[ "$(printf '%s\n' "$output" | norm)" = "$want" ]
+	grep -q '"event":"inject","rank":1,"replica":0,.*"after-sends"' "$(ev)"
+	grep -q '"event":"failed","rank":1,"replica":0,' "$(ev)"
+}
+
+@test "hosts: a host killed under -r 2, replicas elsewhere, same output" {
+	ft_build gate
+	agents 2
+	# The ranks' lines interleave in any order: compare them sorted.
+	want=$(ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    "$FT_PROGS/gate" /dev/null 50 | sed -E 's/ pid [0-9]+//' | sort)
+	[[ $want == *"No Errors"* ]]
+	ft_bg ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    --events "$(ev)" "$FT_PROGS/gate" "$BATS_TEST_TMPDIR/go" 50 \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	job=$bgpid
+	# Both ranks printed their line: every process joined the job.
+	ft_poll 30 grep -q "^rank 1 " "$BATS_TEST_TMPDIR/out"
+	ft_poll 30 grep -q "^rank 0 " "$BATS_TEST_TMPDIR/out"
+	victim=$(job_of_agent 2)
+	[ -n "$victim" ]
+	kill -KILL "$victim"
+	ft_poll 30 grep -q '"event":"failed".*"how":"host"' "$(ev)"
+	touch "$BATS_TEST_TMPDIR/go"
+	st=0
+	wait "$job" || st=$?
+	[ "$st" -eq 0 ]
+	[ "$(sed -E 's/ pid [0-9]+//' "$BATS_TEST_TMPDIR/out" | sort)" = "$want" ]
+	[ "$(grep -c '"event":"failed".*"how":"host"' "$(ev)")" -eq 2 ]
+	grep -q "lost with its host" "$BATS_TEST_TMPDIR/err"
+	ft_events "$(ev)" >"$BATS_TEST_TMPDIR/summary"
+	grep -q "^host lost host=" "$BATS_TEST_TMPDIR/summary"
+}
+
+@test "hosts: ftrun killed with SIGKILL leaves no process of the job" {
+	ft_build gate
+	agents 2
+	ft_bg ftrun -n 4 --timeout 60 --grace 1s --key-file "$KEY" \
+	    --host "$HOSTS" --events "$(ev)" "$FT_PROGS/gate" \
+	    "$BATS_TEST_TMPDIR/never" >"$BATS_TEST_TMPDIR/out" 2>&1
+	job=$bgpid
+	ft_poll 30 grep -q "^rank 3 " "$BATS_TEST_TMPDIR/out"
+	mapfile -t pids < <(sed -nE 's/.*"event":"spawn".*"pid":([0-9]+).*/\1/p' "$(ev)")
+	[ "${#pids[@]}" -eq 4 ]
+	for p in "${pids[@]}"; do
+		! ft_gone "$p"
+	done
+	kill -KILL "$job"
+	ft_poll 30 ft_all_gone "${pids[@]}"
+	# The agents serve on, and removed the job's directories.
+	ft_poll 10 test -z "$(ls "$BATS_TEST_TMPDIR/h1.state/jobs")"
+	ft_poll 10 test -z "$(ls "$BATS_TEST_TMPDIR/h2.state/jobs")"
+	! ft_gone "${AGENTS[0]}"
+	! ft_gone "${AGENTS[1]}"
+}
+
+@test "hosts: staging a file from the submitter, then from the cache" {
+	agents 2
+	printf 'staged data %s\n' "$RANDOM" >"$BATS_TEST_TMPDIR/data.txt"
+	printf '#!/bin/sh\ncat data.txt\n' >"$BATS_TEST_TMPDIR/show"
+	chmod +x "$BATS_TEST_TMPDIR/show"
+	want=$(cat "$BATS_TEST_TMPDIR/data.txt")
+	run -0 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" --stage "$BATS_TEST_TMPDIR/data.txt" \
+	    --events "$(ev)" "$BATS_TEST_TMPDIR/show"
+	[ "${lines[0]}" = "$want" ]
+	[ "${lines[1]}" = "$want" ]
+	# Program and data went to each host once.
+	[ "$(grep -c '"event":"stage".*"cached":0,"received":2,"fetched":0' "$(ev)")" -eq 2 ]
+	# The second job finds both in the cache: nothing is sent again.
+	run -0 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" --stage "$BATS_TEST_TMPDIR/data.txt" \
+	    --events "$(ev)" "$BATS_TEST_TMPDIR/show"
+	[ "${lines[0]}" = "$want" ]
+	[ "$(grep -c '"event":"stage".*"cached":2,"received":0,"fetched":0' "$(ev)")" -eq 2 ]
+	[ "$(grep -c "^agent\[h1\].*received 'data.txt'" "$BATS_TEST_TMPDIR/h1.log")" -eq 1 ]
+}
+
+@test "hosts: staging a file:// URL, fetched by each agent" {
+	agents 2
+	printf 'from a URL\n' >"$BATS_TEST_TMPDIR/remote.txt"
+	printf '#!/bin/sh\ncat remote.txt\n' >"$BATS_TEST_TMPDIR/show"
+	chmod +x "$BATS_TEST_TMPDIR/show"
+	run -0 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" --stage "file://$BATS_TEST_TMPDIR/remote.txt" \
+	    --events "$(ev)" "$BATS_TEST_TMPDIR/show"
+	[ "${lines[0]}" = "from a URL" ]
+	[ "${lines[1]}" = "from a URL" ]
+	[ "$(grep -c '"event":"stage".*"fetched":1' "$(ev)")" -eq 2 ]
+	# Pinned by its hash, the second job takes it from the cache.
+	sum=$(sha256sum "$BATS_TEST_TMPDIR/remote.txt" | cut -d' ' -f1)
+	run -0 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" --events "$(ev)" \
+	    --stage "file://$BATS_TEST_TMPDIR/remote.txt#sha256=$sum" \
+	    "$BATS_TEST_TMPDIR/show"
+	[ "${lines[0]}" = "from a URL" ]
+	[ "$(grep -c '"event":"stage".*"cached":2,"received":0,"fetched":0' "$(ev)")" -eq 2 ]
+}
+
+@test "hosts: a missing stage file is refused before anything starts" {
+	agents 1
+	run -100 --separate-stderr ftrun -n 1 --key-file "$KEY" \
+	    --host "$HOSTS" --stage "$BATS_TEST_TMPDIR/nope" /bin/true
+	[[ $stderr == "ftrun: error: --stage '$BATS_TEST_TMPDIR/nope': No such file or directory"* ]]
+	! grep -q "started" "$BATS_TEST_TMPDIR/h1.log"
+}
+
+@test "hosts: a stage name with a path trick or a bad URL is refused" {
+	agents 1
+	run -100 --separate-stderr ftrun -n 1 --key-file "$KEY" \
+	    --host "$HOSTS" --stage "http://127.0.0.1/" /bin/true
+	[[ $stderr == *"--stage 'http://127.0.0.1/': the URL names no file"* ]]
+	run -100 --separate-stderr ftrun -n 1 --key-file "$KEY" \
+	    --host "$HOSTS" --stage "ftp://127.0.0.1/x" /bin/true
+	[[ $stderr == *"only http, https and file URLs"* ]]
+	run -100 --separate-stderr ftrun -n 1 --key-file "$KEY" \
+	    --host "$HOSTS" --stage "http://127.0.0.1/a/.." /bin/true
+	[[ $stderr == *"not a file name to stage"* ]]
+}
+
+@test "hosts: an unreachable URL fails the job with a clear error" {
+	agents 1
+	run --separate-stderr ftrun -n 1 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" --stage "http://127.0.0.1:1/missing.dat" /bin/true
+	[ "$status" -ne 0 ]
+	[[ $stderr == *"host 'h1': unable to fetch 'http://127.0.0.1:1/missing.dat': "* ]]
+	ft_poll 10 test -z "$(ls "$BATS_TEST_TMPDIR/h1.state/jobs")"
+}
+
+@test "hosts: a wrong cluster key is refused" {
+	other="$BATS_TEST_TMPDIR/other.key"
+	head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$other"
+	chmod 600 "$other"
+	agent h1 "$other"
+	run -111 --separate-stderr ftrun -n 1 --key-file "$KEY" \
+	    --host "$HOSTS" /bin/true
+	[[ $stderr == *"refused the connection"* ]]
+	ft_poll 10 grep -q "refused a connection: .*wrong cluster key" \
+	    "$BATS_TEST_TMPDIR/h1.log"
+}
+
+@test "hosts: a key file others may read is refused" {
+	chmod 644 "$KEY"
+	run -100 --separate-stderr ftrun -n 1 --key-file "$KEY" \
+	    --host 127.0.0.1:1 /bin/true
+	[[ $stderr == *"cluster key file '$KEY': group or others may access it"* ]]
+}
