@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../lib/job/agent.h"
 #include "../../lib/peer/peer.h"
 
 #define EXIT_NOT_RUNNING	3	/* status, as LSB init scripts */
@@ -294,34 +295,59 @@ cmd_keygen(const struct opts *o)
 	return ft_exit(FT_EXIT_OK);
 }
 
+/* What a job's child needs of the daemon. */
+struct jobsrv {
+	const struct ft_boot_cfg *cfg;
+	const char		*statedir;
+	const char		*name;
+};
+
 /*
- * The seam to remote execution (issue 12): a SUBMITTER's first frame
- * is FT_MSG_JOB_START.  INTEGRATION: decode it (lib/job/agent.c), claim
- * its token with ft_gate_claim(gate, token, nprocs, peer_ip, why,
- * whysize), fork, and in the child call ft_boot_child_init(arg, c) and
- * then ft_agent_serve() on c; return 0 with the child's pid in *child
- * and the claim's handle in *job (the daemon reaps the child and calls
- * ft_gate_job_done).  If the fork fails after the claim, call
- * ft_gate_job_done before returning -1.  The daemon sends why back as
- * ABORT on any refusal.  Until then every job is refused with this
- * reason.
+ * A SUBMITTER's first frame is JOB_START: claim its token (or, with
+ * none, slots now, as the gatekeeper allows), then serve the job in a
+ * child (the host agent, lib/job/agent.c), which owns the connection.
+ * Returns 0 with the child and the claim, or -1 with why.
  */
 static int
-ft_boot_job_frame(void *arg, struct ft_gate *gate, struct ft_conn *c,
+job_frame(void *arg, struct ft_gate *gate, struct ft_conn *c,
     const struct ft_hdr *h, const uint8_t *body, const char *peer_ip,
     pid_t *child, int *job, char *why, size_t whysize)
 {
-	(void)arg;
-	(void)gate;
-	(void)c;
-	(void)h;
-	(void)body;
-	(void)peer_ip;
+	const struct jobsrv *js = arg;
+	struct ft_msg_job_start m;
+	struct ft_agent_opts o;
+	pid_t pid;
+	int claim;
+
 	*child = -1;
 	*job = -1;
-	snprintf(why, whysize, "this ftboot cannot run jobs yet (remote "
-	    "execution is not built in)");
-	return -1;
+	if (ft_msg_job_start_decode(body, h->len - FT_WIRE_HDRLEN, &m) != 0) {
+		ft_msg_job_start_free(&m);
+		snprintf(why, whysize, "malformed JOB_START");
+		return -1;
+	}
+	claim = ft_gate_claim(gate, m.token, m.nprocs, peer_ip, why, whysize);
+	ft_msg_job_start_free(&m);
+	if (claim < 0)
+		return -1;
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		ft_gate_job_done(gate, claim);
+		snprintf(why, whysize, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		ft_boot_child_init(js->cfg, c);
+		memset(&o, 0, sizeof(o));
+		o.statedir = js->statedir;
+		o.cluster_key = js->cfg->key;
+		o.node_name = js->name;
+		o.log = stderr;
+		_exit(ft_agent_serve(c, h, body, &o));
+	}
+	*child = pid;
+	*job = claim;
+	return 0;
 }
 
 /* The address others reach us at: the bound one, or with our name. */
@@ -419,6 +445,7 @@ cmd_start(const struct opts *o)
 {
 	struct ft_boot_conf c;
 	struct ft_boot_cfg cfg;
+	struct jobsrv js;
 	uint8_t key[FT_WIRE_KEYLEN];
 	char dir[PATH_MAX], path[PATH_MAX], logp[PATH_MAX], cache[PATH_MAX];
 	char bound[FT_WIRE_ADDR_MAX], addr[FT_WIRE_ADDR_MAX], why[FT_WIRE_TEXT_MAX];
@@ -473,8 +500,9 @@ cmd_start(const struct opts *o)
 	cfg.refresh_ns = c.refresh_ns;
 	cfg.allow = &c.allow;
 	cfg.deny = &c.deny;
-	cfg.job_frame = ft_boot_job_frame;
-	cfg.job_arg = &cfg;
+	js = (struct jobsrv){ &cfg, dir, c.name };
+	cfg.job_frame = job_frame;
+	cfg.job_arg = &js;
 	cfg.stop = &stop_flag;
 	if (ready >= 0) {
 		int n = snprintf(pidbuf, sizeof(pidbuf), "%ld",

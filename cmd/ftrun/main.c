@@ -15,6 +15,7 @@
 
 #include "../../lib/detect/detect.h"
 #include "../../lib/job/job.h"
+#include "../../lib/peer/peer.h"
 #include "../../lib/job/plan.h"
 #include "../../lib/proto/proto.h"
 
@@ -29,8 +30,9 @@ usage(void)
 	    "             [--inject SPEC] [--check-divergence] "
 	    "[--hang-timeout D]\n"
 	    "             [--universe-size N]\n"
-	    "             [--host ADDR[:SLOTS],... | --hostfile FILE] "
-	    "[--key-file F]\n"
+	    "             [--host ADDR,... | --hostfile FILE | --boot ADDR] "
+	    "[-a spread|concentrate]\n"
+	    "             [--key-file F]"
 	    "             [--stage FILE|URL]\n"
 	    "             [--] PROGRAM [ARGS ...]\n"
 	    "       ftrun [-n N] --plan --mtbf D --runtime D "
@@ -60,6 +62,7 @@ enum {
 	OPT_UNIVERSE,
 	OPT_HOST,
 	OPT_HOSTFILE,
+	OPT_BOOT,
 	OPT_KEYFILE,
 	OPT_STAGE,
 };
@@ -86,6 +89,8 @@ static const struct option longopts[] = {
 	{ "hang-timeout", required_argument, NULL, OPT_HANG },
 	{ "universe-size", required_argument, NULL, OPT_UNIVERSE },
 	{ "host", required_argument, NULL, OPT_HOST },
+	{ "boot", required_argument, NULL, OPT_BOOT },
+	{ "alloc", required_argument, NULL, 'a' },
 	{ "hostfile", required_argument, NULL, OPT_HOSTFILE },
 	{ "key-file", required_argument, NULL, OPT_KEYFILE },
 	{ "stage", required_argument, NULL, OPT_STAGE },
@@ -199,89 +204,110 @@ parse_duration(const char *opt, const char *arg, int allow_zero)
 	    allow_zero ? "" : "positive ");
 }
 
-/* What --host, --hostfile and --stage gathered. */
+/* What --host, --hostfile, --boot, -a and --stage gathered. */
 struct across {
-	struct ft_launch_host	*hosts;
-	uint32_t		*slots;
-	size_t			 nhosts;
+	struct ft_hostspec	*specs;		/* --host, --hostfile */
+	size_t			 nspecs;
+	const char		*boot;		/* --boot */
+	enum ft_alloc		 alloc;
 	char			**stage;
 	size_t			 nstage;
 	const char		*keyfile;
 	uint8_t			 key[FT_WIRE_KEYLEN];
+	struct ft_grant		*grants;
+	size_t			 ngrants;
+	struct ft_launch_host	*hosts;
 };
 
-/* --host a:p[:slots],b:p... */
+/* Append the hosts of a --host list or a --hostfile. */
 static void
-add_hosts(struct across *x, const char *arg)
+add_specs(struct across *x, const char *opt, const char *arg)
 {
-	struct ft_launch_host *nh;
-	char *list, *item, *save, why[128];
-	uint32_t *ns;
+	struct ft_hostspec *more, *all;
+	char why[FT_WIRE_TEXT_MAX];
+	size_t n;
+	int rc;
 
-	if ((list = strdup(arg)) == NULL)
-		ft_die(FT_EXIT_TEMP, "strdup");
-	for (item = strtok_r(list, ",", &save); item != NULL;
-	    item = strtok_r(NULL, ",", &save)) {
-		if ((nh = reallocarray(x->hosts, x->nhosts + 1,
-		    sizeof(*nh))) == NULL)
-			ft_die(FT_EXIT_TEMP, "reallocarray");
-		x->hosts = nh;
-		if ((ns = reallocarray(x->slots, x->nhosts + 1,
-		    sizeof(*ns))) == NULL)
-			ft_die(FT_EXIT_TEMP, "reallocarray");
-		x->slots = ns;
-		if (ft_launch_host_parse(item, 1, &x->hosts[x->nhosts],
-		    &x->slots[x->nhosts], why, sizeof(why)) != 0)
-			ft_diex(FT_EXIT_USAGE, "--host '%s': %s", item, why);
-		x->nhosts++;
-	}
-	free(list);
+	rc = strcmp(opt, "--host") == 0 ?
+	    ft_hostlist_parse(arg, &more, &n, why, sizeof(why)) :
+	    ft_hostfile_parse(arg, &more, &n, why, sizeof(why));
+	if (rc != 0)
+		ft_diex(FT_EXIT_USAGE, "%s '%s': %s", opt, arg, why);
+	if ((all = reallocarray(x->specs, x->nspecs + n, sizeof(*all))) ==
+	    NULL)
+		ft_die(FT_EXIT_TEMP, "reallocarray");
+	memcpy(all + x->nspecs, more, n * sizeof(*more));
+	x->specs = all;
+	x->nspecs += n;
+	free(more);
 }
 
 /*
- * Across hosts: the cluster key, and the placement of every process
- * (round robin, replicas of a rank on different hosts while there are
- * enough).
+ * Across hosts: the cluster key, the slots (reserved on the hosts given,
+ * or allocated by a daemon from its peers), and the placement of every
+ * process, replicas of a rank on different hosts when there are enough.
+ * Returns 0 to run here alone: no host given, and no daemon of ours.
  */
-static void
+static int
 setup_hosts(struct ft_launch *cf, struct across *x)
 {
-	char why[160], def[4096];
-	const char *cfg, *home;
-	uint32_t *hop;
-	int shared;
+	char why[FT_WIRE_TEXT_MAX], path[4096], local[FT_WIRE_ADDR_MAX];
+	uint32_t *hop, np = cf->nranks * cf->nrep, k;
+	size_t g;
+	int rc;
 
-	if (x->keyfile == NULL) {
-		if ((cfg = getenv("XDG_CONFIG_HOME")) != NULL && *cfg != '\0')
-			snprintf(def, sizeof(def), "%s/ft/cluster.key", cfg);
-		else if ((home = getenv("HOME")) != NULL)
-			snprintf(def, sizeof(def), "%s/.config/ft/cluster.key",
-			    home);
-		else
-			ft_diex(FT_EXIT_USAGE, "--host needs --key-file");
-		x->keyfile = def;
+	if (x->nspecs == 0 && x->boot == NULL) {
+		if (ft_boot_local_addr(NULL, local, sizeof(local)) != 0)
+			return 0;
+		x->boot = local;
 	}
-	if (ft_key_load(x->keyfile, x->key, why, sizeof(why)) != 0)
-		ft_diex(FT_EXIT_USAGE, "cluster key file '%s': %s", x->keyfile,
-		    why);
-	if ((hop = calloc((size_t)cf->nranks * cf->nrep, sizeof(*hop))) ==
-	    NULL)
+	if (x->keyfile == NULL) {
+		if (ft_cluster_key_path(path, sizeof(path)) != 0)
+			ft_diex(FT_EXIT_USAGE, "no --key-file and no default "
+			    "cluster key (HOME is not set)");
+		x->keyfile = path;
+	}
+	if (ft_cluster_key_load(x->keyfile, x->key, why, sizeof(why)) != 0)
+		ft_diex(FT_EXIT_USAGE, "%s", why);
+	rc = x->nspecs > 0 ?
+	    ft_peer_reserve_hosts(x->specs, x->nspecs, x->key, cf->nranks,
+	    cf->nrep, x->alloc, &x->grants, &x->ngrants, why, sizeof(why)) :
+	    ft_peer_allocate(x->boot, x->key, cf->nranks, cf->nrep, x->alloc,
+	    &x->grants, &x->ngrants, why, sizeof(why));
+	if (rc != 0)
+		ft_diex(FT_EXIT_TEMP, "%s", why);
+	if ((hop = calloc(np, sizeof(*hop))) == NULL ||
+	    (x->hosts = calloc(x->ngrants, sizeof(*x->hosts))) == NULL)
 		ft_die(FT_EXIT_TEMP, "calloc");
-	if (ft_launch_place(x->hosts, x->slots, x->nhosts, cf->nranks,
-	    cf->nrep, hop, &shared) != 0)
-		ft_diex(FT_EXIT_USAGE, "%u processes do not fit in the slots "
-		    "of the %zu hosts given", cf->nranks * cf->nrep,
-		    x->nhosts);
-	if (shared)
-		ft_warnx("%zu hosts for %u replicas of each rank: some "
-		    "replicas of a rank share a host, and a host's loss "
-		    "takes them all", x->nhosts, cf->nrep);
+	rc = ft_alloc_place(x->grants, x->ngrants, cf->nranks, cf->nrep,
+	    x->alloc, hop, why, sizeof(why));
+	if (rc < 0) {
+		ft_peer_release(x->key, x->grants, x->ngrants);
+		ft_diex(FT_EXIT_TEMP, "%s", why);
+	}
+	if (rc == 1)
+		ft_warnx("%s", why);
+	for (g = 0; g < x->ngrants; g++) {
+		snprintf(x->hosts[g].addr, sizeof(x->hosts[g].addr), "%s",
+		    x->grants[g].addr);
+		snprintf(x->hosts[g].name, sizeof(x->hosts[g].name), "%s",
+		    x->grants[g].host);
+		memcpy(x->hosts[g].token, x->grants[g].token,
+		    sizeof(x->hosts[g].token));
+	}
+	for (k = 0; k < np; k++)
+		x->hosts[hop[k]].nprocs++;
+	/* What placement left unused goes back now. */
+	for (g = 0; g < x->ngrants; g++)
+		if (x->hosts[g].nprocs == 0)
+			ft_peer_release(x->key, &x->grants[g], 1);
 	cf->hosts = x->hosts;
-	cf->nhosts = x->nhosts;
+	cf->nhosts = x->ngrants;
 	cf->host_of_proc = hop;
 	cf->cluster_key = x->key;
 	cf->stage = x->stage;
 	cf->nstage = x->nstage;
+	return 1;
 }
 
 int
@@ -294,7 +320,6 @@ main(int argc, char *argv[])
 	struct ft_launch cf;
 	enum ft_gossip_proto detector;
 	struct across x;
-	char why2[160];
 	const char *errstr, *events = NULL;
 	char **nenv;
 	int ch, status, lost;
@@ -318,7 +343,7 @@ main(int argc, char *argv[])
 	cf.gossip_period_ns = 50000000u;
 	cf.nrep = 1;
 	/* Stop at the program name: its options are its own. */
-	while ((ch = getopt_long(argc, argv, "+n:r:x:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "+a:n:r:x:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'n':
@@ -426,13 +451,18 @@ main(int argc, char *argv[])
 			cf.detector = ft_gossip_proto_name(detector);
 			break;
 		case OPT_HOST:
-			add_hosts(&x, optarg);
+			add_specs(&x, "--host", optarg);
 			break;
 		case OPT_HOSTFILE:
-			if (ft_launch_hostfile(optarg, &x.hosts, &x.slots,
-			    &x.nhosts, why2, sizeof(why2)) != 0)
-				ft_diex(FT_EXIT_USAGE, "--hostfile '%s': %s",
-				    optarg, why2);
+			add_specs(&x, "--hostfile", optarg);
+			break;
+		case OPT_BOOT:
+			x.boot = optarg;
+			break;
+		case 'a':
+			if (ft_alloc_parse(optarg, &x.alloc) != 0)
+				ft_diex(FT_EXIT_USAGE, "-a '%s' is not spread "
+				    "or concentrate", optarg);
 			break;
 		case OPT_KEYFILE:
 			x.keyfile = optarg;
@@ -496,12 +526,12 @@ main(int argc, char *argv[])
 	} else if (cf.universe < cf.nranks * cf.nrep)
 		ft_diex(FT_EXIT_USAGE, "--universe-size %u is smaller than "
 		    "the job's %u processes", cf.universe, cf.nranks * cf.nrep);
-	if (x.nstage > 0 && x.nhosts == 0)
-		ft_diex(FT_EXIT_USAGE, "--stage needs --host or --hostfile");
-	if (x.nhosts > 0 && x.nstage > FT_JOB_STAGE_MAX - 1)
+	if (x.nstage > FT_JOB_STAGE_MAX - 1)
 		ft_diex(FT_EXIT_USAGE, "at most %d --stage", FT_JOB_STAGE_MAX - 1);
-	if (x.nhosts > 0)
-		setup_hosts(&cf, &x);
+	if (x.nstage > 0 && x.nspecs == 0 && x.boot == NULL)
+		ft_diex(FT_EXIT_USAGE, "--stage needs --host, --hostfile or "
+		    "--boot");
+	(void)setup_hosts(&cf, &x);
 	cf.argv = argv;
 	cf.tmpdir = getenv("TMPDIR");
 	cf.path = getenv("PATH");
@@ -517,7 +547,8 @@ main(int argc, char *argv[])
 	free((void *)cf.inject);
 	free((void *)cf.host_of_proc);
 	free(x.hosts);
-	free(x.slots);
+	free(x.grants);
+	free(x.specs);
 	free(x.stage);
 	/*
 	 * Events lost make a job that succeeded fail.  A write error while

@@ -59,6 +59,7 @@
 #include "../../lib/net/net.h"
 #include "fttest.h"
 #include "../../lib/job/agent.h"
+#include "../../lib/peer/peer.h"
 
 #define CONNECT_TIMEOUT_NS	(5 * 1000000000ull)
 
@@ -599,7 +600,7 @@ cmd_agent(int argc, char *argv[])
 	}
 	if (listen == NULL || keyfile == NULL || optind != argc)
 		usage();
-	if (ft_key_load(keyfile, key, why, sizeof(why)) != 0)
+	if (ft_cluster_key_load(keyfile, key, why, sizeof(why)) != 0)
 		ft_diex(FT_EXIT_USAGE, "key file '%s': %s", keyfile, why);
 	o.cluster_key = key;
 	if ((lfd = ft_net_listen(listen, bound, sizeof(bound))) == -1)

@@ -176,32 +176,6 @@ struct ft_launch {
 	size_t		  nstage;
 };
 
-/*
- * --host and --hostfile, minimal: an agent's address "[tcp:]HOST:PORT",
- * followed by ":SLOTS" in --host, or by "slots=N" on a hostfile line
- * (where # starts a comment).  Slots 0: as many as placed.  Return 0,
- * or -1 with a reason in why (and errno EINVAL, or what fopen said).
- * ft_launch_hostfile appends to *hosts (nhosts entries, heap, the
- * caller frees it).
- */
-int	 ft_launch_host_parse(const char *item, int with_slots,
-	    struct ft_launch_host *, uint32_t *slots, char *why,
-	    size_t whysize);
-int	 ft_launch_hostfile(const char *path, struct ft_launch_host **hosts,
-	    uint32_t **slots, size_t *nhosts, char *why, size_t whysize);
-
-/*
- * Place process p = rank * nrep + replica on a host, round robin over
- * hosts with free slots (slots[i] 0: no limit), the replicas of a rank
- * on different hosts while there are enough: host_of_proc gets nranks *
- * nrep entries and hosts[].nprocs the counts.  Returns 0 (*shared set
- * when some replicas had to share a host), or -1 with ENOSPC when the
- * slots are too few.
- */
-int	 ft_launch_place(struct ft_launch_host *hosts, const uint32_t *slots,
-	    size_t nhosts, uint32_t nranks, uint32_t nrep,
-	    uint32_t *host_of_proc, int *shared);
-
 #define FT_LAUNCH_TIMEOUT_STATUS	124
 /* --hang-timeout: see ftrun(1) for the measurements behind the default. */
 #define FT_HANG_TIMEOUT_DEFAULT	10000000000u	/* 10 s */

@@ -851,6 +851,8 @@ ft_conn_await(struct ft_conn *c, unsigned int want, unsigned int alt,
 		if (ft_conn_fill(c) < 0)
 			return -1;
 	}
+}
+
 _Static_assert(crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES +
     FT_WIRE_KEYLEN == FT_JOB_SEALED, "sealed key size");
 
@@ -912,65 +914,6 @@ ft_conn_open(const struct ft_conn *c, const uint8_t in[FT_JOB_SEALED],
 		return -1;
 	}
 	return 0;
-}
-
-int
-ft_key_load(const char *path, uint8_t key[FT_WIRE_KEYLEN], char *why,
-    size_t whysize)
-{
-	char buf[2 * FT_WIRE_KEYLEN + 4];
-	struct stat sb;
-	ssize_t n;
-	size_t len = 0;
-	int fd, e;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
-		snprintf(why, whysize, "%s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &sb) != 0) {
-		e = errno;
-		close(fd);
-		snprintf(why, whysize, "%s", strerror(e));
-		errno = e;
-		return -1;
-	}
-	if (!S_ISREG(sb.st_mode) || (sb.st_mode & 077) != 0) {
-		close(fd);
-		errno = S_ISREG(sb.st_mode) ? EPERM : EINVAL;
-		snprintf(why, whysize, "%s", errno == EPERM ? "group or "
-		    "others may access it (chmod 600 it)" : "not a regular "
-		    "file");
-		return -1;
-	}
-	while (len < sizeof(buf)) {
-		n = read(fd, buf + len, sizeof(buf) - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (len == FT_WIRE_KEYLEN) {
-		memcpy(key, buf, FT_WIRE_KEYLEN);
-		sodium_memzero(buf, sizeof(buf));
-		return 0;
-	}
-	if (len == 2 * FT_WIRE_KEYLEN + 1 && buf[len - 1] == '\n')
-		len--;
-	if (len == 2 * FT_WIRE_KEYLEN) {
-		buf[len] = '\0';
-		if (ft_hex_decode(buf, key, FT_WIRE_KEYLEN) == 0) {
-			sodium_memzero(buf, sizeof(buf));
-			return 0;
-		}
-	}
-	sodium_memzero(buf, sizeof(buf));
-	snprintf(why, whysize, "not a key: 64 hexadecimal digits or 32 "
-	    "bytes");
-	errno = EINVAL;
-	return -1;
 }
 
 int

@@ -246,15 +246,6 @@ int	 ft_conn_open(const struct ft_conn *c,
 	    const uint8_t in[FT_JOB_SEALED], uint8_t secret[FT_WIRE_KEYLEN]);
 
 /*
- * Load a cluster key file: 64 hexadecimal digits (a newline may follow)
- * or 32 raw bytes, in a regular file that neither group nor others may
- * read or write.  Returns 0, or -1 with errno and a reason in why
- * (EPERM for a file open to others, EINVAL for a malformed one).
- */
-int	 ft_key_load(const char *path, uint8_t key[FT_WIRE_KEYLEN],
-	    char *why, size_t whysize);
-
-/*
  * The numeric IP address of this end of the connected socket fd, in
  * host (an IPv6 address without brackets).  Returns 4 or 6, or -1 with
  * errno (EAFNOSUPPORT for a Unix socket).

@@ -256,51 +256,11 @@ t_seal(void)
 	T_FAILS(ft_conn_open(&b, sealed, out), EINVAL, "before READY");
 }
 
-static void
-t_hosts(void)
-{
-	struct ft_launch_host h[3];
-	uint32_t slots[3], hop[12], k;
-	char why[128];
-	int shared, ok = 1;
-
-	T_OK(ft_launch_host_parse("node1:7000:4", 1, &h[0], &slots[0], why,
-	    sizeof(why)) == 0 && slots[0] == 4, "--host with slots");
-	T_EQ_STR(h[0].addr, "tcp:node1:7000", "its address");
-	T_OK(ft_launch_host_parse("tcp:[::1]:7001", 1, &h[1], &slots[1], why,
-	    sizeof(why)) == 0 && slots[1] == 0, "--host IPv6, no slots");
-	T_EQ_STR(h[1].addr, "tcp:[::1]:7001", "its address");
-	T_FAILS(ft_launch_host_parse("node1", 1, &h[2], &slots[2], why,
-	    sizeof(why)), EINVAL, "a host without a port");
-	T_FAILS(ft_launch_host_parse("node1:99999", 1, &h[2], &slots[2], why,
-	    sizeof(why)), EINVAL, "a port out of range");
-	T_FAILS(ft_launch_host_parse("n:1:2", 0, &h[2], &slots[2], why,
-	    sizeof(why)), EINVAL, "slots after the port in a hostfile");
-	slots[0] = slots[1] = slots[2] = 0;
-	T_OK(ft_launch_place(h, slots, 3, 4, 3, hop, &shared) == 0 &&
-	    !shared, "4 ranks, 3 replicas, 3 hosts");
-	for (k = 0; k < 4; k++)
-		if (hop[3 * k] == hop[3 * k + 1] ||
-		    hop[3 * k] == hop[3 * k + 2] ||
-		    hop[3 * k + 1] == hop[3 * k + 2])
-			ok = 0;
-	T_OK(ok, "replicas of a rank on different hosts");
-	T_OK(h[0].nprocs == 4 && h[1].nprocs == 4 && h[2].nprocs == 4,
-	    "spread evenly");
-	T_OK(ft_launch_place(h, slots, 2, 2, 3, hop, &shared) == 0 && shared,
-	    "3 replicas on 2 hosts share, and say so");
-	slots[0] = 1;
-	slots[1] = 2;
-	T_FAILS(ft_launch_place(h, slots, 2, 2, 2, hop, &shared), ENOSPC,
-	    "4 processes in 3 slots");
-}
-
 int
 main(void)
 {
 	t_job_start();
 	t_small();
 	t_seal();
-	t_hosts();
 	return t_done();
 }
