@@ -19,7 +19,7 @@ VERSION	 = 0.1.0
 # Packages, by what needs them.
 PKGS_BUILD = gcc make pkg-config libbsd-dev libzstd-dev libcurl4-openssl-dev \
 	     libsodium-dev
-PKGS_CHECK = bats mandoc clang libclang-rt-14-dev libfuzzer-14-dev valgrind
+PKGS_CHECK = bats mandoc python3 iproute2 clang libclang-rt-14-dev libfuzzer-14-dev valgrind
 PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
@@ -37,7 +37,7 @@ MANS	 = $(wildcard man/man*/*.[0-9])
 MANS_INST = $(filter-out man/man1/fttest.1,$(MANS))
 
 .PHONY: FORCE all deps deps-check deps-bench demo check unit asan fuzz fuzz-smoke \
-	bench bench-compare install uninstall clean lint
+	bench bench-compare bench-multihost install uninstall clean lint
 
 all: deps lib/libft.a lib/libft.so $(BINS) ft.pc
 
@@ -64,9 +64,12 @@ lib/libft.so.0: $(LIB_OBJS) lib/libft.map
 	$(CC) -shared -Wl,-soname,libft.so.0 -Wl,--version-script=lib/libft.map \
 	    -o $@ $(LIB_OBJS) $(LDLIBS)
 
-bin/%: cmd/%/main.c lib/libft.a $(LIB_HDRS)
+# A program is cmd/NAME/main.c and the other .c files beside it, if any.
+.SECONDEXPANSION:
+bin/%: cmd/%/main.c $$(wildcard cmd/$$*/*.[ch]) lib/libft.a $(LIB_HDRS)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(FT_CFLAGS) -o $@ $< lib/libft.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) -o $@ $(filter %.c,$^) lib/libft.a \
+	    $(LDLIBS)
 
 # Rebuilt every time: PREFIX may differ between make and make install.
 ft.pc: mk/ft.pc.in FORCE
@@ -130,6 +133,10 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-run.sh
 	@FTBIN=$(CURDIR)/bin bash bench/replicate.sh
 	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
+
+# Across hosts made of network namespaces (needs root for most parts).
+bench-multihost: deps-bench all
+	@FTBIN=$(CURDIR)/bin bash bench/multihost.sh
 
 # Before and after of a change: BEFORE is another checkout with ft built
 # (make -C dir all), AFTER this tree unless given, COMPARE_FLAGS options of

@@ -189,6 +189,25 @@ seeded_kills() {	# replicas lo hi rank ...
 	done
 }
 
+@test "replicate over TCP: a master and another rank's replica killed" {
+	local ex v
+	# Over TCP a master commits only what its receivers acknowledged
+	# (ft-wire(7) ACK): the same outcome as over Unix sockets.
+	for ex in ring jacobi farm; do
+		v=1
+		if [ $ex = farm ]; then
+			v=0
+		fi
+		survive $ex 4 2 --tcp \
+		    --inject kill:rank=$v,role=master,after-sends=$(point $ex 1) \
+		    --inject kill:rank=2,replica=1,after-sends=$(point $ex 2)
+		killed $v 0
+		became_master $v 1
+		grep -q '"event":"failed","rank":2,"replica":1' \
+		    "$BATS_TEST_TMPDIR/ev" || [ $ex = farm ]
+	done
+}
+
 @test "replicate: kill rank 0's master, with 2 and 3 replicas" {
 	local ex r
 	# With after-sends, role=master names replica 0.

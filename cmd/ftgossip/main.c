@@ -507,6 +507,7 @@ run(const struct opts *o)
 	cfg.json = o->json;
 	cfg.events = stdout;
 	cfg.in_fd = STDIN_FILENO;
+	cfg.listen_fd = -1;
 	cfg.stop = &stop_flag;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;

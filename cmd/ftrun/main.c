@@ -28,7 +28,7 @@ usage(void)
 	    "             [--detector random|rr|brr|dbrr] [--gossip-period D]\n"
 	    "             [--inject SPEC] [--check-divergence] "
 	    "[--hang-timeout D]\n"
-	    "             [--] PROGRAM [ARGS ...]\n"
+	    "             [--universe-size N] [--] PROGRAM [ARGS ...]\n"
 	    "       ftrun [-n N] --plan --mtbf D --runtime D "
 	    "[--weibull-shape K]\n"
 	    "             [--overhead-per-replica F]\n");
@@ -53,6 +53,7 @@ enum {
 	OPT_OVERHEAD,
 	OPT_HELP,
 	OPT_HANG,
+	OPT_UNIVERSE,
 };
 
 static const struct option longopts[] = {
@@ -75,6 +76,7 @@ static const struct option longopts[] = {
 	{ "overhead-per-replica", required_argument, NULL, OPT_OVERHEAD },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "hang-timeout", required_argument, NULL, OPT_HANG },
+	{ "universe-size", required_argument, NULL, OPT_UNIVERSE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -295,6 +297,13 @@ main(int argc, char *argv[])
 				    "shorter than 100ms (0 or 'off' turns hang "
 				    "detection off)", optarg);
 			break;
+		case OPT_UNIVERSE:
+			cf.universe = (uint32_t)strtonum(optarg, 1,
+			    FT_WIRE_MAX_RANKS, &errstr);
+			if (errstr != NULL)
+				ft_diex(FT_EXIT_USAGE, "--universe-size '%s' is "
+				    "%s", optarg, errstr);
+			break;
 		case OPT_GRACE:
 			cf.grace_ns = parse_duration("--grace", optarg, 1);
 			break;
@@ -358,6 +367,15 @@ main(int argc, char *argv[])
 			ft_diex(FT_EXIT_USAGE, "--inject: role=replica needs "
 			    "-r 2 or more");
 	}
+	/* As mpirun: as many slots as the host has CPUs, or processes. */
+	if (cf.universe == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		cf.universe = cpus > 0 && (uint64_t)cpus > cf.nranks *
+		    cf.nrep ? (uint32_t)cpus : cf.nranks * cf.nrep;
+	} else if (cf.universe < cf.nranks * cf.nrep)
+		ft_diex(FT_EXIT_USAGE, "--universe-size %u is smaller than "
+		    "the job's %u processes", cf.universe, cf.nranks * cf.nrep);
 	cf.argv = argv;
 	cf.tmpdir = getenv("TMPDIR");
 	cf.path = getenv("PATH");

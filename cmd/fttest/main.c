@@ -28,6 +28,12 @@
  *	the handshake), 99 when nothing came within 5 seconds, 111 when
  *	the connect fails.
  *
+ * fttest relay --listen ADDR --to ADDR --delay DURATION
+ *	Forward every connection accepted on --listen to --to, each
+ *	direction delayed by DURATION (relay.c).  Prints the bound
+ *	address, then runs until killed.  An ADDR without "unix:" or
+ *	"tcp:" is "tcp:ADDR", as ftboot's host:port.
+ *
  * Usage errors exit 100.
  */
 #include <sys/socket.h>
@@ -41,6 +47,7 @@
 #include <unistd.h>
 
 #include "../../lib/net/net.h"
+#include "fttest.h"
 
 #define CONNECT_TIMEOUT_NS	(5 * 1000000000ull)
 
@@ -53,7 +60,8 @@ usage(void)
 	fprintf(stderr,
 	    "usage: fttest connect ADDR [--key HEX64] [--no-verify]\n"
 	    "       fttest gossip ADDR --key HEX64 --id ID [--count N] "
-	    "[--cut K] [HB ...]\n");
+	    "[--cut K] [HB ...]\n"
+	    "       fttest relay --listen ADDR --to ADDR --delay DURATION\n");
 	exit(FT_EXIT_USAGE);
 }
 
@@ -231,9 +239,25 @@ dial(struct ft_conn *c, const char *addr, const uint8_t *key, uint32_t id,
 /* The options of the subcommands, each of which takes some. */
 struct args {
 	uint8_t		 key[FT_WIRE_KEYLEN];
-	int		 haskey, noverify;
+	int		 haskey, noverify, hasdelay;
 	long long	 id, count, cut;	/* -1: not given */
+	char		 listen[256], to[256];	/* "": not given */
+	uint64_t	 delay;
 };
+
+/* An address of fttest relay: host:port stands for tcp:host:port. */
+static void
+parse_addr(const char *opt, const char *arg, char *buf, size_t size)
+{
+	int n;
+
+	if (strncmp(arg, "unix:", 5) == 0 || strncmp(arg, "tcp:", 4) == 0)
+		n = snprintf(buf, size, "%s", arg);
+	else
+		n = snprintf(buf, size, "tcp:%s", arg);
+	if (n < 0 || (size_t)n >= size)
+		ft_diex(FT_EXIT_USAGE, "%s '%s' is too long", opt, arg);
+}
 
 /*
  * Parse the options of a subcommand, those in longopts; the operands
@@ -258,6 +282,20 @@ parse_args(int argc, char *argv[], const struct option *longopts,
 			break;
 		case 'N':
 			a->noverify = 1;
+			break;
+		case 'l':
+			parse_addr("--listen", optarg, a->listen,
+			    sizeof(a->listen));
+			break;
+		case 't':
+			parse_addr("--to", optarg, a->to, sizeof(a->to));
+			break;
+		case 'd':
+			if (ft_parse_duration(optarg, &a->delay) != 0 ||
+			    a->delay > 3600 * 1000000000ull)
+				ft_diex(FT_EXIT_USAGE, "--delay '%s' is not a "
+				    "duration from 0 to 1h", optarg);
+			a->hasdelay = 1;
 			break;
 		case 'i':
 		case 'n':
@@ -413,12 +451,31 @@ cmd_gossip(int argc, char *argv[])
 	return status;
 }
 
+static int
+cmd_relay(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "to", required_argument, NULL, 't' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct args a;
+
+	parse_args(argc, argv, longopts, &a);
+	if (argc != optind || a.listen[0] == '\0' || a.to[0] == '\0' ||
+	    !a.hasdelay)
+		usage();
+	relay_run(a.listen, a.to, a.delay);
+}
+
 static const struct {
 	const char	*name;
 	int		(*fn)(int, char *[]);
 } cmds[] = {
 	{ "connect", cmd_connect },
 	{ "gossip", cmd_gossip },
+	{ "relay", cmd_relay },
 };
 
 int

@@ -854,7 +854,8 @@ ft_gnode_run(const struct ft_gnode_cfg *cfg)
 	nd.now = ft_now_ns();
 	ft_wbuf_init(&nd.wb);
 	errno = 0;
-	nd.lfd = listen_on(cfg->addrs[cfg->self], bound, sizeof(bound));
+	nd.lfd = cfg->listen_fd >= 0 ? cfg->listen_fd :
+	    listen_on(cfg->addrs[cfg->self], bound, sizeof(bound));
 	nd.epfd = -1;
 	if (nd.lfd < 0) {
 		ft_warn("listen on %s", cfg->addrs[cfg->self]);

@@ -32,6 +32,9 @@ struct ft_gnode_cfg {
 	int		 json;
 	FILE		*events;
 	int		 in_fd;		/* "dead ID" lines, or -1 */
+	/* A listener already bound to addrs[self] (taken over, closed at
+	 * the end), or -1 to listen there. */
+	int		 listen_fd;
 	volatile sig_atomic_t *stop;
 };
 

@@ -68,7 +68,11 @@ typedef struct MPI_Status {
 #define MPI_ERR_INFO_KEY	23
 #define MPI_ERR_INFO_VALUE	24
 #define MPI_ERR_INFO_NOKEY	25
-#define MPI_ERR_LASTCODE	25
+#define MPI_ERR_SPAWN		26
+#define MPI_ERR_PORT		27
+#define MPI_ERR_NAME		28
+#define MPI_ERR_SERVICE		29
+#define MPI_ERR_LASTCODE	29
 
 /* Wildcards and special ranks. */
 #define MPI_ANY_SOURCE		(-1)
@@ -800,6 +804,29 @@ FT_MPI_API int	MPI_Intercomm_merge(MPI_Comm, int, MPI_Comm *);
 FT_MPI_API int	MPI_Comm_remote_size(MPI_Comm, int *);
 FT_MPI_API int	MPI_Comm_remote_group(MPI_Comm, MPI_Group *);
 
+/* --- dynamic processes (issue 14, MPI-3.1 chapter 10) --- */
+#define MPI_ARGV_NULL		((char **)0)
+#define MPI_ARGVS_NULL		((char ***)0)
+#define MPI_ERRCODES_IGNORE	((int *)0)
+#define MPI_MAX_PORT_NAME	256
+FT_MPI_API int	MPI_Comm_spawn(const char *, char *[], int, MPI_Info, int,
+		    MPI_Comm, MPI_Comm *, int[]);
+FT_MPI_API int	MPI_Comm_spawn_multiple(int, char *[], char **[],
+		    const int[], const MPI_Info[], int, MPI_Comm, MPI_Comm *,
+		    int[]);
+FT_MPI_API int	MPI_Comm_get_parent(MPI_Comm *);
+FT_MPI_API int	MPI_Comm_disconnect(MPI_Comm *);
+FT_MPI_API int	MPI_Open_port(MPI_Info, char *);
+FT_MPI_API int	MPI_Close_port(const char *);
+FT_MPI_API int	MPI_Comm_accept(const char *, MPI_Info, int, MPI_Comm,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Comm_connect(const char *, MPI_Info, int, MPI_Comm,
+		    MPI_Comm *);
+FT_MPI_API int	MPI_Publish_name(const char *, MPI_Info, const char *);
+FT_MPI_API int	MPI_Unpublish_name(const char *, MPI_Info, const char *);
+FT_MPI_API int	MPI_Lookup_name(const char *, MPI_Info, char *);
+FT_MPI_API int	MPI_Comm_join(int, MPI_Comm *);
+
 /*
  * The profiling interface (MPI-3.1 14.2): every MPI_X function is also
  * PMPI_X; MPI_X is a weak alias, so a tool may define its own MPI_X and
@@ -1160,6 +1187,23 @@ FT_MPI_API int	PMPI_Intercomm_create(MPI_Comm, int, MPI_Comm, int, int,
 FT_MPI_API int	PMPI_Intercomm_merge(MPI_Comm, int, MPI_Comm *);
 FT_MPI_API int	PMPI_Comm_remote_size(MPI_Comm, int *);
 FT_MPI_API int	PMPI_Comm_remote_group(MPI_Comm, MPI_Group *);
+FT_MPI_API int	PMPI_Comm_spawn(const char *, char *[], int, MPI_Info, int,
+		    MPI_Comm, MPI_Comm *, int[]);
+FT_MPI_API int	PMPI_Comm_spawn_multiple(int, char *[], char **[],
+		    const int[], const MPI_Info[], int, MPI_Comm, MPI_Comm *,
+		    int[]);
+FT_MPI_API int	PMPI_Comm_get_parent(MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_disconnect(MPI_Comm *);
+FT_MPI_API int	PMPI_Open_port(MPI_Info, char *);
+FT_MPI_API int	PMPI_Close_port(const char *);
+FT_MPI_API int	PMPI_Comm_accept(const char *, MPI_Info, int, MPI_Comm,
+		    MPI_Comm *);
+FT_MPI_API int	PMPI_Comm_connect(const char *, MPI_Info, int, MPI_Comm,
+		    MPI_Comm *);
+FT_MPI_API int	PMPI_Publish_name(const char *, MPI_Info, const char *);
+FT_MPI_API int	PMPI_Unpublish_name(const char *, MPI_Info, const char *);
+FT_MPI_API int	PMPI_Lookup_name(const char *, MPI_Info, char *);
+FT_MPI_API int	PMPI_Comm_join(int, MPI_Comm *);
 
 #ifdef __cplusplus
 }

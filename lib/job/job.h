@@ -31,6 +31,21 @@
 /* --inject ...,after-sends=N: the process kills itself after N sends. */
 #define FT_ENV_KILL_AFTER	"FT_KILL_AFTER_SENDS"
 #define FT_ENV_KILL_SIGNAL	"FT_KILL_SIGNAL"
+/*
+ * Dynamic processes: the process id of rank 0 of this process's world
+ * (0 for the job's first world; a world is the MPI_COMM_WORLD of the
+ * processes started together), the world's number (0, then 1, 2, ...
+ * in the order of the spawns), the universe size (the processes the
+ * job may start over its life, MPI_UNIVERSE_SIZE), the command number
+ * in MPI_Comm_spawn_multiple (MPI_APPNUM), and "1" when the world was
+ * spawned: it then waits for a REPLY of reqid 0, after the TABLE, that
+ * names its parents.
+ */
+#define FT_ENV_WORLD_BASE	"FT_WORLD_BASE"
+#define FT_ENV_WORLD		"FT_WORLD"
+#define FT_ENV_UNIVERSE		"FT_UNIVERSE_SIZE"
+#define FT_ENV_APPNUM		"FT_APPNUM"
+#define FT_ENV_PARENT		"FT_PARENT"
 /* The write end of the heartbeat pipe, and the period of the beats. */
 #define FT_ENV_HB_FD		"FT_HEARTBEAT_FD"
 #define FT_ENV_HB_PERIOD	"FT_HEARTBEAT_MS"
@@ -39,6 +54,9 @@
 struct ft_job_env {
 	uint32_t	rank, size, node;
 	uint32_t	replica, nrep;	/* nrep >= 1; process id rank*nrep+replica */
+	/* Dynamic processes (nrep 1): process id base + rank. */
+	uint32_t	base, world, universe, appnum;
+	int		spawned;	/* has a parent world */
 	int		check_divergence;
 	char		launcher[FT_WIRE_ADDR_MAX];
 	char		dir[FT_WIRE_ADDR_MAX];
@@ -65,6 +83,17 @@ int	 ft_job_env_read(struct ft_job_env *,
  */
 int	 ft_job_join(const struct ft_job_env *, const struct ft_rank_addr *self,
 	    struct ft_conn *ctl, struct ft_msg_table *table, int timeout_ms);
+
+/* This process's id in the job: base + rank * nrep + replica. */
+uint32_t ft_job_self(const struct ft_job_env *);
+
+/*
+ * After ft_job_join, wait on ctl up to timeout_ms for the next frame,
+ * which must be of type; the frame is in *h and *body until the next
+ * call on ctl.  Returns 0, or -1 with errno (EPROTO: another type).
+ */
+int	 ft_job_await(struct ft_conn *ctl, unsigned int type, struct ft_hdr *h,
+	    const uint8_t **body, int timeout_ms);
 
 /*
  * Heartbeats (heartbeat.c): a thread of every rank writes one record to
@@ -122,6 +151,9 @@ struct ft_launch {
 	int		  check_divergence;
 	const struct ft_inject *inject;	/* faults to inject */
 	size_t		  ninject;
+	/* Processes the job may start over its life, spawned ones
+	 * included (MPI_UNIVERSE_SIZE); 0: nranks * nrep. */
+	uint32_t	  universe;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "spawn.h"
 
 #define LINE_MAX_FWD	(64u << 10)	/* a longer line is split */
 
@@ -59,6 +60,8 @@ struct lrank {
 	uint64_t	 hb_completed;	/* MPI operations it has completed */
 	uint64_t	 hb_progress_at;	/* when that number last grew */
 	uint32_t	 hb_flags, hb_state_ms;
+	/* Added to the running job (spawn.c), or NULL. */
+	const struct ft_launch_proc *spec;
 };
 
 struct lconn {
@@ -118,6 +121,9 @@ struct launcher {
 	uint64_t		 hb_beats;
 	uint64_t		 hb_read_at;	/* our last read of the pipe */
 	struct ft_ratelim	 refusals;	/* warnings about strangers */
+	struct ft_spawner	*sp;		/* dynamic processes (spawn.c) */
+	uint32_t		 n0;		/* processes started at first */
+	const sigset_t		*origmask;	/* what processes start with */
 };
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -141,7 +147,9 @@ event(struct launcher *l, const char *fmt, ...) FT_PRINTF(2, 3);
 static const char *
 who(const struct launcher *l, uint32_t i, char *buf, size_t size)
 {
-	if (l->nrep > 1)
+	if (l->ranks[i].spec != NULL)
+		snprintf(buf, size, "rank %s", l->ranks[i].spec->label);
+	else if (l->nrep > 1)
 		snprintf(buf, size, "rank %u replica %u", i / l->nrep,
 		    i % l->nrep);
 	else
@@ -362,7 +370,10 @@ flush_lines(struct launcher *l, uint32_t i, struct outbuf *o, int final)
 	struct iovec iov[3];
 	ssize_t n;
 
-	if (l->cf->tag_output)
+	if (l->cf->tag_output && l->ranks[i].spec != NULL)
+		plen = (size_t)snprintf(prefix, sizeof(prefix), "[%s] ",
+		    l->ranks[i].spec->label);
+	else if (l->cf->tag_output)
 		plen = (size_t)snprintf(prefix, sizeof(prefix), "[%u] ", rank);
 	while (start < o->len) {
 		line = o->buf + start;
@@ -752,8 +763,10 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
     const sigset_t *origmask, int *errfd)
 {
 	int out[2], err[2], in[2] = { -1, -1 }, key[2], ep[2];
+	const struct ft_launch_proc *spec = l->ranks[i].spec;
+	char **argv = spec != NULL ? spec->argv : l->cf->argv;
 	pid_t pid, parent = getpid();
-	char *extra[24];
+	char *extra[32];
 	size_t nextra = 0, k;
 	int devnull;
 
@@ -765,8 +778,12 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (write(key[1], l->key, sizeof(l->key)) != (ssize_t)sizeof(l->key))
 		return -1;
 	close(key[1]);
-	extra[nextra++] = env_entry(FT_ENV_RANK, "%u", l->ranks[i].rank);
-	extra[nextra++] = env_entry(FT_ENV_SIZE, "%u", l->nranks);
+	extra[nextra++] = env_entry(FT_ENV_RANK, "%u", spec != NULL ?
+	    spec->rank : l->ranks[i].rank);
+	extra[nextra++] = env_entry(FT_ENV_SIZE, "%u", spec != NULL ?
+	    spec->size : l->nranks);
+	extra[nextra++] = env_entry(FT_ENV_UNIVERSE, "%u", l->cf->universe >
+	    l->n0 ? l->cf->universe : l->n0);
 	extra[nextra++] = env_entry(FT_ENV_NODE, "%u", 0u);
 	extra[nextra++] = env_entry(FT_ENV_LAUNCHER, "%s", l->addr);
 	extra[nextra++] = env_entry(FT_ENV_KEYFD, "%d", key[0]);
@@ -847,9 +864,18 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 			(void)putenv(l->cf->setenv[k]);
 		for (k = 0; k < nextra; k++)
 			(void)putenv(extra[k]);
-		execv(prog, l->cf->argv);
+		for (k = 0; spec != NULL && spec->env[k] != NULL; k++)
+			(void)putenv(spec->env[k]);
+		if (spec != NULL && spec->wdir != NULL &&
+		    chdir(spec->wdir) != 0) {
+			int e = errno;
+
+			(void)!write(ep[1], &e, sizeof(e));
+			_exit(127);
+		}
+		execv(prog, argv);
 		if (errno == ENOEXEC)
-			exec_script(prog, l->cf->argv);
+			exec_script(prog, argv);
 		{
 			int e = errno;
 
@@ -962,6 +988,11 @@ unjoinable(struct launcher *l, uint32_t i)
 static void
 finalize_check(struct launcher *l)
 {
+	if (ft__spawn_worlds(l->sp)) {
+		if (!l->aborting)
+			ft__spawn_finalize(l->sp);
+		return;
+	}
 	if (l->finalized > 0 && l->finalized + l->ndead == l->n &&
 	    !l->aborting)
 		send_all_empty(l, FT_MSG_FINALIZE_OK);
@@ -1020,7 +1051,11 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		r->registered = 1;
 		r->addr = reg.addr;
 		r->conn = lc;
-		if (++l->registered == l->n)
+		if (r->spec != NULL) {
+			ft__spawn_registered(l->sp, reg.rank);
+			return 0;
+		}
+		if (++l->registered == l->n0)
 			send_table(l);
 		else if (l->unjoined >= 0 && !l->aborting)
 			unjoinable(l, l->unjoined);
@@ -1069,6 +1104,9 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		return 0;
 	case FT_MSG_NOTE:
 		return on_note(l, lc, body, blen);
+	case FT_MSG_SPAWN:
+	case FT_MSG_PORT:
+		return ft__spawn_frame(l->sp, (uint32_t)lc->rank, h, body);
 	default:
 		errno = EPROTO;
 		return -1;
@@ -1325,6 +1363,7 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 	struct lrank *r = &l->ranks[i];
 	const char *seen = r->hung ? "" : ", detected by waitpid on this host";
 	int status = r->hung ? 128 + SIGKILL : -1;
+	char name[48];
 
 	if (l->nrep > 1) {
 		if (replica_failed(l, i, how) == 0)
@@ -1349,8 +1388,8 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 		return;
 	}
 	rank_failed(l, i, how);
-	ft_warnx("rank %u (pid %d) %s%s; aborting the job", i, (int)r->pid,
-	    how, seen);
+	ft_warnx("%s (pid %d) %s%s; aborting the job", who(l, i, name,
+	    sizeof(name)), (int)r->pid, how, seen);
 	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":\"rank %u %s\"",
 	    i, i, how);
 	abort_job(l, status);
@@ -1371,6 +1410,8 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 	 * its connection, unread: it decides how the exit reads. */
 	if (r->conn != NULL && !r->conn->closed)
 		lconn_read(l, r->conn);
+	/* A SPAWN among it may have moved the table. */
+	r = &l->ranks[i];
 	(void)replica_field(l, r, rep, sizeof(rep));
 	if (WIFSIGNALED(st))
 		event(l, "\"event\":\"exit\",\"rank\":%u,%s\"pid\":%d,"
@@ -1380,6 +1421,9 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 		event(l, "\"event\":\"exit\",\"rank\":%u,%s\"pid\":%d,"
 		    "\"status\":%d", r->rank, rep, (int)r->pid,
 		    WEXITSTATUS(st));
+	/* A spawn that this process was part of fails with it. */
+	if (r->spec != NULL && ft__spawn_exited(l->sp, i))
+		return;
 	/* Declared failed when it fell silent, or ended the job itself. */
 	if (r->hung || r->aborted)
 		return;
@@ -2110,6 +2154,7 @@ ft_launch_run(const struct ft_launch *cf)
 	l.nranks = cf->nranks;
 	l.nrep = cf->nrep > 1 ? cf->nrep : 1;
 	l.n = cf->nranks * l.nrep;
+	l.n0 = l.n;
 	l.lfd = -1;
 	for (i = 0; i < FT_REPLICAS_MAX; i++)
 		l.in_fds[i] = -1;
@@ -2130,7 +2175,8 @@ ft_launch_run(const struct ft_launch *cf)
 		return errno == ENOENT ? 127 : 126;
 	}
 	if ((l.ranks = calloc(l.n, sizeof(*l.ranks))) == NULL ||
-	    (errfds = calloc(l.n, sizeof(*errfds))) == NULL) {
+	    (errfds = calloc(l.n, sizeof(*errfds))) == NULL ||
+	    (l.sp = ft__spawn_new(&l, l.n, cf->universe)) == NULL) {
 		ft_warn("unable to allocate %u ranks", l.n);
 		return FT_EXIT_TEMP;
 	}
@@ -2197,6 +2243,7 @@ ft_launch_run(const struct ft_launch *cf)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	l.stdin_open = 1;
+	l.origmask = &orig;
 	if (cf->timeout_ns > 0)
 		l.deadline = ft_now_ns() + cf->timeout_ns;
 	for (i = 0; i < l.n; i++) {
@@ -2259,6 +2306,7 @@ ft_launch_run(const struct ft_launch *cf)
 		free(l.ranks[i].out.buf);
 		free(l.ranks[i].err.buf);
 	}
+	ft__spawn_free(l.sp);
 	free(l.ranks);
 	free(l.printed);
 	free(l.inj_next);
@@ -2274,4 +2322,151 @@ ft_launch_run(const struct ft_launch *cf)
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	return status;
+}
+
+/* For spawn.c: adding processes to the running job ------------------ */
+
+int
+ft__launch_add(struct launcher *l, const struct ft_launch_proc *procs,
+    uint32_t n, uint32_t *first, uint32_t *failed)
+{
+	struct lrank *nr;
+	uint64_t *np;
+	uint32_t i, k, id;
+	ssize_t got;
+	int e, errfd;
+
+	*first = l->n;
+	*failed = 0;
+	if ((nr = reallocarray(l->ranks, (size_t)l->n + n,
+	    sizeof(*nr))) == NULL)
+		return -1;
+	l->ranks = nr;
+	/* Output is counted per process: one process a rank here. */
+	if ((np = reallocarray(l->printed, 2 * ((size_t)l->n + n),
+	    sizeof(*np))) == NULL)
+		return -1;
+	l->printed = np;
+	for (i = 0; i < n; i++) {
+		id = l->n;
+		memset(&l->ranks[id], 0, sizeof(l->ranks[id]));
+		memset(&l->printed[2 * (size_t)id], 0, 2 * sizeof(*np));
+		l->ranks[id].rank = id;
+		l->ranks[id].spec = &procs[i];
+		l->ranks[id].out = (struct outbuf){ -1, STDOUT_FILENO,
+		    malloc(LINE_MAX_FWD), 0, 0 };
+		l->ranks[id].err = (struct outbuf){ -1, STDERR_FILENO,
+		    malloc(LINE_MAX_FWD), 0, 0 };
+		l->n++;
+		errfd = -1;
+		if (l->ranks[id].out.buf == NULL ||
+		    l->ranks[id].err.buf == NULL ||
+		    spawn(l, id, procs[i].prog, l->origmask, &errfd) != 0) {
+			/* Never started: it ends here, as if it had. */
+			e = errno;
+			l->ranks[id].state = R_EXITED;
+			l->ranks[id].aborted = 1;
+			if (errfd != -1)
+				close(errfd);
+			goto fail;
+		}
+		do
+			got = read(errfd, &e, sizeof(e));
+		while (got < 0 && errno == EINTR);
+		close(errfd);
+		if (got == (ssize_t)sizeof(e)) {
+			/* Exec failed: it exits 127, and is reaped later. */
+			l->ranks[id].aborted = 1;
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	*failed = i;
+	for (k = 0; k < i; k++)
+		ft__launch_cancel(l, *first + k, 1);
+	errno = e;
+	return -1;
+}
+
+void
+ft__launch_cancel(struct launcher *l, uint32_t id, int kill_it)
+{
+	struct lrank *r = &l->ranks[id];
+
+	/* Read as an abort of its own: no failure, not in the status. */
+	r->aborted = 1;
+	if (kill_it && r->state == R_RUNNING && r->pid > 0) {
+		r->sent_sig = SIGKILL;
+		if (killpg(r->pid, SIGKILL) != 0)
+			(void)kill(r->pid, SIGKILL);
+	}
+}
+
+void
+ft__launch_send(struct launcher *l, uint32_t id, const struct ft_wbuf *wb)
+{
+	if (id < l->n && l->ranks[id].state == R_RUNNING)
+		send_frame(l->ranks[id].conn, wb);
+}
+
+unsigned int
+ft__launch_state(const struct launcher *l, uint32_t id)
+{
+	const struct lrank *r = &l->ranks[id];
+	unsigned int st = 0;
+
+	if (r->registered)
+		st |= FT_LS_REGISTERED;
+	if (r->finalized)
+		st |= FT_LS_FINALIZED;
+	if (r->state == R_EXITED || r->dead || r->hung)
+		st |= FT_LS_EXITED;
+	if (id < l->n0 && l->table_sent)
+		st |= FT_LS_TABLED;
+	return st;
+}
+
+const struct ft_rank_addr *
+ft__launch_addr(const struct launcher *l, uint32_t id)
+{
+	return &l->ranks[id].addr;
+}
+
+uint32_t
+ft__launch_nprocs(const struct launcher *l)
+{
+	return l->n;
+}
+
+uint32_t
+ft__launch_nrep(const struct launcher *l)
+{
+	return l->nrep;
+}
+
+const struct ft_launch *
+ft__launch_conf(const struct launcher *l)
+{
+	return l->cf;
+}
+
+void
+ft__launch_event(struct launcher *l, const char *fmt, ...)
+{
+	char line[2 * FT_WIRE_TEXT_MAX + 512];
+	va_list ap;
+
+	if (l->cf->events == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	event(l, "%s", line);
+}
+
+void
+ft__launch_json(const char *s, char *out, size_t outsize)
+{
+	json_quote(s, out, outsize);
 }

@@ -64,6 +64,26 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 		*why = FT_ENV_REPLICA;
 	if (*why != NULL)
 		goto bad;
+	/* Dynamic processes: absent for a job that never spawns. */
+	e->universe = e->size * e->nrep;
+	if (get(FT_ENV_WORLD_BASE) != NULL &&
+	    (get_u32(get, FT_ENV_WORLD_BASE, FT_WIRE_MAX_RANKS - e->size,
+	    &e->base) != 0 || (e->base > 0 && e->nrep > 1)))
+		*why = FT_ENV_WORLD_BASE;
+	else if (get(FT_ENV_WORLD) != NULL &&
+	    get_u32(get, FT_ENV_WORLD, FT_WIRE_MAX_RANKS, &e->world) != 0)
+		*why = FT_ENV_WORLD;
+	else if (get(FT_ENV_UNIVERSE) != NULL &&
+	    (get_u32(get, FT_ENV_UNIVERSE, FT_WIRE_MAX_RANKS,
+	    &e->universe) != 0 || e->universe < e->base + e->size * e->nrep))
+		*why = FT_ENV_UNIVERSE;
+	else if (get(FT_ENV_APPNUM) != NULL &&
+	    get_u32(get, FT_ENV_APPNUM, INT32_MAX, &e->appnum) != 0)
+		*why = FT_ENV_APPNUM;
+	if (*why != NULL)
+		goto bad;
+	s = get(FT_ENV_PARENT);
+	e->spawned = s != NULL && strcmp(s, "1") == 0;
 	snprintf(e->launcher, sizeof(e->launcher), "%s", get(FT_ENV_LAUNCHER));
 	if ((s = get(FT_ENV_JOBDIR)) != NULL)
 		snprintf(e->dir, sizeof(e->dir), "%s", s);
@@ -103,7 +123,7 @@ ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
 	const uint8_t *body;
 	struct ft_wbuf wb;
 	struct ft_hdr h;
-	uint32_t self_id = e->rank * e->nrep + e->replica;
+	uint32_t self_id = ft_job_self(e);
 	int fd, saved;
 
 	/* A full accept queue (many ranks at once) is worth waiting out. */
@@ -131,7 +151,8 @@ ft_job_join(const struct ft_job_env *e, const struct ft_rank_addr *self,
 		goto fail;
 	if (ft_msg_table_decode(body, h.len - FT_WIRE_HDRLEN, table) != 0)
 		goto fail;
-	if (table->n != e->size * e->nrep) {
+	/* The table holds every process that joined so far, ours too. */
+	if (table->n < e->base + e->size * e->nrep) {
 		ft_msg_table_free(table);
 		errno = EPROTO;
 		goto fail;
@@ -142,4 +163,18 @@ fail:
 	ft_conn_release(ctl);
 	errno = saved;
 	return -1;
+}
+
+uint32_t
+ft_job_self(const struct ft_job_env *e)
+{
+	return e->base + e->rank * e->nrep + e->replica;
+}
+
+int
+ft_job_await(struct ft_conn *ctl, unsigned int type, struct ft_hdr *h,
+    const uint8_t **body, int timeout_ms)
+{
+	return ft_conn_await(ctl, type, 0, h, body, ft_now_ns() +
+	    (uint64_t)timeout_ms * 1000000) < 0 ? -1 : 0;
 }

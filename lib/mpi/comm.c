@@ -32,11 +32,12 @@
 #define TAG_GROUP_MASK		0x0fffffff
 
 /*
- * Context ids: world 0, self 2, then agreed ones, below those of
- * MPI_Comm_idup; never reused.
+ * Context ids: world 0, self 2, then agreed ones, below those the
+ * launcher hands out for intercommunicators between worlds
+ * (FT_WIRE_CTX_JOB) and those of MPI_Comm_idup; never reused.
  */
 #define CTX_FIRST		4
-#define CTX_LAST		(FT_MPI_CTX_IDUP - 2)
+#define CTX_LAST		(FT_WIRE_CTX_JOB - 2)
 
 /* Words of an agreement row: the error class, the next free context. */
 #define ROW_ERR			0
@@ -664,19 +665,20 @@ PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 static int
 group_in_comm(MPI_Comm comm, MPI_Group group, int *out)
 {
+	uint32_t np = ft__mpi_nprocs();
 	int *map, i;
 
 	if (group->size == 0)
 		return 0;
-	if ((map = malloc(ft__mpi.env.size * sizeof(*map))) == NULL)
+	if ((map = malloc(np * sizeof(*map))) == NULL)
 		return -2;
-	for (i = 0; i < (int)ft__mpi.env.size; i++)
+	for (i = 0; i < (int)np; i++)
 		map[i] = -1;
 	for (i = 0; i < comm->size; i++)
-		if (comm->world[i] < ft__mpi.env.size)
+		if (comm->world[i] < np)
 			map[comm->world[i]] = i;
 	for (i = 0; i < group->size; i++) {
-		if (group->world[i] >= ft__mpi.env.size ||
+		if (group->world[i] >= np ||
 		    map[group->world[i]] < 0) {
 			free(map);
 			return -1;
@@ -1097,7 +1099,8 @@ PMPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_attr",
 		    "NULL argument");
 	*flag = 1;
-	universe = (int)ft__mpi.env.size;
+	universe = (int)ft__mpi.env.universe;
+	appnum = (int)ft__mpi.env.appnum;
 	switch (key) {
 	case MPI_TAG_UB:
 		*(int **)val = &tag_ub;

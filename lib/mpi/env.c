@@ -39,8 +39,7 @@ to_launcher(uint32_t kind, const char *text)
 	n.kind = kind;
 	snprintf(n.text, sizeof(n.text), "%s", text);
 	ft_wbuf_init(&wb);
-	if (ft_msg_note_encode(&wb, ft__mpi.env.rank * ft__mpi.env.nrep +
-	    ft__mpi.env.replica, &n) == 0)
+	if (ft_msg_note_encode(&wb, ft_job_self(&ft__mpi.env), &n) == 0)
 		(void)ft_conn_queue_copy(ctl, wb.p, wb.len);
 	ft_wbuf_release(&wb);
 }
@@ -92,6 +91,8 @@ on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 		ft__mpi.finalize_ok = 1;
 	else if (h->type == FT_MSG_VIEW)
 		on_view(h, body);
+	else if (h->type == FT_MSG_REPLY || h->type == FT_MSG_PROCS)
+		ft__mpi_dyn_ctl(h, body);
 	else
 		ft_warnx("rank %u: ignored a %s frame from the launcher",
 		    ft__mpi.env.rank, ft_msg_name(h->type));
@@ -126,8 +127,8 @@ start_heartbeat(void)
 	ms = strtol(ms_s, &end, 10);
 	if (*ms_s == '\0' || *end != '\0' || ms < 1 || ms > 3600000)
 		goto bad;
-	if (ft_hb_start((int)fd, ft__mpi.env.rank * ft__mpi.env.nrep +
-	    ft__mpi.env.replica, (uint64_t)ms * 1000000) != 0) {
+	if (ft_hb_start((int)fd, ft_job_self(&ft__mpi.env),
+	    (uint64_t)ms * 1000000) != 0) {
 		/* Without beats the launcher would kill us as hung. */
 		ft_warn("MPI_Init: unable to start the heartbeat thread");
 		_exit(FT_EXIT_TEMP);
@@ -173,13 +174,17 @@ init_common(void)
 	if (ft__mpi.env.nrep > 1)
 		snprintf(role, sizeof(role), "rank %u.%u", ft__mpi.env.rank,
 		    ft__mpi.env.replica);
+	else if (ft__mpi.env.world > 0)
+		snprintf(role, sizeof(role), "rank %u:%u", ft__mpi.env.world,
+		    ft__mpi.env.rank);
 	else
 		snprintf(role, sizeof(role), "rank %u", ft__mpi.env.rank);
 	ft_diag_setrole(role);
 	/* Spinning buys latency when every rank has a core; when ranks
 	 * outnumber cores it steals the core the sender needs, so yield. */
-	ft__mpi.oversubscribed = (long)ft__mpi.env.size *
-	    (long)ft__mpi.env.nrep > sysconf(_SC_NPROCESSORS_ONLN);
+	ft__mpi.oversubscribed = (long)ft__mpi.env.base +
+	    (long)ft__mpi.env.size * (long)ft__mpi.env.nrep >
+	    sysconf(_SC_NPROCESSORS_ONLN);
 	if ((s = getenv(FT_ENV_KILL_AFTER)) != NULL) {
 		ft__mpi.kill_after = strtoull(s, NULL, 10);
 		s = getenv(FT_ENV_KILL_SIGNAL);
@@ -197,8 +202,10 @@ init_common(void)
 	    ft__mpi.env.proto)) == NULL)
 		ft__mpi_abort(FT_EXIT_USAGE, "unknown fault-tolerance protocol");
 	memset(&pc, 0, sizeof(pc));
-	pc.rank = ft__mpi.env.rank;
-	pc.size = ft__mpi.env.size;
+	/* The engine counts every process of the job: spawned worlds
+	 * come after the ids of the worlds before them. */
+	pc.rank = ft__mpi.env.base + ft__mpi.env.rank;
+	pc.size = ft__mpi.env.base + ft__mpi.env.size;
 	/* The layout of replication: R processes a rank. */
 	pc.ppr = ft__mpi.env.nrep;
 	pc.index = ft__mpi.env.replica;
@@ -231,6 +238,12 @@ init_common(void)
 		if (ft_pt_set_table(ft__mpi.pt, table.ranks, table.n) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "bad rank table");
 		ft_msg_table_free(&table);
+		/* A spawned world learns of its parents next. */
+		if (ft__mpi.env.spawned && ft__mpi_dyn_init_read(&ctl) != 0) {
+			ft_warn("unable to learn the parents from '%s'",
+			    ft__mpi.env.launcher);
+			_exit(FT_EXIT_TEMP);
+		}
 		ft_pt_set_ctl(ft__mpi.pt, &ctl, on_ctl, NULL);
 		if (ft__mpi.env.nrep > 1) {
 			ft_pt_set_notify(ft__mpi.pt, notify_launcher, NULL);
@@ -244,12 +257,12 @@ init_common(void)
 	    (ft_mpi_comm_self.world = calloc(1, sizeof(uint32_t))) == NULL)
 		ft__mpi_abort(FT_EXIT_TEMP, "out of memory");
 	for (uint32_t i = 0; i < ft__mpi.env.size; i++)
-		ft_mpi_comm_world.world[i] = i;
+		ft_mpi_comm_world.world[i] = ft__mpi.env.base + i;
 	ft_mpi_comm_self.rank = 0;
 	ft_mpi_comm_self.size = 1;
-	ft_mpi_comm_self.world[0] = ft__mpi.env.rank;
+	ft_mpi_comm_self.world[0] = ft__mpi_self_rank();
 	ft__mpi.initialized = 1;
-	return MPI_SUCCESS;
+	return ft__mpi_dyn_init();
 }
 
 int
@@ -330,8 +343,7 @@ PMPI_Finalize(void)
 	ft__mpi_wait(not_busy, NULL);
 	if (!ft__mpi.singleton && (ctl = ft_pt_ctl(ft__mpi.pt)) != NULL) {
 		ft_wbuf_init(&wb);
-		if (ft_msg_empty_encode(&wb, ft__mpi.env.rank *
-		    ft__mpi.env.nrep + ft__mpi.env.replica,
+		if (ft_msg_empty_encode(&wb, ft_job_self(&ft__mpi.env),
 		    FT_MSG_FINALIZE) != 0 ||
 		    ft_conn_queue_copy(ctl, wb.p, wb.len) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "unable to tell the launcher");
@@ -383,8 +395,7 @@ ft__mpi_abort(int code, const char *why)
 		snprintf(ab.reason, sizeof(ab.reason), "%s",
 		    why != NULL ? why : "fatal error");
 		ft_wbuf_init(&wb);
-		if (ft_msg_abort_encode(&wb, ft__mpi.env.rank *
-		    ft__mpi.env.nrep + ft__mpi.env.replica, &ab) == 0 &&
+		if (ft_msg_abort_encode(&wb, ft_job_self(&ft__mpi.env), &ab) == 0 &&
 		    ft_conn_queue_copy(ctl, wb.p, wb.len) == 0) {
 			/* Give the launcher a moment to hear it; it kills
 			 * us anyway once it has. */
@@ -410,6 +421,18 @@ PMPI_Abort(MPI_Comm comm, int code)
 		_exit(code & 0xff);
 	}
 	ft__mpi_abort(code, "");
+}
+
+uint32_t
+ft__mpi_nprocs(void)
+{
+	return ft__mpi.pt != NULL ? ft_pt_size(ft__mpi.pt) : 1;
+}
+
+uint32_t
+ft__mpi_self_rank(void)
+{
+	return ft__mpi.env.base + ft__mpi.env.rank;
 }
 
 void

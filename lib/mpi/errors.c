@@ -57,6 +57,10 @@ static const char *const err_text[] = {
 	[MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY: info key too long",
 	[MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE: info value too long",
 	[MPI_ERR_INFO_NOKEY] = "MPI_ERR_INFO_NOKEY: no such info key",
+	[MPI_ERR_SPAWN] = "MPI_ERR_SPAWN: unable to spawn processes",
+	[MPI_ERR_PORT] = "MPI_ERR_PORT: invalid port name",
+	[MPI_ERR_NAME] = "MPI_ERR_NAME: no such service name",
+	[MPI_ERR_SERVICE] = "MPI_ERR_SERVICE: invalid service name",
 };
 
 _Static_assert(sizeof(err_text) / sizeof(err_text[0]) == MPI_ERR_LASTCODE + 1,

@@ -45,7 +45,7 @@ ft__mpi_group_new(const uint32_t *world, int n)
 	g->size = n;
 	g->rank = MPI_UNDEFINED;
 	for (i = 0; i < n; i++)
-		if (world[i] == ft__mpi.env.rank) {
+		if (world[i] == ft__mpi_self_rank()) {
 			g->rank = i;
 			break;
 		}
@@ -90,13 +90,12 @@ no_mem(const char *call)
 
 /*
  * A map from world rank to a mark, all zero: the caller frees it.
- * World ranks in groups are always below the world size.
+ * World ranks in groups are always below the processes known.
  */
 static int *
 world_marks(void)
 {
-	return calloc(ft__mpi.env.size > 0 ? ft__mpi.env.size : 1,
-	    sizeof(int));
+	return calloc(ft__mpi_nprocs(), sizeof(int));
 }
 
 /* Hand back the group of n world ranks, or report running out. */

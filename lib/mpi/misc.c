@@ -9,11 +9,12 @@
  * that depends on when messages arrive, while blocking calls that make
  * communicators may run meanwhile, and replicas would then diverge.
  * Instead each id is derived from one member's own count of calls:
- * rank 0 of the parent, world rank q, on its v-th call to
+ * rank 0 of the parent, process q of the job, on its v-th call to
  * MPI_Comm_idup, broadcasts v (a nonblocking collective, ordered with
  * the others on the parent), and everyone takes the id
- * FT_MPI_CTX_IDUP + 2 (v * world size + q).  No process ever counts
- * the same v twice, so no two communicators share an id, anywhere, and
+ * FT_MPI_CTX_IDUP + 2 (v * universe size + q): the universe size
+ * bounds every process id the job will ever give.  No process ever
+ * counts the same v twice, so no two communicators share an id, anywhere, and
  * the ids of comm.c stay below FT_MPI_CTX_IDUP.  The new communicator
  * is made at the call, as the standard says, attributes copied then;
  * its id is filled in on completion.
@@ -106,7 +107,8 @@ PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 		    "out of memory");
 	}
 	/* Every member counts the call, so that counts stay distinct. */
-	idx = (uint64_t)idup_calls++ * ft__mpi.env.size + ft__mpi.env.rank;
+	idx = (uint64_t)idup_calls++ * ft__mpi.env.universe +
+	    ft__mpi_self_rank();
 	d->idx = idx < IDUP_IDX_LIMIT ? (uint32_t)idx : IDUP_NONE;
 	/* Until the id is known the communicator matches nothing. */
 	if ((rc = ft__mpi_comm_dup_local(call, comm, FT_MPI_CTX_IDUP +

@@ -198,6 +198,25 @@ void	 ft__mpi_errors_fini(void);
  */
 int	 ft__mpi_info_env_init(int *argc, char ***argv, int required);
 
+/*
+ * Dynamic processes (dynamic.c).  dyn_ctl takes the launcher's REPLY
+ * and PROCS frames; dyn_init_read reads a spawned process's parents
+ * from the launcher connection at MPI_Init (0, or -1 with errno), and
+ * dyn_init makes the parent intercommunicator once MPI_COMM_WORLD is
+ * there (an MPI class, already reported).
+ */
+void	 ft__mpi_dyn_ctl(const struct ft_hdr *, const uint8_t *body);
+int	 ft__mpi_dyn_init_read(struct ft_conn *);
+int	 ft__mpi_dyn_init(void);
+/* The processes of the job known so far: bound of every world rank. */
+uint32_t ft__mpi_nprocs(void);
+/*
+ * This process's world rank, as communicators name it: its rank among
+ * every rank of the job (the replicas of a rank share it), which is
+ * its process id with one process a rank.
+ */
+uint32_t ft__mpi_self_rank(void);
+
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
 

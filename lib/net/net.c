@@ -559,6 +559,7 @@ ft_conn_send2(struct ft_conn *c, const void *a, size_t alen, const void *b,
 
 	if (n < 0)
 		return -1;
+	c->qtotal += alen + blen;
 	done = (size_t)n;
 	if (done == alen + blen)
 		return 0;
@@ -619,6 +620,7 @@ ft_conn_queue_ref(struct ft_conn *c, const void *p, size_t len,
 
 	if (n < 0)
 		return -1;
+	c->qtotal += len;
 	if ((size_t)n == len) {
 		if (done != NULL)
 			done(arg);

@@ -78,6 +78,9 @@ struct ft_conn {
 	struct ft_wbuf	 hsout;
 	struct ft_oseg	*oq_head, *oq_tail;
 	size_t		 oq_bytes;
+	/* Bytes ever given to ft_conn_send2 or ft_conn_queue_ref: the
+	 * position in the stream after the handshake. */
+	uint64_t	 qtotal;
 	int		 eof;
 	void		*user;
 	uint64_t	 accepted;	/* ft_now_ns() at accept, or 0 */

@@ -566,10 +566,12 @@ cmt_new(struct rep *s, uint32_t dst, uint64_t seq, size_t len, uint32_t crc)
 
 /*
  * Before a master's message leaves, the decisions it made so far must be
- * out of its hands (in its replicas' socket buffers): a message that
- * depends on a decision must never outlive it, or a replica taking over
- * would decide again, and differently.  Usually they went out when
- * made; behind a handshake still in progress they wait here.
+ * out of its hands (in its replicas' socket buffers; over TCP,
+ * acknowledged by them): a message that depends on a decision must
+ * never outlive it, or a replica taking over would decide again, and
+ * differently.  Usually they went out when made; behind a handshake
+ * still in progress, or an acknowledgement still to come, they wait
+ * here.
  */
 static void
 decisions_out(struct rep *s)

@@ -75,6 +75,20 @@ struct pconn {
 	struct ft_req	*req;		/* completes when the payload ends */
 	struct unexp	*ux;		/* or queues when it ends */
 	uint32_t	 wsrc;
+	uint32_t	 flen;		/* the data frame being read */
+	/*
+	 * Acknowledgements, on TCP under a protocol that waits for its
+	 * messages to be out (acks_on): a process killed with input it
+	 * has not read resets its connections, and a host that dies takes
+	 * its kernel's buffers with it, so bytes in the kernel are not
+	 * yet delivered.  Positions count frame bytes after the handshake
+	 * and leave out ACK frames, which are never acknowledged.
+	 */
+	int		 tcp;
+	uint64_t	 in_done;	/* incoming: bytes of whole frames */
+	int		 ack_due;	/* ... some not acknowledged yet */
+	uint64_t	 acked;		/* outgoing: what the peer has */
+	uint64_t	 ack_bytes;	/* ... our ACK frames sent on it */
 };
 
 /* One process of the job. */
@@ -112,14 +126,20 @@ struct fanout {
 	void			*cookie;	/* for the sent hook */
 	uint32_t		 n;
 	uint32_t		 procs[FT_PROTO_FANOUT_MAX];
+	uint64_t		 endpos[FT_PROTO_FANOUT_MAX];	/* acks */
 	struct fan_ticket	 t[FT_PROTO_FANOUT_MAX];
 };
 
-/* An eager message sent to several processes, until it is out. */
+/*
+ * A message sent to several processes, until it is out: an eager one,
+ * or a rendezvous whose data waits for acknowledgements.  pos: where
+ * it ends in each connection's stream (see struct pconn).
+ */
 struct eout {
 	void		*cookie;
 	uint32_t	 n;
 	uint32_t	 procs[FT_PROTO_FANOUT_MAX];
+	uint64_t	 pos[FT_PROTO_FANOUT_MAX];
 };
 
 /* Requests waiting in a rendezvous, found by the id in CTS and RDATA. */
@@ -144,6 +164,7 @@ struct ft_pt {
 	int			 force_tcp;
 	struct ft_proto		 proto;
 	int			 resends;	/* FT_PROTO_RESENDS */
+	int			 acks_on;	/* the protocol has sent */
 	struct eout		*eouts;		/* eager fan-outs not yet out */
 	size_t			 neouts, capeouts;
 	int			 lfd_unix, lfd_tcp;
@@ -170,12 +191,16 @@ struct ft_pt {
 };
 
 static void	req_complete(struct ft_pt *, struct ft_req *);
+static void	ctl_read(struct ft_pt *);
 static void	conn_close(struct ft_pt *, struct pconn *, const char *);
 static int	fan_on_cts(struct ft_pt *, struct pconn *,
 		    const struct ft_msg_cts *);
 static int	arrive(struct ft_pt *, struct unexp *);
 static void	dup_drop(struct ft_pt *, struct unexp *);
 static void	fan_done(struct ft_pt *, struct ft_req *);
+static int	eout_done(const struct ft_pt *, const struct eout *);
+static int	eout_add(struct ft_pt *, const uint32_t *, const uint64_t *,
+		    uint32_t, void *);
 static void	fan_trim_gone(struct ft_pt *);
 static int	core_release(void *, void *);
 static const struct ft_core_ops core_ops;
@@ -268,6 +293,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	    &ft__proto_none, &pc, &core_ops, pt) != 0)
 		goto fail;
 	pt->resends = (pt->proto.ops->flags & FT_PROTO_RESENDS) != 0;
+	pt->acks_on = pt->proto.ops->sent != NULL;
 	pt->self_addr.node = cf->node;
 	pt->self_addr.pid = (uint32_t)getpid();
 	if (cf->unix_dir != NULL && !cf->force_tcp) {
@@ -309,17 +335,97 @@ ft_pt_addr(const struct ft_pt *pt, struct ft_rank_addr *a)
 }
 
 int
+ft_pt_grow(struct ft_pt *pt, uint32_t first, const struct ft_rank_addr *t,
+    uint32_t n)
+{
+	struct ft_rank_addr *nt;
+	struct proc *np;
+	uint64_t *ns;
+	uint32_t total;
+
+	if (pt->ppr != 1 || pt->table == NULL || n == 0 ||
+	    first >= FT_WIRE_MAX_RANKS || n > FT_WIRE_MAX_RANKS - first) {
+		errno = EINVAL;
+		return -1;
+	}
+	total = first + n > pt->nproc ? first + n : pt->nproc;
+	if (total > pt->nproc) {
+		if ((np = reallocarray(pt->procs, total, sizeof(*np))) == NULL)
+			return -1;
+		pt->procs = np;
+		if ((ns = reallocarray(pt->sseq, total, sizeof(*ns))) == NULL)
+			return -1;
+		pt->sseq = ns;
+		if ((nt = reallocarray(pt->table, total, sizeof(*nt))) == NULL)
+			return -1;
+		pt->table = nt;
+		memset(pt->procs + pt->nproc, 0, (total - pt->nproc) *
+		    sizeof(*np));
+		memset(pt->sseq + pt->nproc, 0, (total - pt->nproc) *
+		    sizeof(*ns));
+		memset(pt->table + pt->nproc, 0, (total - pt->nproc) *
+		    sizeof(*nt));
+		pt->nproc = pt->size = total;
+	}
+	memcpy(pt->table + first, t, n * sizeof(*t));
+	return 0;
+}
+
+/* Has process q joined, as far as we know?  Else its entry is empty. */
+static int
+proc_known(const struct ft_pt *pt, uint32_t q)
+{
+	const struct ft_rank_addr *a;
+
+	if (q >= pt->nproc || pt->table == NULL)
+		return 0;
+	a = &pt->table[q];
+	return a->pid != 0 || a->unix_addr[0] != '\0' ||
+	    a->tcp_addr[0] != '\0';
+}
+
+/*
+ * Wait for the launcher to tell us of process q (a PROCS frame on the
+ * control connection): it does so before anyone can know of q.
+ * Returns 0, or -1 with EINVAL when no news of q comes.
+ */
+static int
+await_proc(struct ft_pt *pt, uint32_t q)
+{
+	uint64_t deadline = ft_now_ns() + FT_PT_JOIN_NS;
+	struct pollfd p;
+
+	while (!proc_known(pt, q)) {
+		if (q >= FT_WIRE_MAX_RANKS || pt->ctl == NULL ||
+		    pt->ctl->closed || ft_now_ns() >= deadline) {
+			errno = EINVAL;
+			return -1;
+		}
+		p = (struct pollfd){ pt->ctl->c.fd, POLLIN, 0 };
+		if (ft_conn_avail(&pt->ctl->c) == 0 &&
+		    poll(&p, 1, 100) <= 0)
+			continue;
+		ctl_read(pt);
+	}
+	return 0;
+}
+
+int
 ft_pt_set_table(struct ft_pt *pt, const struct ft_rank_addr *t, uint32_t n)
 {
-	if (n != pt->nproc) {
+	/* With one process a rank, processes that joined later too. */
+	if (n != pt->nproc && (n < pt->nproc || pt->ppr != 1)) {
 		errno = EINVAL;
 		return -1;
 	}
 	free(pt->table);
-	if ((pt->table = calloc(n, sizeof(*t))) == NULL)
+	if ((pt->table = calloc(pt->nproc, sizeof(*t))) == NULL)
 		return -1;
-	memcpy(pt->table, t, n * sizeof(*t));
-	return 0;
+	if (n == pt->nproc) {
+		memcpy(pt->table, t, n * sizeof(*t));
+		return 0;
+	}
+	return ft_pt_grow(pt, 0, t, n);
 }
 
 static int
@@ -672,6 +778,8 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 		errno = ENOTCONN;
 		return -1;
 	}
+	if (!proc_known(pt, dst) && await_proc(pt, dst) != 0)
+		return -1;
 	a = &pt->table[dst];
 	if (!pt->force_tcp && a->node == pt->node && a->unix_addr[0] != '\0')
 		addr = a->unix_addr;
@@ -702,6 +810,7 @@ conn_open(struct ft_pt *pt, uint32_t dst)
 	pc->c.peer = dst;
 	pc->dialed = dst;
 	pc->outgoing = 1;
+	pc->tcp = strncmp(addr, "tcp:", 4) == 0;
 	pt->procs[dst].out = pc;
 	/*
 	 * HELLO leaves now, not at our next call, which may come after the
@@ -822,7 +931,7 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	r->ctx = ctx;
 	r->mode = mode;
 	r->tag = tag;
-	if (dst >= pt->size) {
+	if (dst >= pt->size && (pt->ppr != 1 || await_proc(pt, dst) != 0)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -878,6 +987,8 @@ eager_matched(struct ft_pt *pt, uint32_t proc, size_t len)
 	if (p->eager_in < FT_PT_EAGER_WINDOW / 4 || p->gone ||
 	    (pc = peer_conn(pt, proc)) == NULL)
 		return;
+	/* Opening the connection may have grown the table. */
+	p = &pt->procs[proc];
 	cr.bytes = p->eager_in;
 	ft_wbuf_init(&wb);
 	if (ft_msg_credit_encode(&wb, pt->self, &cr) == 0 &&
@@ -1181,6 +1292,15 @@ chunk_mark(void *arg)
  * Stream a rendezvous payload to one process; done(arg) once it is all
  * written.  With mark, every chunk carries arg (ft_conn_rebase).
  */
+/* The frame bytes stream_data sends for len bytes of data. */
+static uint64_t
+stream_bytes(size_t len)
+{
+	uint64_t chunks = (len + FT_WIRE_CHUNK - 1) / FT_WIRE_CHUNK;
+
+	return len + chunks * (FT_WIRE_HDRLEN + FT_RDATA_FIXED);
+}
+
 static int
 stream_data(struct ft_pt *pt, struct pconn *out, uint64_t rreq,
     const uint8_t *sbuf, size_t len, void (*done)(void *), void *arg,
@@ -1371,6 +1491,65 @@ on_rdata(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	return 0;
 }
 
+/* A whole frame of len bytes was read from pc's peer (struct pconn). */
+static void
+frame_done(struct pconn *pc, uint32_t len, unsigned int type)
+{
+	if (type == FT_MSG_ACK)
+		return;
+	pc->in_done += len;
+	pc->ack_due = 1;
+}
+
+/* Where the stream to pc stands for acknowledgements (struct pconn). */
+static uint64_t
+stream_pos(const struct pconn *pc)
+{
+	return pc->c.qtotal - pc->ack_bytes;
+}
+
+/* Is everything sent to pc up to pos out of our hands? */
+static int
+delivered(const struct ft_pt *pt, const struct pconn *pc, uint64_t pos)
+{
+	/* Not want_write: data queued behind a handshake still in progress
+	 * is not out either. */
+	if (pt->acks_on && pc->tcp)
+		return pc->acked >= pos;
+	return !ft_conn_unsent(&pc->c);
+}
+
+/* Acknowledge what came in on TCP since the last pass. */
+static void
+acks_send(struct ft_pt *pt)
+{
+	struct ft_msg_ack ack;
+	struct pconn *pc, *out;
+	struct ft_wbuf wb;
+	size_t i;
+
+	ft_wbuf_init(&wb);
+	for (i = 0; i < pt->nconns; i++) {
+		pc = pt->conns[i];
+		if (pc->outgoing || pc->closed || !pc->ack_due || !pc->tcp ||
+		    pc->c.hs != FT_HS_READY)
+			continue;
+		pc->ack_due = 0;
+		if ((out = peer_conn(pt, pc->c.peer)) == NULL)
+			continue;	/* it is gone: nothing to tell it */
+		ack.bytes = pc->in_done;
+		ft_wbuf_reset(&wb);
+		if (ft_msg_ack_encode(&wb, pt->self, &ack) != 0 ||
+		    ft_conn_queue_copy(&out->c, wb.p, wb.len) != 0) {
+			conn_close(pt, out, strerror(errno));
+			pt->reap_due = 1;
+			continue;
+		}
+		out->ack_bytes += wb.len;
+	}
+	ft_wbuf_release(&wb);
+}
+
 /* The payload of a data frame has been read in full. */
 static int
 payload_done(struct ft_pt *pt, struct pconn *pc)
@@ -1382,6 +1561,7 @@ payload_done(struct ft_pt *pt, struct pconn *pc)
 	pc->phase = RD_HEADER;
 	pc->req = NULL;
 	pc->ux = NULL;
+	frame_done(pc, pc->flen, FT_MSG_EAGER);
 	if (r != NULL) {
 		if (r->id != 0 && slot_find(pt, r->id) == r) {
 			/* Rendezvous: done when every chunk is in. */
@@ -1428,6 +1608,25 @@ on_credit(struct ft_pt *pt, struct pconn *pc, const uint8_t *body,
 	return 0;
 }
 
+/* The peer has read frame bytes we sent it: they are delivered. */
+static int
+on_ack(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
+{
+	struct ft_msg_ack ack;
+	struct pconn *out = pt->procs[pc->c.peer].out;
+
+	if (ft_msg_ack_decode(body, blen, &ack) != 0)
+		return -1;
+	if (!pt->acks_on || out == NULL || !out->tcp ||
+	    ack.bytes > out->c.qtotal - out->ack_bytes) {
+		errno = EPROTO;
+		return -1;
+	}
+	if (ack.bytes > out->acked)
+		out->acked = ack.bytes;
+	return 0;
+}
+
 /* Handle one whole control frame on a ready rank connection. */
 static int
 on_frame(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
@@ -1442,6 +1641,8 @@ on_frame(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 		return on_cts(pt, pc, body, blen);
 	case FT_MSG_CREDIT:
 		return on_credit(pt, pc, body, blen);
+	case FT_MSG_ACK:
+		return on_ack(pt, pc, body, blen);
 	default:
 		/* The protocol's frames, or nobody's. */
 		if (pt->proto.ops->frame == NULL) {
@@ -1533,6 +1734,7 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 					p = pc->c.ibuf + pc->c.ibeg +
 					    FT_WIRE_HDRLEN;
 					pc->c.ibeg += FT_WIRE_HDRLEN + fixed;
+					pc->flen = h.len;
 					rc = h.type == FT_MSG_EAGER ?
 					    on_eager(pt, pc, &h, p) :
 					    on_rdata(pt, pc, &h, p);
@@ -1549,6 +1751,15 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 						if (ft_conn_handshake(&pc->c,
 						    &h, body) < 0)
 							return -1;
+						/* A process newer than our
+						 * table: the launcher's
+						 * news of it is on its way. */
+						if (pc->c.hs == FT_HS_READY &&
+						    !pc->outgoing &&
+						    pc->c.peer >= pt->nproc &&
+						    pt->ppr == 1)
+							(void)await_proc(pt,
+							    pc->c.peer);
 						if (pc->c.hs == FT_HS_READY &&
 						    (pc->outgoing ?
 						    pc->c.peer != pc->dialed :
@@ -1562,6 +1773,8 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 					} else if (on_frame(pt, pc, &h,
 					    body) != 0)
 						return -1;
+					else
+						frame_done(pc, h.len, h.type);
 					continue;
 				}
 			}
@@ -1664,6 +1877,7 @@ accept_all(struct ft_pt *pt, int lfd)
 			return;
 		}
 		pc->c.peer = FT_WIRE_LAUNCHER;
+		pc->tcp = lfd == pt->lfd_tcp;
 		/* A rank's HELLO is there already: read it now, so that its
 		 * connection is not taken for a silent stranger's. */
 		if (conn_read(pt, pc) != 0) {
@@ -1836,6 +2050,8 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		hs_guard(pt);
 	if (pt->refusals.held > 0)
 		ft_ratelim_flush(&pt->refusals, 0);
+	if (pt->acks_on)
+		acks_send(pt);
 	if (dead || pt->reap_due)
 		fan_trim_gone(pt);
 	if (pt->neouts > 0)
@@ -1862,15 +2078,27 @@ fan_done(struct ft_pt *pt, struct ft_req *inner)
 	struct fanout *fo = (struct fanout *)inner;
 	struct ft_req *user = fo->user;
 	void *cookie = fo->cookie;
+	struct eout e;
 
 	slot_del(pt, inner);
+	if (cookie != NULL) {
+		e.cookie = cookie;
+		e.n = fo->n;
+		memcpy(e.procs, fo->procs, fo->n * sizeof(*fo->procs));
+		memcpy(e.pos, fo->endpos, fo->n * sizeof(*fo->endpos));
+	}
 	free(fo->copy);
 	free(fo);
 	/* Every process died before matching it. */
 	if (user != NULL)
 		req_complete(pt, user);
-	if (cookie != NULL && pt->proto.ops->sent != NULL)
+	if (cookie == NULL || pt->proto.ops->sent == NULL)
+		return;
+	/* Written; on TCP, perhaps not yet acknowledged. */
+	if (eout_done(pt, &e))
 		pt->proto.ops->sent(&pt->proto, cookie);
+	else if (eout_add(pt, e.procs, e.pos, e.n, cookie) != 0)
+		ft_warn("keeping a message until it is acknowledged");
 }
 
 /*
@@ -1962,6 +2190,8 @@ fan_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
 		src = fo->user != NULL ? fo->ubuf : fo->copy;
 		if (fo->user != NULL)
 			fo->from_user |= 1u << k;
+		/* Its end, known now: the last chunk may free fo. */
+		fo->endpos[k] = stream_pos(out) + stream_bytes(inner->len);
 		if (stream_data(pt, out, cts->rreq, src, inner->len,
 		    fan_sent, &fo->t[k], 1) == 0)
 			return 0;
@@ -1976,7 +2206,7 @@ fan_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
 	return 0;
 }
 
-/* Is an eager fan-out out: in every live process's kernel? */
+/* Is a fan-out out: delivered to every live process? */
 static int
 eout_done(const struct ft_pt *pt, const struct eout *e)
 {
@@ -1985,9 +2215,8 @@ eout_done(const struct ft_pt *pt, const struct eout *e)
 
 	for (k = 0; k < e->n; k++) {
 		p = &pt->procs[e->procs[k]];
-		/* Not want_write: data queued behind a handshake still in
-		 * progress is not out either. */
-		if (!p->gone && p->out != NULL && ft_conn_unsent(&p->out->c))
+		if (!p->gone && p->out != NULL &&
+		    !delivered(pt, p->out, e->pos[k]))
 			return 0;
 	}
 	return 1;
@@ -2009,7 +2238,8 @@ eout_check(struct ft_pt *pt)
 }
 
 static int
-eout_add(struct ft_pt *pt, const uint32_t *procs, uint32_t n, void *cookie)
+eout_add(struct ft_pt *pt, const uint32_t *procs, const uint64_t *pos,
+    uint32_t n, void *cookie)
 {
 	struct eout *ne;
 
@@ -2021,6 +2251,7 @@ eout_add(struct ft_pt *pt, const uint32_t *procs, uint32_t n, void *cookie)
 	ne->cookie = cookie;
 	ne->n = n;
 	memcpy(ne->procs, procs, n * sizeof(*procs));
+	memcpy(ne->pos, pos, n * sizeof(*pos));
 	return 0;
 }
 
@@ -2034,6 +2265,7 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 	struct pconn *pc;
 	struct fanout *fo;
 	struct ft_req *inner;
+	uint64_t pos[FT_PROTO_FANOUT_MAX];
 	uint32_t k, q;
 	int eager;
 
@@ -2051,6 +2283,7 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 	if (eager) {
 		for (k = 0; k < n; k++) {
 			q = procs[k];
+			pos[k] = 0;
 			/* A process we cannot reach is dead or soon will be. */
 			if ((pc = peer_conn(pt, q)) == NULL)
 				continue;
@@ -2058,13 +2291,14 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 				/* It died; the view that says so is coming. */
 				conn_close(pt, pc, NULL);
 				pt->reap_due = 1;
-			}
+			} else
+				pos[k] = stream_pos(pc);
 		}
 		if (m->req != NULL)
 			req_complete(pt, m->req);
 		if (cookie == NULL || pt->proto.ops->sent == NULL)
 			return 0;
-		if (eout_add(pt, procs, n, cookie) != 0)
+		if (eout_add(pt, procs, pos, n, cookie) != 0)
 			return -1;
 		/* Usually written at once: out already. */
 		if (eout_done(pt, &pt->eouts[pt->neouts - 1])) {
@@ -2311,7 +2545,7 @@ core_proc_state(void *core, uint32_t q)
 	p = &pt->procs[q];
 	if (p->gone)
 		st |= FT_PROC_GONE;
-	if (p->out != NULL && ft_conn_unsent(&p->out->c))
+	if (p->out != NULL && !delivered(pt, p->out, stream_pos(p->out)))
 		st |= FT_PROC_UNSENT;
 	if (reading_from(pt, q))
 		st |= FT_PROC_READING;

@@ -121,9 +121,29 @@ void	 ft_pt_addr(const struct ft_pt *, struct ft_rank_addr *);
 
 /*
  * Hand the engine the addresses of every rank (n must equal the world
- * size); the engine keeps a copy.  Returns 0, or -1 with EINVAL.
+ * size, or with one process a rank be at least it: the processes of
+ * the job so far); the engine keeps a copy.  Returns 0, or -1 with
+ * EINVAL.
  */
 int	 ft_pt_set_table(struct ft_pt *, const struct ft_rank_addr *, uint32_t n);
+
+/*
+ * Processes that joined the job after the table (dynamic processes,
+ * one process a rank only): the addresses of processes first to
+ * first + n - 1 (FT_MSG_PROCS).  The engine grows to hold them; ids in
+ * between that it has no address for yet wait for one.  A process
+ * whose address is empty (pid 0, no socket) has not joined yet.  Returns 0, or -1 with
+ * errno (EINVAL: more than one process a rank, or ids out of range;
+ * ENOMEM).
+ *
+ * Sending to a process the engine has no address for, or accepting a
+ * connection from one, waits (up to FT_PT_JOIN_NS) for the launcher's
+ * PROCS frame on the control connection: the launcher sends it to
+ * every process before any can learn of the new ids.
+ */
+#define FT_PT_JOIN_NS	30000000000u	/* 30 s */
+int	 ft_pt_grow(struct ft_pt *, uint32_t first, const struct ft_rank_addr *,
+	    uint32_t n);
 
 /*
  * The launcher connection, already authenticated: the engine polls it
@@ -195,7 +215,11 @@ int	 ft_pt_busy(struct ft_pt *);
 /* Requests completed so far: a measure of progress for heartbeats. */
 uint64_t ft_pt_ncompleted(const struct ft_pt *);
 
-/* World rank and size, and ranks known to be gone (every process). */
+/*
+ * This process's rank (its process id, with one process a rank: with
+ * dynamic processes, an id among every process of the job), the
+ * processes known so far, and ranks known to be gone (every process).
+ */
 uint32_t ft_pt_rank(const struct ft_pt *);
 uint32_t ft_pt_size(const struct ft_pt *);
 int	 ft_pt_peer_gone(const struct ft_pt *, uint32_t);

@@ -73,6 +73,14 @@ ft_msg_name(unsigned int type)
 		return "VIEW";
 	case FT_MSG_NOTE:
 		return "NOTE";
+	case FT_MSG_SPAWN:
+		return "SPAWN";
+	case FT_MSG_REPLY:
+		return "REPLY";
+	case FT_MSG_PROCS:
+		return "PROCS";
+	case FT_MSG_PORT:
+		return "PORT";
 	case FT_MSG_COMMIT:
 		return "COMMIT";
 	case FT_MSG_DECIDE:
@@ -89,6 +97,8 @@ ft_msg_name(unsigned int type)
 		return "RDATA";
 	case FT_MSG_CREDIT:
 		return "CREDIT";
+	case FT_MSG_ACK:
+		return "ACK";
 	case FT_MSG_GOSSIP:
 		return "GOSSIP";
 	case FT_MSG_PING:
@@ -595,26 +605,53 @@ ft_msg_member_decode(const uint8_t *p, size_t len, struct ft_msg_member *m,
 	return decode_done(&r);
 }
 
+/* CREDIT and ACK: one count of bytes, never 0. */
+static int
+count_encode(struct ft_wbuf *b, unsigned int type, uint32_t sender,
+    uint64_t bytes)
+{
+	size_t s = frame_begin(b, type, sender, 0);
+
+	ft_put64(b, bytes);
+	return frame_end(b, s);
+}
+
+static int
+count_decode(const uint8_t *p, size_t len, uint64_t *bytes)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	*bytes = ft_get64(&r);
+	if (*bytes == 0)
+		r.err = EPROTO;
+	return decode_done(&r);
+}
+
 int
 ft_msg_credit_encode(struct ft_wbuf *b, uint32_t sender,
     const struct ft_msg_credit *m)
 {
-	size_t s = frame_begin(b, FT_MSG_CREDIT, sender, 0);
-
-	ft_put64(b, m->bytes);
-	return frame_end(b, s);
+	return count_encode(b, FT_MSG_CREDIT, sender, m->bytes);
 }
 
 int
 ft_msg_credit_decode(const uint8_t *p, size_t len, struct ft_msg_credit *m)
 {
-	struct ft_rbuf r;
+	return count_decode(p, len, &m->bytes);
+}
 
-	ft_rbuf_init(&r, p, len);
-	m->bytes = ft_get64(&r);
-	if (m->bytes == 0)
-		r.err = EPROTO;
-	return decode_done(&r);
+int
+ft_msg_ack_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_ack *m)
+{
+	return count_encode(b, FT_MSG_ACK, sender, m->bytes);
+}
+
+int
+ft_msg_ack_decode(const uint8_t *p, size_t len, struct ft_msg_ack *m)
+{
+	return count_decode(p, len, &m->bytes);
 }
 
 int
@@ -856,4 +893,417 @@ ft_msg_rdata_decode(const uint8_t *p, size_t len, struct ft_msg_rdata *m)
 	m->rreq = ft_rd64(p);
 	m->offset = ft_rd64(p + 8);
 	return 0;
+}
+
+/* Dynamic processes ------------------------------------------------- */
+
+/* A list of n ids, n first; the caller checked n. */
+static void
+put_ids(struct ft_wbuf *b, const uint32_t *ids, uint32_t n)
+{
+	uint32_t i;
+
+	ft_put32(b, n);
+	for (i = 0; i < n; i++)
+		ft_put32(b, ids[i]);
+}
+
+/*
+ * Read a list of ids into a new array (NULL when empty): the count is
+ * bounded by max and by what the body holds before anything is
+ * allocated.  Returns 0, or -1 with r->err set.
+ */
+static int
+get_ids(struct ft_rbuf *r, uint32_t max, uint32_t *n, uint32_t **ids)
+{
+	uint32_t i;
+
+	*ids = NULL;
+	*n = ft_get32(r);
+	if (r->err == 0 && (*n > max || *n > ft_rbuf_left(r) / 4))
+		r->err = EPROTO;
+	if (r->err != 0 || *n == 0) {
+		*n = 0;
+		return r->err != 0 ? -1 : 0;
+	}
+	if ((*ids = calloc(*n, sizeof(**ids))) == NULL) {
+		*n = 0;
+		r->err = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < *n; i++)
+		(*ids)[i] = ft_get32(r);
+	return 0;
+}
+
+/* A string of fewer than max bytes, copied to the heap; NULL on error. */
+static char *
+get_strdup(struct ft_rbuf *r, size_t max)
+{
+	uint16_t n = ft_get16(r);
+	char *s;
+
+	if (r->err != 0)
+		return NULL;
+	if ((size_t)n >= max || ft_rbuf_left(r) < n ||
+	    memchr(r->p + r->off, '\0', n) != NULL) {
+		r->err = EPROTO;
+		return NULL;
+	}
+	if ((s = malloc((size_t)n + 1)) == NULL) {
+		r->err = ENOMEM;
+		return NULL;
+	}
+	memcpy(s, r->p + r->off, n);
+	s[n] = '\0';
+	r->off += n;
+	return s;
+}
+
+/* After a failed decode: EPROTO, or ENOMEM when memory ran out. */
+static int
+decode_fail(struct ft_rbuf *r)
+{
+	errno = r->err == ENOMEM ? ENOMEM : EPROTO;
+	return -1;
+}
+
+int
+ft_msg_spawn_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_spawn *m)
+{
+	const struct ft_spawn_cmd *c;
+	uint32_t i, k;
+	size_t s;
+
+	if (m->nparents == 0 || m->nparents > FT_WIRE_MAX_RANKS ||
+	    m->ncmds == 0 || m->ncmds > FT_SPAWN_CMDS_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < m->ncmds; i++) {
+		c = &m->cmds[i];
+		if (c->maxprocs == 0 || c->maxprocs > FT_WIRE_MAX_RANKS ||
+		    c->command == NULL || c->command[0] == '\0' ||
+		    strlen(c->command) >= FT_SPAWN_STR_MAX ||
+		    c->argc > FT_SPAWN_ARGS_MAX ||
+		    c->ninfo > FT_SPAWN_INFO_MAX) {
+			errno = EINVAL;
+			return -1;
+		}
+		for (k = 0; k < c->argc; k++)
+			if (strlen(c->argv[k]) >= FT_SPAWN_STR_MAX) {
+				errno = EINVAL;
+				return -1;
+			}
+		for (k = 0; k < c->ninfo; k++)
+			if (c->keys[k][0] == '\0' ||
+			    strlen(c->keys[k]) >= FT_SPAWN_KEY_MAX ||
+			    strlen(c->vals[k]) >= FT_SPAWN_VAL_MAX) {
+				errno = EINVAL;
+				return -1;
+			}
+	}
+	s = frame_begin(b, FT_MSG_SPAWN, sender, 0);
+	ft_put32(b, m->reqid);
+	put_ids(b, m->parents, m->nparents);
+	ft_put32(b, m->ncmds);
+	for (i = 0; i < m->ncmds; i++) {
+		c = &m->cmds[i];
+		ft_put32(b, c->maxprocs);
+		ft_putstr(b, c->command);
+		ft_put32(b, c->argc);
+		for (k = 0; k < c->argc; k++)
+			ft_putstr(b, c->argv[k]);
+		ft_put32(b, c->ninfo);
+		for (k = 0; k < c->ninfo; k++) {
+			ft_putstr(b, c->keys[k]);
+			ft_putstr(b, c->vals[k]);
+		}
+	}
+	return frame_end(b, s);
+}
+
+/* One command of SPAWN; counts are bounded before each allocation. */
+static void
+get_cmd(struct ft_rbuf *r, struct ft_spawn_cmd *c)
+{
+	uint32_t k;
+
+	c->maxprocs = ft_get32(r);
+	if (r->err == 0 && (c->maxprocs == 0 ||
+	    c->maxprocs > FT_WIRE_MAX_RANKS))
+		r->err = EPROTO;
+	if ((c->command = get_strdup(r, FT_SPAWN_STR_MAX)) == NULL)
+		return;
+	if (c->command[0] == '\0') {
+		r->err = EPROTO;
+		return;
+	}
+	c->argc = ft_get32(r);
+	/* Every string takes 2 bytes at least. */
+	if (r->err == 0 && (c->argc > FT_SPAWN_ARGS_MAX ||
+	    c->argc > ft_rbuf_left(r) / 2))
+		r->err = EPROTO;
+	if (r->err != 0) {
+		c->argc = 0;
+		return;
+	}
+	if ((c->argv = calloc((size_t)c->argc + 1, sizeof(*c->argv))) ==
+	    NULL) {
+		c->argc = 0;
+		r->err = ENOMEM;
+		return;
+	}
+	for (k = 0; k < c->argc && r->err == 0; k++)
+		c->argv[k] = get_strdup(r, FT_SPAWN_STR_MAX);
+	c->ninfo = ft_get32(r);
+	if (r->err == 0 && (c->ninfo > FT_SPAWN_INFO_MAX ||
+	    c->ninfo > ft_rbuf_left(r) / 4))
+		r->err = EPROTO;
+	if (r->err != 0) {
+		c->ninfo = 0;
+		return;
+	}
+	if (c->ninfo == 0)
+		return;
+	if ((c->keys = calloc(c->ninfo, sizeof(*c->keys))) == NULL ||
+	    (c->vals = calloc(c->ninfo, sizeof(*c->vals))) == NULL) {
+		r->err = ENOMEM;
+		return;
+	}
+	for (k = 0; k < c->ninfo && r->err == 0; k++) {
+		c->keys[k] = get_strdup(r, FT_SPAWN_KEY_MAX);
+		c->vals[k] = get_strdup(r, FT_SPAWN_VAL_MAX);
+		if (r->err == 0 && c->keys[k][0] == '\0')
+			r->err = EPROTO;
+	}
+}
+
+int
+ft_msg_spawn_decode(const uint8_t *p, size_t len, struct ft_msg_spawn *m)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	memset(m, 0, sizeof(*m));
+	ft_rbuf_init(&r, p, len);
+	m->reqid = ft_get32(&r);
+	if (get_ids(&r, FT_WIRE_MAX_RANKS, &m->nparents, &m->parents) != 0)
+		goto fail;
+	if (m->nparents == 0)
+		r.err = EPROTO;
+	m->ncmds = ft_get32(&r);
+	/* A command takes 14 bytes at least. */
+	if (r.err == 0 && (m->ncmds == 0 || m->ncmds > FT_SPAWN_CMDS_MAX ||
+	    m->ncmds > ft_rbuf_left(&r) / 14))
+		r.err = EPROTO;
+	if (r.err != 0) {
+		m->ncmds = 0;
+		goto fail;
+	}
+	if ((m->cmds = calloc(m->ncmds, sizeof(*m->cmds))) == NULL) {
+		m->ncmds = 0;
+		r.err = ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < m->ncmds && r.err == 0; i++)
+		get_cmd(&r, &m->cmds[i]);
+	if (decode_done(&r) == 0)
+		return 0;
+	if (r.err == 0)
+		r.err = EPROTO;
+fail:
+	ft_msg_spawn_free(m);
+	return decode_fail(&r);
+}
+
+void
+ft_msg_spawn_free(struct ft_msg_spawn *m)
+{
+	struct ft_spawn_cmd *c;
+	uint32_t i, k;
+
+	for (i = 0; i < m->ncmds; i++) {
+		c = &m->cmds[i];
+		free(c->command);
+		for (k = 0; c->argv != NULL && k < c->argc; k++)
+			free(c->argv[k]);
+		free(c->argv);
+		for (k = 0; k < c->ninfo; k++) {
+			if (c->keys != NULL)
+				free(c->keys[k]);
+			if (c->vals != NULL)
+				free(c->vals[k]);
+		}
+		free(c->keys);
+		free(c->vals);
+	}
+	free(m->cmds);
+	free(m->parents);
+	memset(m, 0, sizeof(*m));
+}
+
+int
+ft_msg_reply_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_reply *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->err > FT_REPLY_ERR_MAX || m->nids > FT_WIRE_MAX_RANKS ||
+	    m->ncodes > FT_WIRE_MAX_RANKS) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < m->ncodes; i++)
+		if (m->codes[i] > FT_REPLY_ERR_MAX) {
+			errno = EINVAL;
+			return -1;
+		}
+	s = frame_begin(b, FT_MSG_REPLY, sender, 0);
+	ft_put32(b, m->reqid);
+	ft_put32(b, m->err);
+	ft_put32(b, m->ctx);
+	ft_putstr(b, m->text);
+	put_ids(b, m->ids, m->nids);
+	put_ids(b, m->codes, m->ncodes);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_reply_decode(const uint8_t *p, size_t len, struct ft_msg_reply *m)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	memset(m, 0, sizeof(*m));
+	ft_rbuf_init(&r, p, len);
+	m->reqid = ft_get32(&r);
+	m->err = ft_get32(&r);
+	m->ctx = ft_get32(&r);
+	ft_getstr(&r, m->text, sizeof(m->text));
+	if (r.err == 0 && m->err > FT_REPLY_ERR_MAX)
+		r.err = EPROTO;
+	if (get_ids(&r, FT_WIRE_MAX_RANKS, &m->nids, &m->ids) != 0 ||
+	    get_ids(&r, FT_WIRE_MAX_RANKS, &m->ncodes, &m->codes) != 0)
+		goto fail;
+	for (i = 0; i < m->ncodes; i++)
+		if (m->codes[i] > FT_REPLY_ERR_MAX)
+			r.err = EPROTO;
+	if (decode_done(&r) == 0)
+		return 0;
+	if (r.err == 0)
+		r.err = EPROTO;
+fail:
+	ft_msg_reply_free(m);
+	return decode_fail(&r);
+}
+
+void
+ft_msg_reply_free(struct ft_msg_reply *m)
+{
+	free(m->ids);
+	free(m->codes);
+	m->ids = m->codes = NULL;
+	m->nids = m->ncodes = 0;
+}
+
+int
+ft_msg_procs_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_procs *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->t.n == 0 || m->first >= FT_WIRE_MAX_RANKS ||
+	    m->t.n > FT_WIRE_MAX_RANKS - m->first) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_PROCS, sender, 0);
+	ft_put32(b, m->first);
+	ft_put32(b, m->t.n);
+	for (i = 0; i < m->t.n; i++)
+		put_addr(b, &m->t.ranks[i]);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_procs_decode(const uint8_t *p, size_t len, struct ft_msg_procs *m)
+{
+	uint32_t first;
+
+	m->first = 0;
+	m->t.n = 0;
+	m->t.ranks = NULL;
+	if (len < 4) {
+		errno = EPROTO;
+		return -1;
+	}
+	first = ft_rd32(p);
+	/* The rest is a TABLE's body. */
+	if (ft_msg_table_decode(p + 4, len - 4, &m->t) != 0)
+		return -1;
+	if (first >= FT_WIRE_MAX_RANKS || m->t.n > FT_WIRE_MAX_RANKS - first) {
+		ft_msg_table_free(&m->t);
+		errno = EPROTO;
+		return -1;
+	}
+	m->first = first;
+	return 0;
+}
+
+int
+ft_msg_port_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_port *m)
+{
+	size_t s;
+
+	if (m->op == 0 || m->op > FT_PORT_OP_MAX ||
+	    m->nids > FT_WIRE_MAX_RANKS) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_PORT, sender, 0);
+	ft_put32(b, m->op);
+	ft_put32(b, m->reqid);
+	ft_put32(b, m->ctx);
+	ft_putstr(b, m->name);
+	ft_putstr(b, m->value);
+	put_ids(b, m->ids, m->nids);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_port_decode(const uint8_t *p, size_t len, struct ft_msg_port *m)
+{
+	struct ft_rbuf r;
+
+	memset(m, 0, sizeof(*m));
+	ft_rbuf_init(&r, p, len);
+	m->op = ft_get32(&r);
+	m->reqid = ft_get32(&r);
+	m->ctx = ft_get32(&r);
+	ft_getstr(&r, m->name, sizeof(m->name));
+	ft_getstr(&r, m->value, sizeof(m->value));
+	if (r.err == 0 && (m->op == 0 || m->op > FT_PORT_OP_MAX))
+		r.err = EPROTO;
+	if (get_ids(&r, FT_WIRE_MAX_RANKS, &m->nids, &m->ids) != 0)
+		goto fail;
+	if (decode_done(&r) == 0)
+		return 0;
+	if (r.err == 0)
+		r.err = EPROTO;
+fail:
+	ft_msg_port_free(m);
+	return decode_fail(&r);
+}
+
+void
+ft_msg_port_free(struct ft_msg_port *m)
+{
+	free(m->ids);
+	m->ids = NULL;
+	m->nids = 0;
 }

@@ -45,6 +45,11 @@ enum ft_msg_type {
 	FT_MSG_FINALIZE_OK = 20,
 	FT_MSG_VIEW = 21,
 	FT_MSG_NOTE = 22,
+	/* Rank <-> launcher: dynamic processes (spawn, ports, names). */
+	FT_MSG_SPAWN = 23,
+	FT_MSG_REPLY = 24,
+	FT_MSG_PROCS = 25,
+	FT_MSG_PORT = 26,
 	/* Rank <-> rank. */
 	FT_MSG_EAGER = 32,
 	FT_MSG_RTS = 33,
@@ -54,6 +59,7 @@ enum ft_msg_type {
 	FT_MSG_COMMIT = 37,
 	FT_MSG_DECIDE = 38,
 	FT_MSG_NDSYNC = 39,
+	FT_MSG_ACK = 40,
 	/* Detector <-> detector (ftgossip). */
 	FT_MSG_GOSSIP = 48,
 	FT_MSG_PING = 49,
@@ -234,6 +240,15 @@ int	 ft_msg_member_decode(const uint8_t *, size_t, struct ft_msg_member *,
 
 /* Eager bytes the receiver has matched, which the sender may reuse. */
 struct ft_msg_credit {
+	uint64_t	bytes;		/* never 0 */
+};
+
+/*
+ * Frame bytes a receiver has read in full on the sender's TCP
+ * connection (ACK), counted from the end of the handshake and leaving
+ * out ACK frames: what the sender may consider delivered.
+ */
+struct ft_msg_ack {
 	uint64_t	bytes;		/* never 0 */
 };
 
@@ -456,6 +471,147 @@ size_t	 ft__frame_begin(struct ft_wbuf *, unsigned int type, uint32_t sender,
 int	 ft__frame_end(struct ft_wbuf *, size_t start);
 int	 ft__decode_done(struct ft_rbuf *);
 
+/*
+ * Dynamic processes (MPI_Comm_spawn and friends, ft-wire(7)).
+ *
+ * SPAWN (rank to launcher): start the processes of ncmds commands, as
+ * one new world, for the parents (the global process ids of the
+ * spawning communicator's group, in rank order).  The launcher answers
+ * with a REPLY of the same reqid once every new process has joined the
+ * job (or the spawn failed): ids are the new processes' ids, codes one
+ * enum ft_reply_err per process asked for, ctx the context id of the
+ * intercommunicator between parents and children.  Every new process
+ * gets a REPLY of reqid 0 after its TABLE, with the parents' ids in ids
+ * and the same ctx.
+ */
+#define FT_SPAWN_CMDS_MAX	64	/* commands in one SPAWN */
+/*
+ * Context ids the launcher hands out for intercommunicators between
+ * worlds (spawn, accept/connect), 4 at a time, unique in the job: the
+ * ids that ranks agree on among themselves stay below.
+ */
+#define FT_WIRE_CTX_JOB		0x70000000u
+#define FT_WIRE_CTX_JOB_END	0x80000000u
+#define FT_SPAWN_ARGS_MAX	1024	/* arguments of one command */
+#define FT_SPAWN_INFO_MAX	64	/* info pairs of one command */
+#define FT_SPAWN_STR_MAX	4096	/* a command, argument, NUL included */
+#define FT_SPAWN_KEY_MAX	256	/* an info key, NUL included */
+#define FT_SPAWN_VAL_MAX	1025	/* an info value, NUL included */
+
+struct ft_spawn_cmd {
+	uint32_t	  maxprocs;	/* >= 1 */
+	char		 *command;	/* not empty */
+	uint32_t	  argc;
+	char		**argv;		/* argc strings, then NULL */
+	uint32_t	  ninfo;
+	char		**keys, **vals;	/* ninfo each; keys not empty */
+};
+
+struct ft_msg_spawn {
+	uint32_t		 reqid;
+	uint32_t		 nparents;	/* >= 1 */
+	uint32_t		*parents;
+	uint32_t		 ncmds;		/* 1..FT_SPAWN_CMDS_MAX */
+	struct ft_spawn_cmd	*cmds;
+};
+
+int	 ft_msg_spawn_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_spawn *);
+/*
+ * Decode into heap storage, which ft_msg_spawn_free releases (also after
+ * a failed decode, which leaves nothing allocated).
+ */
+int	 ft_msg_spawn_decode(const uint8_t *, size_t, struct ft_msg_spawn *);
+void	 ft_msg_spawn_free(struct ft_msg_spawn *);
+
+/* What a REPLY says of a request, and of each process of a spawn. */
+enum ft_reply_err {
+	FT_REPLY_OK = 0,
+	FT_REPLY_NOPROG,	/* no such program */
+	FT_REPLY_EXEC,		/* found, but it cannot be run */
+	FT_REPLY_UNIVERSE,	/* more processes than the universe holds */
+	FT_REPLY_UNJOINED,	/* a new process ended before MPI_Init */
+	FT_REPLY_REFUSED,	/* not under this fault-tolerance protocol */
+	FT_REPLY_PORT,		/* no such port */
+	FT_REPLY_NAME,		/* no such service name */
+	FT_REPLY_SERVICE,	/* the name is published, or not by us */
+	FT_REPLY_NOMEM,		/* the launcher ran out of memory */
+	FT_REPLY_ERR_MAX = FT_REPLY_NOMEM,
+};
+
+/*
+ * The launcher's answer to SPAWN and PORT requests.  ids and codes are
+ * heap arrays (ft_msg_reply_free), at most FT_WIRE_MAX_RANKS each.
+ */
+struct ft_msg_reply {
+	uint32_t	 reqid;
+	uint32_t	 err;		/* enum ft_reply_err */
+	uint32_t	 ctx;
+	char		 text[FT_WIRE_TEXT_MAX];	/* a port, or why */
+	uint32_t	 nids;
+	uint32_t	*ids;
+	uint32_t	 ncodes;
+	uint32_t	*codes;		/* enum ft_reply_err each */
+};
+
+int	 ft_msg_reply_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_reply *);
+int	 ft_msg_reply_decode(const uint8_t *, size_t, struct ft_msg_reply *);
+void	 ft_msg_reply_free(struct ft_msg_reply *);
+
+/*
+ * PROCS (launcher to process): the addresses of processes first to
+ * first + n - 1, which joined the job after the TABLE went out.  An
+ * empty address (pid 0, no socket), in TABLE or PROCS, is of a process
+ * that has not joined yet.  t.ranks is heap (ft_msg_table_free).
+ */
+struct ft_msg_procs {
+	uint32_t		first;
+	struct ft_msg_table	t;	/* t.n >= 1, first + t.n in range */
+};
+
+int	 ft_msg_procs_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_procs *);
+int	 ft_msg_procs_decode(const uint8_t *, size_t, struct ft_msg_procs *);
+
+/*
+ * PORT (rank to launcher): ports and names of MPI chapter 10.4, and
+ * MPI_Comm_disconnect.  OPEN answers with a new port name in text;
+ * ACCEPT and CONNECT name the port and the local group (ids), and are
+ * answered once both sides are there, with the remote group's ids and
+ * the intercommunicator's ctx; PUBLISH binds name to value; LOOKUP
+ * answers with the port in text; DISCONNECT (no answer) tells that the
+ * process left the intercommunicator on context ctx.
+ */
+#define FT_PORT_NAME_MAX	256	/* port and service names, NUL included */
+
+enum ft_port_op {
+	FT_PORT_OPEN = 1,
+	FT_PORT_CLOSE,
+	FT_PORT_ACCEPT,
+	FT_PORT_CONNECT,
+	FT_PORT_PUBLISH,
+	FT_PORT_UNPUBLISH,
+	FT_PORT_LOOKUP,
+	FT_PORT_DISCONNECT,
+	FT_PORT_OP_MAX = FT_PORT_DISCONNECT,
+};
+
+struct ft_msg_port {
+	uint32_t	 op;		/* enum ft_port_op */
+	uint32_t	 reqid;
+	uint32_t	 ctx;		/* DISCONNECT */
+	char		 name[FT_PORT_NAME_MAX];
+	char		 value[FT_PORT_NAME_MAX];
+	uint32_t	 nids;
+	uint32_t	*ids;		/* heap: ft_msg_port_free */
+};
+
+int	 ft_msg_port_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_port *);
+int	 ft_msg_port_decode(const uint8_t *, size_t, struct ft_msg_port *);
+void	 ft_msg_port_free(struct ft_msg_port *);
+
 /* The fixed part of RDATA; the payload follows it. */
 #define FT_RDATA_FIXED	16
 struct ft_msg_rdata {
@@ -507,6 +663,9 @@ int	 ft_msg_credit_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_credit *);
 int	 ft_msg_credit_decode(const uint8_t *, size_t,
 	    struct ft_msg_credit *);
+int	 ft_msg_ack_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_ack *);
+int	 ft_msg_ack_decode(const uint8_t *, size_t, struct ft_msg_ack *);
 
 /*
  * Data frames are written without copying the payload: the encoder

@@ -3,6 +3,8 @@
 # Build every self-checking MPI test listed in tests/mpi/TESTS with ftcc,
 # run it with ftrun at each rank count listed, and print TAP: a test
 # passes when the job exits 0 and rank 0 printed "No Errors".
+# A line "<name> <np> ... -- <options>" gives ftrun more options for
+# that test (e.g. --universe-size for the tests that spawn).
 # Usage: tests/mpi/run.sh [NAME ...]
 # Environment:
 #   FT_MPI_TESTS	the list to run instead of tests/mpi/TESTS (same
@@ -35,6 +37,9 @@ selected() {
 
 while read -r name nps; do
 	case "$name" in "" | "#"*) continue ;; esac
+	# "<name> <np> ... -- <ftrun options>": options for this test only.
+	targs=
+	case "$nps" in *" -- "*) targs=${nps#* -- }; nps=${nps%% -- *} ;; esac
 	selected "$name" || continue
 	if ! ftcc -O1 -g -Wall -Werror -o "$out/$name" "tests/mpi/$name.c" \
 	    >"$out/$name.build" 2>&1; then
@@ -47,7 +52,7 @@ while read -r name nps; do
 		n=$((n + 1))
 		log="$out/$name.$np.log"
 		# shellcheck disable=SC2086
-		timeout 180 ftrun -n "$np" $args --timeout 120 "$out/$name" \
+		timeout 180 ftrun -n "$np" $args $targs --timeout 120 "$out/$name" \
 		    </dev/null >"$log" 2>&1
 		rc=$?
 		if [ $rc -eq 0 ] && grep -qx ' *No Errors' "$log"; then

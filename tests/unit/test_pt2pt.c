@@ -1764,6 +1764,117 @@ fanout_freed(void *arg)
 }
 #endif
 
+/*
+ * A protocol that routes every message through send_msg with a cookie,
+ * and counts the sent hook: the engine's notice that a message is out.
+ */
+static int	acks_sent;
+
+static int
+acks_send_hook(struct ft_proto *p, struct ft_msg *m)
+{
+	uint32_t proc = m->dst;
+
+	if (p->core->send_msg(p->cookie, &proc, 1, m, &acks_sent) != 0)
+		return -1;
+	return 1;
+}
+
+static void
+acks_sent_hook(struct ft_proto *p, void *cookie)
+{
+	(void)p;
+	if (cookie == &acks_sent)
+		acks_sent++;
+}
+
+static const struct ft_proto_ops acks_ops = {
+	.abi = FT_PROTO_ABI,
+	.name = "test-acks",
+	.init = rec_init,
+	.send = acks_send_hook,
+	.sent = acks_sent_hook,
+};
+
+/*
+ * Under a protocol that waits for its messages to be out, a message on
+ * TCP is out only when its receiver has read it (ACK), since bytes in
+ * the sender's kernel die with a reset or with the host; on a Unix
+ * socket, as soon as it is in the receiver's socket.
+ */
+static void
+test_acks(int tcp)
+{
+	struct ft_pt_conf cf;
+	struct ft_rank_addr t[2];
+	struct ft_pt *a, *b;
+	struct ft_req s, r, *rq[2] = { &s, &r };
+	const char *how = tcp ? "tcp" : "unix";
+	size_t big = 3 * MiB;
+	uint8_t *sb, *rb;
+	int x = 7, y = 0;
+
+	memset(&cf, 0, sizeof(cf));
+	cf.key = key;
+	cf.size = 2;
+	cf.unix_dir = dir;
+	cf.force_tcp = tcp;
+	cf.proto = &acks_ops;
+	if ((a = ft_pt_new(&cf)) == NULL)
+		abort();
+	cf.rank = 1;
+	if ((b = ft_pt_new(&cf)) == NULL)
+		abort();
+	ft_pt_addr(a, &t[0]);
+	ft_pt_addr(b, &t[1]);
+	if (ft_pt_set_table(a, t, 2) != 0 || ft_pt_set_table(b, t, 2) != 0)
+		abort();
+	warm(a, b);
+	spin(a, b, IDLE);
+	acks_sent = 0;
+
+	memset(&s, 0, sizeof(s));
+	memset(&r, 0, sizeof(r));
+	T_OK(ft_pt_isend(a, &s, &x, sizeof(x), 1, 5, 0, 5,
+	    FT_SEND_STANDARD) == 0, "%s acks: isend", how);
+	/* b never runs: it has read nothing. */
+	spin(a, NULL, IDLE);
+	if (tcp)
+		T_EQ_INT(acks_sent, 0, "tcp acks: an eager message the "
+		    "receiver has not read is not out");
+	else
+		T_EQ_INT(acks_sent, 1, "unix acks: an eager message in the "
+		    "receiver's socket is out");
+	/* b reads it (unexpected) and acknowledges it. */
+	spin(b, NULL, 10);
+	spin(a, NULL, 10);
+	T_OK(acks_sent == 1, "%s acks: the message is out once read (%d)",
+	    how, acks_sent);
+	T_OK(ft_pt_irecv(b, &r, &y, sizeof(y), 0, 5, 5) == 0,
+	    "%s acks: irecv", how);
+	T_OK(run(a, b, rq, 2) && y == 7, "%s acks: eager delivered", how);
+
+	/* A rendezvous: out once its data is read. */
+	if ((sb = malloc(big)) == NULL || (rb = calloc(1, big)) == NULL)
+		abort();
+	pattern(sb, big, 3);
+	memset(&s, 0, sizeof(s));
+	memset(&r, 0, sizeof(r));
+	(void)ft_pt_irecv(b, &r, rb, big, 0, 6, 5);
+	(void)ft_pt_isend(a, &s, sb, big, 1, 5, 0, 6, FT_SEND_STANDARD);
+	T_OK(run(a, b, rq, 2) && memcmp(sb, rb, big) == 0,
+	    "%s acks: rendezvous delivered", how);
+	spin(a, b, IDLE);
+	T_OK(acks_sent == 2, "%s acks: the rendezvous is out (%d)", how,
+	    acks_sent);
+	T_OK(!ft_pt_busy(a) && !ft_pt_busy(b), "%s acks: acks do not "
+	    "answer acks: both engines idle", how);
+	free(sb);
+	free(rb);
+	ft_pt_free(a);
+	ft_pt_free(b);
+}
+
 int
 main(void)
 {
@@ -1806,6 +1917,8 @@ main(void)
 	test_proto_seq();
 	test_cancel_held();
 	test_claim_held();
+	test_acks(1);
+	test_acks(0);
 	T_OK(in_child(rendezvous_first), "a rendezvous as the first "
 	    "message to a peer (RTS queued before the handshake, UBSan)");
 	T_OK(in_child(refused_then_resend), "after a refused handshake, "

@@ -26,6 +26,7 @@ static struct ft_msg_abort	 s_abort;
 static struct ft_msg_rts	 s_rts;
 static struct ft_msg_cts	 s_cts;
 static struct ft_msg_credit	 s_credit;
+static struct ft_msg_ack	 s_ack;
 static uint64_t			 s_hb[5] = { 7, 0, 1ull << 63, 42, UINT64_MAX };
 static struct ft_msg_gossip	 s_gossip = { 0x0102030405060708ull, 5, s_hb };
 static struct ft_msg_ping	 s_ping = { 0xfedcba9876543210ull, 9 };
@@ -55,6 +56,26 @@ static struct ft_decision	 s_decs[2] = {
 };
 static struct ft_msg_decide	 s_decide = { 0, 0, 2, s_decs };
 static struct ft_msg_decide	 s_ndsync = { 1, UINT64_MAX, 2, s_decs };
+
+/* Dynamic processes: SPAWN, REPLY, PROCS and PORT. */
+static char			*s_argv0[] = { "-x", "", "\xff long arg", NULL };
+static char			*s_keys0[] = { "wdir", "path" };
+static char			*s_vals0[] = { "/tmp", "" };
+static char			*s_argv1[] = { NULL };
+static struct ft_spawn_cmd	 s_cmds[2] = {
+	{ 3, "./worker", 3, s_argv0, 2, s_keys0, s_vals0 },
+	{ FT_WIRE_MAX_RANKS, "/bin/other", 0, s_argv1, 0, NULL, NULL },
+};
+static uint32_t			 s_parents[3] = { 0, 0xfffff, 7 };
+static struct ft_msg_spawn	 s_spawn = { 0xfffffffeu, 3, s_parents, 2,
+    s_cmds };
+static uint32_t			 s_codes[2] = { FT_REPLY_OK,
+    FT_REPLY_ERR_MAX };
+static struct ft_msg_reply	 s_reply = { 0x80000001u, FT_REPLY_NOPROG,
+    0x70000004u, "no such program './nope'", 3, s_parents, 2, s_codes };
+static struct ft_msg_procs	 s_procs = { 5, { 3, s_ranks } };
+static struct ft_msg_port	 s_port = { FT_PORT_CONNECT, 0xffffffffu,
+    0x80000000u, "ft-port:3:1", "", 3, s_parents };
 
 #define SENDER	0x01020304u
 
@@ -105,6 +126,7 @@ samples_init(void)
 	s_cts.sreq = 0x8000000100000002ull;
 	s_cts.rreq = 0xffffffff00000001ull;
 	s_credit.bytes = 0x0000000100400040ull;
+	s_ack.bytes = 0x0000002000300010ull;
 	s_eager.ctx = 0x80000001u;
 	s_eager.src = 0xfffffffeu;
 	s_eager.tag = 0x7ffffffe;
@@ -313,6 +335,22 @@ static int
 enc_credit(struct ft_wbuf *b)
 {
 	return ft_msg_credit_encode(b, SENDER, &s_credit);
+}
+
+static int
+chk_ack(const uint8_t *p, size_t n)
+{
+	struct ft_msg_ack m;
+
+	if (ft_msg_ack_decode(p, n, &m) != 0)
+		return -1;
+	return m.bytes == s_ack.bytes ? 0 : 1;
+}
+
+static int
+enc_ack(struct ft_wbuf *b)
+{
+	return ft_msg_ack_encode(b, SENDER, &s_ack);
 }
 
 static int
@@ -538,6 +576,124 @@ enc_ndsync(struct ft_wbuf *b)
 	return ft_msg_decide_encode(b, SENDER, FT_MSG_NDSYNC, &s_ndsync);
 }
 
+static int
+chk_spawn(const uint8_t *p, size_t n)
+{
+	struct ft_msg_spawn m;
+	uint32_t i, k;
+	int bad = 0;
+
+	if (ft_msg_spawn_decode(p, n, &m) != 0) {
+		if (m.cmds != NULL || m.parents != NULL || m.ncmds != 0)
+			abort();
+		return -1;
+	}
+	if (m.reqid != s_spawn.reqid || m.nparents != 3 ||
+	    memcmp(m.parents, s_parents, sizeof(s_parents)) != 0 ||
+	    m.ncmds != 2)
+		bad = 1;
+	for (i = 0; !bad && i < 2; i++) {
+		const struct ft_spawn_cmd *a = &m.cmds[i], *e = &s_cmds[i];
+
+		if (a->maxprocs != e->maxprocs ||
+		    strcmp(a->command, e->command) != 0 ||
+		    a->argc != e->argc || a->argv[a->argc] != NULL ||
+		    a->ninfo != e->ninfo)
+			bad = 1;
+		for (k = 0; !bad && k < a->argc; k++)
+			bad = strcmp(a->argv[k], e->argv[k]) != 0;
+		for (k = 0; !bad && k < a->ninfo; k++)
+			bad = strcmp(a->keys[k], e->keys[k]) != 0 ||
+			    strcmp(a->vals[k], e->vals[k]) != 0;
+	}
+	ft_msg_spawn_free(&m);
+	return bad;
+}
+
+static int
+enc_spawn(struct ft_wbuf *b)
+{
+	return ft_msg_spawn_encode(b, SENDER, &s_spawn);
+}
+
+static int
+chk_reply(const uint8_t *p, size_t n)
+{
+	struct ft_msg_reply m;
+	int bad;
+
+	if (ft_msg_reply_decode(p, n, &m) != 0) {
+		if (m.ids != NULL || m.codes != NULL)
+			abort();
+		return -1;
+	}
+	bad = m.reqid != s_reply.reqid || m.err != s_reply.err ||
+	    m.ctx != s_reply.ctx || strcmp(m.text, s_reply.text) != 0 ||
+	    m.nids != 3 || memcmp(m.ids, s_parents, sizeof(s_parents)) != 0 ||
+	    m.ncodes != 2 || memcmp(m.codes, s_codes, sizeof(s_codes)) != 0;
+	ft_msg_reply_free(&m);
+	return bad;
+}
+
+static int
+enc_reply(struct ft_wbuf *b)
+{
+	return ft_msg_reply_encode(b, SENDER, &s_reply);
+}
+
+static int
+chk_procs(const uint8_t *p, size_t n)
+{
+	struct ft_msg_procs m;
+	uint32_t i;
+	int bad;
+
+	if (ft_msg_procs_decode(p, n, &m) != 0) {
+		if (m.t.ranks != NULL)
+			abort();
+		return -1;
+	}
+	bad = m.first != 5 || m.t.n != 3;
+	for (i = 0; !bad && i < 3; i++)
+		bad = m.t.ranks[i].node != s_ranks[i].node ||
+		    m.t.ranks[i].pid != s_ranks[i].pid ||
+		    strcmp(m.t.ranks[i].unix_addr, s_ranks[i].unix_addr) != 0 ||
+		    strcmp(m.t.ranks[i].tcp_addr, s_ranks[i].tcp_addr) != 0;
+	ft_msg_table_free(&m.t);
+	return bad;
+}
+
+static int
+enc_procs(struct ft_wbuf *b)
+{
+	return ft_msg_procs_encode(b, SENDER, &s_procs);
+}
+
+static int
+chk_port(const uint8_t *p, size_t n)
+{
+	struct ft_msg_port m;
+	int bad;
+
+	if (ft_msg_port_decode(p, n, &m) != 0) {
+		if (m.ids != NULL)
+			abort();
+		return -1;
+	}
+	bad = m.op != s_port.op || m.reqid != s_port.reqid ||
+	    m.ctx != s_port.ctx || strcmp(m.name, s_port.name) != 0 ||
+	    strcmp(m.value, s_port.value) != 0 || m.nids != 3 ||
+	    memcmp(m.ids, s_parents, sizeof(s_parents)) != 0;
+	ft_msg_port_free(&m);
+	return bad;
+}
+
+static int
+enc_port(struct ft_wbuf *b)
+{
+	return ft_msg_port_encode(b, SENDER, &s_port);
+}
+
 static const struct codec {
 	const char	*name;
 	unsigned int	 type;
@@ -558,6 +714,7 @@ static const struct codec {
 	{ "RTS", FT_MSG_RTS, FT_FLAG_SYNC, 0, enc_rts, chk_rts },
 	{ "CTS", FT_MSG_CTS, 0, 0, enc_cts, chk_cts },
 	{ "CREDIT", FT_MSG_CREDIT, 0, 0, enc_credit, chk_credit },
+	{ "ACK", FT_MSG_ACK, 0, 0, enc_ack, chk_ack },
 	{ "GOSSIP", FT_MSG_GOSSIP, 0, 0, enc_gossip, chk_gossip },
 	{ "PING", FT_MSG_PING, 0, 0, enc_ping, chk_ping },
 	{ "PONG", FT_MSG_PONG, 0, 0, enc_pong, chk_ping },
@@ -569,6 +726,10 @@ static const struct codec {
 	{ "COMMIT", FT_MSG_COMMIT, 0, 0, enc_commit, chk_commit },
 	{ "DECIDE", FT_MSG_DECIDE, 0, 0, enc_decide, chk_decide },
 	{ "NDSYNC", FT_MSG_NDSYNC, 0, 0, enc_ndsync, chk_ndsync },
+	{ "SPAWN", FT_MSG_SPAWN, 0, 0, enc_spawn, chk_spawn },
+	{ "REPLY", FT_MSG_REPLY, 0, 0, enc_reply, chk_reply },
+	{ "PROCS", FT_MSG_PROCS, 0, 0, enc_procs, chk_procs },
+	{ "PORT", FT_MSG_PORT, 0, 0, enc_port, chk_port },
 };
 
 /* Run chk on a copy of n bytes in a buffer of exactly n bytes. */
@@ -1028,9 +1189,10 @@ test_fields(void)
 		    "ping: only PING and PONG");
 	}
 
-	/* A credit of nothing is never sent: refuse it. */
+	/* A credit or an ack of nothing is never sent: refuse it. */
 	{
 		struct ft_msg_credit cr;
+		struct ft_msg_ack ack;
 
 		ft_wbuf_reset(&b);
 		T_EQ_INT(enc_credit(&b), 0, "credit encodes");
@@ -1038,6 +1200,12 @@ test_fields(void)
 		T_FAILS(ft_msg_credit_decode(b.p + FT_WIRE_HDRLEN,
 		    b.len - FT_WIRE_HDRLEN, &cr), EPROTO,
 		    "credit: 0 bytes fails");
+		ft_wbuf_reset(&b);
+		T_EQ_INT(enc_ack(&b), 0, "ack encodes");
+		memset(b.p + FT_WIRE_HDRLEN, 0, 8);
+		T_FAILS(ft_msg_ack_decode(b.p + FT_WIRE_HDRLEN,
+		    b.len - FT_WIRE_HDRLEN, &ack), EPROTO,
+		    "ack: 0 bytes fails");
 	}
 
 	/* Negative tags are for wildcards, never on the wire. */
@@ -1711,6 +1879,139 @@ test_decide(void)
 	ft_wbuf_release(&b);
 }
 
+/*
+ * The frames of dynamic processes: the bounds their encoders refuse and
+ * their decoders check against the body before allocating.
+ */
+static void
+test_dynamic(void)
+{
+	struct ft_msg_spawn sp = s_spawn;
+	struct ft_spawn_cmd cmd = s_cmds[0];
+	struct ft_msg_reply rp = s_reply;
+	struct ft_msg_procs pr = s_procs;
+	struct ft_msg_port po = s_port, pm;
+	struct ft_msg_reply rm;
+	struct ft_wbuf b;
+	uint32_t bigcode[1] = { FT_REPLY_ERR_MAX + 1 };
+	uint8_t *body;
+	size_t blen;
+
+	ft_wbuf_init(&b);
+	sp.ncmds = 0;
+	T_FAILS(ft_msg_spawn_encode(&b, SENDER, &sp), EINVAL,
+	    "spawn: no command is refused");
+	sp.ncmds = FT_SPAWN_CMDS_MAX + 1;
+	T_FAILS(ft_msg_spawn_encode(&b, SENDER, &sp), EINVAL,
+	    "spawn: FT_SPAWN_CMDS_MAX + 1 commands are refused");
+	sp = s_spawn;
+	sp.nparents = 0;
+	T_FAILS(ft_msg_spawn_encode(&b, SENDER, &sp), EINVAL,
+	    "spawn: no parent is refused");
+	sp = s_spawn;
+	sp.ncmds = 1;
+	sp.cmds = &cmd;
+	cmd.maxprocs = 0;
+	T_FAILS(ft_msg_spawn_encode(&b, SENDER, &sp), EINVAL,
+	    "spawn: maxprocs 0 is refused");
+	cmd = s_cmds[0];
+	cmd.command = "";
+	T_FAILS(ft_msg_spawn_encode(&b, SENDER, &sp), EINVAL,
+	    "spawn: an empty command is refused");
+	cmd = s_cmds[0];
+	cmd.keys = (char *[]){ "", "path" };
+	T_FAILS(ft_msg_spawn_encode(&b, SENDER, &sp), EINVAL,
+	    "spawn: an empty info key is refused");
+	T_OK(b.len == 0, "spawn: refusals leave the buffer empty");
+
+	/* A count larger than the body fails before allocating. */
+	sp = s_spawn;
+	T_OK(ft_msg_spawn_encode(&b, SENDER, &sp) == 0, "spawn: encodes");
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+	ft_be32(body + 4, UINT32_MAX);
+	T_FAILS(chk_spawn(body, blen), EPROTO,
+	    "spawn: a parent count of 2^32 - 1 fails");
+	ft_be32(body + 4, 3);
+	ft_be32(body + 20, 0);
+	T_FAILS(chk_spawn(body, blen), EPROTO,
+	    "spawn: a command count of 0 fails");
+	ft_be32(body + 20, FT_SPAWN_CMDS_MAX + 1);
+	T_FAILS(chk_spawn(body, blen), EPROTO,
+	    "spawn: FT_SPAWN_CMDS_MAX + 1 commands fail");
+	ft_be32(body + 20, 2);
+	ft_be32(body + 24, 0);
+	T_FAILS(chk_spawn(body, blen), EPROTO,
+	    "spawn: maxprocs 0 fails");
+	ft_be32(body + 24, 3);
+	T_OK(chk_spawn(body, blen) == 0, "spawn: restored, it decodes");
+	ft_wbuf_release(&b);
+
+	rp.err = FT_REPLY_ERR_MAX + 1;
+	T_FAILS(ft_msg_reply_encode(&b, SENDER, &rp), EINVAL,
+	    "reply: an unknown error is refused");
+	rp = s_reply;
+	rp.ncodes = 1;
+	rp.codes = bigcode;
+	T_FAILS(ft_msg_reply_encode(&b, SENDER, &rp), EINVAL,
+	    "reply: an unknown per-process code is refused");
+	T_OK(ft_msg_reply_encode(&b, SENDER, &s_reply) == 0,
+	    "reply: encodes");
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+	ft_be32(body + 4, FT_REPLY_ERR_MAX + 1);
+	T_FAILS(ft_msg_reply_decode(body, blen, &rm), EPROTO,
+	    "reply: an unknown error fails");
+	ft_be32(body + 4, s_reply.err);
+	/* The last code, the last word of the body. */
+	ft_be32(body + blen - 4, FT_REPLY_ERR_MAX + 1);
+	T_FAILS(ft_msg_reply_decode(body, blen, &rm), EPROTO,
+	    "reply: an unknown per-process code fails");
+	T_OK(rm.ids == NULL && rm.codes == NULL,
+	    "reply: a failed decode leaves nothing allocated");
+	ft_be32(body + blen - 4, FT_REPLY_ERR_MAX);
+	T_OK(chk_reply(body, blen) == 0, "reply: restored, it decodes");
+	ft_wbuf_release(&b);
+
+	pr.first = FT_WIRE_MAX_RANKS - 2;
+	T_FAILS(ft_msg_procs_encode(&b, SENDER, &pr), EINVAL,
+	    "procs: ids past FT_WIRE_MAX_RANKS are refused");
+	pr = s_procs;
+	pr.t.n = 0;
+	T_FAILS(ft_msg_procs_encode(&b, SENDER, &pr), EINVAL,
+	    "procs: an empty list is refused");
+	T_OK(ft_msg_procs_encode(&b, SENDER, &s_procs) == 0, "procs: encodes");
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+	ft_be32(body, FT_WIRE_MAX_RANKS - 2);
+	T_FAILS(chk_procs(body, blen), EPROTO,
+	    "procs: a first id leaving no room for 3 fails");
+	ft_be32(body, FT_WIRE_MAX_RANKS - 3);
+	T_OK(chk_procs(body, blen) == 1,
+	    "procs: the last 3 ids decode (and differ from the sample)");
+	ft_wbuf_release(&b);
+
+	po.op = 0;
+	T_FAILS(ft_msg_port_encode(&b, SENDER, &po), EINVAL,
+	    "port: op 0 is refused");
+	po.op = FT_PORT_OP_MAX + 1;
+	T_FAILS(ft_msg_port_encode(&b, SENDER, &po), EINVAL,
+	    "port: an unknown op is refused");
+	T_OK(ft_msg_port_encode(&b, SENDER, &s_port) == 0, "port: encodes");
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+	ft_be32(body, FT_PORT_OP_MAX + 1);
+	T_FAILS(ft_msg_port_decode(body, blen, &pm), EPROTO,
+	    "port: an unknown op fails");
+	ft_be32(body, s_port.op);
+	ft_be32(body + blen - 16, 4);
+	T_FAILS(ft_msg_port_decode(body, blen, &pm), EPROTO,
+	    "port: a count of 4 over 3 ids fails");
+	ft_be32(body + blen - 16, 3);
+	T_OK(chk_port(body, blen) == 0, "port: restored, it decodes");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1727,5 +2028,6 @@ main(void)
 	test_note();
 	test_commit();
 	test_decide();
+	test_dynamic();
 	return t_done();
 }

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The subcommands of fttest that live in files of their own.
+ */
+#ifndef FTTEST_H
+#define FTTEST_H
+
+#include <stdint.h>
+
+/*
+ * fttest relay: listen on listen (an ft_net address), forward every
+ * connection to to, each direction delayed by delay ns.  Prints the
+ * bound address on stdout once listening.  Never returns: runs until
+ * killed; exits 100 for a malformed address, 111 if it cannot listen.
+ */
+int	 relay_run(const char *listen, const char *to, uint64_t delay)
+	    __attribute__((noreturn));
+
+#endif
