@@ -100,7 +100,8 @@ teardown() {
 
 @test "ftboot start --foreground: stays in front, stops on SIGTERM" {
 	FB_NAMES+=(f)
-	ft_bg ftboot start --foreground --listen tcp:127.0.0.1:0 \
+	# An address without "tcp:" is taken as HOST:PORT.
+	ft_bg ftboot start --foreground --listen 127.0.0.1:0 \
 	    --key-file "$FB_KEY" --state-dir "$FB_DIR/f" 2>"$FB_DIR/f.err"
 	ft_poll 10 test -s "$FB_DIR/f/ftboot.addr"
 	[ "$(cat "$FB_DIR/f/ftboot.pid")" = "$bgpid" ]
@@ -145,8 +146,8 @@ teardown() {
 	[[ $stderr == *"unknown command 'frobnicate'"* ]]
 	run -100 --separate-stderr ftboot start --slots 0
 	[[ $stderr == *"--slots '0' is too small"* ]]
-	run -100 --separate-stderr ftboot start --listen 127.0.0.1:7
-	[[ $stderr == *"--listen '127.0.0.1:7' is not tcp:HOST:PORT"* ]]
+	run -100 --separate-stderr ftboot start --listen 127.0.0.1:x
+	[[ $stderr == *"--listen '127.0.0.1:x' is not tcp:HOST:PORT or HOST[:PORT]"* ]]
 	run -100 --separate-stderr ftboot start --deny 10.0.0.0/40
 	[[ $stderr == *"--deny: '10.0.0.0' is not an IP address or address/prefix"* ]]
 	run -100 --separate-stderr ftboot supernode --key-file "$FB_KEY"

@@ -32,6 +32,8 @@ teardown() {
 	ft_poll 20 fb_peers_with h3 h1
 	run -0 ftboot peers --state-dir "$FB_DIR/h3" --json
 	[[ $output == *'{"host":"h1","addr":"'"$(fb_addr h1)"'","rtt_us":'[1-9]*',"seen":'[1-9]*',"slots":2,"jobs":3}'* ]]
+	# One JSON array.
+	python3 -c 'import json, sys; d = json.load(sys.stdin); assert len(d) == 2' <<<"$output"
 	grep -q "info: registered $(fb_addr h2) (h2, 5 slots, 1 jobs)" \
 	    "$FB_DIR/sn.log"
 	# The cache file is the documented text format.

@@ -163,13 +163,13 @@ copy_opt(char *dst, size_t size, const char *v, const char *name)
 	memcpy(dst, v, strlen(v) + 1);
 }
 
+/* tcp:HOST:PORT, or HOST[:PORT] (port 7707 when missing). */
 static void
 addr_opt(char *dst, const char *v, const char *name)
 {
-	copy_opt(dst, FT_WIRE_ADDR_MAX, v, name);
-	if (!ft_boot_addr_ok(dst))
-		ft_diex(FT_EXIT_USAGE, "--%s '%s' is not tcp:HOST:PORT", name,
-		    v);
+	if (ft_host_addr(v, dst, FT_WIRE_ADDR_MAX) != 0)
+		ft_diex(FT_EXIT_USAGE, "--%s '%s' is not tcp:HOST:PORT or "
+		    "HOST[:PORT]", name, v);
 }
 
 static void
@@ -697,6 +697,8 @@ cmd_peers(const struct opts *o)
 	if (!o->json)
 		printf("%-20s %-28s %10s %10s %5s %4s\n", "HOST", "ADDRESS",
 		    "RTT", "LAST SEEN", "SLOTS", "JOBS");
+	else
+		printf("[\n");
 	for (i = 0; i < n; i++) {
 		if (o->json) {
 			printf("{\"host\":");
@@ -704,8 +706,9 @@ cmd_peers(const struct opts *o)
 			printf(",\"addr\":");
 			json_str(p[i].addr);
 			printf(",\"rtt_us\":%llu,\"seen\":%lld,\"slots\":%u,"
-			    "\"jobs\":%u}\n", (unsigned long long)p[i].rtt_us,
-			    (long long)p[i].seen, p[i].slots, p[i].jobs);
+			    "\"jobs\":%u}%s\n", (unsigned long long)p[i].rtt_us,
+			    (long long)p[i].seen, p[i].slots, p[i].jobs,
+			    i + 1 < n ? "," : "");
 			continue;
 		}
 		if (p[i].rtt_us == 0)
@@ -721,6 +724,8 @@ cmd_peers(const struct opts *o)
 		printf("%-20s %-28s %10s %10s %5u %4u\n", p[i].host, p[i].addr,
 		    rtt, seen, p[i].slots, p[i].jobs);
 	}
+	if (o->json)
+		printf("]\n");
 	free(p);
 	return ft_exit(FT_EXIT_OK);
 }

@@ -590,12 +590,10 @@ ft_boot_conf_parse(const char *text, size_t len, struct ft_boot_conf *c,
 			char *dst = k[0] == 's' ? c->supernode :
 			    k[0] == 'l' ? c->listen : c->advertise;
 
-			if (word_copy(dst, FT_WIRE_ADDR_MAX, v, k, l, why,
-			    whysize) != 0)
-				goto bad;
-			if (!ft_boot_addr_ok(dst)) {
+			if (ft_host_addr(v, dst, FT_WIRE_ADDR_MAX) != 0) {
 				snprintf(why, whysize, "line %zu: %s '%.128s' "
-				    "is not tcp:HOST:PORT", l->no, k, v);
+				    "is not tcp:HOST:PORT or HOST[:PORT]",
+				    l->no, k, v);
 				goto bad;
 			}
 			c->has |= k[0] == 's' ? FT_CONF_SUPERNODE :

@@ -578,8 +578,11 @@ test_conf(void)
 	T_OK(ft_boot_conf_parse("jobs 1 2\n", 9, &c, why, sizeof(why)) == -1 &&
 	    strstr(why, "KEY VALUE") != NULL, "conf: two values are refused");
 	T_OK(ft_boot_conf_parse("listen 1.2.3.4\n", 15, &c, why,
+	    sizeof(why)) == 0 && strcmp(c.listen, "tcp:1.2.3.4:7707") == 0,
+	    "conf: HOST alone is HOST:7707");
+	T_OK(ft_boot_conf_parse("supernode sn:99999\n", 19, &c, why,
 	    sizeof(why)) == -1 && strstr(why, "tcp:HOST:PORT") != NULL,
-	    "conf: an address without tcp: is refused");
+	    "conf: a port out of range is refused: %s", why);
 	T_OK(ft_boot_conf_parse("refresh 0s\n", 11, &c, why, sizeof(why)) ==
 	    -1, "conf: a zero refresh is refused");
 	T_OK(ft_boot_conf_parse("allow 10.0.0.0/33\n", 18, &c, why,
