@@ -2166,6 +2166,7 @@ int
 ft_launch_run(const struct ft_launch *cf)
 {
 	struct launcher l;
+	struct ft__remote_cb rcb;
 	sigset_t orig, waitmask;
 	char prog[4096];
 	uint32_t i;
@@ -2271,13 +2272,13 @@ ft_launch_run(const struct ft_launch *cf)
 		l.deadline = ft_now_ns() + cf->timeout_ns;
 	for (i = 0; i < l.n; i++)
 		errfds[i] = -1;
+	/* The agents' callbacks, kept for the whole job (rm holds them). */
+	rcb = (struct ft__remote_cb){ &l, remote_started, remote_output,
+	    remote_status, remote_beat, remote_lost, remote_staged };
 	if (l.rm != NULL) {
-		struct ft__remote_cb cb = { &l, remote_started, remote_output,
-		    remote_status, remote_beat, remote_lost, remote_staged };
-
 		close_stdin(&l);
 		if ((e = ft__remote_start(l.rm, l.addr, l.key, prog,
-		    l.hb_period_ns, l.deadline, &cb)) != 0) {
+		    l.hb_period_ns, l.deadline, &rcb)) != 0) {
 			event(&l, "\"event\":\"abort\",\"reason\":\"the "
 			    "job could not start on every host\"");
 			abort_job(&l, e);
