@@ -827,6 +827,66 @@ FT_MPI_API int	MPI_Unpublish_name(const char *, MPI_Info, const char *);
 FT_MPI_API int	MPI_Lookup_name(const char *, MPI_Info, char *);
 FT_MPI_API int	MPI_Comm_join(int, MPI_Comm *);
 
+/* --- language interoperability, profiling control (issue 14) --- */
+/*
+ * Handles to and from Fortran integers (MPI-3.1 17.2.4).  Each kind
+ * numbers its handles on its own: the null handle is 0, the predefined
+ * handles are fixed small integers, the same in every process and run,
+ * and a handle the application made gets an integer on its first
+ * conversion, which stays while the handle lives.  Once the handle is
+ * freed, its integer converts to the null handle; so does any integer
+ * that is not a handle's.
+ */
+FT_MPI_API MPI_Fint	MPI_Comm_c2f(MPI_Comm);
+FT_MPI_API MPI_Comm	MPI_Comm_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	MPI_Errhandler_c2f(MPI_Errhandler);
+FT_MPI_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	MPI_Group_c2f(MPI_Group);
+FT_MPI_API MPI_Group	MPI_Group_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	MPI_Info_c2f(MPI_Info);
+FT_MPI_API MPI_Info	MPI_Info_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	MPI_Message_c2f(MPI_Message);
+FT_MPI_API MPI_Message	MPI_Message_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	MPI_Op_c2f(MPI_Op);
+FT_MPI_API MPI_Op	MPI_Op_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	MPI_Request_c2f(MPI_Request);
+FT_MPI_API MPI_Request	MPI_Request_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	MPI_Type_c2f(MPI_Datatype);
+FT_MPI_API MPI_Datatype	MPI_Type_f2c(MPI_Fint);
+
+/*
+ * A Fortran status is MPI_STATUS_SIZE integers: MPI_SOURCE, MPI_TAG
+ * and MPI_ERROR at the C indices MPI_F_SOURCE, MPI_F_TAG and
+ * MPI_F_ERROR (MPI 4.0's names), then ft's own fields: whether the
+ * request was cancelled, and the byte count in two halves, low first.
+ */
+#define MPI_STATUS_SIZE		6
+#define MPI_F_STATUS_SIZE	MPI_STATUS_SIZE
+#define MPI_F_SOURCE		0
+#define MPI_F_TAG		1
+#define MPI_F_ERROR		2
+extern FT_MPI_API MPI_Fint ft_mpi_f_status_ignore[MPI_STATUS_SIZE],
+    ft_mpi_f_statuses_ignore[MPI_STATUS_SIZE];
+#define MPI_F_STATUS_IGNORE	(ft_mpi_f_status_ignore)
+#define MPI_F_STATUSES_IGNORE	(ft_mpi_f_statuses_ignore)
+FT_MPI_API int	MPI_Status_c2f(const MPI_Status *, MPI_Fint *);
+FT_MPI_API int	MPI_Status_f2c(const MPI_Fint *, MPI_Status *);
+
+/*
+ * The predefined type of the Fortran kind SELECTED_INT_KIND(r) or
+ * SELECTED_REAL_KIND(p, r) (MPI-3.1 17.1.9): MPI_INTEGER1 to 8,
+ * MPI_REAL4, 8, 16 and MPI_COMPLEX8, 16, 32 (MPI_LONG_DOUBLE and
+ * MPI_C_LONG_DOUBLE_COMPLEX for gfortran's kind 10, where long double
+ * is the x87 format).  p or r may be MPI_UNDEFINED, not both.
+ */
+FT_MPI_API int	MPI_Type_create_f90_integer(int, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_f90_real(int, int, MPI_Datatype *);
+FT_MPI_API int	MPI_Type_create_f90_complex(int, int, MPI_Datatype *);
+
+/* Profiling control (MPI-3.1 14.2.4): ft has no profiler to control. */
+FT_MPI_API int	MPI_Pcontrol(const int, ...);
+/* --- end of language interoperability --- */
+
 /*
  * The profiling interface (MPI-3.1 14.2): every MPI_X function is also
  * PMPI_X; MPI_X is a weak alias, so a tool may define its own MPI_X and
@@ -1204,6 +1264,28 @@ FT_MPI_API int	PMPI_Publish_name(const char *, MPI_Info, const char *);
 FT_MPI_API int	PMPI_Unpublish_name(const char *, MPI_Info, const char *);
 FT_MPI_API int	PMPI_Lookup_name(const char *, MPI_Info, char *);
 FT_MPI_API int	PMPI_Comm_join(int, MPI_Comm *);
+FT_MPI_API MPI_Fint	PMPI_Comm_c2f(MPI_Comm);
+FT_MPI_API MPI_Comm	PMPI_Comm_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	PMPI_Errhandler_c2f(MPI_Errhandler);
+FT_MPI_API MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	PMPI_Group_c2f(MPI_Group);
+FT_MPI_API MPI_Group	PMPI_Group_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	PMPI_Info_c2f(MPI_Info);
+FT_MPI_API MPI_Info	PMPI_Info_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	PMPI_Message_c2f(MPI_Message);
+FT_MPI_API MPI_Message	PMPI_Message_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	PMPI_Op_c2f(MPI_Op);
+FT_MPI_API MPI_Op	PMPI_Op_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	PMPI_Request_c2f(MPI_Request);
+FT_MPI_API MPI_Request	PMPI_Request_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	PMPI_Type_c2f(MPI_Datatype);
+FT_MPI_API MPI_Datatype	PMPI_Type_f2c(MPI_Fint);
+FT_MPI_API int	PMPI_Status_c2f(const MPI_Status *, MPI_Fint *);
+FT_MPI_API int	PMPI_Status_f2c(const MPI_Fint *, MPI_Status *);
+FT_MPI_API int	PMPI_Type_create_f90_integer(int, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_f90_real(int, int, MPI_Datatype *);
+FT_MPI_API int	PMPI_Type_create_f90_complex(int, int, MPI_Datatype *);
+FT_MPI_API int	PMPI_Pcontrol(const int, ...);
 
 #ifdef __cplusplus
 }

@@ -77,13 +77,18 @@ hslot(const void *p, size_t cap)
 }
 
 static int
-hset_grow(struct ft_mpi_hset *s)
+hset_grow(struct ft_mpi_hset *s, int map)
 {
 	const void **old = s->slot, **ns;
+	uint32_t *oldv = s->val, *nv = NULL;
 	size_t oldcap = s->cap, cap = s->cap == 0 ? 16 : s->cap * 2, i, j;
 
 	if ((ns = calloc(cap, sizeof(*ns))) == NULL)
 		return -1;
+	if (map && (nv = calloc(cap, sizeof(*nv))) == NULL) {
+		free(ns);
+		return -1;
+	}
 	for (i = 0; i < oldcap; i++) {
 		if (old[i] == NULL)
 			continue;
@@ -91,42 +96,85 @@ hset_grow(struct ft_mpi_hset *s)
 		    (cap - 1))
 			continue;
 		ns[j] = old[i];
+		if (map)
+			nv[j] = oldv[i];
 	}
 	free(old);
+	free(oldv);
 	s->slot = ns;
+	s->val = nv;
 	s->cap = cap;
+	return 0;
+}
+
+/* Where p is in s, or s->cap if it is not. */
+static size_t
+hset_find(const struct ft_mpi_hset *s, const void *p)
+{
+	size_t i;
+
+	if (s->cap == 0 || p == NULL)
+		return s->cap;
+	for (i = hslot(p, s->cap); s->slot[i] != NULL; i = (i + 1) &
+	    (s->cap - 1))
+		if (s->slot[i] == p)
+			return i;
+	return s->cap;
+}
+
+/* Put p in s (not there yet) with value v, if s is a map. */
+static int
+hset_insert(struct ft_mpi_hset *s, const void *p, int map, uint32_t v)
+{
+	size_t i;
+
+	if ((s->n + 1) * 2 > s->cap && hset_grow(s, map) != 0)
+		return -1;
+	for (i = hslot(p, s->cap); s->slot[i] != NULL; i = (i + 1) &
+	    (s->cap - 1))
+		continue;
+	s->slot[i] = p;
+	if (map)
+		s->val[i] = v;
+	s->n++;
 	return 0;
 }
 
 int
 ft__mpi_hset_add(struct ft_mpi_hset *s, const void *p)
 {
-	size_t i;
-
 	if (ft__mpi_hset_has(s, p))
 		return 0;
-	if ((s->n + 1) * 2 > s->cap && hset_grow(s) != 0)
-		return -1;
-	for (i = hslot(p, s->cap); s->slot[i] != NULL; i = (i + 1) &
-	    (s->cap - 1))
-		continue;
-	s->slot[i] = p;
-	s->n++;
-	return 0;
+	return hset_insert(s, p, 0, 0);
 }
 
 int
 ft__mpi_hset_has(const struct ft_mpi_hset *s, const void *p)
 {
+	return hset_find(s, p) != s->cap;
+}
+
+int
+ft__mpi_hset_put(struct ft_mpi_hset *s, const void *p, uint32_t v)
+{
 	size_t i;
 
-	if (s->cap == 0 || p == NULL)
+	if ((i = hset_find(s, p)) != s->cap) {
+		s->val[i] = v;
 		return 0;
-	for (i = hslot(p, s->cap); s->slot[i] != NULL; i = (i + 1) &
-	    (s->cap - 1))
-		if (s->slot[i] == p)
-			return 1;
-	return 0;
+	}
+	return hset_insert(s, p, 1, v);
+}
+
+int
+ft__mpi_hset_get(const struct ft_mpi_hset *s, const void *p, uint32_t *v)
+{
+	size_t i;
+
+	if ((i = hset_find(s, p)) == s->cap)
+		return 0;
+	*v = s->val[i];
+	return 1;
 }
 
 void
@@ -134,11 +182,8 @@ ft__mpi_hset_del(struct ft_mpi_hset *s, const void *p)
 {
 	size_t i, j, k, mask = s->cap - 1;
 
-	if (s->cap == 0 || p == NULL)
+	if ((i = hset_find(s, p)) == s->cap)
 		return;
-	for (i = hslot(p, s->cap); s->slot[i] != p; i = (i + 1) & mask)
-		if (s->slot[i] == NULL)
-			return;
 	s->slot[i] = NULL;
 	s->n--;
 	/*
@@ -151,6 +196,8 @@ ft__mpi_hset_del(struct ft_mpi_hset *s, const void *p)
 		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 			continue;
 		s->slot[i] = s->slot[j];
+		if (s->val != NULL)
+			s->val[i] = s->val[j];
 		s->slot[j] = NULL;
 		i = j;
 	}
@@ -160,7 +207,9 @@ void
 ft__mpi_hset_release(struct ft_mpi_hset *s)
 {
 	free(s->slot);
+	free(s->val);
 	s->slot = NULL;
+	s->val = NULL;
 	s->n = s->cap = 0;
 }
 
@@ -261,6 +310,7 @@ static void
 comm_destroy(MPI_Comm c)
 {
 	ft__mpi_hset_del(&cs.live, c);
+	ft__mpi_fint_forget(FT_FINT_COMM, c);
 	if (c->holds > 0 && ft__mpi_hset_add(&cs.held, c) == 0)
 		return;
 	/* Out of memory to remember it: leak it rather than free it. */

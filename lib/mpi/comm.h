@@ -22,9 +22,13 @@
  */
 #define FT_MPI_COMM_TAG_BASE	0x40000000
 
-/* A set of object addresses, for handle checks: open addressing. */
+/*
+ * A set of object addresses, for handle checks: open addressing.  A set
+ * filled by ft__mpi_hset_put is a map, with a value for each address.
+ */
 struct ft_mpi_hset {
 	const void	**slot;
+	uint32_t	 *val;		/* NULL for a plain set */
 	size_t		  n, cap;	/* cap is 0 or a power of two */
 };
 
@@ -267,6 +271,14 @@ int	 ft__mpi_hset_add(struct ft_mpi_hset *, const void *);
 void	 ft__mpi_hset_del(struct ft_mpi_hset *, const void *);
 int	 ft__mpi_hset_has(const struct ft_mpi_hset *, const void *);
 void	 ft__mpi_hset_release(struct ft_mpi_hset *);
+/*
+ * The same sets as maps (use put on an empty set, never add): put adds
+ * p with value v or sets its value, returning 0, or -1 when out of
+ * memory; get says whether p is there, and sets *v if so.
+ */
+int	 ft__mpi_hset_put(struct ft_mpi_hset *, const void *, uint32_t v);
+int	 ft__mpi_hset_get(const struct ft_mpi_hset *, const void *,
+	    uint32_t *v);
 
 /*
  * MPI_Finalize's steps: comm_fini_begin runs first, while MPI still

@@ -359,6 +359,7 @@ PMPI_Finalize(void)
 	ft__mpi.pt = NULL;
 	ft__mpi_comm_fini_end();
 	ft__mpi_errors_fini();
+	ft__mpi_fint_fini();
 	ft__mpi.finalized = 1;
 	return MPI_SUCCESS;
 }

@@ -242,8 +242,8 @@ ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
  * Is eh a handler the application holds a handle to: predefined, or
  * made and not freed as often as it was handed out?
  */
-static int
-errh_ok(MPI_Errhandler eh)
+int
+ft__mpi_errh_ok(MPI_Errhandler eh)
 {
 	if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
 	    eh == MPI_ERRORS_ABORT)
@@ -314,7 +314,7 @@ PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 	if ((rc = check_comm(comm, "MPI_Comm_set_errhandler")) !=
 	    MPI_SUCCESS)
 		return rc;
-	if (!errh_ok(eh))
+	if (!ft__mpi_errh_ok(eh))
 		return ft__mpi_err(comm, MPI_ERR_ARG,
 		    "MPI_Comm_set_errhandler", "invalid error handler");
 	comm->errh = eh;
@@ -346,15 +346,15 @@ int
 PMPI_Errhandler_free(MPI_Errhandler *eh)
 {
 	FT_MPI_CHECK_INIT("MPI_Errhandler_free");
-	if (eh == NULL || !errh_ok(*eh))
+	if (eh == NULL || !ft__mpi_errh_ok(*eh))
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG,
 		    "MPI_Errhandler_free", "invalid error handler");
 	/*
 	 * Predefined handlers are never freed, only the handle is; a user
 	 * handler's memory stays for the communicators that use it.
 	 */
-	if ((*eh)->kind == FT_ERRH_USER)
-		(*eh)->refs--;
+	if ((*eh)->kind == FT_ERRH_USER && --(*eh)->refs == 0)
+		ft__mpi_fint_forget(FT_FINT_ERRH, *eh);
 	*eh = MPI_ERRHANDLER_NULL;
 	return MPI_SUCCESS;
 }

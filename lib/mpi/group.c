@@ -141,6 +141,7 @@ PMPI_Group_free(MPI_Group *g)
 		return bad_group("MPI_Group_free");
 	if (!(*g)->predefined) {
 		ft__mpi_hset_del(&groups, *g);
+		ft__mpi_fint_forget(FT_FINT_GROUP, *g);
 		free((*g)->world);
 		free(*g);
 	}

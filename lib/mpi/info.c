@@ -331,6 +331,7 @@ PMPI_Info_free(MPI_Info *info)
 		return err(ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot "
 		    "be freed");
 	ft__mpi_hset_del(&infos, *info);
+	ft__mpi_fint_forget(FT_FINT_INFO, *info);
 	info_destroy(*info);
 	*info = MPI_INFO_NULL;
 	return MPI_SUCCESS;

@@ -2,7 +2,7 @@
 /*
  * Calls that programs link and that belong nowhere else: the
  * nonblocking MPI_Comm_idup, MPI_Ibsend, the status setters that
- * generalized requests use, and MPI_Alloc_mem.
+ * generalized requests use, MPI_Alloc_mem, and MPI_Pcontrol.
  *
  * MPI_Comm_idup cannot agree on a context id the way comm.c does: the
  * agreement would read and move this process's next free id at a time
@@ -320,6 +320,19 @@ PMPI_Free_mem(void *base)
 	return MPI_SUCCESS;
 }
 
+/*
+ * Profiling control (MPI-3.1 14.2.4): the level asks a profiler for
+ * more or less detail, and ft has none, so it does nothing, at any
+ * time, as the standard allows.  A tool's own MPI_Pcontrol replaces
+ * this one.
+ */
+int
+PMPI_Pcontrol(const int level, ...)
+{
+	(void)level;
+	return MPI_SUCCESS;
+}
+
 /* The profiling interface: MPI_X is a weak alias of PMPI_X. */
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
 #pragma weak MPI_Ibsend = PMPI_Ibsend
@@ -328,3 +341,4 @@ PMPI_Free_mem(void *base)
 #pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
 #pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
 #pragma weak MPI_Free_mem = PMPI_Free_mem
+#pragma weak MPI_Pcontrol = PMPI_Pcontrol

@@ -217,6 +217,33 @@ uint32_t ft__mpi_nprocs(void);
  */
 uint32_t ft__mpi_self_rank(void);
 
+/*
+ * Is eh a handle the application holds (errors.c)?  Is m a message
+ * probed and not yet received (mprobe.c)?
+ */
+int	 ft__mpi_errh_ok(MPI_Errhandler);
+int	 ft__mpi_message_ok(MPI_Message);
+
+/*
+ * Fortran integers of handles (fint.c).  When a handle the application
+ * made stops being valid, its kind's code calls fint_forget, so that
+ * its integer no longer converts to it (a no-op for handles never
+ * converted); MPI_Finalize calls fint_fini, which forgets them all.
+ */
+enum ft_fint_kind {
+	FT_FINT_COMM,
+	FT_FINT_ERRH,
+	FT_FINT_GROUP,
+	FT_FINT_INFO,
+	FT_FINT_MESSAGE,
+	FT_FINT_OP,
+	FT_FINT_REQUEST,
+	FT_FINT_TYPE,
+	FT_FINT_NKINDS
+};
+void	 ft__mpi_fint_forget(enum ft_fint_kind, const void *handle);
+void	 ft__mpi_fint_fini(void);
+
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
 

@@ -41,6 +41,19 @@ msg_take(MPI_Message m)
 	return 0;
 }
 
+int
+ft__mpi_message_ok(MPI_Message m)
+{
+	const struct ft_mpi_message *l;
+
+	if (m == MPI_MESSAGE_NO_PROC)
+		return 1;
+	for (l = live; l != NULL; l = l->next)
+		if (l == m)
+			return 1;
+	return 0;
+}
+
 static int
 mprobe(const char *call, int src, int tag, MPI_Comm comm, int block,
     int *flag, MPI_Message *message, MPI_Status *st)
@@ -156,6 +169,7 @@ PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
 	}
 	rc = ft__mpi_mrecv_start(call, buf, count, type, comm, m->claim, r);
 	ft__mpi_comm_release(m->comm);
+	ft__mpi_fint_forget(FT_FINT_MESSAGE, m);
 	free(m);
 	if (rc != MPI_SUCCESS) {
 		/* Nothing was started: free the request as a done one. */

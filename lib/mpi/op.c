@@ -176,6 +176,13 @@ unit_of(MPI_Datatype type, enum ft_type_kind *kind, size_t *n)
 	return ft__mpi_type_basic(type, kind, n) && *kind != FT_TK_DERIVED;
 }
 
+MPI_Op
+ft__mpi_op_predef(size_t i)
+{
+	return i < sizeof(predefined) / sizeof(predefined[0]) ?
+	    predefined[i] : MPI_OP_NULL;
+}
+
 int
 ft__mpi_op_ok(MPI_Op op)
 {
@@ -602,6 +609,7 @@ PMPI_Op_free(MPI_Op *op)
 	if ((*op)->predefined)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_OP, "MPI_Op_free",
 		    "%s is predefined", (*op)->name);
+	ft__mpi_fint_forget(FT_FINT_OP, *op);
 	ft__mpi_op_release(*op);
 	*op = MPI_OP_NULL;
 	return MPI_SUCCESS;

@@ -48,6 +48,8 @@ struct ft_mpi_op {
 
 /* Is op a live operation (predefined or made by MPI_Op_create)? */
 int	 ft__mpi_op_ok(MPI_Op);
+/* The i-th predefined operation, in a fixed order; NULL past the last. */
+MPI_Op	 ft__mpi_op_predef(size_t i);
 /*
  * May op reduce count elements of type?  Returns MPI_SUCCESS or
  * MPI_ERR_OP (not reported): predefined operations take the predefined

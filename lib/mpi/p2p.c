@@ -244,6 +244,7 @@ req_new(enum ft_mpi_req_kind kind, MPI_Comm comm)
 static void
 req_dealloc(struct ft_mpi_req *r)
 {
+	ft__mpi_fint_forget(FT_FINT_REQUEST, r);
 	if (r->comm != MPI_COMM_NULL)
 		ft__mpi_comm_release(r->comm);
 	free(r);
@@ -1215,6 +1216,7 @@ PMPI_Request_free(MPI_Request *req)
 		    "MPI_Request_free", "invalid request");
 	r = *req;
 	*req = MPI_REQUEST_NULL;
+	ft__mpi_fint_forget(FT_FINT_REQUEST, r);
 	if ((r->persistent && !r->active) || mreq_done(r))
 		rc = req_free(r);
 	else if (r->advance != NULL && r->kind != FT_MPI_REQ_GREQ)

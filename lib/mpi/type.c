@@ -349,6 +349,14 @@ ft__mpi_type_valid(MPI_Datatype t)
 	return type_valid(t);
 }
 
+/* See type.h. */
+MPI_Datatype
+ft__mpi_type_predef(size_t i)
+{
+	return i < sizeof(predefined) / sizeof(predefined[0]) ?
+	    predefined[i] : MPI_DATATYPE_NULL;
+}
+
 /* Report an error of a datatype call on MPI_COMM_WORLD's handler. */
 #define TERR(call, code, ...)						\
 	ft__mpi_err(MPI_COMM_NULL, (code), (call), __VA_ARGS__)
@@ -1461,6 +1469,7 @@ PMPI_Type_free(MPI_Datatype *type)
 			return TERR("MPI_Type_free", rc, "the delete function "
 			    "of an attribute failed");
 		live_del(*type);
+		ft__mpi_fint_forget(FT_FINT_TYPE, *type);
 	}
 	(*type)->handles--;
 	ft__mpi_type_release(*type);

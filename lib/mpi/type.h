@@ -236,6 +236,8 @@ int	 ft__mpi_type_attrs_delete(MPI_Datatype);
 
 /* Is t a handle the application may use, committed or not? */
 int	 ft__mpi_type_valid(MPI_Datatype);
+/* The i-th predefined type, in a fixed order; NULL past the last. */
+MPI_Datatype ft__mpi_type_predef(size_t i);
 /*
  * One more application handle to derived type t (MPI_Type_get_contents
  * hands out the types a type was made from): MPI_Type_free takes it

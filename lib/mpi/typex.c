@@ -493,6 +493,102 @@ PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
 	    "and %d bytes", typeclass, size);
 }
 
+/* Fortran kinds (MPI-3.1 17.1.9) ------------------------------------- */
+
+/*
+ * The kinds gfortran has, smallest first, with the decimal precision
+ * and exponent range its PRECISION and RANGE give them; the first that
+ * is enough is the one SELECTED_INT_KIND or SELECTED_REAL_KIND picks.
+ * Kind 10, x87 extended, is C's long double on x86; ft has no
+ * MPI_INTEGER16.
+ */
+struct f90_kind {
+	int		 p, r;
+	MPI_Datatype	 real, complex;
+};
+
+static const struct f90_kind f90_reals[] = {
+	{ 6, 37, MPI_REAL4, MPI_COMPLEX8 },
+	{ 15, 307, MPI_REAL8, MPI_COMPLEX16 },
+#if LDBL_MANT_DIG == 64
+	{ 18, 4931, MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX },
+#endif
+	{ 33, 4931, MPI_REAL16, MPI_COMPLEX32 },
+};
+
+/* Precision p and range r, either MPI_UNDEFINED: a real or complex type. */
+static int
+f90_real(const char *call, int p, int r, int complex, MPI_Datatype *newtype)
+{
+	size_t i;
+
+	FT_MPI_CHECK_INIT(call);
+	if (newtype == NULL)
+		return TERR(call, MPI_ERR_ARG, "NULL argument");
+	*newtype = MPI_DATATYPE_NULL;
+	if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
+		return TERR(call, MPI_ERR_ARG, "p and r are both "
+		    "MPI_UNDEFINED");
+	for (i = 0; i < sizeof(f90_reals) / sizeof(f90_reals[0]); i++)
+		if ((p == MPI_UNDEFINED || p <= f90_reals[i].p) &&
+		    (r == MPI_UNDEFINED || r <= f90_reals[i].r)) {
+			*newtype = complex ? f90_reals[i].complex :
+			    f90_reals[i].real;
+			return MPI_SUCCESS;
+		}
+	return TERR(call, MPI_ERR_ARG, "no %s type has a precision of %d "
+	    "and an exponent range of %d digits", complex ? "complex" : "real",
+	    p, r);
+}
+
+/*
+ * The predefined types of the Fortran kinds SELECTED_REAL_KIND(p, r),
+ * REAL and COMPLEX, and SELECTED_INT_KIND(r); MPI_ERR_ARG when there is
+ * no such kind (and *newtype is MPI_DATATYPE_NULL).  They are
+ * predefined, so MPI_Type_get_envelope says MPI_COMBINER_NAMED.
+ */
+int
+PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+	return f90_real("MPI_Type_create_f90_real", p, r, 0, newtype);
+}
+
+int
+PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+	return f90_real("MPI_Type_create_f90_complex", p, r, 1, newtype);
+}
+
+int
+PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+	static const struct {
+		int		 r;
+		MPI_Datatype	 type;
+	} ints[] = {
+		{ 2, MPI_INTEGER1 },
+		{ 4, MPI_INTEGER2 },
+		{ 9, MPI_INTEGER4 },
+		{ 18, MPI_INTEGER8 },
+	};
+	const char *call = "MPI_Type_create_f90_integer";
+	size_t i;
+
+	FT_MPI_CHECK_INIT(call);
+	if (newtype == NULL)
+		return TERR(call, MPI_ERR_ARG, "NULL argument");
+	*newtype = MPI_DATATYPE_NULL;
+	if (r == MPI_UNDEFINED)
+		return TERR(call, MPI_ERR_ARG, "r is MPI_UNDEFINED");
+	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		if (r <= ints[i].r) {
+			*newtype = ints[i].type;
+			return MPI_SUCCESS;
+		}
+	return TERR(call, MPI_ERR_ARG, "no integer type has an exponent range "
+	    "of %d digits", r);
+}
+
 /* Attributes (attr.c) ------------------------------------------------ */
 
 /* See type.h. */
@@ -1064,3 +1160,6 @@ PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
 #pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
 #pragma weak MPI_Pack_external = PMPI_Pack_external
 #pragma weak MPI_Unpack_external = PMPI_Unpack_external
+#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
+#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
+#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex

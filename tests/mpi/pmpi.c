@@ -7,7 +7,8 @@
  * checks that its wrappers ran exactly once per call, that a direct
  * PMPI_Send bypasses them, and that the messages arrived intact.  Each
  * receive is posted before the matching send, so the test is correct
- * without buffering, including at one rank.
+ * without buffering, including at one rank.  A tool's MPI_Pcontrol
+ * (variadic) replaces ft's in the same way, and PMPI_Pcontrol is there.
  */
 
 #define NAME	"pmpi"
@@ -17,7 +18,7 @@
 #define LEN	64
 #define TAG	7
 
-static int	nsend, nbarrier;
+static int	nsend, nbarrier, npcontrol, lastlevel;
 
 int
 MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -32,6 +33,14 @@ MPI_Barrier(MPI_Comm comm)
 {
 	nbarrier++;
 	return PMPI_Barrier(comm);
+}
+
+int
+MPI_Pcontrol(const int level, ...)
+{
+	npcontrol++;
+	lastlevel = level;
+	return PMPI_Pcontrol(level);
 }
 
 /* Pass one message to the right, via MPI_Send or PMPI_Send. */
@@ -94,5 +103,14 @@ main(int argc, char **argv)
 	if (nsend != 0 || nbarrier != 0)
 		fail("PMPI_ calls ran the wrappers (%d sends, %d barriers)",
 		    nsend, nbarrier);
+
+	ok(MPI_Pcontrol(2, "detail"), "MPI_Pcontrol");
+	ok(MPI_Pcontrol(0), "MPI_Pcontrol");
+	if (npcontrol != 2 || lastlevel != 0)
+		fail("MPI_Pcontrol wrapper ran %d times, last level %d",
+		    npcontrol, lastlevel);
+	ok(PMPI_Pcontrol(1), "PMPI_Pcontrol");
+	if (npcontrol != 2)
+		fail("PMPI_Pcontrol ran the wrapper");
 	return finish();
 }
