@@ -121,3 +121,40 @@ teardown() {
 	ft_poll 20 grep -q "starting a new cache" "$(fb_log h1)"
 	ft_poll 20 ftboot peers --state-dir "$FB_DIR/h1"
 }
+
+@test "supernode: peers are ranked by measured RTT, a delayed link last" {
+	local port relay
+	fb_supernode
+	# h2 is reached through a relay that delays each way by 40ms: it
+	# advertises the relay's address, so every ping to it takes the
+	# slow road.  A free port for h2, then the relay in front of it.
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	ft_bg fttest relay --listen 127.0.0.1:0 --to "127.0.0.1:$port" \
+	    --delay 40ms >"$FB_DIR/relay.addr"
+	ft_poll 10 test -s "$FB_DIR/relay.addr"
+	relay=$(head -1 "$FB_DIR/relay.addr")
+	FB_NAMES+=(h2)
+	ftboot start --listen "tcp:127.0.0.1:$port" --advertise "$relay" \
+	    --key-file "$FB_KEY" --state-dir "$FB_DIR/h2" --name h2 \
+	    --supernode "$FB_SN" --refresh 300ms >/dev/null
+	cp "$FB_DIR/h2/ftboot.pid" "$FB_DIR/h2.pid"
+	fb_start h1 --supernode "$FB_SN" --refresh 300ms
+	fb_start h3 --supernode "$FB_SN" --refresh 300ms
+	ft_poll 20 fb_peers_with h1 h2 h3
+	ft_poll 20 fb_peers_measured h1
+	run -0 ftboot peers --state-dir "$FB_DIR/h1" --json
+	rtt2=$(python3 -c 'import json, sys; print([p["rtt_us"] for p in json.load(sys.stdin) if p["host"] == "h2"][0])' <<<"$output")
+	rtt3=$(python3 -c 'import json, sys; print([p["rtt_us"] for p in json.load(sys.stdin) if p["host"] == "h3"][0])' <<<"$output")
+	# A round trip through the relay takes at least twice its delay.
+	[ "$rtt2" -ge 80000 ]
+	[ "$rtt3" -lt "$rtt2" ]
+	# The listing goes nearest first: h3, then h2.
+	run -0 ftboot peers --state-dir "$FB_DIR/h1"
+	[[ ${lines[1]} == "h3 "* ]]
+	[[ ${lines[2]} == "h2 "* ]]
+	# Concentrate fills the nearest peer first: h1 asks for 3 of h3's 4.
+	run -0 ftboot reserve -n 3 -a concentrate --state-dir "$FB_DIR/h1" \
+	    --key-file "$FB_KEY"
+	[[ $output == *"host=h3"* ]]
+	[[ $output != *"host=h2"* ]]
+}
