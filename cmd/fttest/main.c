@@ -33,15 +33,6 @@
  *	direction delayed by DURATION (relay.c).  Prints the bound
  *	address, then runs until killed.  An ADDR without "unix:" or
  *	"tcp:" is "tcp:ADDR", as ftboot's host:port.
- * fttest agent --listen ADDR --key-file F [--state-dir D] [--node-name N]
- *	A host agent as the ftboot daemon will run it: listen on ADDR
- *	(tcp:127.0.0.1:0 picks a port), print the address bound on the
- *	first line of standard output, then for every connection fork a
- *	child that runs the accepting side of the handshake under the
- *	cluster key in F (a submitter must announce the role SUBMITTER),
- *	reads JOB_START and serves the job with ft_agent_serve.  Logs one
- *	line per job and staged file on standard error.  Runs until
- *	killed; the state directory defaults to ./agent-state.
  *
  * Usage errors exit 100.
  */
@@ -58,7 +49,6 @@
 
 #include "../../lib/net/net.h"
 #include "fttest.h"
-#include "../../lib/job/agent.h"
 #include "../../lib/peer/peer.h"
 
 #define CONNECT_TIMEOUT_NS	(5 * 1000000000ull)
@@ -73,9 +63,7 @@ usage(void)
 	    "usage: fttest connect ADDR [--key HEX64] [--no-verify]\n"
 	    "       fttest gossip ADDR --key HEX64 --id ID [--count N] "
 	    "[--cut K] [HB ...]\n"
-	    "       fttest relay --listen ADDR --to ADDR --delay DURATION\n"
-	    "       fttest agent --listen ADDR --key-file F [--state-dir D] "
-	    "[--node-name N]\n");
+	    "       fttest relay --listen ADDR --to ADDR --delay DURATION\n");
 	exit(FT_EXIT_USAGE);
 }
 
@@ -483,161 +471,6 @@ cmd_relay(int argc, char *argv[])
 	relay_run(a.listen, a.to, a.delay);
 }
 
-#define AGENT_CHILDREN_MAX	64
-#define AGENT_JOB_START_NS	(30 * 1000000000ull)
-
-/*
- * In the child of one connection: the handshake (HELLO within
- * FT_HS_HELLO_NS, the rest and JOB_START within AGENT_JOB_START_NS),
- * then the job.
- */
-static int
-agent_conn(int fd, const uint8_t *key, const struct ft_agent_opts *o)
-{
-	uint64_t start = ft_now_ns(), deadline;
-	const uint8_t *body;
-	struct ft_conn c;
-	struct ft_hdr h;
-	struct pollfd p;
-	int rc, status;
-
-	if (ft_conn_accepted(&c, fd, key, FT_WIRE_LAUNCHER) != 0)
-		return FT_EXIT_TEMP;
-	for (;;) {
-		while ((rc = ft_conn_frame(&c, &h, &body)) == 1) {
-			if (c.hs == FT_HS_READY)
-				goto ready;
-			if (ft_conn_handshake(&c, &h, body) < 0) {
-				ft_warnx("refused a connection: %s",
-				    errno == EACCES ? "wrong cluster key" :
-				    "malformed handshake");
-				ft_conn_release(&c);
-				return FT_EXIT_NO;
-			}
-			if (c.hs == FT_HS_READY &&
-			    c.peer_role != FT_ROLE_SUBMITTER) {
-				ft_warnx("refused a connection: role %u is "
-				    "not a submitter's", c.peer_role);
-				ft_conn_release(&c);
-				return FT_EXIT_NO;
-			}
-		}
-		if (rc < 0)
-			break;
-		deadline = start + (c.hs == FT_HS_WAIT_HELLO ? FT_HS_HELLO_NS :
-		    AGENT_JOB_START_NS);
-		if (ft_now_ns() >= deadline) {
-			ft_warnx("refused a connection: too slow");
-			break;
-		}
-		p = (struct pollfd){ c.fd, POLLIN, 0 };
-		if (ft_conn_want_write(&c))
-			p.events |= POLLOUT;
-		if (poll(&p, 1, (int)((deadline - ft_now_ns()) / 1000000 +
-		    1)) < 0 && errno != EINTR)
-			break;
-		if ((p.revents & POLLOUT) && ft_conn_flush(&c) != 0)
-			break;
-		if ((p.revents & (POLLIN | POLLHUP | POLLERR)) &&
-		    ft_conn_fill(&c) < 0) {
-			/* A connector without our key gives up when our
-			 * CHALLENGE does not verify. */
-			ft_warnx("refused a connection: closed during the "
-			    "handshake (wrong cluster key?)");
-			break;
-		}
-	}
-	ft_conn_release(&c);
-	return FT_EXIT_NO;
-ready:
-	status = ft_agent_serve(&c, &h, body, o);
-	ft_conn_release(&c);
-	return status;
-}
-
-static int
-cmd_agent(int argc, char *argv[])
-{
-	static const struct option longopts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "key-file", required_argument, NULL, 'f' },
-		{ "state-dir", required_argument, NULL, 's' },
-		{ "node-name", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *listen = NULL, *keyfile = NULL;
-	struct ft_agent_opts o;
-	uint8_t key[FT_WIRE_KEYLEN];
-	char bound[FT_WIRE_ADDR_MAX], why[160];
-	int ch, lfd, fd, children = 0, st;
-	pid_t pid;
-
-	memset(&o, 0, sizeof(o));
-	o.statedir = "agent-state";
-	o.tmpdir = getenv("TMPDIR");
-	o.log = stderr;
-	optind = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'l':
-			listen = optarg;
-			break;
-		case 'f':
-			keyfile = optarg;
-			break;
-		case 's':
-			o.statedir = optarg;
-			break;
-		case 'm':
-			if (strlen(optarg) >= FT_WIRE_NODE_MAX)
-				ft_diex(FT_EXIT_USAGE, "--node-name '%s' is "
-				    "too long", optarg);
-			o.node_name = optarg;
-			break;
-		default:
-			usage();
-		}
-	}
-	if (listen == NULL || keyfile == NULL || optind != argc)
-		usage();
-	if (ft_cluster_key_load(keyfile, key, why, sizeof(why)) != 0)
-		ft_diex(FT_EXIT_USAGE, "key file '%s': %s", keyfile, why);
-	o.cluster_key = key;
-	if ((lfd = ft_net_listen(listen, bound, sizeof(bound))) == -1)
-		ft_die(errno == EINVAL ? FT_EXIT_USAGE : FT_EXIT_TEMP,
-		    "unable to listen on '%s'", listen);
-	printf("%s\n", bound);
-	if (fflush(stdout) != 0)
-		ft_die(FT_EXIT_TEMP, "standard output");
-	(void)signal(SIGPIPE, SIG_IGN);
-	for (;;) {
-		struct pollfd p = { lfd, POLLIN, 0 };
-
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-			children--;
-		/* Strangers cannot make us fork without bound. */
-		(void)poll(&p, 1, children >= AGENT_CHILDREN_MAX ? 100 : 1000);
-		while ((fd = ft_net_accept(lfd)) != -1) {
-			if (children >= AGENT_CHILDREN_MAX) {
-				close(fd);
-				continue;
-			}
-			fflush(NULL);
-			if ((pid = fork()) == -1) {
-				ft_warn("fork");
-				close(fd);
-				continue;
-			}
-			if (pid == 0) {
-				close(lfd);
-				_exit(agent_conn(fd, key, &o));
-			}
-			children++;
-			close(fd);
-		}
-	}
-}
-
 static const struct {
 	const char	*name;
 	int		(*fn)(int, char *[]);
@@ -645,7 +478,6 @@ static const struct {
 	{ "connect", cmd_connect },
 	{ "gossip", cmd_gossip },
 	{ "relay", cmd_relay },
-	{ "agent", cmd_agent },
 };
 
 int
