@@ -358,6 +358,14 @@ part_c() {
 	echo "  detector: dbrr, period $period, 4 daemons; bound Tcleanup + period = $(calc "$tclean + $per") s"
 	: >"$tmp/first"
 	: >"$tmp/last"
+	# An MPI program that waits (gate: rank 0 for a file that never
+	# comes, the others in a receive): a process that has not joined
+	# the job would make its loss end the job, not a failure to detect.
+	if ! ftcc -O2 -o "$tmp/gate" "$benchdir/../tests/progs/gate.c" \
+	    >"$tmp/cc.log" 2>&1; then
+		partfail c "ftcc failed" "$tmp/cc.log"
+		return
+	fi
 	for ((r = 0; r < repeats; r++)); do
 		if ! boot_hosts 4 4; then
 			partfail c "the hosts did not come up: $why"
@@ -367,7 +375,7 @@ part_c() {
 		ev=$tmp/c.events.$r
 		netns__spawn 1 job ftrun --hostfile "$hostfile" -n 8 -r 2 \
 		    --detector dbrr --gossip-period "$period" --events "$ev" \
-		    sleep 600
+		    "$tmp/gate" "$tmp/never"
 		if ! poll 60 events_at_least "$ev" spawn 16; then
 			partfail c "the job did not spawn 16 processes in 60 s" "$NETNS_DIR/job.err"
 			netns_down -f

@@ -257,3 +257,17 @@ ev() {
 	    --host 127.0.0.1:1 /bin/true
 	[[ $stderr == *"cluster key '$KEY' is open to others (mode 0644)"* ]]
 }
+
+@test "hosts: --boot has a daemon allocate the slots (host[:port] or tcp:)" {
+	ft_build ring "$FT_ROOT/examples/ring.c"
+	agents 1
+	run -0 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --boot "$HOSTS" "$FT_PROGS/ring"
+	[[ $output =~ ^ring:\ 2\ ranks,\ 1000\ rounds,\ token\ 1000\ \(expected\ 1000\) ]]
+	grep -q "started 2 processes" "$BATS_TEST_TMPDIR/h1.log"
+	run -0 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --boot "tcp:$HOSTS" "$FT_PROGS/ring"
+	run -100 --separate-stderr ftrun -n 2 --key-file "$KEY" \
+	    --boot "h1:99999" "$FT_PROGS/ring"
+	[[ $stderr == *"--boot 'h1:99999' is not host[:port] or tcp:host:port"* ]]
+}

@@ -260,6 +260,12 @@ setup_hosts(struct ft_launch *cf, struct across *x)
 		if (ft_boot_local_addr(NULL, local, sizeof(local)) != 0)
 			return 0;
 		x->boot = local;
+	} else if (x->boot != NULL) {
+		/* host[:port], as --host takes it. */
+		if (ft_host_addr(x->boot, local, sizeof(local)) != 0)
+			ft_diex(FT_EXIT_USAGE, "--boot '%s' is not host[:port] "
+			    "or tcp:host:port", x->boot);
+		x->boot = local;
 	}
 	if (x->keyfile == NULL) {
 		if (ft_cluster_key_path(path, sizeof(path)) != 0)
