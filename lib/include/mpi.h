@@ -24,6 +24,9 @@ typedef struct ft_mpi_comm	*MPI_Comm;
 typedef struct ft_mpi_type	*MPI_Datatype;
 typedef struct ft_mpi_req	*MPI_Request;
 typedef struct ft_mpi_errh	*MPI_Errhandler;
+/* Windows and files: handles only, until one-sided and I/O come. */
+typedef struct ft_mpi_win	*MPI_Win;
+typedef struct ft_mpi_file	*MPI_File;
 typedef ptrdiff_t		 MPI_Aint;
 typedef long long		 MPI_Offset;
 typedef long long		 MPI_Count;
@@ -72,7 +75,9 @@ typedef struct MPI_Status {
 #define MPI_ERR_PORT		27
 #define MPI_ERR_NAME		28
 #define MPI_ERR_SERVICE		29
-#define MPI_ERR_LASTCODE	29
+#define MPI_ERR_WIN		30
+#define MPI_ERR_FILE		31
+#define MPI_ERR_LASTCODE	31
 
 /* Wildcards and special ranks. */
 #define MPI_ANY_SOURCE		(-1)
@@ -106,6 +111,8 @@ typedef struct MPI_Status {
 #define MPI_DATATYPE_NULL	((MPI_Datatype)0)
 #define MPI_REQUEST_NULL	((MPI_Request)0)
 #define MPI_ERRHANDLER_NULL	((MPI_Errhandler)0)
+#define MPI_WIN_NULL		((MPI_Win)0)
+#define MPI_FILE_NULL		((MPI_File)0)
 
 /* Predefined objects. */
 extern FT_MPI_API struct ft_mpi_comm ft_mpi_comm_world, ft_mpi_comm_self;
@@ -629,6 +636,28 @@ typedef MPI_Comm_errhandler_function	MPI_Comm_errhandler_fn;
 FT_MPI_API int	MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *,
 		    MPI_Errhandler *);
 FT_MPI_API int	MPI_Comm_call_errhandler(MPI_Comm, int);
+/*
+ * Error handlers of windows and files (MPI-3.1 8.3.2, 8.3.3): each kind
+ * takes only handlers made for it, or predefined ones.  No window or
+ * file exists yet, so every MPI_Win is invalid (MPI_ERR_WIN), and the
+ * only valid MPI_File is MPI_FILE_NULL, which stands for the default
+ * file error handler (MPI-3.1 13.7), MPI_ERRORS_RETURN at first.
+ */
+typedef void	MPI_Win_errhandler_function(MPI_Win *, int *, ...);
+typedef void	MPI_File_errhandler_function(MPI_File *, int *, ...);
+/* The MPI-2 names of the same (deprecated). */
+typedef MPI_Win_errhandler_function	MPI_Win_errhandler_fn;
+typedef MPI_File_errhandler_function	MPI_File_errhandler_fn;
+FT_MPI_API int	MPI_Win_create_errhandler(MPI_Win_errhandler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API int	MPI_Win_set_errhandler(MPI_Win, MPI_Errhandler);
+FT_MPI_API int	MPI_Win_get_errhandler(MPI_Win, MPI_Errhandler *);
+FT_MPI_API int	MPI_Win_call_errhandler(MPI_Win, int);
+FT_MPI_API int	MPI_File_create_errhandler(MPI_File_errhandler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API int	MPI_File_set_errhandler(MPI_File, MPI_Errhandler);
+FT_MPI_API int	MPI_File_get_errhandler(MPI_File, MPI_Errhandler *);
+FT_MPI_API int	MPI_File_call_errhandler(MPI_File, int);
 FT_MPI_API int	MPI_Add_error_class(int *);
 FT_MPI_API int	MPI_Add_error_code(int, int *);
 FT_MPI_API int	MPI_Add_error_string(int, const char *);
@@ -1192,6 +1221,16 @@ FT_MPI_API int	PMPI_Status_set_cancelled(MPI_Status *, int);
 FT_MPI_API int	PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *,
 		    MPI_Errhandler *);
 FT_MPI_API int	PMPI_Comm_call_errhandler(MPI_Comm, int);
+FT_MPI_API int	PMPI_Win_create_errhandler(MPI_Win_errhandler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API int	PMPI_Win_set_errhandler(MPI_Win, MPI_Errhandler);
+FT_MPI_API int	PMPI_Win_get_errhandler(MPI_Win, MPI_Errhandler *);
+FT_MPI_API int	PMPI_Win_call_errhandler(MPI_Win, int);
+FT_MPI_API int	PMPI_File_create_errhandler(MPI_File_errhandler_function *,
+		    MPI_Errhandler *);
+FT_MPI_API int	PMPI_File_set_errhandler(MPI_File, MPI_Errhandler);
+FT_MPI_API int	PMPI_File_get_errhandler(MPI_File, MPI_Errhandler *);
+FT_MPI_API int	PMPI_File_call_errhandler(MPI_File, int);
 FT_MPI_API int	PMPI_Add_error_class(int *);
 FT_MPI_API int	PMPI_Add_error_code(int, int *);
 FT_MPI_API int	PMPI_Add_error_string(int, const char *);

@@ -4,7 +4,10 @@
  * through a communicator's error handler.  The application may add
  * error classes and codes above MPI_ERR_LASTCODE, each with a text, and
  * error handlers of its own, which ft calls and then returns the code
- * as MPI_ERRORS_RETURN does.
+ * as MPI_ERRORS_RETURN does.  Windows and files have handlers of their
+ * own kind, but no window or file exists yet: every window is invalid,
+ * and the only file is MPI_FILE_NULL, whose handler is the default one
+ * for files (MPI-3.1 13.7).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,8 @@ static struct {
 	int			 n;
 } ucodes;
 static struct ft_mpi_hset uerrhs;
+/* The default file error handler, MPI_FILE_NULL's. */
+static MPI_Errhandler file_errh = MPI_ERRORS_RETURN;
 
 static const char *const err_text[] = {
 	[MPI_SUCCESS] = "MPI_SUCCESS: no error",
@@ -61,6 +66,8 @@ static const char *const err_text[] = {
 	[MPI_ERR_PORT] = "MPI_ERR_PORT: invalid port name",
 	[MPI_ERR_NAME] = "MPI_ERR_NAME: no such service name",
 	[MPI_ERR_SERVICE] = "MPI_ERR_SERVICE: invalid service name",
+	[MPI_ERR_WIN] = "MPI_ERR_WIN: invalid window",
+	[MPI_ERR_FILE] = "MPI_ERR_FILE: invalid file handle",
 };
 
 _Static_assert(sizeof(err_text) / sizeof(err_text[0]) == MPI_ERR_LASTCODE + 1,
@@ -196,36 +203,15 @@ PMPI_Add_error_string(int code, const char *str)
 	return MPI_SUCCESS;
 }
 
-int
-ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
+/* The end of an error under MPI_ERRORS_ARE_FATAL or _ABORT. */
+static void FT_NORETURN
+fatal(int code, const char *call, const char *fmt, va_list ap)
 {
-	MPI_Errhandler eh;
 	const char *text;
 	char msg[512];
 	char why[700];
-	va_list ap;
-	MPI_Comm c;
-	int e;
 
-	if (!ft__mpi_comm_ok(comm))
-		comm = MPI_COMM_WORLD;
-	eh = comm->errh;
-	if (eh != NULL && eh->kind == FT_ERRH_RETURN)
-		return code;
-	if (eh != NULL && eh->kind == FT_ERRH_USER && ft__mpi.initialized &&
-	    !ft__mpi.finalized) {
-		/*
-		 * The handler gets copies, and the name of the call (an ft
-		 * extension): the call then returns code.
-		 */
-		c = comm;
-		e = code;
-		eh->fn(&c, &e, call);
-		return code;
-	}
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	text = code_text(code);
 	snprintf(why, sizeof(why), "%s: %s (%s)", call, msg,
 	    text != NULL ? text : "?");
@@ -236,6 +222,61 @@ ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 		_exit(code);
 	}
 	ft__mpi_abort(code, why);
+}
+
+/* Can a user handler run: between MPI_Init and MPI_Finalize. */
+static int
+user_runs(MPI_Errhandler eh)
+{
+	return eh != NULL && eh->kind == FT_ERRH_USER &&
+	    ft__mpi.initialized && !ft__mpi.finalized;
+}
+
+int
+ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
+{
+	MPI_Errhandler eh;
+	va_list ap;
+	MPI_Comm c;
+	int e;
+
+	if (!ft__mpi_comm_ok(comm))
+		comm = MPI_COMM_WORLD;
+	eh = comm->errh;
+	if (eh != NULL && eh->kind == FT_ERRH_RETURN)
+		return code;
+	if (user_runs(eh)) {
+		/*
+		 * The handler gets copies, and the name of the call (an ft
+		 * extension): the call then returns code.
+		 */
+		c = comm;
+		e = code;
+		eh->fn(&c, &e, call);
+		return code;
+	}
+	va_start(ap, fmt);
+	fatal(code, call, fmt, ap);
+}
+
+/* An error on MPI_FILE_NULL, raised on the default file handler. */
+static int
+file_err(int code, const char *call, const char *fmt, ...)
+{
+	MPI_File f;
+	va_list ap;
+	int e;
+
+	if (file_errh->kind == FT_ERRH_RETURN)
+		return code;
+	if (user_runs(file_errh)) {
+		f = MPI_FILE_NULL;
+		e = code;
+		file_errh->ffn(&f, &e, call);
+		return code;
+	}
+	va_start(ap, fmt);
+	fatal(code, call, fmt, ap);
 }
 
 /*
@@ -251,14 +292,14 @@ ft__mpi_errh_ok(MPI_Errhandler eh)
 	return ft__mpi_hset_has(&uerrhs, eh) && eh->refs > 0;
 }
 
-int
-ft__mpi_errh_create(const char *call, MPI_Comm_errhandler_function *fn,
-    MPI_Errhandler *eh)
+/* A new user handler for objects of kind obj, in *eh. */
+static int
+errh_new(const char *call, int obj, int nofn, MPI_Errhandler *eh)
 {
 	struct ft_mpi_errh *h;
 
 	FT_MPI_CHECK_INIT(call);
-	if (fn == NULL || eh == NULL)
+	if (nofn || eh == NULL)
 		return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_ARG, call,
 		    "NULL argument");
 	if ((h = calloc(1, sizeof(*h))) == NULL ||
@@ -268,10 +309,42 @@ ft__mpi_errh_create(const char *call, MPI_Comm_errhandler_function *fn,
 		    "out of memory");
 	}
 	h->kind = FT_ERRH_USER;
-	h->fn = fn;
+	h->obj = obj;
 	h->refs = 1;
 	*eh = h;
 	return MPI_SUCCESS;
+}
+
+int
+ft__mpi_errh_create(const char *call, MPI_Comm_errhandler_function *fn,
+    MPI_Errhandler *eh)
+{
+	int rc;
+
+	if ((rc = errh_new(call, FT_ERRH_COMM, fn == NULL, eh)) ==
+	    MPI_SUCCESS)
+		(*eh)->fn = fn;
+	return rc;
+}
+
+/*
+ * Can eh be set on an object of kind obj: a predefined handler, or a
+ * user one made for that kind (MPI-3.1 8.3.1).
+ */
+static int
+errh_fits(MPI_Errhandler eh, int obj)
+{
+	return ft__mpi_errh_ok(eh) &&
+	    (eh->kind != FT_ERRH_USER || eh->obj == obj);
+}
+
+/* A handle to eh, handed out: one more to free. */
+static MPI_Errhandler
+errh_hand(MPI_Errhandler eh)
+{
+	if (eh->kind == FT_ERRH_USER)
+		eh->refs++;
+	return eh;
 }
 
 int
@@ -314,9 +387,10 @@ PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 	if ((rc = check_comm(comm, "MPI_Comm_set_errhandler")) !=
 	    MPI_SUCCESS)
 		return rc;
-	if (!ft__mpi_errh_ok(eh))
+	if (!errh_fits(eh, FT_ERRH_COMM))
 		return ft__mpi_err(comm, MPI_ERR_ARG,
-		    "MPI_Comm_set_errhandler", "invalid error handler");
+		    "MPI_Comm_set_errhandler", "not an error handler for "
+		    "communicators");
 	comm->errh = eh;
 	/* Errors in an intercommunicator's local steps are its own. */
 	if (comm->local != NULL)
@@ -335,10 +409,123 @@ PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 	if (eh == NULL)
 		return ft__mpi_err(comm, MPI_ERR_ARG,
 		    "MPI_Comm_get_errhandler", "NULL argument");
-	/* Each handle handed out is one more to free. */
-	if (comm->errh->kind == FT_ERRH_USER)
-		comm->errh->refs++;
-	*eh = comm->errh;
+	*eh = errh_hand(comm->errh);
+	return MPI_SUCCESS;
+}
+
+int
+PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
+    MPI_Errhandler *eh)
+{
+	int rc;
+
+	if ((rc = errh_new("MPI_Win_create_errhandler", FT_ERRH_WIN,
+	    fn == NULL, eh)) == MPI_SUCCESS)
+		(*eh)->wfn = fn;
+	return rc;
+}
+
+/*
+ * No window exists yet: any is invalid, an error raised, as for an
+ * invalid communicator, on MPI_COMM_WORLD.
+ */
+static int
+bad_win(const char *call)
+{
+	FT_MPI_CHECK_INIT(call);
+	return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_WIN, call,
+	    "invalid window (ft has no one-sided communication yet)");
+}
+
+int
+PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
+{
+	(void)win;
+	(void)eh;
+	return bad_win("MPI_Win_set_errhandler");
+}
+
+int
+PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *eh)
+{
+	(void)win;
+	(void)eh;
+	return bad_win("MPI_Win_get_errhandler");
+}
+
+int
+PMPI_Win_call_errhandler(MPI_Win win, int code)
+{
+	(void)win;
+	(void)code;
+	return bad_win("MPI_Win_call_errhandler");
+}
+
+int
+PMPI_File_create_errhandler(MPI_File_errhandler_function *fn,
+    MPI_Errhandler *eh)
+{
+	int rc;
+
+	if ((rc = errh_new("MPI_File_create_errhandler", FT_ERRH_FILE,
+	    fn == NULL, eh)) == MPI_SUCCESS)
+		(*eh)->ffn = fn;
+	return rc;
+}
+
+/*
+ * The checks of the calls on a file's handler: MPI_FILE_NULL is the
+ * only file, and errors with an invalid file are raised on its
+ * handler, as MPI_File_open's are (MPI-3.1 13.7).
+ */
+static int
+check_file(MPI_File fh, const char *call)
+{
+	FT_MPI_CHECK_INIT(call);
+	if (fh != MPI_FILE_NULL)
+		return file_err(MPI_ERR_FILE, call, "invalid file handle "
+		    "(ft has no I/O yet)");
+	return MPI_SUCCESS;
+}
+
+int
+PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
+{
+	int rc;
+
+	if ((rc = check_file(fh, "MPI_File_set_errhandler")) != MPI_SUCCESS)
+		return rc;
+	if (!errh_fits(eh, FT_ERRH_FILE))
+		return file_err(MPI_ERR_ARG, "MPI_File_set_errhandler",
+		    "not an error handler for files");
+	file_errh = eh;
+	return MPI_SUCCESS;
+}
+
+int
+PMPI_File_get_errhandler(MPI_File fh, MPI_Errhandler *eh)
+{
+	int rc;
+
+	if ((rc = check_file(fh, "MPI_File_get_errhandler")) != MPI_SUCCESS)
+		return rc;
+	if (eh == NULL)
+		return file_err(MPI_ERR_ARG, "MPI_File_get_errhandler",
+		    "NULL argument");
+	*eh = errh_hand(file_errh);
+	return MPI_SUCCESS;
+}
+
+int
+PMPI_File_call_errhandler(MPI_File fh, int code)
+{
+	int rc;
+
+	if ((rc = check_file(fh, "MPI_File_call_errhandler")) != MPI_SUCCESS)
+		return rc;
+	/* The handler ran (if it returns at all): that is success. */
+	(void)file_err(code, "MPI_File_call_errhandler",
+	    "the application raised error code %d", code);
 	return MPI_SUCCESS;
 }
 
@@ -370,6 +557,7 @@ ft__mpi_errors_fini(void)
 		ft_mpi_comm_world.errh = MPI_ERRORS_ARE_FATAL;
 	if (ft_mpi_comm_self.errh->kind == FT_ERRH_USER)
 		ft_mpi_comm_self.errh = MPI_ERRORS_ARE_FATAL;
+	file_errh = MPI_ERRORS_RETURN;
 	for (i = 0; i < uerrhs.cap; i++)
 		free((void *)(uintptr_t)uerrhs.slot[i]);
 	ft__mpi_hset_release(&uerrhs);
@@ -391,3 +579,11 @@ ft__mpi_errors_fini(void)
 #pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
 #pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
 #pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
+#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
+#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
+#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
+#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler

@@ -21,8 +21,18 @@
  */
 struct ft_mpi_errh {
 	int				 kind;
-	MPI_Comm_errhandler_function	*fn;	/* FT_ERRH_USER */
+	int				 obj;	/* FT_ERRH_COMM, ... */
+	MPI_Comm_errhandler_function	*fn;	/* FT_ERRH_USER: one of */
+	MPI_Win_errhandler_function	*wfn;
+	MPI_File_errhandler_function	*ffn;
 	int				 refs;
+};
+
+/* The kind of object a user handler is for (MPI-3.1 8.3). */
+enum {
+	FT_ERRH_COMM = 0,
+	FT_ERRH_WIN,
+	FT_ERRH_FILE,
 };
 
 enum {
