@@ -297,26 +297,21 @@ info_get(const struct ft_spawn_cmd *c, const char *key)
 	return NULL;
 }
 
-/* Make the relative path in p (size bytes) absolute. */
+/* Make the relative path in p (size bytes), which exists, absolute. */
 static int
 absolute(char *p, size_t size)
 {
-	char *cwd, *abs;
+	char *abs;
 	int n;
 
-	if ((cwd = getcwd(NULL, 0)) == NULL)
+	if ((abs = realpath(p, NULL)) == NULL)
 		return -1;
-	n = asprintf(&abs, "%s/%s", cwd, p);
-	free(cwd);
-	if (n < 0)
-		return -1;
-	if ((size_t)n >= size) {
-		free(abs);
+	n = snprintf(p, size, "%s", abs);
+	free(abs);
+	if (n < 0 || (size_t)n >= size) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	memcpy(p, abs, (size_t)n + 1);
-	free(abs);
 	return 0;
 }
 

@@ -1620,7 +1620,7 @@ on_ack(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	if (ft_msg_ack_decode(body, blen, &ack) != 0)
 		return -1;
 	if (!pt->acks_on || out == NULL || !out->tcp ||
-	    ack.bytes > out->c.qtotal - out->ack_bytes) {
+	    ack.bytes > stream_pos(out)) {
 		errno = EPROTO;
 		return -1;
 	}
