@@ -18,7 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "serve.h"
+#include "../net/serve.h"
+#include "peer.h"
 
 enum kid_kind { KID_REFRESH, KID_ALLOC, KID_JOB };
 

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "serve.h"
+#include "../net/serve.h"
+#include "peer.h"
 
 struct entry {
 	struct ft_msg_boot_register	r;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The event loop of ftboot's servers: ppoll over the listener and the
- * connections.  See serve.h.
+ * The event loop of ft's servers (ftboot, ftlog): ppoll over the
+ * listener and the connections.  See serve.h.
  */
 #include <sys/socket.h>
 
@@ -25,6 +25,8 @@ conn_free(struct ft__srv_conn *sc)
 static void
 drop_at(struct ft__srv *s, size_t i)
 {
+	if (s->gone != NULL)
+		s->gone(s, s->conn[i]);
 	conn_free(s->conn[i]);
 	s->conn[i] = s->conn[--s->n];
 }
@@ -154,6 +156,8 @@ guard_drop(void *arg, size_t i, const char *why)
 
 	ft_warnx_limited(&s->rl, "%s: connection from %s closed: %s", s->who,
 	    s->conn[i]->ip, why);
+	if (s->gone != NULL)
+		s->gone(s, s->conn[i]);
 	conn_free(s->conn[i]);
 	s->conn[i] = NULL;
 }

@@ -1,24 +1,25 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The event loop the daemon and the supernode share (lib/peer only):
+ * The event loop of ft's servers (ftboot's daemon and supernode, ftlog):
  * accept, authenticate (lib/net's handshake, strangers bounded by
  * ft_hs_guard), read frames and hand each to the server's callback,
  * write what it queued.  Signals the caller handles (SIGCHLD, SIGTERM,
  * SIGINT, SIGHUP) are blocked except while waiting in ppoll, so a
  * handler's flag is seen at once.
  */
-#ifndef FT_PEER_SERVE_H
-#define FT_PEER_SERVE_H
+#ifndef FT_NET_SERVE_H
+#define FT_NET_SERVE_H
 
 #include <arpa/inet.h>
 
-#include "peer.h"
+#include "net.h"
 
 struct ft__srv_conn {
 	struct ft_conn	 c;
 	char		 ip[INET6_ADDRSTRLEN];	/* "local" for Unix */
 	uint32_t	 frames;	/* handled since the handshake */
 	int		 closing;	/* close once the queue is sent */
+	void		*user;		/* the server's, per connection */
 };
 
 struct ft__srv {
@@ -33,6 +34,8 @@ struct ft__srv {
 			    const struct ft_hdr *, const uint8_t *body);
 	/* Every turn of the loop: the next deadline (ft_now_ns), or 0. */
 	uint64_t	(*tick)(struct ft__srv *);
+	/* A connection is about to be freed (may be NULL). */
+	void		(*gone)(struct ft__srv *, struct ft__srv_conn *);
 	void		*arg;
 	volatile sig_atomic_t *stop;
 	/* Private to serve.c. */
