@@ -12,6 +12,8 @@
 
 #include <arpa/inet.h>
 
+#include <signal.h>
+
 #include "net.h"
 
 struct ft__srv_conn {

@@ -149,6 +149,18 @@ ft_msg_name(unsigned int type)
 		return "BOOT_STATUS";
 	case FT_MSG_BOOT_STATE:
 		return "BOOT_STATE";
+	case FT_MSG_LOG_APPEND:
+		return "LOG_APPEND";
+	case FT_MSG_LOG_ACK:
+		return "LOG_ACK";
+	case FT_MSG_LOG_FETCH:
+		return "LOG_FETCH";
+	case FT_MSG_LOG_RECORDS:
+		return "LOG_RECORDS";
+	case FT_MSG_LOG_ERROR:
+		return "LOG_ERROR";
+	case FT_MSG_LOG_QUERY:
+		return "LOG_QUERY";
 	default:
 		return "unknown";
 	}

@@ -88,6 +88,13 @@ enum ft_msg_type {
 	FT_MSG_JOB_KEEPALIVE = 88,
 	FT_MSG_JOB_NOTE = 89,
 	FT_MSG_JOB_DONE = 90,
+	/* Ranks (and tools) <-> the event logger (ftlog serve). */
+	FT_MSG_LOG_APPEND = 112,
+	FT_MSG_LOG_ACK = 113,
+	FT_MSG_LOG_FETCH = 114,
+	FT_MSG_LOG_RECORDS = 115,
+	FT_MSG_LOG_ERROR = 116,
+	FT_MSG_LOG_QUERY = 117,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -120,6 +127,7 @@ const char *ft_msg_name(unsigned int type);
 #define FT_ROLE_DETECTOR	3
 #define FT_ROLE_DAEMON		4	/* ftboot to ftboot or the supernode */
 #define FT_ROLE_SUBMITTER	5	/* ftrun (or ftboot reserve) to ftboot */
+#define FT_ROLE_LOGGER		6	/* a client of the event logger */
 
 struct ft_msg_hello {
 	uint8_t		minver, maxver;
@@ -884,5 +892,155 @@ int	 ft_msg_job_note_encode(struct ft_wbuf *, uint32_t sender,
 int	 ft_msg_job_note_decode(const uint8_t *, size_t,
 	    struct ft_msg_job_note *);
 /* KEEPALIVE and DONE have an empty body: ft_msg_empty_*. */
+
+/*
+ * The event logger (ftlog(1), ft-log(5)).  A determinant is what a rank
+ * records of one delivery or other nondeterministic event; the same
+ * encoding is a record's payload in a log segment (lib/store) and an
+ * element of APPEND and RECORDS:
+ *
+ *	u8 type (FT_DET_TYPE), u8 kind, u16 flags (0), u64 seq,
+ *	u64 clock, u32 sender, u64 sender clock, u32 probes,
+ *	and when kind is not FT_DET_DELIVERY: u64 v[0], v[1], v[2]
+ *
+ * kind is FT_DET_DELIVERY for a delivery, else the enum ft_nd_kind of
+ * the event (lib/proto); seq counts a rank's determinants from 1, with
+ * no gap.  36 bytes for a delivery, 60 for another event.
+ */
+#define FT_DET_TYPE		1
+#define FT_DET_DELIVERY		0
+#define FT_DET_KIND_MAX		6	/* FT_ND_KIND_MAX */
+#define FT_DET_FIXED		36
+#define FT_DET_MAXLEN		60
+#define FT_DET_NOSENDER		UINT32_MAX
+#define FT_LOG_BATCH_MAX	4096u	/* determinants in APPEND, RECORDS */
+#define FT_LOG_ACK_MAX		4096u	/* entries in one ACK */
+
+struct ft_det {
+	uint64_t	seq;		/* >= 1 */
+	uint64_t	clock;		/* the rank's, at the event */
+	uint32_t	sender;		/* or FT_DET_NOSENDER */
+	uint64_t	sclock;		/* the sender's clock at the send */
+	uint32_t	probes;		/* unsuccessful probes before it */
+	uint32_t	kind;		/* FT_DET_DELIVERY or enum ft_nd_kind */
+	uint64_t	v[3];		/* kind's values; 0 for a delivery */
+};
+
+/* Bytes of d's encoding: FT_DET_FIXED or FT_DET_MAXLEN. */
+size_t	 ft_det_size(const struct ft_det *);
+void	 ft_det_put(struct ft_wbuf *, const struct ft_det *);
+/*
+ * Read one determinant; a malformed one (another type, a kind above
+ * FT_DET_KIND_MAX, flags, seq 0) sets r->err to EPROTO.
+ */
+void	 ft_det_get(struct ft_rbuf *, struct ft_det *);
+
+/*
+ * APPEND (client to logger): n determinants of rank in job, seq
+ * following the last one the logger holds for it, each one the next.
+ * The logger answers with ACK (once they are held as its --sync mode
+ * says) or ERROR.  Decoded into the caller's array d of cap entries
+ * (EPROTO above cap); n is 1 to FT_LOG_BATCH_MAX.
+ */
+struct ft_msg_log_append {
+	uint64_t	 job;
+	uint32_t	 rank;
+	uint32_t	 n;
+	struct ft_det	*d;
+};
+
+/*
+ * ACK (logger to client): for each rank, the highest seq the logger
+ * holds durably, and its clock (both 0: none).  The answer to APPEND
+ * and QUERY; n is 1 to FT_LOG_ACK_MAX.
+ */
+struct ft_log_ack {
+	uint64_t	job;
+	uint32_t	rank;
+	uint64_t	seq;
+	uint64_t	clock;
+};
+struct ft_msg_log_ack {
+	uint32_t	   n;
+	struct ft_log_ack *e;		/* caller's array */
+};
+
+/*
+ * FETCH (client to logger): rank's determinants of seq >= from_seq and
+ * clock >= from_clock, in seq order, as RECORDS frames of the same
+ * reqid, the last one with FT_LOG_LAST; or an ERROR of that reqid.
+ */
+struct ft_msg_log_fetch {
+	uint32_t	reqid;
+	uint64_t	job;
+	uint32_t	rank;
+	uint64_t	from_seq;
+	uint64_t	from_clock;
+};
+
+#define FT_LOG_LAST		0x1u	/* RECORDS: the fetch is complete */
+struct ft_msg_log_records {
+	uint32_t	 reqid;
+	uint64_t	 job;
+	uint32_t	 rank;
+	uint32_t	 flags;		/* FT_LOG_LAST */
+	uint32_t	 n;		/* 0 only with FT_LOG_LAST */
+	struct ft_det	*d;		/* caller's array */
+};
+
+/*
+ * ERROR (logger to client): what the logger could not do for rank in
+ * job: reqid is the FETCH's, or 0 for APPEND and QUERY; seq the highest
+ * seq held durably; text says why, naming files.  Records it did not
+ * acknowledge are not held.
+ */
+enum ft_log_err {
+	FT_LOG_ENOSPC = 1,	/* the disk is full */
+	FT_LOG_EIO,		/* a write or fsync failed */
+	FT_LOG_EGONE,		/* the log directory or file vanished */
+	FT_LOG_ECORRUPT,	/* a segment is corrupt; text names it */
+	FT_LOG_ESEQ,		/* seq is not the one expected */
+	FT_LOG_ENOMEM,
+	FT_LOG_ERR_MAX = FT_LOG_ENOMEM,
+};
+struct ft_msg_log_error {
+	uint32_t	reqid;
+	uint64_t	job;
+	uint32_t	rank;
+	uint32_t	code;		/* enum ft_log_err */
+	uint64_t	seq;
+	char		text[FT_WIRE_TEXT_MAX];
+};
+
+/* QUERY (client to logger): what is held of rank?  Answered by ACK. */
+struct ft_msg_log_query {
+	uint64_t	job;
+	uint32_t	rank;
+};
+
+int	 ft_msg_log_append_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_log_append *);
+int	 ft_msg_log_append_decode(const uint8_t *, size_t,
+	    struct ft_msg_log_append *, uint32_t cap);
+int	 ft_msg_log_ack_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_log_ack *);
+int	 ft_msg_log_ack_decode(const uint8_t *, size_t,
+	    struct ft_msg_log_ack *, uint32_t cap);
+int	 ft_msg_log_fetch_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_log_fetch *);
+int	 ft_msg_log_fetch_decode(const uint8_t *, size_t,
+	    struct ft_msg_log_fetch *);
+int	 ft_msg_log_records_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_log_records *);
+int	 ft_msg_log_records_decode(const uint8_t *, size_t,
+	    struct ft_msg_log_records *, uint32_t cap);
+int	 ft_msg_log_error_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_log_error *);
+int	 ft_msg_log_error_decode(const uint8_t *, size_t,
+	    struct ft_msg_log_error *);
+int	 ft_msg_log_query_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_log_query *);
+int	 ft_msg_log_query_decode(const uint8_t *, size_t,
+	    struct ft_msg_log_query *);
 
 #endif

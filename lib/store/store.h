@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The store layer: durable files.  For now the event log of message
+ * logging (ft-log(5)): per job and per rank, append-only segment files
+ * of length-prefixed records with a CRC32C each; the logger that holds
+ * them (ftlog serve) and the client a rank logs its determinants
+ * through; and the atomic file operations they rest on.
+ *
+ * Layout of a log directory DIR:
+ *	DIR/ftlog.lock				held by the running logger
+ *	DIR/job-JJJJJJJJJJJJJJJJ/		the job id, 16 hex digits
+ *	DIR/job-J.../rank-R/			the rank, decimal
+ *	DIR/job-J.../rank-R/SSSSSSSSSSSSSSSSSSSS.ftl	a segment whose
+ *		first determinant has seq S (20 decimal digits)
+ *
+ * A segment: a 48-byte header (FT_SEG_*), then records.  A record is
+ * u32 len, u32 crc32c (of the 4 length bytes and the payload), then
+ * len bytes of payload: a determinant (wire.h, FT_DET_TYPE) or a time
+ * stamp (FT_SEG_TIME: u8 type, u8 0, u16 0, u64 realtime ns).  All
+ * big-endian.  Determinants follow each other by seq, with no gap,
+ * within a segment and from one segment to the next.
+ */
+#ifndef FT_STORE_H
+#define FT_STORE_H
+
+#include <sys/types.h>
+
+#include <signal.h>
+
+#include "../wire/wire.h"
+
+/* Segment header. */
+#define FT_SEG_MAGIC		0x46544c47u	/* "FTLG" */
+#define FT_SEG_VERSION		1
+#define FT_SEG_HDRLEN		48
+#define FT_SEG_RECHDR		8	/* u32 len, u32 crc */
+#define FT_SEG_TIME		2	/* record type of a time stamp */
+#define FT_SEG_TIMELEN		12
+#define FT_SEG_REC_MIN		FT_SEG_TIMELEN
+#define FT_SEG_REC_MAX		FT_DET_MAXLEN
+#define FT_SEG_SIZE_MIN		4096u
+#define FT_SEG_SIZE_DEFAULT	(16u << 20)
+#define FT_SEG_SIZE_MAX		(1u << 30)
+#define FT_LOG_WHY		512	/* room for a message naming a file */
+
+struct ft_seg_hdr {
+	uint16_t	version;
+	uint64_t	job;
+	uint32_t	rank;
+	uint64_t	first_seq;	/* of its first determinant */
+	uint64_t	created_ns;	/* CLOCK_REALTIME */
+};
+
+/*
+ * Header codec: magic, version, header length, job, rank, flags (0),
+ * first seq, creation time, 4 bytes 0, crc32c of the 44 bytes before
+ * it.  Decode returns 0, or -1 with errno: EMSGSIZE (fewer than
+ * FT_SEG_HDRLEN bytes: a truncated header), EPROTO (not a segment: bad
+ * magic, length or flags), ENOTSUP (a version this build does not
+ * read), EBADMSG (bad checksum).
+ */
+void	 ft_seg_hdr_encode(uint8_t p[FT_SEG_HDRLEN], const struct ft_seg_hdr *);
+int	 ft_seg_hdr_decode(const uint8_t *, size_t, struct ft_seg_hdr *);
+
+/* One record, decoded. */
+struct ft_seg_rec {
+	int		 type;		/* FT_DET_TYPE or FT_SEG_TIME */
+	struct ft_det	 det;
+	uint64_t	 time_ns;
+};
+
+/* Append one framed record to b (errors are sticky in b->err). */
+void	 ft_seg_put_det(struct ft_wbuf *, const struct ft_det *);
+void	 ft_seg_put_time(struct ft_wbuf *, uint64_t realtime_ns);
+/*
+ * Decode the record at p (len bytes there): 1 with *rec and *used (its
+ * bytes); 0 if len is short of the whole record; -1 if it is bad, with
+ * errno EPROTO (a length out of bounds, a malformed payload) or EBADMSG
+ * (bad checksum).
+ */
+int	 ft_seg_rec_get(const uint8_t *, size_t, struct ft_seg_rec *,
+	    size_t *used);
+/*
+ * After a bad record at the start of p (len bytes up to the end of the
+ * file): is it a torn tail, a write that did not reach the disk, rather
+ * than a corrupt record followed by good ones?  1 if no good record
+ * starts anywhere in p after its first byte, else 0 with *good at the
+ * offset of the first one.
+ */
+int	 ft_seg_tail_torn(const uint8_t *, size_t, size_t *good);
+
+/*
+ * Read a segment file record by record, checking every checksum and
+ * the seq of every determinant (from the header's first seq on, each
+ * the next), in bounded memory.  ft_seg_reader_open reads the header
+ * of fd (path names it in messages); limit is how much of the file to
+ * read (0: all of it).  last says whether the segment is its rank's
+ * last: only there may a bad record be a torn tail, which ends the
+ * reading as the end of the file does and sets torn to the bytes from
+ * it to the end (torn_off is where it starts).  Elsewhere, and for a
+ * bad record followed by good ones, the reader refuses.
+ *
+ * Both return -1 with errno and a message naming path and the offset in
+ * why: EMSGSIZE, EPROTO, ENOTSUP, EBADMSG (the header, as
+ * ft_seg_hdr_decode), EILSEQ (a corrupt record, or a seq out of order),
+ * or a read error.  ft_seg_reader_next returns 1 with a record, 0 at the
+ * end.  The reader does not own fd.
+ */
+struct ft_seg_reader {
+	int		 fd;
+	char		 path[FT_LOG_WHY / 2];
+	int		 last;
+	uint64_t	 size;		/* bytes to read */
+	struct ft_seg_hdr hdr;
+	uint64_t	 off;		/* file offset of the next record */
+	uint64_t	 next_seq;
+	uint64_t	 torn, torn_off;
+	uint8_t		*buf;		/* file bytes [bpos, bpos + blen) */
+	size_t		 blen, bcap;
+	uint64_t	 bpos;
+	char		 why[FT_LOG_WHY];
+};
+
+int	 ft_seg_reader_open(struct ft_seg_reader *, int fd, const char *path,
+	    int last, uint64_t limit);
+int	 ft_seg_reader_next(struct ft_seg_reader *, struct ft_seg_rec *);
+void	 ft_seg_reader_release(struct ft_seg_reader *);
+
+/*
+ * Atomic file operations.  ft_store_fsync_dir fsyncs a directory (so
+ * that a create or rename in it survives a crash).  ft_store_mkdir
+ * makes directory name under dirfd (mode 0700) and fsyncs dirfd, or
+ * finds it there: 0, or -1 with errno.  ft_store_create writes len
+ * bytes to name.tmp in dirfd, fsyncs it, renames it to name and fsyncs
+ * dirfd, and returns an fd of name open for appending (O_RDWR), or -1
+ * with errno (the temporary file is gone then).
+ */
+int	 ft_store_fsync_dir(int dirfd);
+int	 ft_store_mkdir(int dirfd, const char *name);
+int	 ft_store_create(int dirfd, const char *name, const void *, size_t);
+/* write(2) all of it, restarting after EINTR: 0, or -1 with errno. */
+int	 ft_store_write(int fd, const void *, size_t);
+
+/*
+ * A rank's log on disk, as the logger holds it: segments, the one open
+ * for appending, the records appended but not written yet.
+ *
+ * ft_rlog_open finds job/rank's log under the directory dirfd (named
+ * dirname in messages): it
+ * checks every segment (header, every record, seq continuity), cuts a
+ * torn tail from the last one and fsyncs it.  A rank without a log is
+ * empty; its directories are made at its first write.  Returns the log
+ * (ft_rlog_free), or NULL with errno and why: EILSEQ, EPROTO, ENOTSUP,
+ * EBADMSG, EMSGSIZE for a corrupt or foreign segment (why names it and
+ * the offset), or a system error.
+ *
+ * ft_rlog_add takes n determinants, which must carry the seqs after
+ * the last one it holds: 0, or -1 with EILSEQ (*expect says the seq it
+ * wanted) or ENOMEM.  They wait in memory until
+ * ft_rlog_write writes them (rolling over to a new segment once the
+ * current one reaches segsize) and ft_rlog_sync makes them durable
+ * (fdatasync, and a check that the file is still linked: a vanished
+ * directory is ENOENT).  Both return 0 or -1 with errno and why; on a
+ * failed write the file is cut back to its last whole record, and what
+ * was not written is dropped (last falls back to what the file holds),
+ * unless keep is set: then it stays pending, to be written again.  A write of nothing pending, a sync of nothing written, do
+ * nothing.  time_ns is written as a time stamp when a second has
+ * passed since the last one.
+ */
+struct ft_rlog {
+	uint64_t	 job;
+	uint32_t	 rank;
+	int		 dirfd;		/* the log directory, not owned */
+	int		 rfd;		/* DIR/job-J/rank-R, or -1 */
+	int		 fd;		/* the segment appended to, or -1 */
+	char		 name[32];	/* its file name */
+	uint64_t	 size;		/* its bytes written */
+	uint64_t	 segsize;
+	uint64_t	 last_seq, last_clock;		/* added */
+	uint64_t	 written_seq, written_clock;	/* written */
+	uint64_t	 durable_seq, durable_clock;	/* synced */
+	uint64_t	 last_stamp;	/* time of the last time stamp */
+	uint64_t	 count;		/* determinants held */
+	uint64_t	*segs;		/* first seqs of the segments */
+	size_t		 nsegs, capsegs;
+	struct ft_wbuf	 pend;		/* framed records not written */
+	uint64_t	 pend_seq, pend_clock;
+	int		 dirty;		/* written, not synced */
+	int		 broken;	/* a failed write could not be undone */
+	char		 dirname[FT_LOG_WHY / 2];	/* for messages */
+	void		*user;		/* the logger's */
+};
+
+struct ft_rlog *ft_rlog_open(int dirfd, const char *dirname, uint64_t job,
+	    uint32_t rank, uint64_t segsize, char *why, size_t whysize);
+void	 ft_rlog_free(struct ft_rlog *);
+int	 ft_rlog_add(struct ft_rlog *, const struct ft_det *, uint32_t n,
+	    uint64_t time_ns, uint64_t *expect);
+int	 ft_rlog_write(struct ft_rlog *, int keep, char *why, size_t whysize);
+int	 ft_rlog_sync(struct ft_rlog *, char *why, size_t whysize);
+/* Path of segment i of rl relative to the log directory, in buf. */
+void	 ft_rlog_segpath(const struct ft_rlog *, size_t i, char *buf,
+	    size_t size);
+
+/*
+ * Walk a log directory for ftlog dump and stat (read only: a torn
+ * tail is reported, never cut).  For each rank of job (every job if
+ * alljobs) and rank (every rank if allranks), in order of job and
+ * rank: check its whole log, then call det(arg, job, rank, d) for each
+ * determinant (if det is not NULL), then rank_done(arg, &sum).
+ * Returns 0, or -1 with errno and why naming the file and offset of the
+ * first corrupt or foreign segment, or the directory that could not be
+ * read; nothing of a rank that fails its check is passed to det.
+ */
+struct ft_rank_sum {
+	uint64_t	job;
+	uint32_t	rank;
+	uint64_t	count;		/* determinants */
+	uint64_t	first_seq, last_seq;
+	uint64_t	bytes;		/* on disk, headers included */
+	uint32_t	segments;
+	uint64_t	first_ns, last_ns;	/* time stamps, 0: none */
+	uint64_t	torn;		/* bytes of a torn tail */
+};
+
+int	 ft_logdir_walk(const char *dir, int alljobs, uint64_t job,
+	    int allranks, uint32_t rank,
+	    int (*det)(void *, uint64_t, uint32_t, const struct ft_det *),
+	    void (*rank_done)(void *, const struct ft_rank_sum *), void *arg,
+	    char *why, size_t whysize);
+
+/*
+ * Text forms of a determinant (ftlog(1)), one line with its newline,
+ * key=value or JSON.  Return the length, or -1 if size is too small.
+ */
+#define FT_DET_TEXT_MAX	512
+int	 ft_det_format(char *buf, size_t size, uint64_t job, uint32_t rank,
+	    const struct ft_det *, int json);
+/* "deliver", "anysrc", "probe", "flag", "index", "count", "clock". */
+const char *ft_det_kind_name(uint32_t kind);
+
+/*
+ * The logger (ftlog serve).  It serves lfd (a listener, owned by the
+ * caller) with the key until *stop, logging under dir, which must
+ * exist; it takes dir's lock first (EBUSY: another logger holds it).
+ * Returns 0, or -1 with errno and why.
+ */
+enum ft_log_sync {
+	FT_LOG_SYNC_ALWAYS = 1,	/* fdatasync before each APPEND's ACK */
+	FT_LOG_SYNC_BATCH,	/* one fdatasync a group, ACKs after it */
+	FT_LOG_SYNC_MEMORY,	/* ACK on receipt, written behind */
+};
+
+struct ft_logd_cfg {
+	int			 lfd;
+	const uint8_t		*key;
+	const char		*dir;
+	enum ft_log_sync	 sync;
+	uint64_t		 segsize;
+	size_t			 max_conns;
+	volatile sig_atomic_t	*stop;
+};
+
+int	 ft_logd_serve(const struct ft_logd_cfg *, char *why, size_t whysize);
+/* "always", "batch", "memory" and back: 0, or -1 with EINVAL. */
+int	 ft_log_sync_parse(const char *, enum ft_log_sync *);
+const char *ft_log_sync_name(enum ft_log_sync);
+
+/*
+ * The client a rank logs through (and tools; fttest log).  It never
+ * blocks unless said so: the caller polls ft_logc_pollfd's fd for
+ * ft_logc_events, no longer than ft_logc_deadline, and calls
+ * ft_logc_progress when it is ready or the deadline passed.
+ *
+ * ft_logc_new connects to addr with key (not copied: it must outlive
+ * the client) as process self of job; the connection is made, and made
+ * again after it is lost (backoff 10 ms doubling to 1 s), by progress.
+ * Returns NULL with errno (EINVAL: a bad address, ENOMEM).
+ *
+ * A rank is opened first: ft_logc_open asks the logger what it holds
+ * of it; acked(arg, rank, seq, clock) then gives the last seq it holds
+ * (0 for a new log).  Until then ft_logc_append fails with EAGAIN.
+ * Appends take the next seqs after it: ft_logc_append copies d (d->seq
+ * must be the last appended + 1, else EINVAL) into the rank's batch;
+ * ft_logc_flush sends every batch now, pipelined behind the ones in
+ * flight (call it before a send that needs them durable);
+ * ft_logc_progress sends a batch when its rank has none in flight, or
+ * when it is full (FT_LOG_BATCH_MAX).  The logger acknowledges in
+ * groups: acked(arg, rank, seq, clock) says that every determinant up
+ * to seq is durable (as the logger's --sync mode says), and
+ * ft_logc_durable returns that seq.  Determinants not acknowledged are
+ * kept and sent again after a reconnection, from the logger's own
+ * account of what it holds.
+ *
+ * error(arg, rank, reqid, code, text) reports an ERROR (enum
+ * ft_log_err; text from the logger, made printable) or the loss of the
+ * connection during a fetch (code 0); after an error of an append the
+ * client asks the logger again (after the backoff) and resends.  A
+ * logger that acknowledged a seq and then holds less (one that lost
+ * what it held in memory) is reported as FT_LOG_EGONE, and the client
+ * resends what it still has.
+ *
+ * ft_logc_fetch asks for rank's determinants of seq >= from_seq and
+ * clock >= from_clock: records(arg, rank, reqid, d, n, last) gives them
+ * in chunks of at most FT_LOG_BATCH_MAX, in seq order, the last call
+ * with last set; d is valid during the call.  Returns the reqid (>= 1),
+ * or 0 with errno (ENOTCONN: not connected now).
+ *
+ * ft_logc_progress returns 0, or -1 with errno on a failure that the
+ * client cannot absorb (ENOMEM); a lost connection is absorbed.
+ */
+struct ft_logc_cb {
+	void	(*acked)(void *, uint32_t rank, uint64_t seq, uint64_t clock);
+	void	(*records)(void *, uint32_t rank, uint32_t reqid,
+		    const struct ft_det *, uint32_t n, int last);
+	void	(*error)(void *, uint32_t rank, uint32_t reqid, uint32_t code,
+		    const char *text);
+};
+
+struct ft_logc;
+
+struct ft_logc *ft_logc_new(const char *addr, const uint8_t *key,
+	    uint64_t job, uint32_t self, const struct ft_logc_cb *, void *arg);
+void	 ft_logc_free(struct ft_logc *);
+int	 ft_logc_open(struct ft_logc *, uint32_t rank);
+int	 ft_logc_append(struct ft_logc *, uint32_t rank, const struct ft_det *);
+int	 ft_logc_flush(struct ft_logc *);
+uint64_t ft_logc_durable(const struct ft_logc *, uint32_t rank);
+uint32_t ft_logc_fetch(struct ft_logc *, uint32_t rank, uint64_t from_seq,
+	    uint64_t from_clock);
+int	 ft_logc_fd(const struct ft_logc *);	/* -1 while down */
+short	 ft_logc_events(const struct ft_logc *);
+uint64_t ft_logc_deadline(const struct ft_logc *);	/* ft_now_ns, or 0 */
+int	 ft_logc_progress(struct ft_logc *);
+int	 ft_logc_connected(const struct ft_logc *);
+/*
+ * Blocking: poll and progress until cond(arg) holds, or the deadline
+ * (ft_now_ns): 0, or -1 with ETIMEDOUT or progress's errno.  For tools
+ * and tests, and for a rank that has nothing else to do.
+ */
+int	 ft_logc_wait(struct ft_logc *, int (*cond)(void *), void *arg,
+	    uint64_t deadline);
+
+#endif
