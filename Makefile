@@ -25,7 +25,7 @@ PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
 LIB_HDRS = $(wildcard lib/*/*.h)
-CMDS	 = ftrun ftcc ftgossip fttest ftboot
+CMDS	 = ftrun ftcc ftgossip fttest ftboot ftlog
 BINS	 = $(CMDS:%=bin/%)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
@@ -159,7 +159,7 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/man/man3 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5 \
 	    $(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 755 bin/ftrun bin/ftcc bin/ftgossip bin/ftboot \
+	install -m 755 bin/ftrun bin/ftcc bin/ftgossip bin/ftboot bin/ftlog \
 	    $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 lib/libft.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 lib/libft.so $(DESTDIR)$(PREFIX)/lib/libft.so.0
@@ -173,6 +173,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ftrun $(DESTDIR)$(PREFIX)/bin/ftcc \
 	    $(DESTDIR)$(PREFIX)/bin/ftgossip $(DESTDIR)$(PREFIX)/bin/ftboot \
+	    $(DESTDIR)$(PREFIX)/bin/ftlog \
 	    $(DESTDIR)$(PREFIX)/lib/libft.a $(DESTDIR)$(PREFIX)/lib/libft.so \
 	    $(DESTDIR)$(PREFIX)/lib/libft.so.0 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ft.pc

@@ -16,4 +16,15 @@
 int	 relay_run(const char *listen, const char *to, uint64_t delay)
 	    __attribute__((noreturn));
 
+/*
+ * fttest log (log.c): the event logger's client against "ftlog serve".
+ * fttest_log_det gives the determinant of rank (of ranks) and seq that
+ * it appends, a function of those alone.
+ */
+int	 log_main(int argc, char *argv[]);
+
+struct ft_det;
+void	 fttest_log_det(uint32_t rank, uint32_t ranks, uint64_t seq,
+	    struct ft_det *);
+
 #endif

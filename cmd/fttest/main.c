@@ -34,6 +34,27 @@
  *	address, then runs until killed.  An ADDR without "unix:" or
  *	"tcp:" is "tcp:ADDR", as ftboot's host:port.
  *
+ * fttest log load ADDR --key-file F --job J --ranks R --count N
+ *     [--clients C] [--batch B] [--ack-file FILE] [--latency K]
+ *     [--timeout D]
+ *	Append determinants to "ftlog serve" for ranks 0 to R-1 of job J
+ *	(hex) over C connections, until every rank's log reaches seq N
+ *	and the logger acknowledged it all; batches of B, pipelined.
+ *	Each determinant is a function of (rank, seq) alone (log.c).
+ *	Each acknowledgement is appended to FILE as "RANK SEQ".  Prints
+ *	one line: ranks, count, appended, seconds, rate (determinants a
+ *	second), errors.  With --latency K: K times, a batch of B for rank
+ *	0, flushed and waited for; prints min_us and median_us.  Exits 0,
+ *	or 99 at the timeout (default 60s).
+ * fttest log fetch ADDR --key-file F --job J --rank R [--from-seq S]
+ *     [--from-clock C] [--json] [--timeout D]
+ *	Fetch rank R's determinants and print them as ftlog dump does.
+ *	Exits 0, 1 on the logger's error, 99 at the timeout.
+ * fttest log bad ADDR --key-file F [--cut K]
+ *	After the handshake, send an APPEND cut short by K bytes (its
+ *	header saying so).  Exits 0 when the logger closes the
+ *	connection, 1 when it answers, 99 after 5 seconds.
+ *
  * Usage errors exit 100.
  */
 #include <sys/socket.h>
@@ -63,7 +84,8 @@ usage(void)
 	    "usage: fttest connect ADDR [--key HEX64] [--no-verify]\n"
 	    "       fttest gossip ADDR --key HEX64 --id ID [--count N] "
 	    "[--cut K] [HB ...]\n"
-	    "       fttest relay --listen ADDR --to ADDR --delay DURATION\n");
+	    "       fttest relay --listen ADDR --to ADDR --delay DURATION\n"
+	    "       fttest log load|fetch|bad ADDR --key-file F ...\n");
 	exit(FT_EXIT_USAGE);
 }
 
@@ -478,6 +500,7 @@ static const struct {
 	{ "connect", cmd_connect },
 	{ "gossip", cmd_gossip },
 	{ "relay", cmd_relay },
+	{ "log", log_main },
 };
 
 int

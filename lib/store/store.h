@@ -259,6 +259,9 @@ struct ft_logd_cfg {
 	uint64_t		 segsize;
 	size_t			 max_conns;
 	volatile sig_atomic_t	*stop;
+	/* Called once the lock is held, before serving (may be NULL). */
+	void			(*ready)(void *);
+	void			*ready_arg;
 };
 
 int	 ft_logd_serve(const struct ft_logd_cfg *, char *why, size_t whysize);
