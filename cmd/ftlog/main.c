@@ -311,7 +311,7 @@ main(int argc, char *argv[])
 	argv++;
 	memset(&o, 0, sizeof(o));
 	o.listen = "tcp:127.0.0.1:0";
-	o.sync = FT_LOG_SYNC_BATCH;
+	o.sync = FT_LOG_SYNC_MEMORY;
 	o.segsize = FT_SEG_SIZE_DEFAULT;
 	while ((ch = getopt_long(argc, argv, "v", longopts, NULL)) != -1) {
 		switch (ch) {

@@ -5,8 +5,9 @@
  * committed in groups: every APPEND read in one turn of the loop is
  * written, each rank log touched is fsynced once, and only then are
  * the ACKs sent (--sync batch); --sync always does the same for each
- * APPEND alone; --sync memory acknowledges on receipt and writes
- * behind.  FETCH answers stream from the segment files, a chunk at a
+ * APPEND alone; --sync memory writes the group (to the kernel: it
+ * survives the logger's crash) and acknowledges before any fsync, which
+ * follows every second.  FETCH answers stream from the segment files, a chunk at a
  * time while the connection's queue is short, so that a restarting
  * rank's whole log is never held in memory.
  */
@@ -29,7 +30,6 @@ _Static_assert(FT_DET_KIND_MAX == FT_ND_KIND_MAX,
 
 #define MEMSYNC_NS	1000000000ull	/* --sync memory: fsync period */
 #define FETCH_QUEUE	(1u << 20)	/* fetch output queued at most */
-#define RETRY_NS	1000000000ull	/* retry a failed write-behind */
 
 struct logd;
 
@@ -164,17 +164,18 @@ tab_get(const struct logd *d, uint64_t job, uint32_t rank)
 	return NULL;
 }
 
+/* What an ACK may say is held: written (memory), else synced. */
 static uint64_t
 held_seq(const struct logd *d, const struct ft_rlog *rl)
 {
-	return d->cfg->sync == FT_LOG_SYNC_MEMORY ? rl->last_seq :
+	return d->cfg->sync == FT_LOG_SYNC_MEMORY ? rl->written_seq :
 	    rl->durable_seq;
 }
 
 static uint64_t
 held_clock(const struct logd *d, const struct ft_rlog *rl)
 {
-	return d->cfg->sync == FT_LOG_SYNC_MEMORY ? rl->last_clock :
+	return d->cfg->sync == FT_LOG_SYNC_MEMORY ? rl->written_clock :
 	    rl->durable_clock;
 }
 
@@ -309,14 +310,18 @@ ack_one(struct logd *d, const struct ft_rlog *rl)
 	d->acks[0].clock = held_clock(d, rl);
 }
 
-/* Write and fsync rl now: 0, or -1 with rs->code and rs->text. */
+/*
+ * Write rl now, and fsync it unless --sync memory: 0, or -1 with
+ * rs->code and rs->text.
+ */
 static int
 commit(struct logd *d, struct ft_rlog *rl)
 {
 	struct rstate *rs = rl->user;
 
-	if (ft_rlog_write(rl, 0, rs->text, sizeof(rs->text)) == 0 &&
-	    ft_rlog_sync(rl, rs->text, sizeof(rs->text)) == 0)
+	if (ft_rlog_write(rl, rs->text, sizeof(rs->text)) == 0 &&
+	    (d->cfg->sync == FT_LOG_SYNC_MEMORY ||
+	    ft_rlog_sync(rl, rs->text, sizeof(rs->text)) == 0))
 		return 0;
 	rs->failed = 1;
 	rs->code = err_code(errno);
@@ -360,14 +365,10 @@ on_append(struct logd *d, struct ft__srv_conn *sc, const uint8_t *body,
 		ack_one(d, rl);
 		return send_ack(d, sc, 1);
 	case FT_LOG_SYNC_BATCH:
+	case FT_LOG_SYNC_MEMORY:
 		if (list_dirty(d, rl) != 0 || want_ack(sc->user, rl) != 0)
 			return -1;
 		return 0;
-	case FT_LOG_SYNC_MEMORY:
-		if (list_dirty(d, rl) != 0)
-			return -1;
-		ack_one(d, rl);
-		return send_ack(d, sc, 1);
 	}
 	return -1;
 }
@@ -412,11 +413,6 @@ on_fetch(struct logd *d, struct ft__srv_conn *sc, const uint8_t *body,
 	if ((rl = rlog_get(d, m.job, m.rank)) == NULL)
 		return send_error(d, sc, m.reqid, m.job, m.rank,
 		    err_code(errno), 0, d->why);
-	/* Held in memory only: write it so that the reader finds it. */
-	if (d->cfg->sync == FT_LOG_SYNC_MEMORY &&
-	    ft_rlog_write(rl, 1, d->why, sizeof(d->why)) != 0)
-		return send_error(d, sc, m.reqid, m.job, m.rank,
-		    err_code(errno), held_seq(d, rl), d->why);
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return -1;
 	f->reqid = m.reqid;
@@ -578,7 +574,10 @@ role_ok(uint8_t role)
 	return role == FT_ROLE_LOGGER || role == FT_ROLE_RANK;
 }
 
-/* --sync batch: the group commit, then every ACK and ERROR it owes. */
+/*
+ * --sync batch and memory: the group commit, then every ACK and ERROR
+ * it owes.
+ */
 static void
 group_commit(struct logd *d)
 {
@@ -605,8 +604,8 @@ group_commit(struct logd *d)
 			}
 			d->acks[n].job = rl->job;
 			d->acks[n].rank = rl->rank;
-			d->acks[n].seq = rl->durable_seq;
-			d->acks[n].clock = rl->durable_clock;
+			d->acks[n].seq = held_seq(d, rl);
+			d->acks[n].clock = held_clock(d, rl);
 			if (++n == FT_LOG_ACK_MAX) {
 				(void)send_ack(d, sc, n);
 				n = 0;
@@ -622,32 +621,21 @@ group_commit(struct logd *d)
 	d->ndirty = 0;
 }
 
-/* --sync memory: write behind every turn, fsync every MEMSYNC_NS. */
-static uint64_t
-write_behind(struct logd *d, uint64_t now)
+/* --sync memory: fsync what was written, every MEMSYNC_NS. */
+static void
+sync_behind(struct logd *d)
 {
 	struct ft_rlog *rl;
 	struct rstate *rs;
-	size_t i, k;
-	int sync = now >= d->next_sync;
+	size_t i;
 
-	for (i = 0, k = 0; i < d->ndirty; i++) {
-		rl = d->dirty[i];
+	for (i = 0; i < d->tabcap; i++) {
+		if ((rl = d->tab[i]) == NULL || !rl->dirty)
+			continue;
 		rs = rl->user;
-		if (ft_rlog_write(rl, 1, rs->text, sizeof(rs->text)) != 0 ||
-		    (sync && ft_rlog_sync(rl, rs->text,
-		    sizeof(rs->text)) != 0))
-			ft_warnx_limited(&d->rl, "%s (held in memory, "
-			    "retried)", rs->text);
-		if (rl->pend.len > 0 || rl->dirty)
-			d->dirty[k++] = rl;
-		else
-			rs->listed = 0;
+		if (ft_rlog_sync(rl, rs->text, sizeof(rs->text)) != 0)
+			ft_warnx_limited(&d->rl, "%s", rs->text);
 	}
-	d->ndirty = k;
-	if (sync)
-		d->next_sync = now + (k > 0 ? RETRY_NS : MEMSYNC_NS);
-	return k > 0 ? d->next_sync : 0;
 }
 
 static uint64_t
@@ -659,10 +647,15 @@ tick(struct ft__srv *s)
 	uint64_t next = 0;
 	size_t i;
 
-	if (d->cfg->sync == FT_LOG_SYNC_BATCH)
+	if (d->cfg->sync != FT_LOG_SYNC_ALWAYS)
 		group_commit(d);
-	else if (d->cfg->sync == FT_LOG_SYNC_MEMORY)
-		next = write_behind(d, ft_now_ns());
+	if (d->cfg->sync == FT_LOG_SYNC_MEMORY) {
+		if (ft_now_ns() >= d->next_sync) {
+			sync_behind(d);
+			d->next_sync = ft_now_ns() + MEMSYNC_NS;
+		}
+		next = d->next_sync;
+	}
 	for (i = 0; i < s->n; i++) {
 		sc = s->conn[i];
 		lc = sc->user;
@@ -748,11 +741,11 @@ ft_logd_serve(const struct ft_logd_cfg *cfg, char *why, size_t whysize)
 	if (rc != 0)
 		snprintf(why, whysize, "the server loop: %s", strerror(errno));
 	/* Stopping: what is held in memory goes to disk first. */
-	if (cfg->sync == FT_LOG_SYNC_BATCH)
+	if (cfg->sync != FT_LOG_SYNC_ALWAYS)
 		group_commit(&d);
 	for (i = 0; i < d.tabcap; i++)
 		if (d.tab[i] != NULL) {
-			if (ft_rlog_write(d.tab[i], 0, d.why,
+			if (ft_rlog_write(d.tab[i], d.why,
 			    sizeof(d.why)) != 0 ||
 			    ft_rlog_sync(d.tab[i], d.why, sizeof(d.why)) != 0)
 				ft_warnx("%s", d.why);

@@ -499,7 +499,7 @@ roll(struct ft_rlog *rl, uint64_t first, char *why, size_t whysize)
 }
 
 int
-ft_rlog_write(struct ft_rlog *rl, int keep, char *why, size_t whysize)
+ft_rlog_write(struct ft_rlog *rl, char *why, size_t whysize)
 {
 	const uint8_t *p;
 	size_t left;
@@ -549,8 +549,6 @@ ft_rlog_write(struct ft_rlog *rl, int keep, char *why, size_t whysize)
 	ft_wbuf_reset(&rl->pend);
 	return 0;
 drop:
-	if (keep)
-		return -1;
 	saved = errno;
 	ft_wbuf_reset(&rl->pend);
 	rl->last_seq = rl->written_seq;

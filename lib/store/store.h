@@ -162,8 +162,7 @@ int	 ft_store_write(int fd, const void *, size_t);
  * (fdatasync, and a check that the file is still linked: a vanished
  * directory is ENOENT).  Both return 0 or -1 with errno and why; on a
  * failed write the file is cut back to its last whole record, and what
- * was not written is dropped (last falls back to what the file holds),
- * unless keep is set: then it stays pending, to be written again.  A write of nothing pending, a sync of nothing written, do
+ * was not written is dropped (last falls back to what the file holds).  A write of nothing pending, a sync of nothing written, do
  * nothing.  time_ns is written as a time stamp when a second has
  * passed since the last one.
  */
@@ -196,7 +195,7 @@ struct ft_rlog *ft_rlog_open(int dirfd, const char *dirname, uint64_t job,
 void	 ft_rlog_free(struct ft_rlog *);
 int	 ft_rlog_add(struct ft_rlog *, const struct ft_det *, uint32_t n,
 	    uint64_t time_ns, uint64_t *expect);
-int	 ft_rlog_write(struct ft_rlog *, int keep, char *why, size_t whysize);
+int	 ft_rlog_write(struct ft_rlog *, char *why, size_t whysize);
 int	 ft_rlog_sync(struct ft_rlog *, char *why, size_t whysize);
 /* Path of segment i of rl relative to the log directory, in buf. */
 void	 ft_rlog_segpath(const struct ft_rlog *, size_t i, char *buf,
@@ -248,7 +247,7 @@ const char *ft_det_kind_name(uint32_t kind);
 enum ft_log_sync {
 	FT_LOG_SYNC_ALWAYS = 1,	/* fdatasync before each APPEND's ACK */
 	FT_LOG_SYNC_BATCH,	/* one fdatasync a group, ACKs after it */
-	FT_LOG_SYNC_MEMORY,	/* ACK on receipt, written behind */
+	FT_LOG_SYNC_MEMORY,	/* ACK once written, fdatasync every second */
 };
 
 struct ft_logd_cfg {
