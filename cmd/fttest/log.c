@@ -47,6 +47,7 @@ log_usage(void)
 	    "--count N\n"
 	    "                [--clients C] [--batch B] [--ack-file FILE] "
 	    "[--latency K] [--timeout D]\n"
+	    "                [--hold-at S --go-file FILE]\n"
 	    "       fttest log fetch ADDR --key-file F --job J --rank R "
 	    "[--from-seq S]\n"
 	    "                [--from-clock C] [--json] [--timeout D]\n"
@@ -166,6 +167,8 @@ struct largs {
 	uint64_t	 timeout;
 	uint64_t	 from_seq, from_clock;
 	uint32_t	 cut;
+	uint64_t	 hold;
+	const char	*go;
 };
 
 static void
@@ -186,6 +189,8 @@ largs_parse(int argc, char *argv[], struct largs *a)
 		{ "from-clock", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "cut", required_argument, NULL, 'x' },
+		{ "hold-at", required_argument, NULL, 'H' },
+		{ "go-file", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *errstr = NULL;
@@ -252,6 +257,13 @@ largs_parse(int argc, char *argv[], struct largs *a)
 			break;
 		case 'J':
 			a->json = 1;
+			break;
+		case 'H':
+			a->hold = (uint64_t)strtonum(optarg, 1, 1ll << 40,
+			    &errstr);
+			break;
+		case 'g':
+			a->go = optarg;
 			break;
 		case 'x':
 			a->cut = (uint32_t)strtonum(optarg, 1, 1000, &errstr);
@@ -329,7 +341,7 @@ cmd_load(const struct largs *a)
 	struct load l;
 	struct ft_det d;
 	uint8_t key[FT_WIRE_KEYLEN];
-	uint64_t deadline, t0, total = 0, *lat = NULL, window;
+	uint64_t deadline, t0, total = 0, *lat = NULL, window, hold;
 	uint32_t r, k, i;
 	double secs;
 	int c, busy;
@@ -385,17 +397,23 @@ cmd_load(const struct largs *a)
 		free(lat);
 		return FT_EXIT_OK;
 	}
-	/* Throughput: batches for every rank, pipelined within a window. */
+	/*
+	 * Throughput: batches for every rank, pipelined within a window;
+	 * with --hold-at, no further than that seq until --go-file exists.
+	 */
+	hold = a->hold > 0 && a->hold < a->count ? a->hold : a->count;
 	window = 16 * (uint64_t)a->batch;
 	t0 = ft_now_ns();
 	for (;;) {
 		busy = 0;
+		if (a->hold > 0 && a->go != NULL && access(a->go, F_OK) == 0)
+			hold = a->count;
 		for (r = 0; r < a->ranks; r++) {
-			if (l.appended[r] >= a->count ||
+			if (l.appended[r] >= hold ||
 			    l.appended[r] - l.durable[r] >= window)
 				continue;
 			busy = 1;
-			for (i = 0; i < a->batch && l.appended[r] < a->count;
+			for (i = 0; i < a->batch && l.appended[r] < hold;
 			    i++) {
 				fttest_log_det(r, a->ranks, l.appended[r] + 1,
 				    &d);
@@ -408,7 +426,7 @@ cmd_load(const struct largs *a)
 		}
 		for (c = 0; c < l.nc; c++)
 			ft_logc_flush(l.c[c]);
-		if (!busy && all_durable(&l))
+		if (!busy && all_durable(&l) && hold == a->count)
 			break;
 		if (ft_now_ns() >= deadline) {
 			ft_warnx("not every determinant was acknowledged in "

@@ -36,7 +36,7 @@
  *
  * fttest log load ADDR --key-file F --job J --ranks R --count N
  *     [--clients C] [--batch B] [--ack-file FILE] [--latency K]
- *     [--timeout D]
+ *     [--timeout D] [--hold-at S --go-file FILE]
  *	Append determinants to "ftlog serve" for ranks 0 to R-1 of job J
  *	(hex) over C connections, until every rank's log reaches seq N
  *	and the logger acknowledged it all; batches of B, pipelined.
@@ -44,8 +44,10 @@
  *	Each acknowledgement is appended to FILE as "RANK SEQ".  Prints
  *	one line: ranks, count, appended, seconds, rate (determinants a
  *	second), errors.  With --latency K: K times, a batch of B for rank
- *	0, flushed and waited for; prints min_us and median_us.  Exits 0,
- *	or 99 at the timeout (default 60s).
+ *	0, flushed and waited for; prints min_us and median_us.  With
+ *	--hold-at, it appends up to seq S of every rank, then waits until
+ *	FILE exists to go on (so that a test can act while it is there).
+ *	Exits 0, or 99 at the timeout (default 60s).
  * fttest log fetch ADDR --key-file F --job J --rank R [--from-seq S]
  *     [--from-clock C] [--json] [--timeout D]
  *	Fetch rank R's determinants and print them as ftlog dump does.

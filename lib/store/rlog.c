@@ -301,7 +301,7 @@ scan_rank(struct scan *s)
 		ft_seg_reader_release(&r);
 		if (last && s->cut) {
 			s->lastfd = fd;
-			s->last_size = r.off;
+			s->last_size = r.torn > 0 ? r.torn_off : r.off;
 		} else
 			close(fd);
 	}
@@ -501,6 +501,7 @@ roll(struct ft_rlog *rl, uint64_t first, char *why, size_t whysize)
 int
 ft_rlog_write(struct ft_rlog *rl, char *why, size_t whysize)
 {
+	struct stat st;
 	const uint8_t *p;
 	size_t left;
 	ssize_t n;
@@ -517,6 +518,14 @@ ft_rlog_write(struct ft_rlog *rl, char *why, size_t whysize)
 	if ((rl->fd < 0 || rl->size >= rl->segsize) &&
 	    roll(rl, rl->written_seq + 1, why, whysize) != 0)
 		goto drop;
+	/* Writing to a file no directory holds would lose it all. */
+	if (fstat(rl->fd, &st) != 0 || st.st_nlink == 0) {
+		if (st.st_nlink == 0)
+			errno = ENOENT;
+		(void)rl_fail(rl, why, whysize, "its segment was removed "
+		    "(the log directory vanished?)");
+		goto drop;
+	}
 	p = rl->pend.p;
 	left = rl->pend.len;
 	while (left > 0) {

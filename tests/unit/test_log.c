@@ -489,7 +489,16 @@ test_rlog(void)
 		    sizeof(why));
 		T_OK(rl != NULL && rl->last_seq == 520 && fsize(path) == sz,
 		    "open: a tail of zeros is cut");
+		/* Appends after a cut go where the cut was (a regression). */
+		T_OK(rl != NULL && put(rl, 521, 530) == 0,
+		    "open: appends after the cut");
 		ft_rlog_free(rl);
+		rl = ft_rlog_open(dfd, dir, JOB, 0, FT_SEG_SIZE_MIN, why,
+		    sizeof(why));
+		T_OK(rl != NULL && rl->last_seq == 530,
+		    "reopen: the appends after a cut read back");
+		ft_rlog_free(rl);
+		sz = fsize(path);
 		/* A record corrupt in the middle: refused, never cut. */
 		poke(path, FT_SEG_HDRLEN + 20, 0xff);
 		rl = ft_rlog_open(dfd, dir, JOB, 0, FT_SEG_SIZE_MIN, why,
