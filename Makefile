@@ -133,6 +133,7 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/gossip-run.sh
 	@FTBIN=$(CURDIR)/bin bash bench/replicate.sh
 	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
+	@FTBIN=$(CURDIR)/bin bash bench/ftlog.sh
 
 # Across hosts made of network namespaces (needs root for most parts).
 bench-multihost: deps-bench all
