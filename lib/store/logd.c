@@ -241,7 +241,7 @@ err_code(int err)
  * next request, so that a repaired log is served without a restart.
  */
 static struct ft_rlog *
-rlog_get(struct logd *d, uint64_t job, uint32_t rank)
+rlog_open(struct logd *d, uint64_t job, uint32_t rank)
 {
 	struct ft_rlog *rl;
 	struct rstate *rs;
@@ -264,6 +264,22 @@ rlog_get(struct logd *d, uint64_t job, uint32_t rank)
 		return NULL;
 	}
 	rl->user = rs;
+	return rl;
+}
+
+/*
+ * rlog_open for a request of sc: NULL after an ERROR of reqid went to
+ * sc, *rc saying whether that could be sent.
+ */
+static struct ft_rlog *
+rlog_get(struct logd *d, struct ft__srv_conn *sc, uint32_t reqid,
+    uint64_t job, uint32_t rank, int *rc)
+{
+	struct ft_rlog *rl;
+
+	if ((rl = rlog_open(d, job, rank)) == NULL)
+		*rc = send_error(d, sc, reqid, job, rank, err_code(errno), 0,
+		    d->why);
 	return rl;
 }
 
@@ -338,13 +354,13 @@ on_append(struct logd *d, struct ft__srv_conn *sc, const uint8_t *body,
 	struct rstate *rs;
 	uint64_t expect;
 	char text[128];
+	int rc;
 
 	m.d = d->dets;
 	if (ft_msg_log_append_decode(body, len, &m, FT_LOG_BATCH_MAX) != 0)
 		return -1;
-	if ((rl = rlog_get(d, m.job, m.rank)) == NULL)
-		return send_error(d, sc, 0, m.job, m.rank, err_code(errno), 0,
-		    d->why);
+	if ((rl = rlog_get(d, sc, 0, m.job, m.rank, &rc)) == NULL)
+		return rc;
 	rs = rl->user;
 	if (ft_rlog_add(rl, m.d, m.n, realtime_ns(), &expect) != 0) {
 		if (errno != EILSEQ)
@@ -379,12 +395,12 @@ on_query(struct logd *d, struct ft__srv_conn *sc, const uint8_t *body,
 {
 	struct ft_msg_log_query m;
 	struct ft_rlog *rl;
+	int rc;
 
 	if (ft_msg_log_query_decode(body, len, &m) != 0)
 		return -1;
-	if ((rl = rlog_get(d, m.job, m.rank)) == NULL)
-		return send_error(d, sc, 0, m.job, m.rank, err_code(errno), 0,
-		    d->why);
+	if ((rl = rlog_get(d, sc, 0, m.job, m.rank, &rc)) == NULL)
+		return rc;
 	ack_one(d, rl);
 	return send_ack(d, sc, 1);
 }
@@ -407,12 +423,12 @@ on_fetch(struct logd *d, struct ft__srv_conn *sc, const uint8_t *body,
 	struct lconn *lc = sc->user;
 	struct ft_rlog *rl;
 	struct fetch *f, **pp;
+	int rc;
 
 	if (ft_msg_log_fetch_decode(body, len, &m) != 0)
 		return -1;
-	if ((rl = rlog_get(d, m.job, m.rank)) == NULL)
-		return send_error(d, sc, m.reqid, m.job, m.rank,
-		    err_code(errno), 0, d->why);
+	if ((rl = rlog_get(d, sc, m.reqid, m.job, m.rank, &rc)) == NULL)
+		return rc;
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return -1;
 	f->reqid = m.reqid;
