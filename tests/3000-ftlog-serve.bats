@@ -52,6 +52,17 @@ setup() {
 	cmp "$FL_DIR/dump5" "$FL_DIR/fetch5"
 }
 
+@test "ftlog serve: 250 ranks connecting at once are all served, with no warning" {
+	fl_start "$FL_DIR/d"
+	run -0 --separate-stderr fl_load "$FL_ADDR" --job 8 --ranks 250 \
+	    --clients 250 --count 20
+	[[ $output == "ranks=250 count=20 appended=5000 "*" errors=0" ]]
+	[ -z "$stderr" ]
+	run -0 ftlog stat "$FL_DIR/d"
+	[ "${#lines[@]}" -eq 250 ]
+	[ ! -s "$FL_DIR/d.err" ]
+}
+
 @test "ftlog serve: a second load goes on where the log ends" {
 	fl_start "$FL_DIR/d"
 	run -0 fl_load "$FL_ADDR" --job 3 --ranks 2 --count 40

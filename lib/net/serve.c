@@ -244,7 +244,8 @@ ft__srv_run(struct ft__srv *s)
 			break;
 		now = ft_now_ns();
 		hs_next = ft_hs_guard(guard_at, guard_drop, s, s->n,
-		    FT_HS_STRANGERS, now, FT_HS_HELLO_NS);
+		    s->max_hs > 0 ? s->max_hs : FT_HS_STRANGERS, now,
+		    FT_HS_HELLO_NS);
 		for (i = 0; i < s->n;)
 			if (s->conn[i] == NULL)
 				s->conn[i] = s->conn[--s->n];

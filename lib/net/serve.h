@@ -29,6 +29,9 @@ struct ft__srv {
 	const uint8_t	*key;
 	const char	*who;		/* "daemon", "supernode" */
 	size_t		 max_conns;	/* authenticated connections */
+	/* In the handshake at once (0: FT_HS_STRANGERS), for a server
+	 * that whole jobs connect to at the same moment. */
+	size_t		 max_hs;
 	/* Which HELLO roles this server talks to. */
 	int		(*role_ok)(uint8_t role);
 	/* A frame after the handshake: 0 to go on, -1 to close now. */

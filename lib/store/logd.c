@@ -30,6 +30,7 @@ _Static_assert(FT_DET_KIND_MAX == FT_ND_KIND_MAX,
 
 #define MEMSYNC_NS	1000000000ull	/* --sync memory: fsync period */
 #define FETCH_QUEUE	(1u << 20)	/* fetch output queued at most */
+#define LOGD_HS_MAX	1024		/* connections in the handshake */
 
 struct logd;
 
@@ -745,6 +746,8 @@ ft_logd_serve(const struct ft_logd_cfg *cfg, char *why, size_t whysize)
 	d.srv.key = cfg->key;
 	d.srv.who = "logger";
 	d.srv.max_conns = cfg->max_conns;
+	/* The ranks of a job connect at once, as it starts. */
+	d.srv.max_hs = LOGD_HS_MAX;
 	d.srv.role_ok = role_ok;
 	d.srv.frame = on_frame;
 	d.srv.tick = tick;
