@@ -153,3 +153,22 @@ crash_and_restart() {
 	run -1 --separate-stderr ftlog stat "$FL_DIR/d"
 	[[ $stderr == "ftlog: fatal: segment '$seg': version 9, this build reads version 1" ]]
 }
+
+@test "ftlog: a logger that comes back holding less than it acknowledged is reported" {
+	fl_start "$FL_DIR/d"
+	port=${FL_ADDR##*:}
+	ft_bg fl_load "$FL_ADDR" --job 12 --ranks 1 --count 200 \
+	    --hold-at 100 --go-file "$FL_DIR/go" --ack-file "$FL_DIR/acks" \
+	    --timeout 4s >"$FL_DIR/load.out" 2>"$FL_DIR/load.err"
+	loadpid=$bgpid
+	ft_poll 10 grep -qx '0 100' "$FL_DIR/acks"
+	kill -9 "$FL_PID"
+	# What it held is gone, as after its host's crash in memory mode.
+	rm -rf "$FL_DIR/d"
+	fl_start "$FL_DIR/d" --listen "tcp:127.0.0.1:$port"
+	touch "$FL_DIR/go"
+	rc=0
+	wait "$loadpid" || rc=$?
+	[ "$rc" -eq 99 ]
+	grep -q "rank 0: error 3: logger at $FL_ADDR holds seq 0 of rank 0, but 100 was acknowledged" "$FL_DIR/load.err"
+}
