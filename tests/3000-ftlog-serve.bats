@@ -138,15 +138,19 @@ setup() {
 @test "ftlog serve: garbage before and after the handshake is closed, and the logger goes on" {
 	fl_start "$FL_DIR/d"
 	port=${FL_ADDR##*:}
-	# Not a frame: the logger closes the connection (cat sees its end).
+	# Not a frame: the logger closes the connection (cat sees its end,
+	# or a reset when the logger had not read every byte; 124 would be
+	# the timeout, a connection left open).
 	exec 5<>"/dev/tcp/127.0.0.1/$port"
 	printf 'GET / HTTP/1.0\r\n\r\n' >&5
-	run -0 timeout 10 cat <&5
+	run timeout 10 cat <&5
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 	exec 5<&-
 	# A HELLO's header, then nothing: closed too, for silence.
 	exec 5<>"/dev/tcp/127.0.0.1/$port"
 	printf 'FT\001\001\000\000\000\200' >&5
-	run -0 timeout 20 cat <&5
+	run timeout 20 cat <&5
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 	exec 5<&-
 	run -0 fttest log bad "$FL_ADDR" --key-file "$FL_KEY" --cut 1
 	run -0 fttest log bad "$FL_ADDR" --key-file "$FL_KEY" --cut 30
