@@ -145,6 +145,42 @@ ev() {
 	grep -q "^host lost host=" "$BATS_TEST_TMPDIR/summary"
 }
 
+@test "hosts: a hung host under -r 2 is found by the gossip detector, same output" {
+	ft_build gate
+	agents 2
+	want=$(ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    "$FT_PROGS/gate" /dev/null 50 | sed -E 's/ pid [0-9]+//' | sort)
+	[[ $want == *"No Errors"* ]]
+	# Silence alone would not fail anything within the job's life.
+	ft_bg ftrun -n 2 -r 2 --timeout 60 --hang-timeout 10min \
+	    --key-file "$KEY" --host "$HOSTS" --events "$(ev)" \
+	    "$FT_PROGS/gate" "$BATS_TEST_TMPDIR/go" 50 \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	job=$bgpid
+	ft_poll 30 grep -q "^rank 1 " "$BATS_TEST_TMPDIR/out"
+	ft_poll 30 grep -q "^rank 0 " "$BATS_TEST_TMPDIR/out"
+	# Every process serving the job on host 2 stops: its agent, its
+	# ranks and its detector module, as a host that hangs.
+	victim=$(job_of_agent 2)
+	[ -n "$victim" ]
+	# Its detector module is running (it has joined the detector).
+	ft_poll 30 grep -q "failure detector: member" "$BATS_TEST_TMPDIR/h2.log"
+	stopped=("$victim" $(ft_children_of "$victim"))
+	[ "${#stopped[@]}" -ge 3 ]
+	kill -STOP "${stopped[@]}"
+	ft_poll 60 grep -q '"event":"host","host":"h2","reason":"the failure detector declared it failed' "$(ev)"
+	touch "$BATS_TEST_TMPDIR/go"
+	st=0
+	wait "$job" || st=$?
+	kill -CONT "${stopped[@]}" 2>/dev/null || true
+	[ "$st" -eq 0 ]
+	[ "$(sed -E 's/ pid [0-9]+//' "$BATS_TEST_TMPDIR/out" | sort)" = "$want" ]
+	# Woken, the agent finds its submitter gone and ends what is left.
+	for p in "${stopped[@]}"; do
+		ft_poll 30 ft_gone "$p"
+	done
+}
+
 @test "hosts: ftrun killed with SIGKILL leaves no process of the job" {
 	ft_build gate
 	agents 2

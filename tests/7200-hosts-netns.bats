@@ -128,6 +128,25 @@ wait_job() {
 	netns_heal 3
 }
 
+@test "netns: a host cut off is found by the gossip detector, not by silence" {
+	want=$(netns_exec 5 ftrun -n 16 -r 2 --timeout 120 --key-file "$KEY" \
+	    --host "$HOSTS" "$FT_PROGS/gate" /dev/null 20 | sed -E 's/ pid [0-9]+//' | sort)
+	# Silence alone would take longer than the job may last.
+	start_gated --hang-timeout 10min
+	netns_cut 4
+	ft_poll 60 grep -q '"event":"host","host":"h4","reason":"the failure detector declared it failed' "$(ev)"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait_job
+	[ "$(cat "$STATUS")" -eq 0 ]
+	[ "$(lines_of "$OUT")" = "$want" ]
+	# The cut-off agent's detector excluded it, or declared the
+	# submitter failed: it ended the job's
+	# processes there, long before its submitter's silence would.
+	ft_poll 30 none_in 4 gate
+	grep -Eq "declared failed by the failure detector|the failure detector excluded it" "$NETNS_DIR/boot4.err"
+	netns_heal 4
+}
+
 @test "netns: the submitter killed, no process of the job is left on any host" {
 	start_gated
 	mapfile -t pids < <(sed -nE 's/.*"event":"spawn".*"pid":([0-9]+).*/\1/p' "$(ev)")

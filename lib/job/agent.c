@@ -25,6 +25,7 @@
 
 #include "agent.h"
 #include "child.h"
+#include "detector.h"
 #include "stage.h"
 
 #define LINE_MAX_FWD	(64u << 10)	/* a longer line is split */
@@ -72,6 +73,12 @@ struct agent {
 	int		 ending;	/* we are killing the processes */
 	struct ft_job_status *st;	/* statuses to send */
 	uint32_t	 nst;
+	/* The detector module among the job's hosts. */
+	const sigset_t	*mask;		/* for what we start */
+	int		 det_lfd;	/* bound, until MEMBERS */
+	char		 det_addr[FT_WIRE_ADDR_MAX];
+	int		 det_on;
+	struct ft__det	 det;
 };
 
 static volatile sig_atomic_t a_chld, a_term;
@@ -432,7 +439,7 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	if (pid == 0) {
 		sp = (struct ft__spawn){ a->prog, a->js.argv, a->js.env,
 		    a->js.nenv, extra, (size_t)n, -1, out[1], err[1],
-		    { key[0], a->hb_wfd }, a->jobdir, mask, parent, ep[1] };
+		    { key[0], a->hb_wfd, -1 }, a->jobdir, mask, parent, ep[1] };
 		ft__spawn_exec(&sp);
 	}
 	ft__env_free(extra, (size_t)n);
@@ -495,6 +502,92 @@ spawn_all(struct agent *a, const sigset_t *mask)
 	alog(a, "started %u processes", a->n);
 	free(m.p);
 	free(errfds);
+}
+
+static void lost(struct agent *, const char *);
+
+/*
+ * Say where our detector module will listen, the port bound now so
+ * that no one takes it before the submitter's MEMBERS; "none" when it
+ * cannot run here (the submitter then watches this host through our
+ * connection only).
+ */
+static void
+det_offer(struct agent *a)
+{
+	struct ft_msg_job_detect m;
+	struct ft_wbuf wb;
+	char here[FT_WIRE_ADDR_MAX], prog[PATH_MAX];
+
+	snprintf(m.addr, sizeof(m.addr), "none");
+	snprintf(here, sizeof(here), strchr(a->tcp_host, ':') != NULL ?
+	    "tcp:[%s]:0" : "tcp:%s:0", a->tcp_host);
+	if (ft__helper_path("ftgossip", prog, sizeof(prog)) != 0)
+		alog(a, "no failure detector here: ftgossip is not found");
+	else if ((a->det_lfd = ft_net_listen(here, a->det_addr,
+	    sizeof(a->det_addr))) == -1)
+		alog(a, "no failure detector here: unable to listen at '%s': "
+		    "%s", here, strerror(errno));
+	else
+		memcpy(m.addr, a->det_addr, sizeof(m.addr));
+	ft_wbuf_init(&wb);
+	send_wb(a, &wb, ft_msg_job_detect_encode(&wb, FT_WIRE_LAUNCHER, &m));
+}
+
+/* MEMBERS: run our module as member m->self of them. */
+static int
+det_start(struct agent *a, const uint8_t *body, size_t blen)
+{
+	struct ft_msg_job_members m;
+	struct ft__det_cfg dc;
+	int rc = 0;
+
+	if (a->det_on || a->det_lfd == -1)
+		return -1;
+	if ((m.addrs = calloc(FT_JOB_MEMBERS_MAX, sizeof(*m.addrs))) == NULL)
+		return 0;
+	if (ft_msg_job_members_decode(body, blen, &m, FT_JOB_MEMBERS_MAX) !=
+	    0 || m.self == 0 || strcmp(m.addrs[m.self], a->det_addr) != 0) {
+		rc = -1;
+		goto out;
+	}
+	dc = (struct ft__det_cfg){ .addrs = m.addrs, .n = m.n, .self = m.self,
+	    .proto = ft__det_proto_name(m.proto), .period_ns = m.period_ns,
+	    .cleanup_ns = m.cleanup_ns, .ping_ns = m.ping_ns,
+	    .listen_fd = a->det_lfd, .key = a->key, .mask = a->mask };
+	if (ft__det_start(&a->det, &dc) != 0)
+		alog(a, "unable to start the failure detector: %s",
+		    strerror(errno));
+	else {
+		a->det_on = 1;
+		alog(a, "failure detector: member %u of %u", m.self, m.n);
+	}
+out:
+	close(a->det_lfd);
+	a->det_lfd = -1;
+	free(m.addrs);
+	return rc;
+}
+
+static void
+det_failed(void *arg, uint32_t member, const char *by)
+{
+	struct agent *a = arg;
+
+	/* Member 0 is the submitter: the job's coordinator is gone. */
+	if (member == 0 && !a->lost)
+		lost(a, "was declared failed by the failure detector");
+}
+
+static void
+det_read(struct agent *a)
+{
+	if (ft__det_events(&a->det, det_failed, a) == 0)
+		return;
+	if (a->det.excluded && !a->lost)
+		lost(a, "cut this host off: the failure detector excluded it");
+	ft__det_stop(&a->det);
+	a->det_on = 0;
 }
 
 static void
@@ -743,6 +836,8 @@ on_frame(struct agent *a, const struct ft_hdr *h, const uint8_t *body)
 				(void)kill(a->p[i].pid, (int)m.signo);
 		}
 		return 0;
+	case FT_MSG_JOB_MEMBERS:
+		return det_start(a, body, blen);
 	default:
 		errno = EPROTO;
 		return -1;
@@ -862,6 +957,10 @@ release(struct agent *a)
 		close(a->hb_fd);
 		close(a->hb_wfd);
 	}
+	if (a->det_on)
+		ft__det_stop(&a->det);
+	if (a->det_lfd != -1)
+		close(a->det_lfd);
 	rm_tree(a->jobdir);
 	rm_tree(a->sockdir);
 	free(a->p);
@@ -880,8 +979,8 @@ run(struct agent *a, const sigset_t *waitmask)
 	size_t nf, i;
 	int *who, k;
 
-	fds = calloc(2 * (size_t)a->n + 3, sizeof(*fds));
-	who = calloc(2 * (size_t)a->n + 3, sizeof(*who));
+	fds = calloc(2 * (size_t)a->n + 4, sizeof(*fds));
+	who = calloc(2 * (size_t)a->n + 4, sizeof(*who));
 	if (fds == NULL || who == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
 	for (;;) {
@@ -931,6 +1030,10 @@ run(struct agent *a, const sigset_t *waitmask)
 			fds[nf] = (struct pollfd){ a->hb_fd, POLLIN, 0 };
 			who[nf++] = -2;
 		}
+		if (a->det_on && a->det.ev_fd != -1) {
+			fds[nf] = (struct pollfd){ a->det.ev_fd, POLLIN, 0 };
+			who[nf++] = -3;
+		}
 		/* A submitter that does not read makes the processes wait
 		 * on their pipes, not us grow without bound. */
 		if (a->lost || a->c->oq_bytes < BACKLOG_MAX)
@@ -976,6 +1079,8 @@ run(struct agent *a, const sigset_t *waitmask)
 					conn_read(a);
 			} else if (who[i] == -2)
 				read_beats(a);
+			else if (who[i] == -3)
+				det_read(a);
 			else
 				read_stream(a, &a->p[who[i] / 2], who[i] % 2);
 		}
@@ -1001,6 +1106,7 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	a.o = o;
 	a.c = c;
 	a.hb_fd = a.hb_wfd = -1;
+	a.det_lfd = -1;
 	if (h->type != FT_MSG_JOB_START || ft_msg_job_start_decode(body,
 	    h->len - FT_WIRE_HDRLEN, &a.js) != 0) {
 		ft_warnx("host agent: malformed %s from the submitter",
@@ -1056,7 +1162,9 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	if (a.js.timeout_ms > 0)
 		a.deadline = ft_now_ns() + a.js.timeout_ms * 1000000 +
 		    2 * a.grace_ns + 1000000000u;
+	a.mask = &orig;
 	spawn_all(&a, &orig);
+	det_offer(&a);
 	a.next_ka = ft_now_ns() + a.ka_ns;
 	run(&a, &waitmask);
 	if (!a.lost) {

@@ -768,7 +768,7 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (pid == 0) {
 		sp = (struct ft__spawn){ prog, argv, l->cf->setenv,
 		    l->cf->nsetenv, env, nenv, in[0], out[1], err[1],
-		    { key[0], l->hb_wfd }, spec != NULL ? spec->wdir : NULL,
+		    { key[0], l->hb_wfd, -1 }, spec != NULL ? spec->wdir : NULL,
 		    origmask, parent, ep[1] };
 		ft__spawn_exec(&sp);
 	}
@@ -1885,7 +1885,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	size_t i, cap, rstart, rn = 0;
 	int rc, w;
 
-	cap = 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
+	cap = 5 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
 	ps.fds = calloc(cap + 1, sizeof(*ps.fds));
 	ps.what = calloc(cap + 1, sizeof(*ps.what));
 	if (ps.fds == NULL || ps.what == NULL)

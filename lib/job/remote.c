@@ -9,12 +9,14 @@
 #include <sys/wait.h>
 
 #include <fcntl.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "remote.h"
 #include "child.h"
+#include "detector.h"
 #include "stage.h"
 
 #define CONNECT_NS	(10 * 1000000000ull)
@@ -40,7 +42,13 @@ struct rhost {
 	uint32_t	 at;
 	uint64_t	 off;
 	int		 sending;
+	/* Its detector module: where (DETECT said), which member. */
+	char		 det_addr[FT_WIRE_ADDR_MAX];
+	int		 det_said;
+	uint32_t	 member;		/* 0: none */
 };
+
+enum { DET_WAIT, DET_RUN, DET_OFF };
 
 struct ft__remote {
 	const struct ft_launch	*cf;
@@ -52,6 +60,11 @@ struct ft__remote {
 	uint64_t		 silence_ns, ka_ns;
 	uint32_t		 nprocs;
 	int			 failed;	/* exit status, or 0 */
+	/* The detector among the hosts: we are member 0. */
+	int			 det_state;
+	struct ft__det		 det;
+	uint32_t		*member_host;	/* member - 1 -> host */
+	uint8_t			 key[FT_WIRE_KEYLEN];
 	/* Decoding room. */
 	struct ft_job_status	*st;
 	struct ft_job_beat	*beats;
@@ -426,6 +439,8 @@ to_wstatus(const struct ft_job_status *s)
 	}
 }
 
+static void det_maybe_start(struct ft__remote *);
+
 static void
 host_lost(struct ft__remote *rm, size_t hi, const char *why)
 {
@@ -444,8 +459,117 @@ host_lost(struct ft__remote *rm, size_t hi, const char *why)
 		    "started: %s", rh->h->name, why);
 		rm->failed = FT_EXIT_TEMP;
 	}
+	/* Seen here first: the detector spreads it to the others. */
+	if (rm->det_state == DET_RUN && rh->member != 0)
+		ft__det_dead(&rm->det, rh->member);
 	if (rm->cb != NULL && rm->cb->lost != NULL)
 		rm->cb->lost(rm->cb->arg, (uint32_t)hi, why);
+	det_maybe_start(rm);
+}
+
+static void
+det_failed(void *arg, uint32_t member, const char *by)
+{
+	struct ft__remote *rm = arg;
+	char why[96];
+
+	if (member == 0 || member > rm->n ||
+	    rm->member_host[member - 1] >= rm->n)
+		return;
+	snprintf(why, sizeof(why), "the failure detector declared it failed "
+	    "(member %u, by %s)", member, by);
+	host_lost(rm, rm->member_host[member - 1], why);
+}
+
+/* What the detector said; exclusion cuts us off from every host. */
+static void
+det_read(struct ft__remote *rm)
+{
+	size_t i;
+
+	if (ft__det_events(&rm->det, det_failed, rm) == 0)
+		return;
+	rm->det_state = DET_OFF;
+	if (!rm->det.excluded) {
+		ft_warnx("the failure detector ended; hosts are watched "
+		    "through their agents' connections only");
+		return;
+	}
+	for (i = 0; i < rm->n; i++)
+		host_lost(rm, i, "the failure detector cut this host off "
+		    "from it");
+}
+
+/*
+ * Once every host's agent said where its detector listens (or was
+ * lost), start ours as member 0 and send each its members.  A host
+ * lost before is no member: the detector watches only what runs.
+ */
+static void
+det_maybe_start(struct ft__remote *rm)
+{
+	struct ft_msg_job_members m;
+	struct ft__det_cfg dc;
+	struct ft_wbuf wb;
+	char (*addrs)[FT_WIRE_ADDR_MAX] = NULL, here[FT_WIRE_ADDR_MAX];
+	uint32_t n = 1, k;
+	size_t i;
+	int lfd = -1;
+
+	if (rm->det_state != DET_WAIT || rm->cb == NULL)
+		return;
+	for (i = 0; i < rm->n; i++)
+		if (!rm->h[i].lost && !rm->h[i].done && !rm->h[i].det_said)
+			return;
+	rm->det_state = DET_OFF;
+	if ((addrs = calloc(rm->n + 1, sizeof(*addrs))) == NULL ||
+	    (rm->member_host = calloc(rm->n, sizeof(uint32_t))) == NULL)
+		goto out;
+	for (i = 0; i < rm->n; i++) {
+		rm->member_host[i] = UINT32_MAX;
+		if (rm->h[i].lost || rm->h[i].done || !rm->h[i].det_said ||
+		    strcmp(rm->h[i].det_addr, "none") == 0)
+			continue;
+		rm->h[i].member = n;
+		rm->member_host[n - 1] = (uint32_t)i;
+		memcpy(addrs[n++], rm->h[i].det_addr, FT_WIRE_ADDR_MAX);
+	}
+	if (n < 2)
+		goto out;
+	for (i = 0; i < rm->n && rm->h[i].c.fd == -1; i++)
+		continue;
+	if (i == rm->n)
+		goto out;
+	local_listen(rm->h[i].c.fd, here, sizeof(here));
+	if ((lfd = ft_net_listen(here, addrs[0], FT_WIRE_ADDR_MAX)) == -1) {
+		ft_warn("the failure detector: unable to listen at '%s'",
+		    here);
+		goto out;
+	}
+	dc = (struct ft__det_cfg){ .addrs = addrs, .n = n, .self = 0,
+	    .proto = rm->cf->detector != NULL ? rm->cf->detector : "dbrr",
+	    .period_ns = rm->cf->gossip_period_ns, .listen_fd = lfd,
+	    .key = rm->key };
+	if (ft__det_start(&rm->det, &dc) != 0) {
+		ft_warn("unable to start the failure detector (ftgossip)");
+		goto out;
+	}
+	rm->det_state = DET_RUN;
+	m = (struct ft_msg_job_members){ 0, n, ft__det_proto_code(dc.proto),
+	    dc.period_ns != 0 ? dc.period_ns : 100000000u, 0, 0, addrs };
+	for (k = 1; k < n; k++) {
+		m.self = k;
+		ft_wbuf_init(&wb);
+		send_wb(rm, &rm->h[rm->member_host[k - 1]], &wb,
+		    ft_msg_job_members_encode(&wb, FT_WIRE_LAUNCHER, &m));
+	}
+out:
+	if (lfd != -1)
+		close(lfd);
+	if (rm->det_state != DET_RUN)
+		ft_warnx("hosts are watched through their agents' "
+		    "connections only: no failure detector among them");
+	free(addrs);
 }
 
 /* One frame from host hi's agent.  -1: drop the agent. */
@@ -461,6 +585,7 @@ on_frame(struct ft__remote *rm, size_t hi, const struct ft_hdr *h,
 	struct ft_msg_job_status stm;
 	struct ft_msg_job_beats bm;
 	struct ft_msg_job_note nm;
+	struct ft_msg_job_detect dm;
 	struct ft_hb_rec rec;
 	char shown[4 * FT_WIRE_TEXT_MAX + 1];
 	uint32_t i;
@@ -544,6 +669,16 @@ on_frame(struct ft__remote *rm, size_t hi, const struct ft_hdr *h,
 		if (ft_msg_empty_decode(body, blen) != 0 || !rh->started)
 			return -1;
 		rh->done = 1;
+		/* Its detector stops: no failure of the job's. */
+		det_maybe_start(rm);
+		return 0;
+	case FT_MSG_JOB_DETECT:
+		if (!rh->started || rh->det_said ||
+		    ft_msg_job_detect_decode(body, blen, &dm) != 0)
+			return -1;
+		memcpy(rh->det_addr, dm.addr, sizeof(rh->det_addr));
+		rh->det_said = 1;
+		det_maybe_start(rm);
 		return 0;
 	default:
 		errno = EPROTO;
@@ -593,6 +728,8 @@ ft__remote_pollfds(struct ft__remote *rm, struct pollfd *p)
 		p[n++] = (struct pollfd){ rm->h[i].c.fd, POLLIN |
 		    (ft_conn_want_write(&rm->h[i].c) ? POLLOUT : 0), 0 };
 	}
+	if (rm->det_state == DET_RUN && rm->det.ev_fd != -1)
+		p[n++] = (struct pollfd){ rm->det.ev_fd, POLLIN, 0 };
 	return n;
 }
 
@@ -604,6 +741,10 @@ ft__remote_io(struct ft__remote *rm, const struct pollfd *p, size_t np)
 	for (k = 0; k < np; k++) {
 		if (p[k].revents == 0)
 			continue;
+		if (rm->det_state == DET_RUN && p[k].fd == rm->det.ev_fd) {
+			det_read(rm);
+			continue;
+		}
 		for (i = 0; i < rm->n; i++)
 			if (rm->h[i].up && rm->h[i].c.fd == p[k].fd)
 				break;
@@ -674,6 +815,7 @@ ft__remote_start(struct ft__remote *rm, const char *launcher,
 	int rc;
 
 	rm->cb = cb;
+	memcpy(rm->key, key, sizeof(rm->key));
 	rm->nprocs = rm->cf->nranks * (rm->cf->nrep > 1 ? rm->cf->nrep : 1);
 	if ((rm->st = calloc(FT_JOB_BATCH_MAX, sizeof(*rm->st))) == NULL ||
 	    (rm->beats = calloc(FT_JOB_BATCH_MAX, sizeof(*rm->beats))) ==
@@ -763,6 +905,10 @@ ft__remote_free(struct ft__remote *rm)
 
 	if (rm == NULL)
 		return;
+	if (rm->det_state == DET_RUN)
+		ft__det_stop(&rm->det);
+	sodium_memzero(rm->key, sizeof(rm->key));
+	free(rm->member_host);
 	for (i = 0; i < rm->n; i++)
 		if (rm->h[i].c.fd != -1 || rm->h[i].c.ibuf != NULL)
 			ft_conn_release(&rm->h[i].c);

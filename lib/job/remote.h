@@ -57,7 +57,7 @@ int	 ft__remote_start(struct ft__remote *, const char *launcher,
 	    uint64_t hb_period_ns, uint64_t deadline,
 	    const struct ft__remote_cb *);
 
-/* The descriptors to poll (at most nhosts), and what they said. */
+/* The descriptors to poll (at most nhosts + 1), and what they said. */
 size_t	 ft__remote_pollfds(struct ft__remote *, struct pollfd *);
 void	 ft__remote_io(struct ft__remote *, const struct pollfd *, size_t);
 /* Keepalives and silences; returns when to be called next. */

@@ -88,6 +88,8 @@ enum ft_msg_type {
 	FT_MSG_JOB_KEEPALIVE = 88,
 	FT_MSG_JOB_NOTE = 89,
 	FT_MSG_JOB_DONE = 90,
+	FT_MSG_JOB_DETECT = 91,
+	FT_MSG_JOB_MEMBERS = 92,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -884,5 +886,33 @@ int	 ft_msg_job_note_encode(struct ft_wbuf *, uint32_t sender,
 int	 ft_msg_job_note_decode(const uint8_t *, size_t,
 	    struct ft_msg_job_note *);
 /* KEEPALIVE and DONE have an empty body: ft_msg_empty_*. */
+
+/*
+ * DETECT: an agent's detector module listens at addr ("tcp:IP:PORT"),
+ * sent once after STARTED.  MEMBERS: the submitter's answer once every
+ * agent said where: the job's detector members (addrs[0] the
+ * submitter's, addrs[1 + i] host i's), which of them the agent is, and
+ * the schedule (enum ft_gossip_proto) and times to run it with.
+ */
+struct ft_msg_job_detect {
+	char		 addr[FT_WIRE_ADDR_MAX];
+};
+int	 ft_msg_job_detect_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_detect *);
+int	 ft_msg_job_detect_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_detect *);
+
+#define FT_JOB_MEMBERS_MAX	4097u	/* the submitter and 4096 hosts */
+#define FT_JOB_GOSSIP_PROTO_MAX	3u	/* FT_GOSSIP_DBRR */
+struct ft_msg_job_members {
+	uint32_t	 self, n, proto;
+	uint64_t	 period_ns, cleanup_ns, ping_ns;
+	char		(*addrs)[FT_WIRE_ADDR_MAX];	/* caller's array */
+};
+int	 ft_msg_job_members_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_members *);
+/* Decode into the caller's m->addrs (cap entries): EPROTO above cap. */
+int	 ft_msg_job_members_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_members *, uint32_t cap);
 
 #endif

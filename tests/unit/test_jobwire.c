@@ -220,6 +220,36 @@ t_small(void)
 
 		ROUND(output, FT_MSG_JOB_OUTPUT, out);
 	}
+	{
+		struct ft_msg_job_detect in = { "tcp:10.0.0.2:4711" }, out;
+
+		ROUND(detect, FT_MSG_JOB_DETECT, out);
+	}
+	{
+		char a[3][FT_WIRE_ADDR_MAX] = { "tcp:10.0.0.1:1",
+		    "tcp:10.0.0.2:2", "tcp:10.0.0.3:3" }, b[3][FT_WIRE_ADDR_MAX];
+		struct ft_msg_job_members in = { 2, 3, 3, 50000000, 0,
+		    1000000000, a }, out;
+		struct ft_wbuf wb;
+
+		out.addrs = b;
+		ROUND(members, FT_MSG_JOB_MEMBERS, out, , 3);
+		T_FAILS(ft_msg_job_members_decode(NULL, 0, &out, 2), EPROTO,
+		    "members: nothing is refused");
+		in.self = 3;
+		ft_wbuf_init(&wb);
+		T_FAILS(ft_msg_job_members_encode(&wb, 0, &in), EINVAL,
+		    "members: self out of range is not encoded");
+		ft_wbuf_release(&wb);
+		in.self = 0;
+		ft_wbuf_init(&wb);
+		T_OK(ft_msg_job_members_encode(&wb, 0, &in) == 0,
+		    "members: encodes");
+		T_FAILS(ft_msg_job_members_decode(wb.p + FT_WIRE_HDRLEN,
+		    wb.len - FT_WIRE_HDRLEN, &out, 2), EPROTO,
+		    "members: more than the cap is refused");
+		ft_wbuf_release(&wb);
+	}
 }
 
 /* Two READY ends of one handshake, without sockets. */
