@@ -1252,7 +1252,9 @@ static void
 process_failed(struct launcher *l, uint32_t i, const char *how)
 {
 	struct lrank *r = &l->ranks[i];
-	const char *seen = r->hung ? "" : ", detected by waitpid on this host";
+	const char *seen = r->hung || r->lost ? "" : r->remote ?
+	    ", detected by waitpid on its host" :
+	    ", detected by waitpid on this host";
 	int status = r->hung ? 128 + SIGKILL : -1;
 	char name[48];
 
