@@ -56,6 +56,11 @@ ev() {
 	printf '%s\n' "$BATS_TEST_TMPDIR/ev"
 }
 
+# Has FILE exactly N lines matching RE?
+log_count() {	# n re file
+	[ "$(grep -c "$2" "$3")" -eq "$1" ]
+}
+
 @test "hosts: ring across 3 agents, correct, exit 0, every host used" {
 	ft_build ring "$FT_ROOT/examples/ring.c"
 	agents 3
@@ -179,6 +184,21 @@ ev() {
 	for p in "${stopped[@]}"; do
 		ft_poll 30 ft_gone "$p"
 	done
+}
+
+@test "hosts: a daemon that runs one job at a time takes jobs back to back" {
+	local dir="$BATS_TEST_TMPDIR/one.state" i
+	ft_bg ftboot start --foreground --listen tcp:127.0.0.1:0 \
+	    --key-file "$KEY" --state-dir "$dir" --name one --slots 4 \
+	    --jobs 1 2>"$BATS_TEST_TMPDIR/one.log"
+	ft_poll 10 test -s "$dir/ftboot.addr"
+	# ftrun ends once the daemon's agent is gone, so the next job finds
+	# the daemon's one job slot free again.
+	for i in 1 2 3 4 5; do
+		run -0 ftrun -n 2 --timeout 60 --key-file "$KEY" \
+		    --host "$(sed 's/^tcp://' "$dir/ftboot.addr")" true
+	done
+	ft_poll 10 log_count 5 'ended with status 0' "$BATS_TEST_TMPDIR/one.log"
 }
 
 @test "hosts: ftrun killed with SIGKILL leaves no process of the job" {

@@ -21,6 +21,7 @@
 
 #define CONNECT_NS	(10 * 1000000000ull)
 #define SEND_BACKLOG	(4u << 20)	/* queued file bytes per agent */
+#define CLOSE_WAIT_NS	(5 * 1000000000ull)	/* for an agent's exit */
 
 struct sfile {
 	char		 path[FT_STAGE_PATH_MAX];	/* "" for a URL */
@@ -36,6 +37,10 @@ struct rhost {
 	const struct ft_launch_host *h;
 	struct ft_conn	 c;
 	int		 up, started, done, lost;
+	/* After DONE, until its agent closes the connection (exits): a
+	 * daemon counts the job until it reaps its agent. */
+	int		 closing;
+	uint64_t	 close_by;
 	uint64_t	 last_rx, next_ka;
 	/* Files to send: need.idx[at] from offset off. */
 	struct ft_msg_job_need need;
@@ -669,6 +674,8 @@ on_frame(struct ft__remote *rm, size_t hi, const struct ft_hdr *h,
 		if (ft_msg_empty_decode(body, blen) != 0 || !rh->started)
 			return -1;
 		rh->done = 1;
+		rh->closing = 1;
+		rh->close_by = ft_now_ns() + CLOSE_WAIT_NS;
 		/* Its detector stops: no failure of the job's. */
 		det_maybe_start(rm);
 		return 0;
@@ -717,12 +724,29 @@ host_read(struct ft__remote *rm, size_t hi)
 	}
 }
 
+/* A done agent's connection: anything more is dropped, EOF closes it. */
+static void
+host_drain(struct rhost *rh)
+{
+	uint8_t junk[512];
+	ssize_t got;
+
+	while ((got = read(rh->c.fd, junk, sizeof(junk))) > 0)
+		continue;
+	if (got == 0 || (errno != EAGAIN && errno != EINTR))
+		rh->closing = 0;
+}
+
 size_t
 ft__remote_pollfds(struct ft__remote *rm, struct pollfd *p)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < rm->n; i++) {
+		if (rm->h[i].up && rm->h[i].done && rm->h[i].closing) {
+			p[n++] = (struct pollfd){ rm->h[i].c.fd, POLLIN, 0 };
+			continue;
+		}
 		if (!rm->h[i].up || rm->h[i].done)
 			continue;
 		p[n++] = (struct pollfd){ rm->h[i].c.fd, POLLIN |
@@ -750,6 +774,10 @@ ft__remote_io(struct ft__remote *rm, const struct pollfd *p, size_t np)
 				break;
 		if (i == rm->n)
 			continue;
+		if (rm->h[i].done) {
+			host_drain(&rm->h[i]);
+			continue;
+		}
 		if ((p[k].revents & POLLOUT) && ft_conn_flush(&rm->h[i].c) !=
 		    0) {
 			host_lost(rm, i, "its connection was lost");
@@ -776,6 +804,10 @@ ft__remote_tick(struct ft__remote *rm, uint64_t now)
 
 	for (i = 0; i < rm->n; i++) {
 		rh = &rm->h[i];
+		if (rh->closing && now >= rh->close_by)
+			rh->closing = 0;
+		if (rh->closing && (wake == 0 || rh->close_by < wake))
+			wake = rh->close_by;
 		if (!rh->up || rh->done)
 			continue;
 		/* An agent is quiet while it stages: silence counts once
@@ -893,7 +925,7 @@ ft__remote_busy(const struct ft__remote *rm)
 	size_t i;
 
 	for (i = 0; i < rm->n; i++)
-		if (rm->h[i].up && !rm->h[i].done)
+		if (rm->h[i].up && (!rm->h[i].done || rm->h[i].closing))
 			return 1;
 	return 0;
 }
