@@ -201,6 +201,36 @@ log_count() {	# n re file
 	ft_poll 10 log_count 5 'ended with status 0' "$BATS_TEST_TMPDIR/one.log"
 }
 
+@test "hosts: rank 0 on another host reads ftrun's standard input, every replica of it" {
+	ft_build echoin "$FT_ROOT/tests/progs/echoin.c"
+	agents 2
+	# More than the window of input in flight: flow control is needed.
+	seq 1 200000 >"$BATS_TEST_TMPDIR/in"
+	want="lines 200000 sum $((200000 * 200001 / 2))"
+	run -0 --separate-stderr ftrun -n 3 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" "$FT_PROGS/echoin" <"$BATS_TEST_TMPDIR/in"
+	[ "$output" = "$want" ]
+	run -0 --separate-stderr ftrun -n 2 -r 2 --timeout 60 \
+	    --key-file "$KEY" --host "$HOSTS" "$FT_PROGS/echoin" \
+	    <"$BATS_TEST_TMPDIR/in"
+	[ "$output" = "$want" ]
+	# Nothing on the input: rank 0 reads its end at once.
+	run -0 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" "$FT_PROGS/echoin" </dev/null
+	[ "$output" = "lines 0 sum 0" ]
+}
+
+@test "hosts: a rank 0 that does not read its input does not stall the job" {
+	agents 2
+	seq 1 300000 >"$BATS_TEST_TMPDIR/in"
+	run -0 ftrun -n 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    sh -c 'exec 0<&-; echo closed' <"$BATS_TEST_TMPDIR/in"
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = closed ]
+	run -0 ftrun -n 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    true <"$BATS_TEST_TMPDIR/in"
+}
+
 @test "hosts: ftrun killed with SIGKILL leaves no process of the job" {
 	ft_build gate
 	agents 2

@@ -48,6 +48,12 @@ struct aproc {
 	int		 status;
 	uint64_t	 reaped_at;
 	struct astream	 s[2];
+	/* Rank 0's: the submitter's standard input, to its pipe. */
+	int		 in_fd;
+	uint8_t		*in_buf;
+	size_t		 in_len;
+	uint64_t	 in_taken, in_told;
+	int		 in_eof;
 };
 
 struct agent {
@@ -402,10 +408,15 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	struct ft__spawn sp;
 	char *extra[FT__ENV_MAX], *slash;
 	pid_t pid, parent = getpid();
-	int n;
+	int n, in[2] = { -1, -1 };
 
 	if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
 	    pipe2(key, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0)
+		return -1;
+	/* Rank 0 reads the submitter's input, as under mpirun. */
+	if ((a->js.flags & FT_JOB_STDIN) && jp->id < a->js.nrep &&
+	    ((p->in_buf = malloc(FT_JOB_INPUT_WINDOW)) == NULL ||
+	    pipe2(in, O_CLOEXEC) != 0))
 		return -1;
 	if (write(key[1], a->key, sizeof(a->key)) != (ssize_t)sizeof(a->key))
 		return -1;
@@ -438,7 +449,7 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	}
 	if (pid == 0) {
 		sp = (struct ft__spawn){ a->prog, a->js.argv, a->js.env,
-		    a->js.nenv, extra, (size_t)n, -1, out[1], err[1],
+		    a->js.nenv, extra, (size_t)n, in[0], out[1], err[1],
 		    { key[0], a->hb_wfd, -1 }, a->jobdir, mask, parent, ep[1] };
 		ft__spawn_exec(&sp);
 	}
@@ -447,6 +458,11 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	close(err[1]);
 	close(key[0]);
 	close(ep[1]);
+	if (in[0] != -1) {
+		close(in[0]);
+		ft__fd_nonblock(in[1]);
+		p->in_fd = in[1];
+	}
 	*errfd = ep[0];
 	ft__fd_nonblock(out[0]);
 	ft__fd_nonblock(err[0]);
@@ -724,6 +740,8 @@ report_exits(struct agent *a, uint64_t now)
 	send_status(a);
 }
 
+static void input_close(struct agent *, struct aproc *, int);
+
 static void
 reap(struct agent *a)
 {
@@ -749,6 +767,7 @@ reap(struct agent *a)
 		}
 		a->p[i].state = P_REAPED;
 		a->p[i].status = st;
+		input_close(a, &a->p[i], 1);
 		a->p[i].reaped_at = ft_now_ns();
 		/* What it wrote before it died is in the pipes now. */
 		for (k = 0; k < 2; k++)
@@ -809,6 +828,89 @@ proc_index(const struct agent *a, uint32_t id)
 	return -1;
 }
 
+/* Tell the submitter how much of its input process p took. */
+static void
+input_tell(struct agent *a, struct aproc *p, uint32_t flags)
+{
+	struct ft_msg_job_input m;
+	struct ft_wbuf wb;
+
+	m = (struct ft_msg_job_input){ p->id, flags, p->in_taken, NULL, 0 };
+	ft_wbuf_init(&wb);
+	send_wb(a, &wb, ft_msg_job_input_encode(&wb, FT_WIRE_LAUNCHER, &m));
+	p->in_told = p->in_taken;
+}
+
+/* Its input is closed, or it is gone: what is left is not wanted. */
+static void
+input_close(struct agent *a, struct aproc *p, int tell)
+{
+	if (p->in_fd == -1)
+		return;
+	close(p->in_fd);
+	p->in_fd = -1;
+	p->in_len = 0;
+	if (tell && !a->lost)
+		input_tell(a, p, FT_JOB_INPUT_CLOSED);
+}
+
+/* Write what we hold of the input to the process's pipe. */
+static void
+input_write(struct agent *a, struct aproc *p)
+{
+	ssize_t n;
+
+	while (p->in_fd != -1 && p->in_len > 0) {
+		n = write(p->in_fd, p->in_buf, p->in_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0) {
+			/* EPIPE: it closed its input, or died. */
+			input_close(a, p, 1);
+			return;
+		}
+		p->in_taken += (uint64_t)n;
+		p->in_len -= (size_t)n;
+		memmove(p->in_buf, p->in_buf + n, p->in_len);
+	}
+	if (p->in_fd != -1 && p->in_len == 0 && p->in_eof) {
+		close(p->in_fd);
+		p->in_fd = -1;
+	}
+	/* Room for more: a quarter of the window, or all of it. */
+	if (!a->lost && p->in_taken != p->in_told && (p->in_len == 0 ||
+	    p->in_taken - p->in_told >= FT_JOB_INPUT_WINDOW / 4))
+		input_tell(a, p, FT_JOB_INPUT_TAKEN);
+}
+
+static int
+input_frame(struct agent *a, const uint8_t *body, size_t blen)
+{
+	struct ft_msg_job_input m;
+	struct aproc *p;
+	int i;
+
+	if (ft_msg_job_input_decode(body, blen, &m) != 0 || (m.flags &
+	    (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED)) != 0 ||
+	    (i = proc_index(a, m.id)) < 0 || a->p[i].in_buf == NULL)
+		return -1;
+	p = &a->p[i];
+	if (p->in_eof)
+		return -1;
+	if (m.flags & FT_JOB_INPUT_EOF)
+		p->in_eof = 1;
+	if (p->in_fd == -1)
+		return 0;	/* closed: dropped */
+	if (m.len > FT_JOB_INPUT_WINDOW - p->in_len)
+		return -1;	/* beyond the window it was given */
+	memcpy(p->in_buf + p->in_len, m.data, m.len);
+	p->in_len += m.len;
+	input_write(a, p);
+	return 0;
+}
+
 /* A frame from the submitter while the job runs; -1 drops it. */
 static int
 on_frame(struct agent *a, const struct ft_hdr *h, const uint8_t *body)
@@ -838,6 +940,8 @@ on_frame(struct agent *a, const struct ft_hdr *h, const uint8_t *body)
 		return 0;
 	case FT_MSG_JOB_MEMBERS:
 		return det_start(a, body, blen);
+	case FT_MSG_JOB_INPUT:
+		return input_frame(a, body, blen);
 	default:
 		errno = EPROTO;
 		return -1;
@@ -947,6 +1051,9 @@ release(struct agent *a)
 	for (i = 0; i < a->n; i++) {
 		if (a->p[i].pid > 0)
 			(void)killpg(a->p[i].pid, SIGKILL);
+		if (a->p[i].in_fd != -1)
+			close(a->p[i].in_fd);
+		free(a->p[i].in_buf);
 		for (k = 0; k < 2; k++) {
 			if (a->p[i].s[k].fd != -1)
 				close(a->p[i].s[k].fd);
@@ -979,8 +1086,8 @@ run(struct agent *a, const sigset_t *waitmask)
 	size_t nf, i;
 	int *who, k;
 
-	fds = calloc(2 * (size_t)a->n + 4, sizeof(*fds));
-	who = calloc(2 * (size_t)a->n + 4, sizeof(*who));
+	fds = calloc(3 * (size_t)a->n + 4, sizeof(*fds));
+	who = calloc(3 * (size_t)a->n + 4, sizeof(*who));
 	if (fds == NULL || who == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
 	for (;;) {
@@ -1044,6 +1151,12 @@ run(struct agent *a, const sigset_t *waitmask)
 						    a->p[i].s[k].fd, POLLIN, 0 };
 						who[nf++] = (int)(2 * i) + k;
 					}
+		for (i = 0; i < a->n; i++)
+			if (a->p[i].in_fd != -1 && a->p[i].in_len > 0) {
+				fds[nf] = (struct pollfd){ a->p[i].in_fd,
+				    POLLOUT, 0 };
+				who[nf++] = (int)(2 * a->n + i);
+			}
 		wake = a->lost ? 0 : a->last_rx + a->silence_ns;
 		if (!a->lost && a->next_ka < wake)
 			wake = a->next_ka;
@@ -1081,6 +1194,8 @@ run(struct agent *a, const sigset_t *waitmask)
 				read_beats(a);
 			else if (who[i] == -3)
 				det_read(a);
+			else if (who[i] >= (int)(2 * a->n))
+				input_write(a, &a->p[who[i] - 2 * (int)a->n]);
 			else
 				read_stream(a, &a->p[who[i] / 2], who[i] % 2);
 		}
@@ -1129,6 +1244,7 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	for (i = 0; i < a.n; i++) {
 		a.p[i].id = a.js.procs[i].id;
 		a.p[i].s[0].fd = a.p[i].s[1].fd = -1;
+		a.p[i].in_fd = -1;
 		if ((a.p[i].s[0].buf = malloc(LINE_MAX_FWD)) == NULL ||
 		    (a.p[i].s[1].buf = malloc(LINE_MAX_FWD)) == NULL) {
 			ft_warnx("host agent: out of memory");

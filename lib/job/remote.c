@@ -70,6 +70,10 @@ struct ft__remote {
 	struct ft__det		 det;
 	uint32_t		*member_host;	/* member - 1 -> host */
 	uint8_t			 key[FT_WIRE_KEYLEN];
+	/* Standard input to the replicas of rank 0: sent, taken. */
+	uint64_t		 in_sent[FT_REPLICAS_MAX];
+	uint64_t		 in_taken[FT_REPLICAS_MAX];
+	int			 in_closed[FT_REPLICAS_MAX];
 	/* Decoding room. */
 	struct ft_job_status	*st;
 	struct ft_job_beat	*beats;
@@ -348,8 +352,9 @@ send_start(struct ft__remote *rm, size_t hi, const char *launcher,
 	m.node = (uint32_t)hi;
 	m.nranks = cf->nranks;
 	m.nrep = cf->nrep > 1 ? cf->nrep : 1;
+	/* Our standard input goes to rank 0, as mpirun's does. */
 	m.flags = (cf->force_tcp ? FT_JOB_TCP : 0) |
-	    (cf->check_divergence ? FT_JOB_DIVERGE : 0);
+	    (cf->check_divergence ? FT_JOB_DIVERGE : 0) | FT_JOB_STDIN;
 	m.timeout_ms = cf->timeout_ns / 1000000;
 	m.grace_ms = cf->grace_ns / 1000000;
 	m.hang_ms = cf->hang_ns / 1000000;
@@ -591,6 +596,7 @@ on_frame(struct ft__remote *rm, size_t hi, const struct ft_hdr *h,
 	struct ft_msg_job_beats bm;
 	struct ft_msg_job_note nm;
 	struct ft_msg_job_detect dm;
+	struct ft_msg_job_input im;
 	struct ft_hb_rec rec;
 	char shown[4 * FT_WIRE_TEXT_MAX + 1];
 	uint32_t i;
@@ -678,6 +684,18 @@ on_frame(struct ft__remote *rm, size_t hi, const struct ft_hdr *h,
 		rh->close_by = ft_now_ns() + CLOSE_WAIT_NS;
 		/* Its detector stops: no failure of the job's. */
 		det_maybe_start(rm);
+		return 0;
+	case FT_MSG_JOB_INPUT:
+		if (!rh->started || ft_msg_job_input_decode(body, blen,
+		    &im) != 0 || !owns(rm, hi, im.id) ||
+		    im.id >= FT_REPLICAS_MAX || (im.flags &
+		    (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED)) == 0 ||
+		    im.count > rm->in_sent[im.id] ||
+		    im.count < rm->in_taken[im.id])
+			return -1;
+		rm->in_taken[im.id] = im.count;
+		if (im.flags & FT_JOB_INPUT_CLOSED)
+			rm->in_closed[im.id] = 1;
 		return 0;
 	case FT_MSG_JOB_DETECT:
 		if (!rh->started || rh->det_said ||
@@ -917,6 +935,39 @@ ft__remote_signal(struct ft__remote *rm, uint32_t proc, int sig)
 	    &m));
 	if (!rh->lost)
 		(void)ft_conn_flush(&rh->c);
+}
+
+ssize_t
+ft__remote_input(struct ft__remote *rm, uint32_t proc, const uint8_t *buf,
+    size_t len, int eof)
+{
+	struct ft_msg_job_input m;
+	struct ft_wbuf wb;
+	struct rhost *rh;
+	size_t room;
+
+	if (proc >= FT_REPLICAS_MAX || proc >= rm->nprocs)
+		return -1;
+	rh = &rm->h[rm->cf->host_of_proc[proc]];
+	if (!rh->up || rh->done || rh->lost || rm->in_closed[proc])
+		return -1;
+	room = FT_JOB_INPUT_WINDOW - (size_t)(rm->in_sent[proc] -
+	    rm->in_taken[proc]);
+	if (len > room)
+		len = room;
+	if (len > FT_JOB_INPUT_MAX)
+		len = FT_JOB_INPUT_MAX;
+	if (len == 0 && !eof)
+		return 0;
+	m = (struct ft_msg_job_input){ proc, eof && len == 0 ?
+	    FT_JOB_INPUT_EOF : 0, 0, buf, len };
+	ft_wbuf_init(&wb);
+	send_wb(rm, rh, &wb, ft_msg_job_input_encode(&wb, FT_WIRE_LAUNCHER,
+	    &m));
+	if (rh->lost)
+		return -1;
+	rm->in_sent[proc] += len;
+	return (ssize_t)len;
 }
 
 int

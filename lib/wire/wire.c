@@ -133,6 +133,8 @@ ft_msg_name(unsigned int type)
 		return "JOB_DETECT";
 	case FT_MSG_JOB_MEMBERS:
 		return "JOB_MEMBERS";
+	case FT_MSG_JOB_INPUT:
+		return "JOB_INPUT";
 	case FT_MSG_BOOT_REGISTER:
 		return "BOOT_REGISTER";
 	case FT_MSG_BOOT_PEERS:
@@ -1986,4 +1988,55 @@ ft_msg_job_members_decode(const uint8_t *p, size_t len,
 	if (r.err != 0)
 		m->n = 0;
 	return decode_done(&r);
+}
+
+static int
+job_input_ok(uint32_t flags, size_t len)
+{
+	if ((flags & ~(FT_JOB_INPUT_EOF | FT_JOB_INPUT_TAKEN |
+	    FT_JOB_INPUT_CLOSED)) != 0 || len > FT_JOB_INPUT_MAX)
+		return 0;
+	if (flags & (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED))
+		return (flags & FT_JOB_INPUT_EOF) == 0 && len == 0;
+	return len > 0 || flags == FT_JOB_INPUT_EOF;
+}
+
+int
+ft_msg_job_input_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_input *m)
+{
+	size_t s;
+
+	if (!job_input_ok(m->flags, m->len) || (m->count != 0 &&
+	    (m->flags & (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED)) == 0)) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_INPUT, sender, 0);
+	ft_put32(b, m->id);
+	ft_put32(b, m->flags);
+	ft_put64(b, m->count);
+	ft_putbytes(b, m->data, m->len);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_input_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_input *m)
+{
+	if (len < FT_JOB_INPUT_FIXED) {
+		errno = EPROTO;
+		return -1;
+	}
+	m->id = ft_rd32(p);
+	m->flags = ft_rd32(p + 4);
+	m->count = ft_rd64(p + 8);
+	m->data = p + FT_JOB_INPUT_FIXED;
+	m->len = len - FT_JOB_INPUT_FIXED;
+	if (!job_input_ok(m->flags, m->len) || (m->count != 0 &&
+	    (m->flags & (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED)) == 0)) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
 }

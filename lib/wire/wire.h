@@ -90,6 +90,7 @@ enum ft_msg_type {
 	FT_MSG_JOB_DONE = 90,
 	FT_MSG_JOB_DETECT = 91,
 	FT_MSG_JOB_MEMBERS = 92,
+	FT_MSG_JOB_INPUT = 93,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -715,7 +716,8 @@ int	 ft_msg_rdata_decode(const uint8_t *, size_t, struct ft_msg_rdata *);
 #define FT_JOB_NOPROG		UINT32_MAX	/* program not staged */
 #define FT_JOB_TCP		0x1u	/* JOB_START flags */
 #define FT_JOB_DIVERGE		0x2u
-#define FT_JOB_FLAGS		(FT_JOB_TCP | FT_JOB_DIVERGE)
+#define FT_JOB_STDIN		0x4u	/* rank 0 reads JOB_INPUT */
+#define FT_JOB_FLAGS		(FT_JOB_TCP | FT_JOB_DIVERGE | FT_JOB_STDIN)
 #define FT_STAGE_PINNED		0x1u	/* sha256 known before the transfer */
 #define FT_STAGE_FLAGS		(FT_STAGE_PINNED)
 
@@ -911,6 +913,33 @@ struct ft_msg_job_members {
 };
 int	 ft_msg_job_members_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_job_members *);
+/*
+ * INPUT: from the submitter, bytes of its standard input for process
+ * id (a replica of rank 0), then EOF; from the agent, TAKEN: count
+ * bytes of it were written to the process so far, or CLOSED: the
+ * process closed its input (send no more).  Data comes only without
+ * TAKEN and CLOSED, at most FT_JOB_INPUT_MAX bytes a frame.
+ */
+#define FT_JOB_INPUT_FIXED	16
+#define FT_JOB_INPUT_MAX	(64u << 10)
+/* The submitter sends at most this much beyond what the agent said the
+ * process took: the agent holds no more. */
+#define FT_JOB_INPUT_WINDOW	(256u << 10)
+#define FT_JOB_INPUT_EOF	0x1u
+#define FT_JOB_INPUT_TAKEN	0x2u
+#define FT_JOB_INPUT_CLOSED	0x4u
+struct ft_msg_job_input {
+	uint32_t	 id;
+	uint32_t	 flags;
+	uint64_t	 count;		/* TAKEN, CLOSED: bytes written */
+	const uint8_t	*data;		/* into the body */
+	size_t		 len;
+};
+int	 ft_msg_job_input_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_input *);
+int	 ft_msg_job_input_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_input *);
+
 /* Decode into the caller's m->addrs (cap entries): EPROTO above cap. */
 int	 ft_msg_job_members_decode(const uint8_t *, size_t,
 	    struct ft_msg_job_members *, uint32_t cap);
