@@ -56,6 +56,11 @@ ev() {
 	printf '%s\n' "$BATS_TEST_TMPDIR/ev"
 }
 
+# Is a partial file (a transfer under way) in the cache DIR?
+partial_in() {	# dir
+	compgen -G "$1/tmp.*" >/dev/null
+}
+
 # Has FILE exactly N lines matching RE?
 log_count() {	# n re file
 	[ "$(grep -c "$2" "$3")" -eq "$1" ]
@@ -294,6 +299,57 @@ log_count() {	# n re file
 	    "$BATS_TEST_TMPDIR/show"
 	[ "${lines[0]}" = "from a URL" ]
 	[ "$(grep -c '"event":"stage".*"cached":2,"received":0,"fetched":0' "$(ev)")" -eq 2 ]
+}
+
+@test "hosts: an agent stopped while it fetches leaves no partial file or job directory" {
+	agents 1
+	# A server that sends part of a file, then nothing more.
+	cat >"$BATS_TEST_TMPDIR/stall.py" <<'PY'
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(1)
+print(s.getsockname()[1], flush=True)
+c, _ = s.accept()
+c.recv(65536)
+c.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: 10000000\r\n\r\n" + b"x" * 100000)
+time.sleep(120)
+PY
+	ft_bg python3 "$BATS_TEST_TMPDIR/stall.py" >"$BATS_TEST_TMPDIR/port"
+	ft_poll 10 test -s "$BATS_TEST_TMPDIR/port"
+	port=$(cat "$BATS_TEST_TMPDIR/port")
+	ft_bg ftrun -n 1 --timeout 100 --key-file "$KEY" --host "$HOSTS" \
+	    --stage "http://127.0.0.1:$port/big" /bin/true \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	job=$bgpid
+	# The agent has begun the file in its cache.
+	state="$BATS_TEST_TMPDIR/h1.state"
+	ft_poll 30 partial_in "$state/cache"
+	agent=$(ft_children_of "${AGENTS[0]}")
+	[ -n "$agent" ]
+	kill -TERM $agent
+	st=0
+	wait "$job" || st=$?
+	[ "$st" -ne 0 ]
+	grep -q "told to stop while it staged" "$BATS_TEST_TMPDIR/err"
+	! partial_in "$state/cache"
+	[ -z "$(ls -A "$state/jobs")" ]
+}
+
+@test "hosts: a daemon removes what a killed agent left in its state directory" {
+	local dir="$BATS_TEST_TMPDIR/left.state"
+	mkdir -p "$dir/cache" "$dir/jobs/0123456789abcdef.4242"
+	echo partial >"$dir/cache/tmp.AbCdEf"
+	echo kept >"$dir/cache/0123"
+	echo staged >"$dir/jobs/0123456789abcdef.4242/prog"
+	ft_bg ftboot start --foreground --listen tcp:127.0.0.1:0 \
+	    --key-file "$KEY" --state-dir "$dir" --name left \
+	    2>"$BATS_TEST_TMPDIR/left.log"
+	ft_poll 10 test -s "$dir/ftboot.addr"
+	[ ! -e "$dir/cache/tmp.AbCdEf" ]
+	[ -e "$dir/cache/0123" ]
+	[ -z "$(ls -A "$dir/jobs")" ]
+	grep -q "removed what killed jobs left: 1 partial file, 1 job directory" "$BATS_TEST_TMPDIR/left.log"
 }
 
 @test "hosts: a missing stage file is refused before anything starts" {

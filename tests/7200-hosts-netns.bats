@@ -95,6 +95,25 @@ wait_job() {
 	[ "$(placement | awk '{ print $3 }' | sort -u | wc -l)" -eq 4 ]
 }
 
+@test "netns: a file staged from an http:// URL, fetched by each host's agent" {
+	mkdir "$BATS_TEST_TMPDIR/www"
+	printf 'served over http\n' >"$BATS_TEST_TMPDIR/www/data.txt"
+	printf '#!/bin/sh\ncat data.txt\n' >"$BATS_TEST_TMPDIR/show"
+	chmod +x "$BATS_TEST_TMPDIR/show"
+	url=$(netns_http 5 "$BATS_TEST_TMPDIR/www")
+	run -0 --separate-stderr netns_exec 5 ftrun -n 4 --timeout 60 \
+	    --key-file "$KEY" --host "$HOSTS" --events "$(ev)" \
+	    --stage "${url}data.txt" "$BATS_TEST_TMPDIR/show"
+	[ "${#lines[@]}" -eq 4 ]
+	for l in "${lines[@]}"; do
+		[ "$l" = "served over http" ]
+	done
+	# Every host that ran a process fetched it itself.
+	n=$(grep -c '"event":"stage"' "$(ev)")
+	[ "$n" -ge 2 ]
+	[ "$(grep -c '"event":"stage".*"fetched":1' "$(ev)")" -eq "$n" ]
+}
+
 @test "netns: a whole host killed, the job ends as if nothing happened" {
 	want=$(netns_exec 5 ftrun -n 16 -r 2 --timeout 120 --key-file "$KEY" \
 	    --host "$HOSTS" "$FT_PROGS/gate" /dev/null 20 | sed -E 's/ pid [0-9]+//' | sort)

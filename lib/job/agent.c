@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -81,6 +82,7 @@ struct agent {
 	uint32_t	 nst;
 	/* The detector module among the job's hosts. */
 	const sigset_t	*mask;		/* for what we start */
+	const sigset_t	*waitmask;	/* lets the signals we catch in */
 	int		 det_lfd;	/* bound, until MEMBERS */
 	char		 det_addr[FT_WIRE_ADDR_MAX];
 	int		 det_on;
@@ -184,8 +186,9 @@ flush_until(struct agent *a, uint64_t deadline)
 static int
 next_frame(struct agent *a, struct ft_hdr *h, const uint8_t **body)
 {
+	struct timespec ts;
 	struct pollfd p;
-	uint64_t now;
+	uint64_t now, wait;
 	int rc;
 
 	for (;;) {
@@ -200,9 +203,15 @@ next_frame(struct agent *a, struct ft_hdr *h, const uint8_t **body)
 		p = (struct pollfd){ a->c->fd, POLLIN, 0 };
 		if (ft_conn_want_write(a->c))
 			p.events |= POLLOUT;
-		if (poll(&p, 1, (int)((a->last_rx + a->silence_ns - now) /
-		    1000000 + 1)) < 0 && errno != EINTR)
+		wait = a->last_rx + a->silence_ns - now;
+		ts.tv_sec = (time_t)(wait / 1000000000u);
+		ts.tv_nsec = (long)(wait % 1000000000u);
+		if (ppoll(&p, 1, &ts, a->waitmask) < 0 && errno != EINTR)
 			return -1;
+		if (a_term) {
+			errno = ECANCELED;
+			return -1;
+		}
 		if ((p.revents & POLLOUT) && ft_conn_flush(a->c) != 0)
 			return -1;
 		if ((p.revents & (POLLIN | POLLHUP | POLLERR)) &&
@@ -284,7 +293,8 @@ receive_files(struct agent *a, const struct ft_msg_job_need *need,
 		do {
 			if ((rc = next_frame(a, &h, &body)) <= 0) {
 				ft__stage_recv_abort(&r);
-				a->lost = 1;
+				if (!a_term)
+					a->lost = 1;
 				return -1;
 			}
 			if (h.type == FT_MSG_JOB_KEEPALIVE)
@@ -329,6 +339,7 @@ stage(struct agent *a)
 	struct ft_msg_job_need need;
 	const struct ft_job_file *f;
 	struct ft_wbuf wb;
+	sigset_t held;
 	uint8_t sha[32];
 	char why[2048];
 	uint32_t i;
@@ -363,20 +374,29 @@ stage(struct agent *a)
 	send_wb(a, &wb, ft_msg_job_need_encode(&wb, FT_WIRE_LAUNCHER, &need));
 	if (receive_files(a, &need, paths) != 0)
 		goto out;
-	for (i = 0; i < a->js.nfiles; i++) {
+	for (i = 0; i < a->js.nfiles && !a_term; i++) {
 		f = &a->js.files[i];
 		if (paths[i][0] != '\0')
 			continue;
-		if (ft__stage_fetch(f->url, a->cachedir,
+		/* Let the signals we catch in: a stop cancels the fetch. */
+		sigprocmask(SIG_SETMASK, a->waitmask, &held);
+		rc = ft__stage_fetch(f->url, a->cachedir,
 		    (f->flags & FT_STAGE_PINNED) ? f->sha256 : NULL, sha,
-		    paths[i], sizeof(paths[i]), why, sizeof(why)) != 0) {
-			note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "unable to fetch '%s': "
-			    "%s", f->url, why);
+		    paths[i], sizeof(paths[i]), why, sizeof(why), &a_term);
+		sigprocmask(SIG_SETMASK, &held, NULL);
+		if (rc != 0) {
+			if (!a_term)
+				note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP,
+				    "unable to fetch '%s': %s", f->url, why);
+			rc = -1;
 			goto out;
 		}
 		a->fetched++;
 		alog(a, "fetched '%s'", f->url);
 	}
+	rc = -1;
+	if (a_term)
+		goto out;
 	for (i = 0; i < a->js.nfiles; i++)
 		if (ft__stage_link(paths[i], a->jobdir,
 		    a->js.files[i].name) != 0) {
@@ -389,6 +409,41 @@ stage(struct agent *a)
 out:
 	free(paths);
 	return rc;
+}
+
+void
+ft_agent_sweep(const char *statedir, FILE *log)
+{
+	char dir[FT_STAGE_PATH_MAX], path[FT_STAGE_PATH_MAX + 256];
+	struct dirent *de;
+	unsigned int files = 0, jobs = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/cache", statedir);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (strncmp(de->d_name, "tmp.", 4) == 0 &&
+			    (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+			    de->d_name) < sizeof(path) && unlink(path) == 0)
+				files++;
+		closedir(d);
+	}
+	snprintf(dir, sizeof(dir), "%s/jobs", statedir);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' || (size_t)snprintf(path,
+			    sizeof(path), "%s/%s", dir, de->d_name) >=
+			    sizeof(path))
+				continue;
+			rm_tree(path);
+			jobs++;
+		}
+		closedir(d);
+	}
+	if (log != NULL && files + jobs > 0)
+		fprintf(log, "agent: removed what killed jobs left: %u partial "
+		    "file%s, %u job director%s\n", files, files == 1 ? "" :
+		    "s", jobs, jobs == 1 ? "y" : "ies");
 }
 
 /* Our address on the submitter's connection: ranks listen there. */
@@ -1252,6 +1307,11 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 			return FT_EXIT_TEMP;
 		}
 	}
+	/* Caught from now on: a stop while staging removes what it
+	 * began (a partial file, the job directory). */
+	ft__signals_catch(on_signal, &orig, &waitmask);
+	a.mask = &orig;
+	a.waitmask = &waitmask;
 	if (setup(&a) != 0)
 		goto out;
 	if (ft_conn_open(c, a.js.sealed, a.key) != 0) {
@@ -1262,8 +1322,13 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	own_address(&a);
 	alog(&a, "%u processes of '%s' for the submitter at '%s'", a.n,
 	    a.js.argv[0], a.js.launcher);
-	if (stage(&a) != 0)
+	if (stage(&a) != 0) {
+		if (a_term)
+			note(&a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "the host "
+			    "agent was told to stop while it staged the job's "
+			    "files");
 		goto out;
+	}
 	if (a.js.prog != FT_JOB_NOPROG) {
 		if ((size_t)snprintf(a.prog, sizeof(a.prog), "%s/%s",
 		    a.jobdir, a.js.files[a.js.prog].name) >= sizeof(a.prog)) {
@@ -1274,11 +1339,9 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	} else if (ft_find_program(a.js.argv[0], "/usr/local/bin:/usr/bin:/bin",
 	    a.prog, sizeof(a.prog)) != 0)
 		snprintf(a.prog, sizeof(a.prog), "%s", a.js.argv[0]);
-	ft__signals_catch(on_signal, &orig, &waitmask);
 	if (a.js.timeout_ms > 0)
 		a.deadline = ft_now_ns() + a.js.timeout_ms * 1000000 +
 		    2 * a.grace_ns + 1000000000u;
-	a.mask = &orig;
 	spawn_all(&a, &orig);
 	det_offer(&a);
 	a.next_ka = ft_now_ns() + a.ka_ns;
@@ -1289,8 +1352,8 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 		    FT_MSG_JOB_DONE));
 		rc = FT_EXIT_OK;
 	}
-	sigprocmask(SIG_SETMASK, &orig, NULL);
 out:
+	sigprocmask(SIG_SETMASK, &orig, NULL);
 	flush_until(&a, ft_now_ns() + 2000000000u);
 	alog(&a, "%s", rc == 0 ? "done" : "ended");
 	release(&a);
