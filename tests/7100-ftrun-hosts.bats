@@ -56,6 +56,25 @@ ev() {
 	printf '%s\n' "$BATS_TEST_TMPDIR/ev"
 }
 
+# Two agents, and a gated job of 2 ranks x 2 replicas across them,
+# every process in it (job: its pid), after a fault-free run of it
+# (want: its lines sorted, as they interleave in any order).
+gated_r2() {	# [ftrun options]
+	ft_build gate
+	agents 2
+	want=$(ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    "$FT_PROGS/gate" /dev/null 50 | sed -E 's/ pid [0-9]+//' | sort)
+	[[ $want == *"No Errors"* ]]
+	ft_bg ftrun -n 2 -r 2 --timeout 60 "$@" --key-file "$KEY" \
+	    --host "$HOSTS" --events "$(ev)" "$FT_PROGS/gate" \
+	    "$BATS_TEST_TMPDIR/go" 50 \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	job=$bgpid
+	# Both ranks printed their line: every process joined the job.
+	ft_poll 30 grep -q "^rank 1 " "$BATS_TEST_TMPDIR/out"
+	ft_poll 30 grep -q "^rank 0 " "$BATS_TEST_TMPDIR/out"
+}
+
 # Is a partial file (a transfer under way) in the cache DIR?
 partial_in() {	# dir
 	compgen -G "$1/tmp.*" >/dev/null
@@ -127,19 +146,7 @@ log_count() {	# n re file
 }
 
 @test "hosts: a host killed under -r 2, replicas elsewhere, same output" {
-	ft_build gate
-	agents 2
-	# The ranks' lines interleave in any order: compare them sorted.
-	want=$(ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
-	    "$FT_PROGS/gate" /dev/null 50 | sed -E 's/ pid [0-9]+//' | sort)
-	[[ $want == *"No Errors"* ]]
-	ft_bg ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
-	    --events "$(ev)" "$FT_PROGS/gate" "$BATS_TEST_TMPDIR/go" 50 \
-	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
-	job=$bgpid
-	# Both ranks printed their line: every process joined the job.
-	ft_poll 30 grep -q "^rank 1 " "$BATS_TEST_TMPDIR/out"
-	ft_poll 30 grep -q "^rank 0 " "$BATS_TEST_TMPDIR/out"
+	gated_r2
 	victim=$(job_of_agent 2)
 	[ -n "$victim" ]
 	kill -KILL "$victim"
@@ -156,19 +163,8 @@ log_count() {	# n re file
 }
 
 @test "hosts: a hung host under -r 2 is found by the gossip detector, same output" {
-	ft_build gate
-	agents 2
-	want=$(ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
-	    "$FT_PROGS/gate" /dev/null 50 | sed -E 's/ pid [0-9]+//' | sort)
-	[[ $want == *"No Errors"* ]]
 	# Silence alone would not fail anything within the job's life.
-	ft_bg ftrun -n 2 -r 2 --timeout 60 --hang-timeout 10min \
-	    --key-file "$KEY" --host "$HOSTS" --events "$(ev)" \
-	    "$FT_PROGS/gate" "$BATS_TEST_TMPDIR/go" 50 \
-	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
-	job=$bgpid
-	ft_poll 30 grep -q "^rank 1 " "$BATS_TEST_TMPDIR/out"
-	ft_poll 30 grep -q "^rank 0 " "$BATS_TEST_TMPDIR/out"
+	gated_r2 --hang-timeout 10min
 	# Every process serving the job on host 2 stops: its agent, its
 	# ranks and its detector module, as a host that hangs.
 	victim=$(job_of_agent 2)
