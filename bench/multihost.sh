@@ -12,8 +12,9 @@
 #      it the time until the first rank is spawned (allocation);
 #  (c) the time to detect the loss of a host: a job of 8 ranks x 2
 #      replicas across 4 hosts, one host killed (every process in it,
-#      SIGKILL), from the kill to the first "failed" event in ftrun's
-#      events file, against `ftgossip predict`'s bound for the daemons;
+#      SIGKILL), then in other runs cut off (its link down), from the
+#      kill or the cut to the first "failed" event in ftrun's events
+#      file, against the gossip detector's bound (`ftgossip predict`);
 #  (d) ping-pong latency and bandwidth (bench/pingpong.c) between two
 #      namespace hosts, ft against Open MPI over TCP.
 # Parts that need what is not there (root, ftboot, ftrun --host,
@@ -178,7 +179,7 @@ boot_hosts() {	# N SLOTS
 	hostfile=$tmp/hostfile
 	: >"$hostfile"
 	for ((i = 1; i <= n; i++)); do
-		netns__spawn "$i" "boot.$i" ftboot start --listen \
+		netns__spawn "$i" "boot.$i" ftboot start --name "h$i" --listen \
 		    "${NETNS_ADDR[i]}:$port" --slots "$2" --jobs 4 \
 		    --key-file "$key" --state-dir "$tmp/boot.$i" --foreground
 		echo "${NETNS_ADDR[i]}:$port slots=$2" >>"$hostfile"
@@ -344,46 +345,56 @@ part_b() {
 }
 
 part_c() {
-	local why bound tclean per r ev tkill first last nfail \
+	local why bound tclean per r ev tkill first last nfail mode ping \
 	    period=100ms
-	echo "(c) detection of a host's loss: 8 ranks x 2 replicas on 4 hosts, host 3 killed"
+	echo "(c) detection of a host's loss: 8 ranks x 2 replicas on 4 hosts, host 3 killed, then cut off"
 	if ! why=$(need_root) || ! why=$(need_ftboot) ||
 	    ! why=$(need_ftrun --hostfile) || ! why=$(keygen); then
 		skip c "$why"
 		return
 	fi
-	bound=$(ftgossip predict --protocol dbrr -n 4 --period "$period")
+	# The members: ftrun (member 0) and the agents of the 4 hosts.
+	bound=$(ftgossip predict --protocol dbrr -n 5 --period "$period")
 	tclean=$(sed -n 's/.* tcleanup=\([0-9.]*\)s.*/\1/p' <<<"$bound")
 	per=$(sed -n 's/.* period=\([0-9.]*\)s.*/\1/p' <<<"$bound")
-	echo "  detector: dbrr, period $period, 4 daemons; bound Tcleanup + period = $(calc "$tclean + $per") s"
-	: >"$tmp/first"
-	: >"$tmp/last"
-	# An MPI program that waits (gate: rank 0 for a file that never
-	# comes, the others in a receive): a process that has not joined
-	# the job would make its loss end the job, not a failure to detect.
+	# The ping timeout ftgossip run takes by default: max(Tcleanup, 1 s).
+	ping=$(calc "($tclean > 1) ? $tclean : 1" 2>/dev/null || echo 1)
+	echo "  detector: dbrr, period $period, 5 members; a killed host: its connections end at once; a cut host: bound Tcleanup + ping + period = $(calc "$tclean + $ping + $per") s"
 	if ! ftcc -O2 -o "$tmp/gate" "$benchdir/../tests/progs/gate.c" \
 	    >"$tmp/cc.log" 2>&1; then
 		partfail c "ftcc failed" "$tmp/cc.log"
 		return
 	fi
+	for mode in kill cut; do
+	: >"$tmp/first"
+	: >"$tmp/last"
 	for ((r = 0; r < repeats; r++)); do
 		if ! boot_hosts 4 4; then
 			partfail c "the hosts did not come up: $why"
 			netns_down -f
 			return
 		fi
-		ev=$tmp/c.events.$r
+		ev=$tmp/c.events.$mode.$r
+		# An MPI program that waits (gate: rank 0 for a file that
+		# never comes, the others in a receive); a hang timeout
+		# longer than the run: only the detector finds a cut.
 		netns__spawn 1 job ftrun --hostfile "$hostfile" -n 8 -r 2 \
-		    --detector dbrr --gossip-period "$period" --events "$ev" \
+		    --detector dbrr --gossip-period "$period" \
+		    --hang-timeout 10min --events "$ev" \
 		    "$tmp/gate" "$tmp/never"
-		if ! poll 60 events_at_least "$ev" spawn 16; then
-			partfail c "the job did not spawn 16 processes in 60 s" "$NETNS_DIR/job.err"
+		if ! poll 60 events_at_least "$ev" spawn 16 ||
+		    ! poll 60 grep -q "failure detector: member" "$NETNS_DIR/boot.3.err"; then
+			partfail c "the job did not spawn 16 processes and start its detector in 60 s" "$NETNS_DIR/job.err"
 			netns_down -f
 			return
 		fi
-		# The kill's time on the clock of the events (monotonic),
-		# taken just before the first SIGKILL.
-		tkill=$(netns_pids 3 | python3 -c 'import os, sys, time
+		# Let every member hear of every other once: a member never
+		# heard from has the detector's start-up grace (10 s).
+		sleep 1
+		# The time on the clock of the events (monotonic), taken
+		# just before the first SIGKILL or the cut.
+		if [ "$mode" = kill ]; then
+			tkill=$(netns_pids 3 | python3 -c 'import os, sys, time
 pids = [int(p) for p in sys.stdin.read().split()]
 t = time.monotonic()
 for p in pids:
@@ -392,9 +403,13 @@ for p in pids:
     except ProcessLookupError:
         pass
 print("%.6f" % t)')
-		netns_kill_host 3
+			netns_kill_host 3
+		else
+			tkill=$(python3 -c 'import time; print("%.6f" % time.monotonic())')
+			netns_cut 3
+		fi
 		if ! poll 60 grep -q '"event":"failed"' "$ev"; then
-			echo "  run $r: no failed event within 60 s of the kill"
+			echo "  $mode run $r: no failed event within 60 s"
 			failed=1
 			netns_down -f
 			continue
@@ -406,20 +421,20 @@ print("%.6f" % t)')
 		last=$(grep '"event":"failed"' "$ev" | tail -n 1 | sed 's/^{"t":\([0-9.]*\),.*/\1/')
 		calc "$first - $tkill" >>"$tmp/first"
 		calc "$last - $tkill" >>"$tmp/last"
-		printf '  run %d: %d failed events, the first %.3f s after the kill\n' \
-		    "$r" "$nfail" "$(calc "$first - $tkill")"
+		printf '  %s run %d: %d failed events, the first %.3f s after it (%s)\n' \
+		    "$mode" "$r" "$nfail" "$(calc "$first - $tkill")" \
+		    "$(grep -o '"event":"host","host":"[^"]*","reason":"[^"(]*' "$ev" | head -n 1 | sed 's/.*"reason":"//')"
 		netns_down -f
 	done
 	if [ -s "$tmp/first" ]; then
-		printf '  detection, s: first failed event min %.3f median %.3f; last min %.3f median %.3f; bound %.3f\n' \
-		    "$(minimum <"$tmp/first")" "$(median <"$tmp/first")" \
-		    "$(minimum <"$tmp/last")" "$(median <"$tmp/last")" \
-		    "$(calc "$tclean + $per")"
+		printf '  %s: detection, s: first failed event min %.3f median %.3f; last min %.3f median %.3f\n' \
+		    "$mode" "$(minimum <"$tmp/first")" "$(median <"$tmp/first")" \
+		    "$(minimum <"$tmp/last")" "$(median <"$tmp/last")"
 	fi
+	done
 	echo
 }
 
-# Has the events file EV N events named NAME?
 events_at_least() {	# EV NAME N
 	local n
 	n=$(grep -c "\"event\":\"$2\"" "$1" 2>/dev/null)

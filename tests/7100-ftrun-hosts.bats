@@ -56,6 +56,35 @@ ev() {
 	printf '%s\n' "$BATS_TEST_TMPDIR/ev"
 }
 
+# Two agents, and a gated job of 2 ranks x 2 replicas across them,
+# every process in it (job: its pid), after a fault-free run of it
+# (want: its lines sorted, as they interleave in any order).
+gated_r2() {	# [ftrun options]
+	ft_build gate
+	agents 2
+	want=$(ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    "$FT_PROGS/gate" /dev/null 50 | sed -E 's/ pid [0-9]+//' | sort)
+	[[ $want == *"No Errors"* ]]
+	ft_bg ftrun -n 2 -r 2 --timeout 60 "$@" --key-file "$KEY" \
+	    --host "$HOSTS" --events "$(ev)" "$FT_PROGS/gate" \
+	    "$BATS_TEST_TMPDIR/go" 50 \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	job=$bgpid
+	# Both ranks printed their line: every process joined the job.
+	ft_poll 30 grep -q "^rank 1 " "$BATS_TEST_TMPDIR/out"
+	ft_poll 30 grep -q "^rank 0 " "$BATS_TEST_TMPDIR/out"
+}
+
+# Is a partial file (a transfer under way) in the cache DIR?
+partial_in() {	# dir
+	compgen -G "$1/tmp.*" >/dev/null
+}
+
+# Has FILE exactly N lines matching RE?
+log_count() {	# n re file
+	[ "$(grep -c "$2" "$3")" -eq "$1" ]
+}
+
 @test "hosts: ring across 3 agents, correct, exit 0, every host used" {
 	ft_build ring "$FT_ROOT/examples/ring.c"
 	agents 3
@@ -117,19 +146,7 @@ ev() {
 }
 
 @test "hosts: a host killed under -r 2, replicas elsewhere, same output" {
-	ft_build gate
-	agents 2
-	# The ranks' lines interleave in any order: compare them sorted.
-	want=$(ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
-	    "$FT_PROGS/gate" /dev/null 50 | sed -E 's/ pid [0-9]+//' | sort)
-	[[ $want == *"No Errors"* ]]
-	ft_bg ftrun -n 2 -r 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
-	    --events "$(ev)" "$FT_PROGS/gate" "$BATS_TEST_TMPDIR/go" 50 \
-	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
-	job=$bgpid
-	# Both ranks printed their line: every process joined the job.
-	ft_poll 30 grep -q "^rank 1 " "$BATS_TEST_TMPDIR/out"
-	ft_poll 30 grep -q "^rank 0 " "$BATS_TEST_TMPDIR/out"
+	gated_r2
 	victim=$(job_of_agent 2)
 	[ -n "$victim" ]
 	kill -KILL "$victim"
@@ -143,6 +160,76 @@ ev() {
 	grep -q "lost with its host" "$BATS_TEST_TMPDIR/err"
 	ft_events "$(ev)" >"$BATS_TEST_TMPDIR/summary"
 	grep -q "^host lost host=" "$BATS_TEST_TMPDIR/summary"
+}
+
+@test "hosts: a hung host under -r 2 is found by the gossip detector, same output" {
+	# Silence alone would not fail anything within the job's life.
+	gated_r2 --hang-timeout 10min
+	# Every process serving the job on host 2 stops: its agent, its
+	# ranks and its detector module, as a host that hangs.
+	victim=$(job_of_agent 2)
+	[ -n "$victim" ]
+	# Its detector module is running (it has joined the detector).
+	ft_poll 30 grep -q "failure detector: member" "$BATS_TEST_TMPDIR/h2.log"
+	stopped=("$victim" $(ft_children_of "$victim"))
+	[ "${#stopped[@]}" -ge 3 ]
+	kill -STOP "${stopped[@]}"
+	ft_poll 60 grep -q '"event":"host","host":"h2","reason":"the failure detector declared it failed' "$(ev)"
+	touch "$BATS_TEST_TMPDIR/go"
+	st=0
+	wait "$job" || st=$?
+	kill -CONT "${stopped[@]}" 2>/dev/null || true
+	[ "$st" -eq 0 ]
+	[ "$(sed -E 's/ pid [0-9]+//' "$BATS_TEST_TMPDIR/out" | sort)" = "$want" ]
+	# Woken, the agent finds its submitter gone and ends what is left.
+	for p in "${stopped[@]}"; do
+		ft_poll 30 ft_gone "$p"
+	done
+}
+
+@test "hosts: a daemon that runs one job at a time takes jobs back to back" {
+	local dir="$BATS_TEST_TMPDIR/one.state" i
+	ft_bg ftboot start --foreground --listen tcp:127.0.0.1:0 \
+	    --key-file "$KEY" --state-dir "$dir" --name one --slots 4 \
+	    --jobs 1 2>"$BATS_TEST_TMPDIR/one.log"
+	ft_poll 10 test -s "$dir/ftboot.addr"
+	# ftrun ends once the daemon's agent is gone, so the next job finds
+	# the daemon's one job slot free again.
+	for i in 1 2 3 4 5; do
+		run -0 ftrun -n 2 --timeout 60 --key-file "$KEY" \
+		    --host "$(sed 's/^tcp://' "$dir/ftboot.addr")" true
+	done
+	ft_poll 10 log_count 5 'ended with status 0' "$BATS_TEST_TMPDIR/one.log"
+}
+
+@test "hosts: rank 0 on another host reads ftrun's standard input, every replica of it" {
+	ft_build echoin "$FT_ROOT/tests/progs/echoin.c"
+	agents 2
+	# More than the window of input in flight: flow control is needed.
+	seq 1 200000 >"$BATS_TEST_TMPDIR/in"
+	want="lines 200000 sum $((200000 * 200001 / 2))"
+	run -0 --separate-stderr ftrun -n 3 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" "$FT_PROGS/echoin" <"$BATS_TEST_TMPDIR/in"
+	[ "$output" = "$want" ]
+	run -0 --separate-stderr ftrun -n 2 -r 2 --timeout 60 \
+	    --key-file "$KEY" --host "$HOSTS" "$FT_PROGS/echoin" \
+	    <"$BATS_TEST_TMPDIR/in"
+	[ "$output" = "$want" ]
+	# Nothing on the input: rank 0 reads its end at once.
+	run -0 --separate-stderr ftrun -n 2 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" "$FT_PROGS/echoin" </dev/null
+	[ "$output" = "lines 0 sum 0" ]
+}
+
+@test "hosts: a rank 0 that does not read its input does not stall the job" {
+	agents 2
+	seq 1 300000 >"$BATS_TEST_TMPDIR/in"
+	run -0 ftrun -n 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    sh -c 'exec 0<&-; echo closed' <"$BATS_TEST_TMPDIR/in"
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = closed ]
+	run -0 ftrun -n 2 --timeout 60 --key-file "$KEY" --host "$HOSTS" \
+	    true <"$BATS_TEST_TMPDIR/in"
 }
 
 @test "hosts: ftrun killed with SIGKILL leaves no process of the job" {
@@ -208,6 +295,57 @@ ev() {
 	    "$BATS_TEST_TMPDIR/show"
 	[ "${lines[0]}" = "from a URL" ]
 	[ "$(grep -c '"event":"stage".*"cached":2,"received":0,"fetched":0' "$(ev)")" -eq 2 ]
+}
+
+@test "hosts: an agent stopped while it fetches leaves no partial file or job directory" {
+	agents 1
+	# A server that sends part of a file, then nothing more.
+	cat >"$BATS_TEST_TMPDIR/stall.py" <<'PY'
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(1)
+print(s.getsockname()[1], flush=True)
+c, _ = s.accept()
+c.recv(65536)
+c.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: 10000000\r\n\r\n" + b"x" * 100000)
+time.sleep(120)
+PY
+	ft_bg python3 "$BATS_TEST_TMPDIR/stall.py" >"$BATS_TEST_TMPDIR/port"
+	ft_poll 10 test -s "$BATS_TEST_TMPDIR/port"
+	port=$(cat "$BATS_TEST_TMPDIR/port")
+	ft_bg ftrun -n 1 --timeout 100 --key-file "$KEY" --host "$HOSTS" \
+	    --stage "http://127.0.0.1:$port/big" /bin/true \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	job=$bgpid
+	# The agent has begun the file in its cache.
+	state="$BATS_TEST_TMPDIR/h1.state"
+	ft_poll 30 partial_in "$state/cache"
+	agent=$(ft_children_of "${AGENTS[0]}")
+	[ -n "$agent" ]
+	kill -TERM $agent
+	st=0
+	wait "$job" || st=$?
+	[ "$st" -ne 0 ]
+	grep -q "told to stop while it staged" "$BATS_TEST_TMPDIR/err"
+	! partial_in "$state/cache"
+	[ -z "$(ls -A "$state/jobs")" ]
+}
+
+@test "hosts: a daemon removes what a killed agent left in its state directory" {
+	local dir="$BATS_TEST_TMPDIR/left.state"
+	mkdir -p "$dir/cache" "$dir/jobs/0123456789abcdef.4242"
+	echo partial >"$dir/cache/tmp.AbCdEf"
+	echo kept >"$dir/cache/0123"
+	echo staged >"$dir/jobs/0123456789abcdef.4242/prog"
+	ft_bg ftboot start --foreground --listen tcp:127.0.0.1:0 \
+	    --key-file "$KEY" --state-dir "$dir" --name left \
+	    2>"$BATS_TEST_TMPDIR/left.log"
+	ft_poll 10 test -s "$dir/ftboot.addr"
+	[ ! -e "$dir/cache/tmp.AbCdEf" ]
+	[ -e "$dir/cache/0123" ]
+	[ -z "$(ls -A "$dir/jobs")" ]
+	grep -q "removed what killed jobs left: 1 partial file, 1 job directory" "$BATS_TEST_TMPDIR/left.log"
 }
 
 @test "hosts: a missing stage file is refused before anything starts" {

@@ -95,6 +95,25 @@ wait_job() {
 	[ "$(placement | awk '{ print $3 }' | sort -u | wc -l)" -eq 4 ]
 }
 
+@test "netns: a file staged from an http:// URL, fetched by each host's agent" {
+	mkdir "$BATS_TEST_TMPDIR/www"
+	printf 'served over http\n' >"$BATS_TEST_TMPDIR/www/data.txt"
+	printf '#!/bin/sh\ncat data.txt\n' >"$BATS_TEST_TMPDIR/show"
+	chmod +x "$BATS_TEST_TMPDIR/show"
+	url=$(netns_http 5 "$BATS_TEST_TMPDIR/www")
+	run -0 --separate-stderr netns_exec 5 ftrun -n 4 --timeout 60 \
+	    --key-file "$KEY" --host "$HOSTS" --events "$(ev)" \
+	    --stage "${url}data.txt" "$BATS_TEST_TMPDIR/show"
+	[ "${#lines[@]}" -eq 4 ]
+	for l in "${lines[@]}"; do
+		[ "$l" = "served over http" ]
+	done
+	# Every host that ran a process fetched it itself.
+	n=$(grep -c '"event":"stage"' "$(ev)")
+	[ "$n" -ge 2 ]
+	[ "$(grep -c '"event":"stage".*"fetched":1' "$(ev)")" -eq "$n" ]
+}
+
 @test "netns: a whole host killed, the job ends as if nothing happened" {
 	want=$(netns_exec 5 ftrun -n 16 -r 2 --timeout 120 --key-file "$KEY" \
 	    --host "$HOSTS" "$FT_PROGS/gate" /dev/null 20 | sed -E 's/ pid [0-9]+//' | sort)
@@ -126,6 +145,25 @@ wait_job() {
 	# Cut off, the host's agent ended the job's processes there.
 	ft_poll 30 none_in 3 gate
 	netns_heal 3
+}
+
+@test "netns: a host cut off is found by the gossip detector, not by silence" {
+	want=$(netns_exec 5 ftrun -n 16 -r 2 --timeout 120 --key-file "$KEY" \
+	    --host "$HOSTS" "$FT_PROGS/gate" /dev/null 20 | sed -E 's/ pid [0-9]+//' | sort)
+	# Silence alone would take longer than the job may last.
+	start_gated --hang-timeout 10min
+	netns_cut 4
+	ft_poll 60 grep -q '"event":"host","host":"h4","reason":"the failure detector declared it failed' "$(ev)"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait_job
+	[ "$(cat "$STATUS")" -eq 0 ]
+	[ "$(lines_of "$OUT")" = "$want" ]
+	# The cut-off agent's detector excluded it, or declared the
+	# submitter failed: it ended the job's
+	# processes there, long before its submitter's silence would.
+	ft_poll 30 none_in 4 gate
+	grep -Eq "declared failed by the failure detector|the failure detector excluded it" "$NETNS_DIR/boot4.err"
+	netns_heal 4
 }
 
 @test "netns: the submitter killed, no process of the job is left on any host" {

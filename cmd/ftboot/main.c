@@ -468,6 +468,8 @@ cmd_start(const struct opts *o)
 	if ((lfd = ft_net_listen(c.listen, bound, sizeof(bound))) < 0)
 		ft_die(errno == EINVAL ? FT_EXIT_USAGE : FT_EXIT_TEMP,
 		    "listening on %s", c.listen);
+	/* Ours alone now (the lock): what killed agents left goes. */
+	ft_agent_sweep(dir, stderr);
 	advertised(&c, bound, addr, sizeof(addr));
 	if (ft_boot_path(dir, "ftboot.log", logp, sizeof(logp)) != 0 ||
 	    ft_boot_path(dir, "peers", cache, sizeof(cache)) != 0)

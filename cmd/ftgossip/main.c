@@ -5,7 +5,7 @@
  *
  *	ftgossip run --self ID --members FILE [--protocol P] [--period D]
  *	    [--cleanup D] [--fanout A] [--ping-timeout D] [--startup D]
- *	    [--key-file F] [--join new|alive] [--json] [-v]
+ *	    [--key-file F] [--listen-fd N] [--join new|alive] [--json] [-v]
  *	ftgossip simulate --protocol P -n N --fail-prob P --trials T
  *	    [--exact] [--threads K] [--seed S]
  *	ftgossip predict --protocol P -n N [--period D]
@@ -45,8 +45,8 @@ usage(void)
 	    "[--period D]\n"
 	    "                [--cleanup D] [--fanout A] [--ping-timeout D] "
 	    "[--startup D]\n"
-	    "                [--key-file F] [--join new|alive] [--json] "
-	    "[-v]\n"
+	    "                [--key-file F] [--listen-fd N] "
+	    "[--join new|alive] [--json] [-v]\n"
 	    "       ftgossip simulate --protocol brr|dbrr|rr|random -n N "
 	    "--fail-prob P --trials T\n"
 	    "                [--exact] [--threads K] [--seed S]\n"
@@ -71,6 +71,7 @@ enum {
 	OPT_KEYFILE,
 	OPT_JOIN,
 	OPT_JSON,
+	OPT_LISTENFD,
 };
 
 static const struct option longopts[] = {
@@ -90,6 +91,7 @@ static const struct option longopts[] = {
 	{ "key-file", required_argument, NULL, OPT_KEYFILE },
 	{ "join", required_argument, NULL, OPT_JOIN },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "listen-fd", required_argument, NULL, OPT_LISTENFD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -113,6 +115,7 @@ struct opts {
 	const char		*keyfile;
 	unsigned int		 join;
 	int			 json;
+	int			 listen_fd;
 	int			 verbose;
 };
 
@@ -507,7 +510,7 @@ run(const struct opts *o)
 	cfg.json = o->json;
 	cfg.events = stdout;
 	cfg.in_fd = STDIN_FILENO;
-	cfg.listen_fd = -1;
+	cfg.listen_fd = o->listen_fd;
 	cfg.stop = &stop_flag;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
@@ -551,6 +554,7 @@ main(int argc, char *argv[])
 	o.period_ns = 100000000u;
 	o.proto = FT_GOSSIP_DBRR;
 	o.fanout = 2;
+	o.listen_fd = -1;
 	o.startup_ns = 10000000000ull;
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	o.threads = ncpu > 0 && ncpu <= MAXTHREADS ? (int)ncpu : 1;
@@ -653,6 +657,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_JSON:
 			o.json = 1;
+			break;
+		case OPT_LISTENFD:
+			o.listen_fd = (int)strtonum(optarg, 3, INT_MAX, &errstr);
+			if (errstr != NULL)
+				ft_diex(FT_EXIT_USAGE, "--listen-fd '%s' is %s",
+				    optarg, errstr);
 			break;
 		case 'v':
 			o.verbose++;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
@@ -25,6 +26,7 @@
 
 #include "agent.h"
 #include "child.h"
+#include "detector.h"
 #include "stage.h"
 
 #define LINE_MAX_FWD	(64u << 10)	/* a longer line is split */
@@ -47,6 +49,12 @@ struct aproc {
 	int		 status;
 	uint64_t	 reaped_at;
 	struct astream	 s[2];
+	/* Rank 0's: the submitter's standard input, to its pipe. */
+	int		 in_fd;
+	uint8_t		*in_buf;
+	size_t		 in_len;
+	uint64_t	 in_taken, in_told;
+	int		 in_eof;
 };
 
 struct agent {
@@ -72,6 +80,13 @@ struct agent {
 	int		 ending;	/* we are killing the processes */
 	struct ft_job_status *st;	/* statuses to send */
 	uint32_t	 nst;
+	/* The detector module among the job's hosts. */
+	const sigset_t	*mask;		/* for what we start */
+	const sigset_t	*waitmask;	/* lets the signals we catch in */
+	int		 det_lfd;	/* bound, until MEMBERS */
+	char		 det_addr[FT_WIRE_ADDR_MAX];
+	int		 det_on;
+	struct ft__det	 det;
 };
 
 static volatile sig_atomic_t a_chld, a_term;
@@ -171,8 +186,9 @@ flush_until(struct agent *a, uint64_t deadline)
 static int
 next_frame(struct agent *a, struct ft_hdr *h, const uint8_t **body)
 {
+	struct timespec ts;
 	struct pollfd p;
-	uint64_t now;
+	uint64_t now, wait;
 	int rc;
 
 	for (;;) {
@@ -187,9 +203,15 @@ next_frame(struct agent *a, struct ft_hdr *h, const uint8_t **body)
 		p = (struct pollfd){ a->c->fd, POLLIN, 0 };
 		if (ft_conn_want_write(a->c))
 			p.events |= POLLOUT;
-		if (poll(&p, 1, (int)((a->last_rx + a->silence_ns - now) /
-		    1000000 + 1)) < 0 && errno != EINTR)
+		wait = a->last_rx + a->silence_ns - now;
+		ts.tv_sec = (time_t)(wait / 1000000000u);
+		ts.tv_nsec = (long)(wait % 1000000000u);
+		if (ppoll(&p, 1, &ts, a->waitmask) < 0 && errno != EINTR)
 			return -1;
+		if (a_term) {
+			errno = ECANCELED;
+			return -1;
+		}
 		if ((p.revents & POLLOUT) && ft_conn_flush(a->c) != 0)
 			return -1;
 		if ((p.revents & (POLLIN | POLLHUP | POLLERR)) &&
@@ -271,7 +293,8 @@ receive_files(struct agent *a, const struct ft_msg_job_need *need,
 		do {
 			if ((rc = next_frame(a, &h, &body)) <= 0) {
 				ft__stage_recv_abort(&r);
-				a->lost = 1;
+				if (!a_term)
+					a->lost = 1;
 				return -1;
 			}
 			if (h.type == FT_MSG_JOB_KEEPALIVE)
@@ -316,6 +339,7 @@ stage(struct agent *a)
 	struct ft_msg_job_need need;
 	const struct ft_job_file *f;
 	struct ft_wbuf wb;
+	sigset_t held;
 	uint8_t sha[32];
 	char why[2048];
 	uint32_t i;
@@ -350,20 +374,29 @@ stage(struct agent *a)
 	send_wb(a, &wb, ft_msg_job_need_encode(&wb, FT_WIRE_LAUNCHER, &need));
 	if (receive_files(a, &need, paths) != 0)
 		goto out;
-	for (i = 0; i < a->js.nfiles; i++) {
+	for (i = 0; i < a->js.nfiles && !a_term; i++) {
 		f = &a->js.files[i];
 		if (paths[i][0] != '\0')
 			continue;
-		if (ft__stage_fetch(f->url, a->cachedir,
+		/* Let the signals we catch in: a stop cancels the fetch. */
+		sigprocmask(SIG_SETMASK, a->waitmask, &held);
+		rc = ft__stage_fetch(f->url, a->cachedir,
 		    (f->flags & FT_STAGE_PINNED) ? f->sha256 : NULL, sha,
-		    paths[i], sizeof(paths[i]), why, sizeof(why)) != 0) {
-			note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "unable to fetch '%s': "
-			    "%s", f->url, why);
+		    paths[i], sizeof(paths[i]), why, sizeof(why), &a_term);
+		sigprocmask(SIG_SETMASK, &held, NULL);
+		if (rc != 0) {
+			if (!a_term)
+				note(a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP,
+				    "unable to fetch '%s': %s", f->url, why);
+			rc = -1;
 			goto out;
 		}
 		a->fetched++;
 		alog(a, "fetched '%s'", f->url);
 	}
+	rc = -1;
+	if (a_term)
+		goto out;
 	for (i = 0; i < a->js.nfiles; i++)
 		if (ft__stage_link(paths[i], a->jobdir,
 		    a->js.files[i].name) != 0) {
@@ -376,6 +409,41 @@ stage(struct agent *a)
 out:
 	free(paths);
 	return rc;
+}
+
+void
+ft_agent_sweep(const char *statedir, FILE *log)
+{
+	char dir[FT_STAGE_PATH_MAX], path[FT_STAGE_PATH_MAX + 256];
+	struct dirent *de;
+	unsigned int files = 0, jobs = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/cache", statedir);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (strncmp(de->d_name, "tmp.", 4) == 0 &&
+			    (size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+			    de->d_name) < sizeof(path) && unlink(path) == 0)
+				files++;
+		closedir(d);
+	}
+	snprintf(dir, sizeof(dir), "%s/jobs", statedir);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' || (size_t)snprintf(path,
+			    sizeof(path), "%s/%s", dir, de->d_name) >=
+			    sizeof(path))
+				continue;
+			rm_tree(path);
+			jobs++;
+		}
+		closedir(d);
+	}
+	if (log != NULL && files + jobs > 0)
+		fprintf(log, "agent: removed what killed jobs left: %u partial "
+		    "file%s, %u job director%s\n", files, files == 1 ? "" :
+		    "s", jobs, jobs == 1 ? "y" : "ies");
 }
 
 /* Our address on the submitter's connection: ranks listen there. */
@@ -395,10 +463,15 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	struct ft__spawn sp;
 	char *extra[FT__ENV_MAX], *slash;
 	pid_t pid, parent = getpid();
-	int n;
+	int n, in[2] = { -1, -1 };
 
 	if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
 	    pipe2(key, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0)
+		return -1;
+	/* Rank 0 reads the submitter's input, as under mpirun. */
+	if ((a->js.flags & FT_JOB_STDIN) && jp->id < a->js.nrep &&
+	    ((p->in_buf = malloc(FT_JOB_INPUT_WINDOW)) == NULL ||
+	    pipe2(in, O_CLOEXEC) != 0))
 		return -1;
 	if (write(key[1], a->key, sizeof(a->key)) != (ssize_t)sizeof(a->key))
 		return -1;
@@ -431,8 +504,8 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	}
 	if (pid == 0) {
 		sp = (struct ft__spawn){ a->prog, a->js.argv, a->js.env,
-		    a->js.nenv, extra, (size_t)n, -1, out[1], err[1],
-		    { key[0], a->hb_wfd }, a->jobdir, mask, parent, ep[1] };
+		    a->js.nenv, extra, (size_t)n, in[0], out[1], err[1],
+		    { key[0], a->hb_wfd, -1 }, a->jobdir, mask, parent, ep[1] };
 		ft__spawn_exec(&sp);
 	}
 	ft__env_free(extra, (size_t)n);
@@ -440,6 +513,11 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	close(err[1]);
 	close(key[0]);
 	close(ep[1]);
+	if (in[0] != -1) {
+		close(in[0]);
+		ft__fd_nonblock(in[1]);
+		p->in_fd = in[1];
+	}
 	*errfd = ep[0];
 	ft__fd_nonblock(out[0]);
 	ft__fd_nonblock(err[0]);
@@ -495,6 +573,92 @@ spawn_all(struct agent *a, const sigset_t *mask)
 	alog(a, "started %u processes", a->n);
 	free(m.p);
 	free(errfds);
+}
+
+static void lost(struct agent *, const char *);
+
+/*
+ * Say where our detector module will listen, the port bound now so
+ * that no one takes it before the submitter's MEMBERS; "none" when it
+ * cannot run here (the submitter then watches this host through our
+ * connection only).
+ */
+static void
+det_offer(struct agent *a)
+{
+	struct ft_msg_job_detect m;
+	struct ft_wbuf wb;
+	char here[FT_WIRE_ADDR_MAX], prog[PATH_MAX];
+
+	snprintf(m.addr, sizeof(m.addr), "none");
+	snprintf(here, sizeof(here), strchr(a->tcp_host, ':') != NULL ?
+	    "tcp:[%s]:0" : "tcp:%s:0", a->tcp_host);
+	if (ft__helper_path("ftgossip", prog, sizeof(prog)) != 0)
+		alog(a, "no failure detector here: ftgossip is not found");
+	else if ((a->det_lfd = ft_net_listen(here, a->det_addr,
+	    sizeof(a->det_addr))) == -1)
+		alog(a, "no failure detector here: unable to listen at '%s': "
+		    "%s", here, strerror(errno));
+	else
+		memcpy(m.addr, a->det_addr, sizeof(m.addr));
+	ft_wbuf_init(&wb);
+	send_wb(a, &wb, ft_msg_job_detect_encode(&wb, FT_WIRE_LAUNCHER, &m));
+}
+
+/* MEMBERS: run our module as member m->self of them. */
+static int
+det_start(struct agent *a, const uint8_t *body, size_t blen)
+{
+	struct ft_msg_job_members m;
+	struct ft__det_cfg dc;
+	int rc = 0;
+
+	if (a->det_on || a->det_lfd == -1)
+		return -1;
+	if ((m.addrs = calloc(FT_JOB_MEMBERS_MAX, sizeof(*m.addrs))) == NULL)
+		return 0;
+	if (ft_msg_job_members_decode(body, blen, &m, FT_JOB_MEMBERS_MAX) !=
+	    0 || m.self == 0 || strcmp(m.addrs[m.self], a->det_addr) != 0) {
+		rc = -1;
+		goto out;
+	}
+	dc = (struct ft__det_cfg){ .addrs = m.addrs, .n = m.n, .self = m.self,
+	    .proto = ft__det_proto_name(m.proto), .period_ns = m.period_ns,
+	    .cleanup_ns = m.cleanup_ns, .ping_ns = m.ping_ns,
+	    .listen_fd = a->det_lfd, .key = a->key, .mask = a->mask };
+	if (ft__det_start(&a->det, &dc) != 0)
+		alog(a, "unable to start the failure detector: %s",
+		    strerror(errno));
+	else {
+		a->det_on = 1;
+		alog(a, "failure detector: member %u of %u", m.self, m.n);
+	}
+out:
+	close(a->det_lfd);
+	a->det_lfd = -1;
+	free(m.addrs);
+	return rc;
+}
+
+static void
+det_failed(void *arg, uint32_t member, const char *by)
+{
+	struct agent *a = arg;
+
+	/* Member 0 is the submitter: the job's coordinator is gone. */
+	if (member == 0 && !a->lost)
+		lost(a, "was declared failed by the failure detector");
+}
+
+static void
+det_read(struct agent *a)
+{
+	if (ft__det_events(&a->det, det_failed, a) == 0)
+		return;
+	if (a->det.excluded && !a->lost)
+		lost(a, "cut this host off: the failure detector excluded it");
+	ft__det_stop(&a->det);
+	a->det_on = 0;
 }
 
 static void
@@ -631,6 +795,8 @@ report_exits(struct agent *a, uint64_t now)
 	send_status(a);
 }
 
+static void input_close(struct agent *, struct aproc *, int);
+
 static void
 reap(struct agent *a)
 {
@@ -656,6 +822,7 @@ reap(struct agent *a)
 		}
 		a->p[i].state = P_REAPED;
 		a->p[i].status = st;
+		input_close(a, &a->p[i], 1);
 		a->p[i].reaped_at = ft_now_ns();
 		/* What it wrote before it died is in the pipes now. */
 		for (k = 0; k < 2; k++)
@@ -716,6 +883,89 @@ proc_index(const struct agent *a, uint32_t id)
 	return -1;
 }
 
+/* Tell the submitter how much of its input process p took. */
+static void
+input_tell(struct agent *a, struct aproc *p, uint32_t flags)
+{
+	struct ft_msg_job_input m;
+	struct ft_wbuf wb;
+
+	m = (struct ft_msg_job_input){ p->id, flags, p->in_taken, NULL, 0 };
+	ft_wbuf_init(&wb);
+	send_wb(a, &wb, ft_msg_job_input_encode(&wb, FT_WIRE_LAUNCHER, &m));
+	p->in_told = p->in_taken;
+}
+
+/* Its input is closed, or it is gone: what is left is not wanted. */
+static void
+input_close(struct agent *a, struct aproc *p, int tell)
+{
+	if (p->in_fd == -1)
+		return;
+	close(p->in_fd);
+	p->in_fd = -1;
+	p->in_len = 0;
+	if (tell && !a->lost)
+		input_tell(a, p, FT_JOB_INPUT_CLOSED);
+}
+
+/* Write what we hold of the input to the process's pipe. */
+static void
+input_write(struct agent *a, struct aproc *p)
+{
+	ssize_t n;
+
+	while (p->in_fd != -1 && p->in_len > 0) {
+		n = write(p->in_fd, p->in_buf, p->in_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0) {
+			/* EPIPE: it closed its input, or died. */
+			input_close(a, p, 1);
+			return;
+		}
+		p->in_taken += (uint64_t)n;
+		p->in_len -= (size_t)n;
+		memmove(p->in_buf, p->in_buf + n, p->in_len);
+	}
+	if (p->in_fd != -1 && p->in_len == 0 && p->in_eof) {
+		close(p->in_fd);
+		p->in_fd = -1;
+	}
+	/* Room for more: a quarter of the window, or all of it. */
+	if (!a->lost && p->in_taken != p->in_told && (p->in_len == 0 ||
+	    p->in_taken - p->in_told >= FT_JOB_INPUT_WINDOW / 4))
+		input_tell(a, p, FT_JOB_INPUT_TAKEN);
+}
+
+static int
+input_frame(struct agent *a, const uint8_t *body, size_t blen)
+{
+	struct ft_msg_job_input m;
+	struct aproc *p;
+	int i;
+
+	if (ft_msg_job_input_decode(body, blen, &m) != 0 || (m.flags &
+	    (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED)) != 0 ||
+	    (i = proc_index(a, m.id)) < 0 || a->p[i].in_buf == NULL)
+		return -1;
+	p = &a->p[i];
+	if (p->in_eof)
+		return -1;
+	if (m.flags & FT_JOB_INPUT_EOF)
+		p->in_eof = 1;
+	if (p->in_fd == -1)
+		return 0;	/* closed: dropped */
+	if (m.len > FT_JOB_INPUT_WINDOW - p->in_len)
+		return -1;	/* beyond the window it was given */
+	memcpy(p->in_buf + p->in_len, m.data, m.len);
+	p->in_len += m.len;
+	input_write(a, p);
+	return 0;
+}
+
 /* A frame from the submitter while the job runs; -1 drops it. */
 static int
 on_frame(struct agent *a, const struct ft_hdr *h, const uint8_t *body)
@@ -743,6 +993,10 @@ on_frame(struct agent *a, const struct ft_hdr *h, const uint8_t *body)
 				(void)kill(a->p[i].pid, (int)m.signo);
 		}
 		return 0;
+	case FT_MSG_JOB_MEMBERS:
+		return det_start(a, body, blen);
+	case FT_MSG_JOB_INPUT:
+		return input_frame(a, body, blen);
 	default:
 		errno = EPROTO;
 		return -1;
@@ -852,6 +1106,9 @@ release(struct agent *a)
 	for (i = 0; i < a->n; i++) {
 		if (a->p[i].pid > 0)
 			(void)killpg(a->p[i].pid, SIGKILL);
+		if (a->p[i].in_fd != -1)
+			close(a->p[i].in_fd);
+		free(a->p[i].in_buf);
 		for (k = 0; k < 2; k++) {
 			if (a->p[i].s[k].fd != -1)
 				close(a->p[i].s[k].fd);
@@ -862,6 +1119,10 @@ release(struct agent *a)
 		close(a->hb_fd);
 		close(a->hb_wfd);
 	}
+	if (a->det_on)
+		ft__det_stop(&a->det);
+	if (a->det_lfd != -1)
+		close(a->det_lfd);
 	rm_tree(a->jobdir);
 	rm_tree(a->sockdir);
 	free(a->p);
@@ -880,8 +1141,8 @@ run(struct agent *a, const sigset_t *waitmask)
 	size_t nf, i;
 	int *who, k;
 
-	fds = calloc(2 * (size_t)a->n + 3, sizeof(*fds));
-	who = calloc(2 * (size_t)a->n + 3, sizeof(*who));
+	fds = calloc(3 * (size_t)a->n + 4, sizeof(*fds));
+	who = calloc(3 * (size_t)a->n + 4, sizeof(*who));
 	if (fds == NULL || who == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
 	for (;;) {
@@ -931,6 +1192,10 @@ run(struct agent *a, const sigset_t *waitmask)
 			fds[nf] = (struct pollfd){ a->hb_fd, POLLIN, 0 };
 			who[nf++] = -2;
 		}
+		if (a->det_on && a->det.ev_fd != -1) {
+			fds[nf] = (struct pollfd){ a->det.ev_fd, POLLIN, 0 };
+			who[nf++] = -3;
+		}
 		/* A submitter that does not read makes the processes wait
 		 * on their pipes, not us grow without bound. */
 		if (a->lost || a->c->oq_bytes < BACKLOG_MAX)
@@ -941,6 +1206,12 @@ run(struct agent *a, const sigset_t *waitmask)
 						    a->p[i].s[k].fd, POLLIN, 0 };
 						who[nf++] = (int)(2 * i) + k;
 					}
+		for (i = 0; i < a->n; i++)
+			if (a->p[i].in_fd != -1 && a->p[i].in_len > 0) {
+				fds[nf] = (struct pollfd){ a->p[i].in_fd,
+				    POLLOUT, 0 };
+				who[nf++] = (int)(2 * a->n + i);
+			}
 		wake = a->lost ? 0 : a->last_rx + a->silence_ns;
 		if (!a->lost && a->next_ka < wake)
 			wake = a->next_ka;
@@ -976,6 +1247,10 @@ run(struct agent *a, const sigset_t *waitmask)
 					conn_read(a);
 			} else if (who[i] == -2)
 				read_beats(a);
+			else if (who[i] == -3)
+				det_read(a);
+			else if (who[i] >= (int)(2 * a->n))
+				input_write(a, &a->p[who[i] - 2 * (int)a->n]);
 			else
 				read_stream(a, &a->p[who[i] / 2], who[i] % 2);
 		}
@@ -1001,6 +1276,7 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	a.o = o;
 	a.c = c;
 	a.hb_fd = a.hb_wfd = -1;
+	a.det_lfd = -1;
 	if (h->type != FT_MSG_JOB_START || ft_msg_job_start_decode(body,
 	    h->len - FT_WIRE_HDRLEN, &a.js) != 0) {
 		ft_warnx("host agent: malformed %s from the submitter",
@@ -1023,6 +1299,7 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	for (i = 0; i < a.n; i++) {
 		a.p[i].id = a.js.procs[i].id;
 		a.p[i].s[0].fd = a.p[i].s[1].fd = -1;
+		a.p[i].in_fd = -1;
 		if ((a.p[i].s[0].buf = malloc(LINE_MAX_FWD)) == NULL ||
 		    (a.p[i].s[1].buf = malloc(LINE_MAX_FWD)) == NULL) {
 			ft_warnx("host agent: out of memory");
@@ -1030,6 +1307,11 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 			return FT_EXIT_TEMP;
 		}
 	}
+	/* Caught from now on: a stop while staging removes what it
+	 * began (a partial file, the job directory). */
+	ft__signals_catch(on_signal, &orig, &waitmask);
+	a.mask = &orig;
+	a.waitmask = &waitmask;
 	if (setup(&a) != 0)
 		goto out;
 	if (ft_conn_open(c, a.js.sealed, a.key) != 0) {
@@ -1040,8 +1322,13 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	own_address(&a);
 	alog(&a, "%u processes of '%s' for the submitter at '%s'", a.n,
 	    a.js.argv[0], a.js.launcher);
-	if (stage(&a) != 0)
+	if (stage(&a) != 0) {
+		if (a_term)
+			note(&a, FT_JOB_NOTE_ERROR, FT_EXIT_TEMP, "the host "
+			    "agent was told to stop while it staged the job's "
+			    "files");
 		goto out;
+	}
 	if (a.js.prog != FT_JOB_NOPROG) {
 		if ((size_t)snprintf(a.prog, sizeof(a.prog), "%s/%s",
 		    a.jobdir, a.js.files[a.js.prog].name) >= sizeof(a.prog)) {
@@ -1052,11 +1339,11 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	} else if (ft_find_program(a.js.argv[0], "/usr/local/bin:/usr/bin:/bin",
 	    a.prog, sizeof(a.prog)) != 0)
 		snprintf(a.prog, sizeof(a.prog), "%s", a.js.argv[0]);
-	ft__signals_catch(on_signal, &orig, &waitmask);
 	if (a.js.timeout_ms > 0)
 		a.deadline = ft_now_ns() + a.js.timeout_ms * 1000000 +
 		    2 * a.grace_ns + 1000000000u;
 	spawn_all(&a, &orig);
+	det_offer(&a);
 	a.next_ka = ft_now_ns() + a.ka_ns;
 	run(&a, &waitmask);
 	if (!a.lost) {
@@ -1065,8 +1352,8 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 		    FT_MSG_JOB_DONE));
 		rc = FT_EXIT_OK;
 	}
-	sigprocmask(SIG_SETMASK, &orig, NULL);
 out:
+	sigprocmask(SIG_SETMASK, &orig, NULL);
 	flush_until(&a, ft_now_ns() + 2000000000u);
 	alog(&a, "%s", rc == 0 ? "done" : "ended");
 	release(&a);

@@ -11,6 +11,8 @@
 #ifndef FT_JOB_AGENT_H
 #define FT_JOB_AGENT_H
 
+#include <stdio.h>
+
 #include "job.h"
 
 struct ft_agent_opts {
@@ -35,5 +37,13 @@ struct ft_agent_opts {
  */
 int	 ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	    const uint8_t *body, const struct ft_agent_opts *);
+
+/*
+ * Remove what agents killed outright (SIGKILL, a crash, the host's
+ * reboot) left under statedir: partial files in the staging cache and
+ * job directories.  Only with no agent running: the daemon, at start,
+ * holding the state directory's lock.  Says what it removed on log.
+ */
+void	 ft_agent_sweep(const char *statedir, FILE *log);
 
 #endif

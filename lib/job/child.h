@@ -50,7 +50,7 @@ struct ft__spawn {
 	size_t		  nenv;
 	int		  in_fd;	/* stdin, or -1 for /dev/null */
 	int		  out_fd, err_fd;
-	int		  keep[2];	/* fds it inherits, or -1 */
+	int		  keep[3];	/* fds it inherits, or -1 */
 	const char	 *cwd;		/* NULL: ours */
 	const sigset_t	 *mask;		/* signal mask to restore */
 	pid_t		  parent;	/* dies with it */

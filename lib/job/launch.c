@@ -117,6 +117,8 @@ struct launcher {
 	uint64_t		 rng;
 	int			 in_fds[FT_REPLICAS_MAX];	/* rank 0's */
 	size_t			 in_offs[FT_REPLICAS_MAX];
+	/* Across hosts, rank 0's input goes through its agent instead. */
+	int			 in_remote[FT_REPLICAS_MAX];
 	/* Heartbeats: every process writes records to one pipe. */
 	int			 hb_fd, hb_wfd;	/* read and write ends */
 	uint64_t		 hb_period_ns;
@@ -497,10 +499,15 @@ read_output(struct launcher *l, uint32_t rank, struct outbuf *o)
 static void
 close_in(struct launcher *l, uint32_t k)
 {
-	if (l->in_fds[k] == -1)
+	if (l->in_remote[k]) {
+		/* The end of input, once what was read has gone. */
+		(void)ft__remote_input(l->rm, k, NULL, 0, 1);
+		l->in_remote[k] = 0;
+	} else if (l->in_fds[k] != -1) {
+		close(l->in_fds[k]);
+		l->in_fds[k] = -1;
+	} else
 		return;
-	close(l->in_fds[k]);
-	l->in_fds[k] = -1;
 	if (--l->in_open == 0)
 		l->stdin_open = 0;
 }
@@ -515,6 +522,12 @@ close_stdin(struct launcher *l)
 	l->stdin_open = 0;
 }
 
+static int
+in_open(const struct launcher *l, uint32_t k)
+{
+	return l->in_fds[k] != -1 || l->in_remote[k];
+}
+
 /* Has every replica of rank 0 taken the buffer?  Then read more. */
 static int
 stdin_drained(const struct launcher *l)
@@ -522,7 +535,7 @@ stdin_drained(const struct launcher *l)
 	uint32_t k;
 
 	for (k = 0; k < l->nrep; k++)
-		if (l->in_fds[k] != -1 && l->in_offs[k] < l->inlen)
+		if (in_open(l, k) && l->in_offs[k] < l->inlen)
 			return 0;
 	return 1;
 }
@@ -547,8 +560,20 @@ forward_stdin(struct launcher *l)
 			l->in_offs[k] = 0;
 	}
 	for (k = 0; k < l->nrep; k++) {
-		if (l->in_fds[k] == -1 || l->in_offs[k] == l->inlen)
+		if (!in_open(l, k) || l->in_offs[k] == l->inlen)
 			continue;
+		if (l->in_remote[k]) {
+			/* What the window takes; the rest after I/O. */
+			n = ft__remote_input(l->rm, k, (const uint8_t *)l->inbuf +
+			    l->in_offs[k], l->inlen - l->in_offs[k], 0);
+			if (n < 0) {
+				l->in_remote[k] = 0;
+				if (--l->in_open == 0)
+					l->stdin_open = 0;
+			} else
+				l->in_offs[k] += (size_t)n;
+			continue;
+		}
 		n = write(l->in_fds[k], l->inbuf + l->in_offs[k],
 		    l->inlen - l->in_offs[k]);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -768,7 +793,7 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (pid == 0) {
 		sp = (struct ft__spawn){ prog, argv, l->cf->setenv,
 		    l->cf->nsetenv, env, nenv, in[0], out[1], err[1],
-		    { key[0], l->hb_wfd }, spec != NULL ? spec->wdir : NULL,
+		    { key[0], l->hb_wfd, -1 }, spec != NULL ? spec->wdir : NULL,
 		    origmask, parent, ep[1] };
 		ft__spawn_exec(&sp);
 	}
@@ -1252,7 +1277,9 @@ static void
 process_failed(struct launcher *l, uint32_t i, const char *how)
 {
 	struct lrank *r = &l->ranks[i];
-	const char *seen = r->hung ? "" : ", detected by waitpid on this host";
+	const char *seen = r->hung || r->lost ? "" : r->remote ?
+	    ", detected by waitpid on its host" :
+	    ", detected by waitpid on this host";
 	int status = r->hung ? 128 + SIGKILL : -1;
 	char name[48];
 
@@ -1885,7 +1912,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 	size_t i, cap, rstart, rn = 0;
 	int rc, w;
 
-	cap = 4 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
+	cap = 5 + FT_REPLICAS_MAX + 2 * (size_t)l->n;
 	ps.fds = calloc(cap + 1, sizeof(*ps.fds));
 	ps.what = calloc(cap + 1, sizeof(*ps.what));
 	if (ps.fds == NULL || ps.what == NULL)
@@ -2010,8 +2037,12 @@ loop(struct launcher *l, const sigset_t *waitmask)
 				continue;
 			ft_die(FT_EXIT_TEMP, "poll");
 		}
-		if (l->rm != NULL)
+		if (l->rm != NULL) {
 			ft__remote_io(l->rm, ps.fds + rstart, rn);
+			/* Room may have come for rank 0's input. */
+			if (l->stdin_open && !stdin_drained(l))
+				forward_stdin(l);
+		}
 		for (i = 0; i < ps.n; i++) {
 			short re = ps.fds[i].revents;
 
@@ -2276,7 +2307,9 @@ ft_launch_run(const struct ft_launch *cf)
 	rcb = (struct ft__remote_cb){ &l, remote_started, remote_output,
 	    remote_status, remote_beat, remote_lost, remote_staged };
 	if (l.rm != NULL) {
-		close_stdin(&l);
+		for (i = 0; i < l.nrep; i++)
+			l.in_remote[i] = 1;
+		l.in_open = (int)l.nrep;
 		if ((e = ft__remote_start(l.rm, l.addr, l.key, prog,
 		    l.hb_period_ns, l.deadline, &rcb)) != 0) {
 			event(&l, "\"event\":\"abort\",\"reason\":\"the "

@@ -9,16 +9,19 @@
 #include <sys/wait.h>
 
 #include <fcntl.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "remote.h"
 #include "child.h"
+#include "detector.h"
 #include "stage.h"
 
 #define CONNECT_NS	(10 * 1000000000ull)
 #define SEND_BACKLOG	(4u << 20)	/* queued file bytes per agent */
+#define CLOSE_WAIT_NS	(5 * 1000000000ull)	/* for an agent's exit */
 
 struct sfile {
 	char		 path[FT_STAGE_PATH_MAX];	/* "" for a URL */
@@ -34,13 +37,23 @@ struct rhost {
 	const struct ft_launch_host *h;
 	struct ft_conn	 c;
 	int		 up, started, done, lost;
+	/* After DONE, until its agent closes the connection (exits): a
+	 * daemon counts the job until it reaps its agent. */
+	int		 closing;
+	uint64_t	 close_by;
 	uint64_t	 last_rx, next_ka;
 	/* Files to send: need.idx[at] from offset off. */
 	struct ft_msg_job_need need;
 	uint32_t	 at;
 	uint64_t	 off;
 	int		 sending;
+	/* Its detector module: where (DETECT said), which member. */
+	char		 det_addr[FT_WIRE_ADDR_MAX];
+	int		 det_said;
+	uint32_t	 member;		/* 0: none */
 };
+
+enum { DET_WAIT, DET_RUN, DET_OFF };
 
 struct ft__remote {
 	const struct ft_launch	*cf;
@@ -52,6 +65,15 @@ struct ft__remote {
 	uint64_t		 silence_ns, ka_ns;
 	uint32_t		 nprocs;
 	int			 failed;	/* exit status, or 0 */
+	/* The detector among the hosts: we are member 0. */
+	int			 det_state;
+	struct ft__det		 det;
+	uint32_t		*member_host;	/* member - 1 -> host */
+	uint8_t			 key[FT_WIRE_KEYLEN];
+	/* Standard input to the replicas of rank 0: sent, taken. */
+	uint64_t		 in_sent[FT_REPLICAS_MAX];
+	uint64_t		 in_taken[FT_REPLICAS_MAX];
+	int			 in_closed[FT_REPLICAS_MAX];
 	/* Decoding room. */
 	struct ft_job_status	*st;
 	struct ft_job_beat	*beats;
@@ -330,8 +352,9 @@ send_start(struct ft__remote *rm, size_t hi, const char *launcher,
 	m.node = (uint32_t)hi;
 	m.nranks = cf->nranks;
 	m.nrep = cf->nrep > 1 ? cf->nrep : 1;
+	/* Our standard input goes to rank 0, as mpirun's does. */
 	m.flags = (cf->force_tcp ? FT_JOB_TCP : 0) |
-	    (cf->check_divergence ? FT_JOB_DIVERGE : 0);
+	    (cf->check_divergence ? FT_JOB_DIVERGE : 0) | FT_JOB_STDIN;
 	m.timeout_ms = cf->timeout_ns / 1000000;
 	m.grace_ms = cf->grace_ns / 1000000;
 	m.hang_ms = cf->hang_ns / 1000000;
@@ -426,6 +449,8 @@ to_wstatus(const struct ft_job_status *s)
 	}
 }
 
+static void det_maybe_start(struct ft__remote *);
+
 static void
 host_lost(struct ft__remote *rm, size_t hi, const char *why)
 {
@@ -444,8 +469,117 @@ host_lost(struct ft__remote *rm, size_t hi, const char *why)
 		    "started: %s", rh->h->name, why);
 		rm->failed = FT_EXIT_TEMP;
 	}
+	/* Seen here first: the detector spreads it to the others. */
+	if (rm->det_state == DET_RUN && rh->member != 0)
+		ft__det_dead(&rm->det, rh->member);
 	if (rm->cb != NULL && rm->cb->lost != NULL)
 		rm->cb->lost(rm->cb->arg, (uint32_t)hi, why);
+	det_maybe_start(rm);
+}
+
+static void
+det_failed(void *arg, uint32_t member, const char *by)
+{
+	struct ft__remote *rm = arg;
+	char why[96];
+
+	if (member == 0 || member > rm->n ||
+	    rm->member_host[member - 1] >= rm->n)
+		return;
+	snprintf(why, sizeof(why), "the failure detector declared it failed "
+	    "(member %u, by %s)", member, by);
+	host_lost(rm, rm->member_host[member - 1], why);
+}
+
+/* What the detector said; exclusion cuts us off from every host. */
+static void
+det_read(struct ft__remote *rm)
+{
+	size_t i;
+
+	if (ft__det_events(&rm->det, det_failed, rm) == 0)
+		return;
+	rm->det_state = DET_OFF;
+	if (!rm->det.excluded) {
+		ft_warnx("the failure detector ended; hosts are watched "
+		    "through their agents' connections only");
+		return;
+	}
+	for (i = 0; i < rm->n; i++)
+		host_lost(rm, i, "the failure detector cut this host off "
+		    "from it");
+}
+
+/*
+ * Once every host's agent said where its detector listens (or was
+ * lost), start ours as member 0 and send each its members.  A host
+ * lost before is no member: the detector watches only what runs.
+ */
+static void
+det_maybe_start(struct ft__remote *rm)
+{
+	struct ft_msg_job_members m;
+	struct ft__det_cfg dc;
+	struct ft_wbuf wb;
+	char (*addrs)[FT_WIRE_ADDR_MAX] = NULL, here[FT_WIRE_ADDR_MAX];
+	uint32_t n = 1, k;
+	size_t i;
+	int lfd = -1;
+
+	if (rm->det_state != DET_WAIT || rm->cb == NULL)
+		return;
+	for (i = 0; i < rm->n; i++)
+		if (!rm->h[i].lost && !rm->h[i].done && !rm->h[i].det_said)
+			return;
+	rm->det_state = DET_OFF;
+	if ((addrs = calloc(rm->n + 1, sizeof(*addrs))) == NULL ||
+	    (rm->member_host = calloc(rm->n, sizeof(uint32_t))) == NULL)
+		goto out;
+	for (i = 0; i < rm->n; i++) {
+		rm->member_host[i] = UINT32_MAX;
+		if (rm->h[i].lost || rm->h[i].done || !rm->h[i].det_said ||
+		    strcmp(rm->h[i].det_addr, "none") == 0)
+			continue;
+		rm->h[i].member = n;
+		rm->member_host[n - 1] = (uint32_t)i;
+		memcpy(addrs[n++], rm->h[i].det_addr, FT_WIRE_ADDR_MAX);
+	}
+	if (n < 2)
+		goto out;
+	for (i = 0; i < rm->n && rm->h[i].c.fd == -1; i++)
+		continue;
+	if (i == rm->n)
+		goto out;
+	local_listen(rm->h[i].c.fd, here, sizeof(here));
+	if ((lfd = ft_net_listen(here, addrs[0], FT_WIRE_ADDR_MAX)) == -1) {
+		ft_warn("the failure detector: unable to listen at '%s'",
+		    here);
+		goto out;
+	}
+	dc = (struct ft__det_cfg){ .addrs = addrs, .n = n, .self = 0,
+	    .proto = rm->cf->detector != NULL ? rm->cf->detector : "dbrr",
+	    .period_ns = rm->cf->gossip_period_ns, .listen_fd = lfd,
+	    .key = rm->key };
+	if (ft__det_start(&rm->det, &dc) != 0) {
+		ft_warn("unable to start the failure detector (ftgossip)");
+		goto out;
+	}
+	rm->det_state = DET_RUN;
+	m = (struct ft_msg_job_members){ 0, n, ft__det_proto_code(dc.proto),
+	    dc.period_ns != 0 ? dc.period_ns : 100000000u, 0, 0, addrs };
+	for (k = 1; k < n; k++) {
+		m.self = k;
+		ft_wbuf_init(&wb);
+		send_wb(rm, &rm->h[rm->member_host[k - 1]], &wb,
+		    ft_msg_job_members_encode(&wb, FT_WIRE_LAUNCHER, &m));
+	}
+out:
+	if (lfd != -1)
+		close(lfd);
+	if (rm->det_state != DET_RUN)
+		ft_warnx("hosts are watched through their agents' "
+		    "connections only: no failure detector among them");
+	free(addrs);
 }
 
 /* One frame from host hi's agent.  -1: drop the agent. */
@@ -461,6 +595,8 @@ on_frame(struct ft__remote *rm, size_t hi, const struct ft_hdr *h,
 	struct ft_msg_job_status stm;
 	struct ft_msg_job_beats bm;
 	struct ft_msg_job_note nm;
+	struct ft_msg_job_detect dm;
+	struct ft_msg_job_input im;
 	struct ft_hb_rec rec;
 	char shown[4 * FT_WIRE_TEXT_MAX + 1];
 	uint32_t i;
@@ -544,6 +680,30 @@ on_frame(struct ft__remote *rm, size_t hi, const struct ft_hdr *h,
 		if (ft_msg_empty_decode(body, blen) != 0 || !rh->started)
 			return -1;
 		rh->done = 1;
+		rh->closing = 1;
+		rh->close_by = ft_now_ns() + CLOSE_WAIT_NS;
+		/* Its detector stops: no failure of the job's. */
+		det_maybe_start(rm);
+		return 0;
+	case FT_MSG_JOB_INPUT:
+		if (!rh->started || ft_msg_job_input_decode(body, blen,
+		    &im) != 0 || !owns(rm, hi, im.id) ||
+		    im.id >= FT_REPLICAS_MAX || (im.flags &
+		    (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED)) == 0 ||
+		    im.count > rm->in_sent[im.id] ||
+		    im.count < rm->in_taken[im.id])
+			return -1;
+		rm->in_taken[im.id] = im.count;
+		if (im.flags & FT_JOB_INPUT_CLOSED)
+			rm->in_closed[im.id] = 1;
+		return 0;
+	case FT_MSG_JOB_DETECT:
+		if (!rh->started || rh->det_said ||
+		    ft_msg_job_detect_decode(body, blen, &dm) != 0)
+			return -1;
+		memcpy(rh->det_addr, dm.addr, sizeof(rh->det_addr));
+		rh->det_said = 1;
+		det_maybe_start(rm);
 		return 0;
 	default:
 		errno = EPROTO;
@@ -582,17 +742,36 @@ host_read(struct ft__remote *rm, size_t hi)
 	}
 }
 
+/* A done agent's connection: anything more is dropped, EOF closes it. */
+static void
+host_drain(struct rhost *rh)
+{
+	uint8_t junk[512];
+	ssize_t got;
+
+	while ((got = read(rh->c.fd, junk, sizeof(junk))) > 0)
+		continue;
+	if (got == 0 || (errno != EAGAIN && errno != EINTR))
+		rh->closing = 0;
+}
+
 size_t
 ft__remote_pollfds(struct ft__remote *rm, struct pollfd *p)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < rm->n; i++) {
+		if (rm->h[i].up && rm->h[i].done && rm->h[i].closing) {
+			p[n++] = (struct pollfd){ rm->h[i].c.fd, POLLIN, 0 };
+			continue;
+		}
 		if (!rm->h[i].up || rm->h[i].done)
 			continue;
 		p[n++] = (struct pollfd){ rm->h[i].c.fd, POLLIN |
 		    (ft_conn_want_write(&rm->h[i].c) ? POLLOUT : 0), 0 };
 	}
+	if (rm->det_state == DET_RUN && rm->det.ev_fd != -1)
+		p[n++] = (struct pollfd){ rm->det.ev_fd, POLLIN, 0 };
 	return n;
 }
 
@@ -604,11 +783,19 @@ ft__remote_io(struct ft__remote *rm, const struct pollfd *p, size_t np)
 	for (k = 0; k < np; k++) {
 		if (p[k].revents == 0)
 			continue;
+		if (rm->det_state == DET_RUN && p[k].fd == rm->det.ev_fd) {
+			det_read(rm);
+			continue;
+		}
 		for (i = 0; i < rm->n; i++)
 			if (rm->h[i].up && rm->h[i].c.fd == p[k].fd)
 				break;
 		if (i == rm->n)
 			continue;
+		if (rm->h[i].done) {
+			host_drain(&rm->h[i]);
+			continue;
+		}
 		if ((p[k].revents & POLLOUT) && ft_conn_flush(&rm->h[i].c) !=
 		    0) {
 			host_lost(rm, i, "its connection was lost");
@@ -635,6 +822,10 @@ ft__remote_tick(struct ft__remote *rm, uint64_t now)
 
 	for (i = 0; i < rm->n; i++) {
 		rh = &rm->h[i];
+		if (rh->closing && now >= rh->close_by)
+			rh->closing = 0;
+		if (rh->closing && (wake == 0 || rh->close_by < wake))
+			wake = rh->close_by;
 		if (!rh->up || rh->done)
 			continue;
 		/* An agent is quiet while it stages: silence counts once
@@ -674,6 +865,7 @@ ft__remote_start(struct ft__remote *rm, const char *launcher,
 	int rc;
 
 	rm->cb = cb;
+	memcpy(rm->key, key, sizeof(rm->key));
 	rm->nprocs = rm->cf->nranks * (rm->cf->nrep > 1 ? rm->cf->nrep : 1);
 	if ((rm->st = calloc(FT_JOB_BATCH_MAX, sizeof(*rm->st))) == NULL ||
 	    (rm->beats = calloc(FT_JOB_BATCH_MAX, sizeof(*rm->beats))) ==
@@ -745,13 +937,46 @@ ft__remote_signal(struct ft__remote *rm, uint32_t proc, int sig)
 		(void)ft_conn_flush(&rh->c);
 }
 
+ssize_t
+ft__remote_input(struct ft__remote *rm, uint32_t proc, const uint8_t *buf,
+    size_t len, int eof)
+{
+	struct ft_msg_job_input m;
+	struct ft_wbuf wb;
+	struct rhost *rh;
+	size_t room;
+
+	if (proc >= FT_REPLICAS_MAX || proc >= rm->nprocs)
+		return -1;
+	rh = &rm->h[rm->cf->host_of_proc[proc]];
+	if (!rh->up || rh->done || rh->lost || rm->in_closed[proc])
+		return -1;
+	room = FT_JOB_INPUT_WINDOW - (size_t)(rm->in_sent[proc] -
+	    rm->in_taken[proc]);
+	if (len > room)
+		len = room;
+	if (len > FT_JOB_INPUT_MAX)
+		len = FT_JOB_INPUT_MAX;
+	if (len == 0 && !eof)
+		return 0;
+	m = (struct ft_msg_job_input){ proc, eof && len == 0 ?
+	    FT_JOB_INPUT_EOF : 0, 0, buf, len };
+	ft_wbuf_init(&wb);
+	send_wb(rm, rh, &wb, ft_msg_job_input_encode(&wb, FT_WIRE_LAUNCHER,
+	    &m));
+	if (rh->lost)
+		return -1;
+	rm->in_sent[proc] += len;
+	return (ssize_t)len;
+}
+
 int
 ft__remote_busy(const struct ft__remote *rm)
 {
 	size_t i;
 
 	for (i = 0; i < rm->n; i++)
-		if (rm->h[i].up && !rm->h[i].done)
+		if (rm->h[i].up && (!rm->h[i].done || rm->h[i].closing))
 			return 1;
 	return 0;
 }
@@ -763,6 +988,10 @@ ft__remote_free(struct ft__remote *rm)
 
 	if (rm == NULL)
 		return;
+	if (rm->det_state == DET_RUN)
+		ft__det_stop(&rm->det);
+	sodium_memzero(rm->key, sizeof(rm->key));
+	free(rm->member_host);
 	for (i = 0; i < rm->n; i++)
 		if (rm->h[i].c.fd != -1 || rm->h[i].c.ibuf != NULL)
 			ft_conn_release(&rm->h[i].c);

@@ -57,13 +57,22 @@ int	 ft__remote_start(struct ft__remote *, const char *launcher,
 	    uint64_t hb_period_ns, uint64_t deadline,
 	    const struct ft__remote_cb *);
 
-/* The descriptors to poll (at most nhosts), and what they said. */
+/* The descriptors to poll (at most nhosts + 1), and what they said. */
 size_t	 ft__remote_pollfds(struct ft__remote *, struct pollfd *);
 void	 ft__remote_io(struct ft__remote *, const struct pollfd *, size_t);
 /* Keepalives and silences; returns when to be called next. */
 uint64_t ft__remote_tick(struct ft__remote *, uint64_t now);
 /* Ask proc's agent to signal its process group. */
 void	 ft__remote_signal(struct ft__remote *, uint32_t proc, int sig);
+/*
+ * Our standard input for process proc, a replica of rank 0: sends what
+ * fits in its window of bytes not yet taken by the process (at most
+ * FT_JOB_INPUT_WINDOW), with eof (and no bytes) its end.  Returns
+ * the bytes sent (0: the window is full, come back after I/O), or -1
+ * when the process is gone or closed its input: send it no more.
+ */
+ssize_t	 ft__remote_input(struct ft__remote *, uint32_t proc,
+	    const uint8_t *, size_t, int eof);
 /* Are agents still to say DONE (and not lost)? */
 int	 ft__remote_busy(const struct ft__remote *);
 /* Close every connection: the agents kill what is left. */

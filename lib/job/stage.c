@@ -197,9 +197,24 @@ on_data(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
+/* libcurl's progress callback: non-zero aborts the transfer. */
+static int
+on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+    curl_off_t ultotal, curl_off_t ulnow)
+{
+	const volatile sig_atomic_t *cancel = arg;
+
+	(void)dltotal;
+	(void)dlnow;
+	(void)ultotal;
+	(void)ulnow;
+	return *cancel != 0;
+}
+
 int
 ft__stage_fetch(const char *url, const char *dir, const uint8_t *pin,
-    uint8_t sha[32], char *out, size_t outsize, char *why, size_t whysize)
+    uint8_t sha[32], char *out, size_t outsize, char *why, size_t whysize,
+    const volatile sig_atomic_t *cancel)
 {
 	static int inited;
 	char cerr[CURL_ERROR_SIZE];
@@ -245,11 +260,21 @@ ft__stage_fetch(const char *url, const char *dir, const uint8_t *pin,
 	(void)curl_easy_setopt(cu, CURLOPT_WRITEFUNCTION, on_data);
 	(void)curl_easy_setopt(cu, CURLOPT_WRITEDATA, &f);
 	(void)curl_easy_setopt(cu, CURLOPT_ERRORBUFFER, cerr);
+	if (cancel != NULL) {
+		(void)curl_easy_setopt(cu, CURLOPT_XFERINFOFUNCTION,
+		    on_progress);
+		(void)curl_easy_setopt(cu, CURLOPT_XFERINFODATA,
+		    (void *)(uintptr_t)cancel);
+		(void)curl_easy_setopt(cu, CURLOPT_NOPROGRESS, 0L);
+	}
 	rc = curl_easy_perform(cu);
 	(void)curl_easy_getinfo(cu, CURLINFO_RESPONSE_CODE, &code);
 	curl_easy_cleanup(cu);
 	if (rc != CURLE_OK) {
-		if (f.err != 0) {
+		if (rc == CURLE_ABORTED_BY_CALLBACK) {
+			errno = ECANCELED;
+			snprintf(why, whysize, "cancelled");
+		} else if (f.err != 0) {
 			errno = f.err;
 			snprintf(why, whysize, "%s", f.err == EFBIG ?
 			    "larger than the limit of 1 GiB" : strerror(f.err));

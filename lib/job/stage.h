@@ -11,6 +11,8 @@
 
 #include <sodium.h>
 
+#include <signal.h>
+
 #include "job.h"
 
 #define FT_STAGE_SIZE_MAX	(1ull << 30)	/* one staged file */
@@ -55,11 +57,12 @@ void	 ft__stage_recv_abort(struct ft__stage_recv *);
  * FT_STAGE_SIZE_MAX bytes, checked against pin when not NULL.  The hash
  * goes to sha and the cache path to out.  Returns 0, or -1 with a
  * reason in why (and errno: EBADMSG on a hash mismatch, EFBIG, ENOSPC,
- * EHOSTUNREACH for what libcurl could not get).  Blocks.
+ * EHOSTUNREACH for what libcurl could not get, ECANCELED once *cancel
+ * is set, when cancel is not NULL).  Blocks.
  */
 int	 ft__stage_fetch(const char *url, const char *dir, const uint8_t *pin,
 	    uint8_t sha[32], char *out, size_t outsize, char *why,
-	    size_t whysize);
+	    size_t whysize, const volatile sig_atomic_t *cancel);
 
 /*
  * Put the cache file src in dir under name: a hard link, or a copy when

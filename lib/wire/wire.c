@@ -129,6 +129,12 @@ ft_msg_name(unsigned int type)
 		return "JOB_NOTE";
 	case FT_MSG_JOB_DONE:
 		return "JOB_DONE";
+	case FT_MSG_JOB_DETECT:
+		return "JOB_DETECT";
+	case FT_MSG_JOB_MEMBERS:
+		return "JOB_MEMBERS";
+	case FT_MSG_JOB_INPUT:
+		return "JOB_INPUT";
 	case FT_MSG_BOOT_REGISTER:
 		return "BOOT_REGISTER";
 	case FT_MSG_BOOT_PEERS:
@@ -1907,4 +1913,142 @@ ft_msg_job_note_decode(const uint8_t *p, size_t len,
 	    m->kind != FT_JOB_NOTE_WARNING) || m->code > 255))
 		r.err = EPROTO;
 	return decode_done(&r);
+}
+
+int
+ft_msg_job_detect_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_detect *m)
+{
+	size_t s;
+
+	if (m->addr[0] == '\0' || memchr(m->addr, '\0', sizeof(m->addr)) ==
+	    NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_DETECT, sender, 0);
+	ft_putstr(b, m->addr);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_detect_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_detect *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	ft_getstr(&r, m->addr, sizeof(m->addr));
+	if (r.err == 0 && m->addr[0] == '\0')
+		r.err = EPROTO;
+	return decode_done(&r);
+}
+
+int
+ft_msg_job_members_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_members *m)
+{
+	uint32_t i;
+	size_t s;
+
+	if (m->n < 2 || m->n > FT_JOB_MEMBERS_MAX || m->self >= m->n ||
+	    m->proto > FT_JOB_GOSSIP_PROTO_MAX || m->period_ns == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < m->n; i++)
+		if (m->addrs[i][0] == '\0' || memchr(m->addrs[i], '\0',
+		    FT_WIRE_ADDR_MAX) == NULL) {
+			errno = EINVAL;
+			return -1;
+		}
+	s = frame_begin(b, FT_MSG_JOB_MEMBERS, sender, 0);
+	ft_put32(b, m->self);
+	ft_put32(b, m->n);
+	ft_put32(b, m->proto);
+	ft_put64(b, m->period_ns);
+	ft_put64(b, m->cleanup_ns);
+	ft_put64(b, m->ping_ns);
+	for (i = 0; i < m->n; i++)
+		ft_putstr(b, m->addrs[i]);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_members_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_members *m, uint32_t cap)
+{
+	struct ft_rbuf r;
+	uint32_t i;
+
+	ft_rbuf_init(&r, p, len);
+	m->self = ft_get32(&r);
+	m->n = ft_get32(&r);
+	m->proto = ft_get32(&r);
+	m->period_ns = ft_get64(&r);
+	m->cleanup_ns = ft_get64(&r);
+	m->ping_ns = ft_get64(&r);
+	if (r.err == 0 && (m->n < 2 || m->n > cap ||
+	    m->n > FT_JOB_MEMBERS_MAX || m->self >= m->n ||
+	    m->proto > FT_JOB_GOSSIP_PROTO_MAX || m->period_ns == 0))
+		r.err = EPROTO;
+	for (i = 0; r.err == 0 && i < m->n; i++) {
+		ft_getstr(&r, m->addrs[i], FT_WIRE_ADDR_MAX);
+		if (r.err == 0 && m->addrs[i][0] == '\0')
+			r.err = EPROTO;
+	}
+	if (r.err != 0)
+		m->n = 0;
+	return decode_done(&r);
+}
+
+static int
+job_input_ok(uint32_t flags, size_t len)
+{
+	if ((flags & ~(FT_JOB_INPUT_EOF | FT_JOB_INPUT_TAKEN |
+	    FT_JOB_INPUT_CLOSED)) != 0 || len > FT_JOB_INPUT_MAX)
+		return 0;
+	if (flags & (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED))
+		return (flags & FT_JOB_INPUT_EOF) == 0 && len == 0;
+	return len > 0 || flags == FT_JOB_INPUT_EOF;
+}
+
+int
+ft_msg_job_input_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_job_input *m)
+{
+	size_t s;
+
+	if (!job_input_ok(m->flags, m->len) || (m->count != 0 &&
+	    (m->flags & (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED)) == 0)) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = frame_begin(b, FT_MSG_JOB_INPUT, sender, 0);
+	ft_put32(b, m->id);
+	ft_put32(b, m->flags);
+	ft_put64(b, m->count);
+	ft_putbytes(b, m->data, m->len);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_job_input_decode(const uint8_t *p, size_t len,
+    struct ft_msg_job_input *m)
+{
+	if (len < FT_JOB_INPUT_FIXED) {
+		errno = EPROTO;
+		return -1;
+	}
+	m->id = ft_rd32(p);
+	m->flags = ft_rd32(p + 4);
+	m->count = ft_rd64(p + 8);
+	m->data = p + FT_JOB_INPUT_FIXED;
+	m->len = len - FT_JOB_INPUT_FIXED;
+	if (!job_input_ok(m->flags, m->len) || (m->count != 0 &&
+	    (m->flags & (FT_JOB_INPUT_TAKEN | FT_JOB_INPUT_CLOSED)) == 0)) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
 }

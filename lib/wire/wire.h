@@ -88,6 +88,9 @@ enum ft_msg_type {
 	FT_MSG_JOB_KEEPALIVE = 88,
 	FT_MSG_JOB_NOTE = 89,
 	FT_MSG_JOB_DONE = 90,
+	FT_MSG_JOB_DETECT = 91,
+	FT_MSG_JOB_MEMBERS = 92,
+	FT_MSG_JOB_INPUT = 93,
 	/* Ranks (and tools) <-> the event logger (ftlog serve). */
 	FT_MSG_LOG_APPEND = 112,
 	FT_MSG_LOG_ACK = 113,
@@ -721,7 +724,8 @@ int	 ft_msg_rdata_decode(const uint8_t *, size_t, struct ft_msg_rdata *);
 #define FT_JOB_NOPROG		UINT32_MAX	/* program not staged */
 #define FT_JOB_TCP		0x1u	/* JOB_START flags */
 #define FT_JOB_DIVERGE		0x2u
-#define FT_JOB_FLAGS		(FT_JOB_TCP | FT_JOB_DIVERGE)
+#define FT_JOB_STDIN		0x4u	/* rank 0 reads JOB_INPUT */
+#define FT_JOB_FLAGS		(FT_JOB_TCP | FT_JOB_DIVERGE | FT_JOB_STDIN)
 #define FT_STAGE_PINNED		0x1u	/* sha256 known before the transfer */
 #define FT_STAGE_FLAGS		(FT_STAGE_PINNED)
 
@@ -892,6 +896,61 @@ int	 ft_msg_job_note_encode(struct ft_wbuf *, uint32_t sender,
 int	 ft_msg_job_note_decode(const uint8_t *, size_t,
 	    struct ft_msg_job_note *);
 /* KEEPALIVE and DONE have an empty body: ft_msg_empty_*. */
+
+/*
+ * DETECT: an agent's detector module listens at addr ("tcp:IP:PORT"),
+ * sent once after STARTED.  MEMBERS: the submitter's answer once every
+ * agent said where: the job's detector members (addrs[0] the
+ * submitter's, addrs[1 + i] host i's), which of them the agent is, and
+ * the schedule (enum ft_gossip_proto) and times to run it with.
+ */
+struct ft_msg_job_detect {
+	char		 addr[FT_WIRE_ADDR_MAX];
+};
+int	 ft_msg_job_detect_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_detect *);
+int	 ft_msg_job_detect_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_detect *);
+
+#define FT_JOB_MEMBERS_MAX	4097u	/* the submitter and 4096 hosts */
+#define FT_JOB_GOSSIP_PROTO_MAX	3u	/* FT_GOSSIP_DBRR */
+struct ft_msg_job_members {
+	uint32_t	 self, n, proto;
+	uint64_t	 period_ns, cleanup_ns, ping_ns;
+	char		(*addrs)[FT_WIRE_ADDR_MAX];	/* caller's array */
+};
+int	 ft_msg_job_members_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_members *);
+/*
+ * INPUT: from the submitter, bytes of its standard input for process
+ * id (a replica of rank 0), then EOF; from the agent, TAKEN: count
+ * bytes of it were written to the process so far, or CLOSED: the
+ * process closed its input (send no more).  Data comes only without
+ * TAKEN and CLOSED, at most FT_JOB_INPUT_MAX bytes a frame.
+ */
+#define FT_JOB_INPUT_FIXED	16
+#define FT_JOB_INPUT_MAX	(64u << 10)
+/* The submitter sends at most this much beyond what the agent said the
+ * process took: the agent holds no more. */
+#define FT_JOB_INPUT_WINDOW	(256u << 10)
+#define FT_JOB_INPUT_EOF	0x1u
+#define FT_JOB_INPUT_TAKEN	0x2u
+#define FT_JOB_INPUT_CLOSED	0x4u
+struct ft_msg_job_input {
+	uint32_t	 id;
+	uint32_t	 flags;
+	uint64_t	 count;		/* TAKEN, CLOSED: bytes written */
+	const uint8_t	*data;		/* into the body */
+	size_t		 len;
+};
+int	 ft_msg_job_input_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_input *);
+int	 ft_msg_job_input_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_input *);
+
+/* Decode into the caller's m->addrs (cap entries): EPROTO above cap. */
+int	 ft_msg_job_members_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_members *, uint32_t cap);
 
 /*
  * The event logger (ftlog(1), ft-log(5)).  A determinant is what a rank

@@ -147,10 +147,11 @@ t_job_start(void)
 		if (ft_msg_job_##name##_decode(w1.p + FT_WIRE_HDRLEN, c_,	\
 		    &dec __VA_ARGS__) == 0 || errno != EPROTO)		\
 			ok_ = 0;					\
-	/* FILE and OUTPUT end with their payload: a cut there is a	\
+	/* FILE, OUTPUT, INPUT end with their payload: a cut there is a	\
 	 * shorter payload, not an error. */					\
 	T_OK(ok_ || type == FT_MSG_JOB_FILE || type ==			\
-	    FT_MSG_JOB_OUTPUT, #name " cut at every offset is refused");	\
+	    FT_MSG_JOB_OUTPUT || type == FT_MSG_JOB_INPUT,		\
+	    #name " cut at every offset is refused");			\
 	ft_wbuf_release(&w1);						\
 	ft_wbuf_release(&w2);						\
 } while (0)
@@ -219,6 +220,55 @@ t_small(void)
 		    (const uint8_t *)"line\n", 5 }, out;
 
 		ROUND(output, FT_MSG_JOB_OUTPUT, out);
+	}
+	{
+		struct ft_msg_job_input in = { 0, 0, 0, (const uint8_t *)"ab\n",
+		    3 }, out;
+		struct ft_wbuf wb;
+
+		ROUND(input, FT_MSG_JOB_INPUT, out);
+		in = (struct ft_msg_job_input){ 1, FT_JOB_INPUT_TAKEN, 1u << 20,
+		    NULL, 0 };
+		ROUND(input, FT_MSG_JOB_INPUT, out);
+		in.data = (const uint8_t *)"x";
+		in.len = 1;
+		ft_wbuf_init(&wb);
+		T_FAILS(ft_msg_job_input_encode(&wb, 0, &in), EINVAL,
+		    "input: TAKEN with data is not encoded");
+		in = (struct ft_msg_job_input){ 1, 0, 0, NULL, 0 };
+		T_FAILS(ft_msg_job_input_encode(&wb, 0, &in), EINVAL,
+		    "input: nothing, without EOF, is not encoded");
+		ft_wbuf_release(&wb);
+	}
+	{
+		struct ft_msg_job_detect in = { "tcp:10.0.0.2:4711" }, out;
+
+		ROUND(detect, FT_MSG_JOB_DETECT, out);
+	}
+	{
+		char a[3][FT_WIRE_ADDR_MAX] = { "tcp:10.0.0.1:1",
+		    "tcp:10.0.0.2:2", "tcp:10.0.0.3:3" }, b[3][FT_WIRE_ADDR_MAX];
+		struct ft_msg_job_members in = { 2, 3, 3, 50000000, 0,
+		    1000000000, a }, out;
+		struct ft_wbuf wb;
+
+		out.addrs = b;
+		ROUND(members, FT_MSG_JOB_MEMBERS, out, , 3);
+		T_FAILS(ft_msg_job_members_decode(NULL, 0, &out, 2), EPROTO,
+		    "members: nothing is refused");
+		in.self = 3;
+		ft_wbuf_init(&wb);
+		T_FAILS(ft_msg_job_members_encode(&wb, 0, &in), EINVAL,
+		    "members: self out of range is not encoded");
+		ft_wbuf_release(&wb);
+		in.self = 0;
+		ft_wbuf_init(&wb);
+		T_OK(ft_msg_job_members_encode(&wb, 0, &in) == 0,
+		    "members: encodes");
+		T_FAILS(ft_msg_job_members_decode(wb.p + FT_WIRE_HDRLEN,
+		    wb.len - FT_WIRE_HDRLEN, &out, 2), EPROTO,
+		    "members: more than the cap is refused");
+		ft_wbuf_release(&wb);
 	}
 }
 
