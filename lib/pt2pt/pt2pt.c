@@ -1879,8 +1879,9 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 		return;
 	pc->closed = 1;
 	/* When the protocol resends, a dead peer is ftrun's news and the
-	 * job goes on: only a wrong key is worth a word. */
-	if (pc->quiet || (pt->resends &&
+	 * job goes on (with FT_PROTO_FAILS, the application's): only a
+	 * wrong key is worth a word. */
+	if (pc->quiet || ((pt->resends || pt->fails) &&
 	    !(pc->c.hs == FT_HS_FAILED && errno == EACCES)))
 		;
 	else if (pc->outgoing && pc->c.hs != FT_HS_READY)
@@ -1892,7 +1893,7 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 		    pc->c.hs == FT_HS_FAILED && errno == EACCES ?
 		    "wrong job key" : why != NULL ? why :
 		    "closed during the handshake");
-	else if (why != NULL && !pc->c.eof && !pt->resends)
+	else if (why != NULL && !pc->c.eof && !pt->resends && !pt->fails)
 		/* As above: with resends, a reset is no news. */
 		ft_warnx("dropped the connection with rank %u: %s", peer, why);
 	if ((pc->c.hs == FT_HS_READY || pc->outgoing) && peer < pt->nproc) {
