@@ -1227,7 +1227,7 @@ finish_some(int n, MPI_Request *reqs, int *outcount, int *indices,
 			if (j >= cnt || indices[j] != i)
 				continue;
 			j++;
-		} else if (!mreq_done(reqs[i]))
+		} else if (!ready(reqs[i]))
 			continue;
 		st = sts == MPI_STATUSES_IGNORE ? NULL : &sts[k];
 		c = reqs[i]->comm;
