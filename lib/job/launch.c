@@ -1283,7 +1283,9 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 	char name[48];
 
 	if (l->ulfm && l->table_sent && !r->dead) {
-		ulfm_failed(l, i, how, seen);
+		/* Past MPI_Finalize it is no failure: its status counts. */
+		if (!r->finalized)
+			ulfm_failed(l, i, how, seen);
 		return;
 	}
 
