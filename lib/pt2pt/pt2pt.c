@@ -621,6 +621,22 @@ matches(const struct ft_req *r, uint32_t src, int32_t tag)
 	    (r->tag == FT_PT_ANY || r->tag == tag);
 }
 
+/* Take posted receive r off m's queue. */
+static void
+posted_unlink(struct mctx *m, struct ft_req *r)
+{
+	if (r->prev != NULL)
+		r->prev->next = r->next;
+	else
+		m->posted_head = r->next;
+	if (r->next != NULL)
+		r->next->prev = r->prev;
+	else
+		m->posted_tail = r->prev;
+	r->next = r->prev = NULL;
+	r->posted = 0;
+}
+
 /*
  * Take the first posted receive matching src and tag.  An ANY_SOURCE
  * receive whose source the protocol has yet to settle (held) may be the
@@ -643,16 +659,7 @@ posted_take(struct mctx *m, uint32_t src, int32_t tag)
 	}
 	if (r == NULL)
 		return NULL;
-	if (r->prev != NULL)
-		r->prev->next = r->next;
-	else
-		m->posted_head = r->next;
-	if (r->next != NULL)
-		r->next->prev = r->prev;
-	else
-		m->posted_tail = r->prev;
-	r->next = r->prev = NULL;
-	r->posted = 0;
+	posted_unlink(m, r);
 	return r;
 }
 
@@ -1281,22 +1288,6 @@ ft_pt_mrecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 		}
 	ux_unlink(m, u, prev);
 	return take_ux(pt, r, u);
-}
-
-/* Take posted receive r off m's queue. */
-static void
-posted_unlink(struct mctx *m, struct ft_req *r)
-{
-	if (r->prev != NULL)
-		r->prev->next = r->next;
-	else
-		m->posted_head = r->next;
-	if (r->next != NULL)
-		r->next->prev = r->prev;
-	else
-		m->posted_tail = r->prev;
-	r->next = r->prev = NULL;
-	r->posted = 0;
 }
 
 int

@@ -7,27 +7,9 @@
  * called with MPIX_ERR_PROC_FAILED, then the call returns that code.
  */
 #define NAME "ulfm_errh"
-#include <mpi.h>
-#include <mpi-ext.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
+#include "ulfm.h"
 
-static int	errs, myrank, nprocs, called, seen;
-
-static void
-fail(const char *fmt, ...)
-{
-	va_list	ap;
-
-	errs++;
-	fprintf(stderr, "%s: rank %d: ", NAME, myrank);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+static int	called, seen;
 
 static void
 handler(MPI_Comm *comm, int *code, ...)
@@ -46,9 +28,9 @@ main(int argc, char **argv)
 		{ MPIX_ERR_REVOKED, "MPIX_ERR_REVOKED" },
 	};
 	MPI_Errhandler eh;
-	MPI_Comm c, s;
+	MPI_Comm c;
 	char str[MPI_MAX_ERROR_STRING];
-	int i, len, cls, rc, x = 0, total;
+	int i, len, cls, rc, x = 0;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
@@ -83,12 +65,5 @@ main(int argc, char **argv)
 		fail("the user handler ran %d times, last with class %d",
 		    called, seen);
 	MPI_Comm_free(&c);
-	MPIX_Comm_shrink(MPI_COMM_WORLD, &s);
-	MPI_Reduce(&errs, &total, 1, MPI_INT, MPI_SUM, 0, s);
-	if (myrank == 0)
-		printf(total == 0 ? " No Errors\n" : " Found %d errors\n",
-		    total);
-	MPI_Comm_free(&s);
-	MPI_Finalize();
-	return 0;
+	return finish();
 }
