@@ -165,7 +165,8 @@ install: all
 	install -m 644 lib/libft.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 lib/libft.so $(DESTDIR)$(PREFIX)/lib/libft.so.0
 	ln -sf libft.so.0 $(DESTDIR)$(PREFIX)/lib/libft.so
-	install -m 644 lib/include/mpi.h $(DESTDIR)$(PREFIX)/include/ft/
+	install -m 644 lib/include/mpi.h lib/include/mpi-ext.h \
+	    $(DESTDIR)$(PREFIX)/include/ft/
 	install -m 644 ft.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	for m in $(MANS_INST); do \
 	    install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/$$(basename $$(dirname $$m))/; \

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../../lib/detect/detect.h"
@@ -26,6 +27,7 @@ usage(void)
 	    "usage: ftrun [-n N] [-r R] [--tag-output] [--timeout SECONDS] "
 	    "[-x VAR[=VALUE]]\n"
 	    "             [--events FILE] [--ft PROTOCOL] [--tcp] [--grace D]\n"
+	    "             [--initial-errhandler NAME]\n"
 	    "             [--detector random|rr|brr|dbrr] [--gossip-period D]\n"
 	    "             [--inject SPEC] [--check-divergence] "
 	    "[--hang-timeout D]\n"
@@ -65,6 +67,7 @@ enum {
 	OPT_BOOT,
 	OPT_KEYFILE,
 	OPT_STAGE,
+	OPT_ERRH,
 };
 
 static const struct option longopts[] = {
@@ -73,6 +76,8 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "ft", required_argument, NULL, OPT_FT },
+	{ "with-ft", required_argument, NULL, OPT_FT },
+	{ "initial-errhandler", required_argument, NULL, OPT_ERRH },
 	{ "tcp", no_argument, NULL, OPT_TCP },
 	{ "grace", required_argument, NULL, OPT_GRACE },
 	{ "detector", required_argument, NULL, OPT_DETECTOR },
@@ -120,6 +125,21 @@ nofile(const struct ft_launch *cf)
 	    "(ulimit -Hn) to %" PRIu64 " or more",
 	    (uint64_t)cf->nranks * cf->nrep, need.launcher, need.rank, limit,
 	    most);
+}
+
+/* One more "VAR=VALUE" for every rank (var NULL: out of memory). */
+static void
+add_env(struct ft_launch *cf, char *var)
+{
+	char **nenv;
+
+	if (var == NULL)
+		ft_die(FT_EXIT_TEMP, "strdup");
+	if ((nenv = reallocarray(cf->setenv, cf->nsetenv + 1,
+	    sizeof(*nenv))) == NULL)
+		ft_die(FT_EXIT_TEMP, "reallocarray");
+	cf->setenv = nenv;
+	cf->setenv[cf->nsetenv++] = var;
 }
 
 /* -x VAR takes VAR's value from our own environment, as mpirun does. */
@@ -327,7 +347,7 @@ main(int argc, char *argv[])
 	enum ft_gossip_proto detector;
 	struct across x;
 	const char *errstr, *events = NULL;
-	char **nenv;
+	char **nenv, *errh;
 	int ch, status, lost;
 
 	ft_diag_init(argv[0]);
@@ -360,14 +380,7 @@ main(int argc, char *argv[])
 				    errstr);
 			break;
 		case 'x':
-			nenv = reallocarray(cf.setenv, cf.nsetenv + 1,
-			    sizeof(*nenv));
-			if (nenv == NULL)
-				ft_die(FT_EXIT_TEMP, "reallocarray");
-			cf.setenv = nenv;
-			if ((cf.setenv[cf.nsetenv++] = export_var(optarg)) ==
-			    NULL)
-				ft_die(FT_EXIT_TEMP, "strdup");
+			add_env(&cf, export_var(optarg));
 			break;
 		case 'r':
 			cf.nrep = (uint32_t)strtonum(optarg, 1, FT_REPLICAS_MAX,
@@ -449,6 +462,19 @@ main(int argc, char *argv[])
 			break;
 		case OPT_TCP:
 			cf.force_tcp = 1;
+			break;
+		case OPT_ERRH:
+			if (strcasecmp(optarg, "mpi_errors_are_fatal") != 0 &&
+			    strcasecmp(optarg, "mpi_errors_abort") != 0 &&
+			    strcasecmp(optarg, "mpi_errors_return") != 0)
+				ft_diex(FT_EXIT_USAGE, "unknown error handler "
+				    "'%s' (valid: mpi_errors_are_fatal, "
+				    "mpi_errors_abort, mpi_errors_return)",
+				    optarg);
+			if (asprintf(&errh, "FT_INITIAL_ERRHANDLER=%s",
+			    optarg) < 0)
+				ft_die(FT_EXIT_TEMP, "asprintf");
+			add_env(&cf, errh);
 			break;
 		case OPT_DETECTOR:
 			if (ft_gossip_proto_parse(optarg, &detector) != 0)

@@ -77,7 +77,15 @@ typedef struct MPI_Status {
 #define MPI_ERR_SERVICE		29
 #define MPI_ERR_WIN		30
 #define MPI_ERR_FILE		31
-#define MPI_ERR_LASTCODE	31
+/*
+ * ULFM's classes (ft-ulfm(3)): predefined, so below MPI_ERR_LASTCODE as
+ * the standard asks of every predefined class (Open MPI also keeps them
+ * below it); the MPIX_ names are MPICH's and Open MPI's.
+ */
+#define MPIX_ERR_PROC_FAILED		32
+#define MPIX_ERR_PROC_FAILED_PENDING	33
+#define MPIX_ERR_REVOKED		34
+#define MPI_ERR_LASTCODE	34
 
 /* Wildcards and special ranks. */
 #define MPI_ANY_SOURCE		(-1)
@@ -1325,6 +1333,32 @@ FT_MPI_API int	PMPI_Type_create_f90_integer(int, MPI_Datatype *);
 FT_MPI_API int	PMPI_Type_create_f90_real(int, int, MPI_Datatype *);
 FT_MPI_API int	PMPI_Type_create_f90_complex(int, int, MPI_Datatype *);
 FT_MPI_API int	PMPI_Pcontrol(const int, ...);
+
+/*
+ * ULFM (User-Level Failure Mitigation, ft-ulfm(3)), under ftrun --ft
+ * ulfm.  The names are MPICH's (in mpi.h) and Open MPI's (mpi-ext.h,
+ * which includes this header and defines MPIX_FT).
+ */
+FT_MPI_API int	MPIX_Comm_revoke(MPI_Comm);
+FT_MPI_API int	MPIX_Comm_is_revoked(MPI_Comm, int *);
+FT_MPI_API int	MPIX_Comm_shrink(MPI_Comm, MPI_Comm *);
+FT_MPI_API int	MPIX_Comm_ishrink(MPI_Comm, MPI_Comm *, MPI_Request *);
+FT_MPI_API int	MPIX_Comm_agree(MPI_Comm, int *);
+FT_MPI_API int	MPIX_Comm_iagree(MPI_Comm, int *, MPI_Request *);
+FT_MPI_API int	MPIX_Comm_get_failed(MPI_Comm, MPI_Group *);
+FT_MPI_API int	MPIX_Comm_ack_failed(MPI_Comm, int, int *);
+FT_MPI_API int	MPIX_Comm_failure_ack(MPI_Comm);
+FT_MPI_API int	MPIX_Comm_failure_get_acked(MPI_Comm, MPI_Group *);
+FT_MPI_API int	PMPIX_Comm_revoke(MPI_Comm);
+FT_MPI_API int	PMPIX_Comm_is_revoked(MPI_Comm, int *);
+FT_MPI_API int	PMPIX_Comm_shrink(MPI_Comm, MPI_Comm *);
+FT_MPI_API int	PMPIX_Comm_ishrink(MPI_Comm, MPI_Comm *, MPI_Request *);
+FT_MPI_API int	PMPIX_Comm_agree(MPI_Comm, int *);
+FT_MPI_API int	PMPIX_Comm_iagree(MPI_Comm, int *, MPI_Request *);
+FT_MPI_API int	PMPIX_Comm_get_failed(MPI_Comm, MPI_Group *);
+FT_MPI_API int	PMPIX_Comm_ack_failed(MPI_Comm, int, int *);
+FT_MPI_API int	PMPIX_Comm_failure_ack(MPI_Comm);
+FT_MPI_API int	PMPIX_Comm_failure_get_acked(MPI_Comm, MPI_Group *);
 
 #ifdef __cplusplus
 }

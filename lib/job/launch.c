@@ -109,6 +109,7 @@ struct launcher {
 	uint64_t		 view_epoch;	/* membership view of the ranks */
 	/* Replication: n = nranks * nrep processes. */
 	uint32_t		 nranks, nrep;
+	int			 ulfm;		/* --ft ulfm: deaths go on */
 	uint64_t		*printed;	/* per rank: stdout, stderr */
 	uint32_t		 ndead;
 	uint64_t		 started_ns;	/* when the table went out */
@@ -1273,6 +1274,31 @@ replica_failed(struct launcher *l, uint32_t i, const char *how)
  * ends, naming it.  A process we killed because it fell silent makes
  * the job's status 128+SIGKILL, as its death would have.
  */
+/*
+ * --ft ulfm: process i failed and the job goes on.  Every live process
+ * gets the new view at once (the application hears of the failure
+ * through ULFM's errors); the job ends when the last one does.
+ */
+static void
+ulfm_failed(struct launcher *l, uint32_t i, const char *how,
+    const char *seen)
+{
+	struct lrank *r = &l->ranks[i];
+	uint64_t t0 = ft_now_ns();
+	char name[48];
+
+	r->dead = 1;
+	l->ndead++;
+	if (r->finalized)
+		l->finalized--;
+	l->view_epoch++;
+	send_view(l);
+	ft_warnx("%s (pid %d) %s%s; the job goes on (--ft ulfm)",
+	    who(l, i, name, sizeof(name)), (int)r->pid, how, seen);
+	failure_events(l, i, how, t0);
+	finalize_check(l);
+}
+
 static void
 process_failed(struct launcher *l, uint32_t i, const char *how)
 {
@@ -1282,6 +1308,13 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 	    ", detected by waitpid on this host";
 	int status = r->hung ? 128 + SIGKILL : -1;
 	char name[48];
+
+	if (l->ulfm && l->table_sent && !r->dead) {
+		/* Past MPI_Finalize it is no failure: its status counts. */
+		if (!r->finalized)
+			ulfm_failed(l, i, how, seen);
+		return;
+	}
 
 	if (l->nrep > 1) {
 		if (replica_failed(l, i, how) == 0)
@@ -1370,6 +1403,11 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 		}
 		if (!r->registered || r->finalized)
 			return;
+		if (l->ulfm && l->table_sent) {
+			process_failed(l, i, "exited without calling "
+			    "MPI_Finalize");
+			return;
+		}
 		ft_warnx("%s (pid %d) exited without calling "
 		    "MPI_Finalize; aborting the job",
 		    who(l, i, name, sizeof(name)), (int)r->pid);
@@ -1665,6 +1703,14 @@ job_status(struct launcher *l)
 	}
 	if (l->abort_status >= 0)
 		return l->abort_status;
+	/* --ft ulfm with no survivor: the lowest rank's death, as mpirun. */
+	if (l->ulfm && l->ndead == l->n && l->n > 0) {
+		r = &l->ranks[0];
+		if (WIFSIGNALED(r->status))
+			return 128 + WTERMSIG(r->status);
+		return WEXITSTATUS(r->status) != 0 ?
+		    WEXITSTATUS(r->status) : 1;
+	}
 	return l->aborting && !l->user_signal ? 1 : 0;
 }
 
@@ -2208,6 +2254,7 @@ ft_launch_run(const struct ft_launch *cf)
 	l.cf = cf;
 	l.nranks = cf->nranks;
 	l.nrep = cf->nrep > 1 ? cf->nrep : 1;
+	l.ulfm = cf->proto != NULL && strcmp(cf->proto, "ulfm") == 0;
 	l.n = cf->nranks * l.nrep;
 	l.n0 = l.n;
 	l.lfd = -1;

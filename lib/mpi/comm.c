@@ -296,6 +296,7 @@ comm_memfree(MPI_Comm c)
 		comm_memfree(c->local);
 	}
 	free(c->rworld);
+	ft__mpi_ulfm_free(c);
 	ft__mpi_attrs_drop(&c->attrs);
 	ft__mpi_topo_free(c->topo);
 	free(c->world);
@@ -369,7 +370,7 @@ ft__mpi_comm_allgather(MPI_Comm comm, const char *call, const int *members,
 {
 	struct ft_mpi_req *r;
 	uint32_t *all, cctx = comm->ctx + 1;
-	int i, nr = 0, rc = MPI_SUCCESS;
+	int i, nr = 0, rc = MPI_SUCCESS, fail = 0;
 
 #define MEMBER(i)	(members != NULL ? members[(i)] : (i))
 	all = calloc((size_t)m * (size_t)n, sizeof(*all));
@@ -407,6 +408,10 @@ ft__mpi_comm_allgather(MPI_Comm comm, const char *call, const int *members,
 	}
 	ft__mpi_wait_reqs(r, nr);
 	for (i = 0; i < nr; i++)
+		if (ft__mpi_ulfm_class(r[i].pt.st.error) != 0 &&
+		    fail == 0)
+			fail = ft__mpi_ulfm_class(r[i].pt.st.error);
+	for (i = 0; i < nr && fail == 0; i++)
 		if (r[i].pt.st.error != 0 || r[i].pt.st.bytes !=
 		    (size_t)n * sizeof(*all)) {
 			rc = ft__mpi_err(comm, MPI_ERR_INTERN,
@@ -417,15 +422,31 @@ ft__mpi_comm_allgather(MPI_Comm comm, const char *call, const int *members,
 		}
 	for (i = 0; i < nr; i++)
 		ft__mpi_req_cleanup(&r[i]);
+	/*
+	 * ULFM: a member failed.  The others still get an answer (an empty
+	 * table, which they take for the failure), so that none waits.
+	 */
 	for (i = 1, nr = 0; i < m; i++) {
 		ft__mpi_req_init(&r[nr], FT_MPI_REQ_SEND, comm);
-		if ((rc = ft__mpi_isend_ctx(call, all, m * n, MPI_UINT32_T,
-		    MEMBER(i), btag, comm, cctx, &r[nr])) != MPI_SUCCESS)
+		if ((rc = ft__mpi_isend_ctx(call, all, fail != 0 ? 0 : m * n,
+		    MPI_UINT32_T, MEMBER(i), btag, comm, cctx, &r[nr])) !=
+		    MPI_SUCCESS)
 			goto fail;
 		nr++;
 	}
 	ft__mpi_wait_reqs(r, nr);
 check:
+	if (me != 0 && ft__mpi.ulfm && (r[0].pt.st.error != 0 ||
+	    r[0].pt.st.bytes != (size_t)m * n * sizeof(*all)))
+		fail = ft__mpi_ulfm_class(r[0].pt.st.error) != 0 ?
+		    ft__mpi_ulfm_class(r[0].pt.st.error) :
+		    MPIX_ERR_PROC_FAILED;
+	if (fail != 0) {
+		rc = ft__mpi_err(comm, fail, call, "%s",
+		    fail == MPIX_ERR_REVOKED ? "the communicator is revoked" :
+		    "a process of the communicator has failed");
+		goto fail;
+	}
 	if (me != 0 && (r[0].pt.st.error != 0 || r[0].pt.st.bytes !=
 	    (size_t)m * n * sizeof(*all))) {
 		rc = ft__mpi_err(comm, MPI_ERR_INTERN, "MPI communicator",

@@ -65,6 +65,19 @@ struct ft_mpi_topo {
  */
 #define FT_MPI_CTX_IDUP		0x80000000u
 
+/*
+ * ULFM's state of a communicator (ulfm.c), made on first use: its
+ * failed members (world ranks) in the order this process learnt of
+ * them, the first nacked of them acknowledged, the agreements so far.
+ */
+struct ft_mpi_ulfm {
+	int		 revoked;
+	uint32_t	 seen;		/* of the protocol's list of dead */
+	uint32_t	*failed;
+	int		 nfailed, capfailed, nacked;
+	uint32_t	 seq;
+};
+
 struct ft_mpi_comm {
 	uint32_t		 ctx;		/* point-to-point context */
 	int			 rank, size;
@@ -86,6 +99,7 @@ struct ft_mpi_comm {
 	int			 rsize;
 	uint32_t		*rworld;
 	MPI_Comm		 local;
+	struct ft_mpi_ulfm	*ulfm;		/* or NULL */
 };
 
 /* Is c (a live communicator) an intercommunicator? */

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -201,6 +202,17 @@ init_common(void)
 	if ((proto = ft_proto_find(ft__mpi.singleton ? "none" :
 	    ft__mpi.env.proto)) == NULL)
 		ft__mpi_abort(FT_EXIT_USAGE, "unknown fault-tolerance protocol");
+	ft__mpi.ulfm = strcmp(proto->name, "ulfm") == 0;
+	/* ftrun --initial-errhandler, as Open MPI's mpiexec (MPI-4.0
+	 * mpi_initial_errhandler); ftrun checked the name. */
+	if ((s = getenv("FT_INITIAL_ERRHANDLER")) != NULL) {
+		if (strcasecmp(s, "mpi_errors_return") == 0)
+			ft_mpi_comm_world.errh = ft_mpi_comm_self.errh =
+			    MPI_ERRORS_RETURN;
+		else if (strcasecmp(s, "mpi_errors_abort") == 0)
+			ft_mpi_comm_world.errh = ft_mpi_comm_self.errh =
+			    MPI_ERRORS_ABORT;
+	}
 	memset(&pc, 0, sizeof(pc));
 	/* The engine counts every process of the job: spawned worlds
 	 * come after the ids of the worlds before them. */

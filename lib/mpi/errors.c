@@ -68,6 +68,12 @@ static const char *const err_text[] = {
 	[MPI_ERR_SERVICE] = "MPI_ERR_SERVICE: invalid service name",
 	[MPI_ERR_WIN] = "MPI_ERR_WIN: invalid window",
 	[MPI_ERR_FILE] = "MPI_ERR_FILE: invalid file handle",
+	[MPIX_ERR_PROC_FAILED] = "MPIX_ERR_PROC_FAILED: a process in the "
+	    "operation has failed",
+	[MPIX_ERR_PROC_FAILED_PENDING] = "MPIX_ERR_PROC_FAILED_PENDING: a "
+	    "process that could match the receive has failed; the request "
+	    "is still pending",
+	[MPIX_ERR_REVOKED] = "MPIX_ERR_REVOKED: the communicator is revoked",
 };
 
 _Static_assert(sizeof(err_text) / sizeof(err_text[0]) == MPI_ERR_LASTCODE + 1,

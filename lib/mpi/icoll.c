@@ -375,13 +375,17 @@ static void
 round_finish(struct ft_coll_sched *s)
 {
 	struct ft_mpi_req *r;
-	int i;
+	int i, cls;
 
 	for (i = 0; i < s->nreqs; i++) {
 		r = &s->reqs[i];
 		if (r->kind == FT_MPI_REQ_RECV && r->pt.st.error == EMSGSIZE &&
 		    s->err == 0)
 			s->err = MPI_ERR_TRUNCATE;
+		/* ULFM: a failed peer or a revoke wins over truncation. */
+		if ((cls = ft__mpi_ulfm_class(r->pt.st.error)) != 0 &&
+		    (s->err == 0 || s->err == MPI_ERR_TRUNCATE))
+			s->err = cls;
 		ft__mpi_req_cleanup(r);
 	}
 	s->nreqs = 0;
@@ -452,6 +456,17 @@ sched_step(struct ft_coll_sched *s)
 	}
 }
 
+/*
+ * ULFM: a collective on a communicator with a failed member fails,
+ * though it ran to its end (so that no live member waits for this one).
+ */
+static void
+ulfm_verdict(struct ft_coll_sched *s)
+{
+	if (ft__mpi.ulfm && s->err == 0 && ft__mpi_ulfm_nfailed(s->comm) > 0)
+		s->err = MPIX_ERR_PROC_FAILED;
+}
+
 /* Drive the schedule if it may run; complete its request when done. */
 static void
 nbc_poke(struct ft_coll_sched *s)
@@ -460,6 +475,7 @@ nbc_poke(struct ft_coll_sched *s)
 	if (!sched_step(s))
 		return;
 	nbc_unlink(s);
+	ulfm_verdict(s);
 	s->req->err = s->err;
 	s->req->pt.done = 1;
 }
@@ -551,6 +567,13 @@ ft__coll_post(struct ft_coll_sched *s, MPI_Request *req)
 		free(s);
 		return rc;
 	}
+	if (ft__mpi_ulfm_revoked(s->comm)) {
+		rc = ft__mpi_err(s->comm, MPIX_ERR_REVOKED, s->call,
+		    "the communicator is revoked");
+		ft__coll_release(s);
+		free(s);
+		return rc;
+	}
 	if ((r = ft__mpi_req_new(FT_MPI_REQ_COLL, s->comm)) == NULL) {
 		rc = ft__mpi_err(s->comm, MPI_ERR_NO_MEM, s->call,
 		    "out of memory");
@@ -603,6 +626,9 @@ ft__coll_run(struct ft_coll_sched *s)
 
 	if ((rc = reqs_alloc(s)) != MPI_SUCCESS)
 		return rc;
+	if (ft__mpi_ulfm_revoked(s->comm))
+		return ft__mpi_err(s->comm, MPIX_ERR_REVOKED, s->call,
+		    "the communicator is revoked");
 	if (nbc_head != NULL)
 		ft__mpi_wait(comm_idle, s);
 	while (s->pc < s->nsteps) {
@@ -619,6 +645,13 @@ ft__coll_run(struct ft_coll_sched *s)
 			ft__mpi_wait(run_round_done, s);
 		round_finish(s);
 	}
+	ulfm_verdict(s);
+	if (s->err == MPIX_ERR_PROC_FAILED)
+		return ft__mpi_err(s->comm, s->err, s->call,
+		    "a process of the communicator has failed");
+	if (s->err == MPIX_ERR_REVOKED)
+		return ft__mpi_err(s->comm, s->err, s->call,
+		    "the communicator is revoked");
 	if (s->err != 0)
 		return ft__mpi_err(s->comm, s->err, s->call,
 		    "a message was larger than the receive buffer");

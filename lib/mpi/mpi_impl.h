@@ -106,6 +106,7 @@ struct ft_mpi_state {
 	int			 spin_us;
 	int			 oversubscribed;
 	int			 heartbeat;	/* a thread beats for us */
+	int			 ulfm;		/* ftrun --ft ulfm */
 	/* ftrun --inject ...,after-sends=N: die after N sends. */
 	uint64_t		 kill_after, sends;
 	int			 kill_signal;
@@ -183,7 +184,9 @@ int	 ft__mpi_check_p2p(const char *call, const void *buf, int count,
  * message when block, else look once and poll once.  With msg, the
  * message found is claimed (a matched probe) and *msg set.  Replicated,
  * the master's outcome is followed.  Returns whether a message was
- * found (always, when block), and then fills st.
+ * found (always, when block), and then fills st; -1 (block, ULFM) when
+ * no message can come: its source failed, or for ANY_SOURCE a failure
+ * in comm is not acknowledged.
  */
 int	 ft__mpi_probe(int src, int tag, MPI_Comm, int block, void **msg,
 	    MPI_Status *);
@@ -253,6 +256,20 @@ enum ft_fint_kind {
 };
 void	 ft__mpi_fint_forget(enum ft_fint_kind, const void *handle);
 void	 ft__mpi_fint_fini(void);
+
+/*
+ * ULFM (ulfm.c), all no-ops unless ft__mpi.ulfm.  ulfm_class maps a
+ * request's st.error to an MPI class (ECONNRESET: MPIX_ERR_PROC_FAILED,
+ * ECANCELED: MPIX_ERR_REVOKED), 0 for others.  revoked says whether
+ * comm is revoked; nfailed counts its members known failed, unacked
+ * says whether some of those are not acknowledged (ANY_SOURCE receives
+ * then fail).  ulfm_free releases comm's state.
+ */
+int	 ft__mpi_ulfm_class(int err);
+int	 ft__mpi_ulfm_revoked(MPI_Comm);
+int	 ft__mpi_ulfm_nfailed(MPI_Comm);
+int	 ft__mpi_ulfm_unacked(MPI_Comm);
+void	 ft__mpi_ulfm_free(MPI_Comm);
 
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;

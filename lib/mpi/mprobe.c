@@ -77,8 +77,13 @@ mprobe(const char *call, int src, int tag, MPI_Comm comm, int block,
 	/* Before the probe: a message claimed must get its handle. */
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
-	if (!ft__mpi_probe(src, tag, comm, block, &m->claim, st)) {
+	if ((rc = ft__mpi_probe(src, tag, comm, block, &m->claim, st)) <=
+	    0) {
 		free(m);
+		if (rc < 0)
+			return ft__mpi_err(comm, MPIX_ERR_PROC_FAILED, call,
+			    "a process that could send the message has "
+			    "failed");
 		*flag = 0;
 		return MPI_SUCCESS;
 	}

@@ -38,6 +38,9 @@ check_args(const char *call, const void *buf, int count, MPI_Datatype type,
 	if (!(recv && tag == MPI_ANY_TAG) && (tag < 0 || tag > TAG_UB))
 		return ft__mpi_err(comm, MPI_ERR_TAG, call, "invalid tag %d",
 		    tag);
+	if (ft__mpi.ulfm && ft__mpi_ulfm_revoked(comm))
+		return ft__mpi_err(comm, MPIX_ERR_REVOKED, call,
+		    "the communicator is revoked");
 	return MPI_SUCCESS;
 }
 
@@ -89,11 +92,44 @@ status_procnull(MPI_Status *st)
 static int
 req_error(const struct ft_mpi_req *r)
 {
+	int cls;
+
 	if (r->err != 0)
 		return r->err;
 	if (r->kind == FT_MPI_REQ_RECV && r->pt.st.error == EMSGSIZE)
 		return MPI_ERR_TRUNCATE;
+	if ((r->kind == FT_MPI_REQ_RECV || r->kind == FT_MPI_REQ_SEND) &&
+	    (cls = ft__mpi_ulfm_class(r->pt.st.error)) != 0)
+		return cls;
 	return MPI_SUCCESS;
+}
+
+/*
+ * ULFM: an ANY_SOURCE receive not matched yet, on a communicator with a
+ * failure the application has not acknowledged, stops waiting (and
+ * reports MPIX_ERR_PROC_FAILED_PENDING, still pending).
+ */
+static int
+any_pending(const struct ft_mpi_req *r)
+{
+	return ft__mpi.ulfm && r->kind == FT_MPI_REQ_RECV &&
+	    !r->pt.done && r->pt.posted && r->pt.src == FT_PT_ANY &&
+	    ft__mpi_ulfm_unacked(r->comm);
+}
+
+static int	mreq_done(struct ft_mpi_req *);
+
+/* Done, or (ULFM) an ANY_SOURCE receive that stops waiting. */
+static int
+ready(struct ft_mpi_req *r)
+{
+	return mreq_done(r) || any_pending(r);
+}
+
+static int
+ready_cb(void *arg)
+{
+	return ready(arg);
 }
 
 static void
@@ -368,6 +404,10 @@ blocking_send(const char *call, const void *buf, int count,
 		return rc;
 	ft__mpi_wait(req_done, &r);
 	free(pack);
+	if ((rc = ft__mpi_ulfm_class(r.st.error)) != 0)
+		return ft__mpi_err(comm, rc, call, "unable to send to rank "
+		    "%d: %s", dest, rc == MPIX_ERR_REVOKED ? "the "
+		    "communicator is revoked" : "it has failed");
 	return MPI_SUCCESS;
 }
 
@@ -608,8 +648,10 @@ start_recv_ctx(const char *call, void *buf, int count, MPI_Datatype type,
 	if (claim != NULL)
 		rc = ft_pt_mrecv(ft__mpi.pt, &r->pt, dst, len, claim);
 	else
-		rc = ft_pt_irecv(ft__mpi.pt, &r->pt, dst, len,
+		rc = ft_pt_irecv_from(ft__mpi.pt, &r->pt, dst, len,
 		    src == MPI_ANY_SOURCE ? FT_PT_ANY : src,
+		    src == MPI_ANY_SOURCE ? UINT32_MAX :
+		    ft__mpi_comm_peer(comm, src),
 		    tag == MPI_ANY_TAG ? FT_PT_ANY : tag, ctx);
 	if (rc != 0)
 		return ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
@@ -697,12 +739,27 @@ PMPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 	if ((rc = start_recv("MPI_Recv", buf, count, type, src, tag, comm,
 	    &r)) != MPI_SUCCESS)
 		return rc;
-	ft__mpi_wait(req_done, &r.pt);
+	ft__mpi_wait(ready_cb, &r);
+	if (!r.pt.done && ft_pt_cancel(ft__mpi.pt, &r.pt)) {
+		/* ULFM: a blocking ANY_SOURCE receive fails for good. */
+		ft__mpi_req_cleanup(&r);
+		status_empty(st);
+		if (st != MPI_STATUS_IGNORE)
+			st->MPI_ERROR = MPIX_ERR_PROC_FAILED;
+		return ft__mpi_err(comm, MPIX_ERR_PROC_FAILED, "MPI_Recv",
+		    "a process that could send the message has failed");
+	}
+	if (!r.pt.done)
+		ft__mpi_wait(req_done, &r.pt);
 	status_from(&r, st);
-	if ((rc = req_error(&r)) != MPI_SUCCESS)
+	if ((rc = req_error(&r)) == MPI_ERR_TRUNCATE)
 		return ft__mpi_err(comm, rc, "MPI_Recv",
 		    "a message of %zu bytes from rank %d does not fit in %zu "
 		    "bytes", r.pt.st.msglen, r.pt.st.source, r.pt.cap);
+	if (rc != MPI_SUCCESS)
+		return ft__mpi_err(comm, rc, "MPI_Recv", "from rank %d: %s",
+		    src, rc == MPIX_ERR_REVOKED ? "the communicator is "
+		    "revoked" : "the process has failed");
 	return MPI_SUCCESS;
 }
 
@@ -762,7 +819,16 @@ static int
 req_finish(MPI_Request *req, MPI_Status *st)
 {
 	struct ft_mpi_req *r = *req;
-	int rc = req_status(r, st), frc;
+	int rc, frc;
+
+	if (!mreq_done(r)) {
+		/* ULFM: any_pending; the request stays as it is. */
+		status_empty(st);
+		if (st != MPI_STATUS_IGNORE)
+			st->MPI_ERROR = MPIX_ERR_PROC_FAILED_PENDING;
+		return MPIX_ERR_PROC_FAILED_PENDING;
+	}
+	rc = req_status(r, st);
 
 	if (r->persistent) {
 		/* A persistent request goes back to inactive, not away. */
@@ -785,6 +851,9 @@ report(struct ft_mpi_req *r, MPI_Comm comm, int rc, const char *call)
 	if (rc == MPI_ERR_TRUNCATE)
 		return ft__mpi_err(comm, rc, call, "a received message was "
 		    "larger than the receive buffer");
+	if (rc == MPIX_ERR_PROC_FAILED_PENDING)
+		return ft__mpi_err(comm, rc, call, "a process that could "
+		    "send the message has failed");
 	return ft__mpi_err(comm, rc, call, "a request completed with an "
 	    "error");
 }
@@ -853,7 +922,7 @@ ft__mpi_wait_one(const char *call, MPI_Request *req, MPI_Status *st)
 		status_empty(st);
 		return MPI_SUCCESS;
 	}
-	ft__mpi_wait(mreq_done_cb, *req);
+	ft__mpi_wait(ready_cb, *req);
 	comm = (*req)->comm;
 	rc = req_finish(req, st);
 	return report(NULL, comm, rc, call);
@@ -882,8 +951,13 @@ PMPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 	}
 	/* After the shortcuts: the master decides nothing for those, so
 	 * a replica must not wait for it there. */
-	if (!(*flag = test_one(*req)))
-		return MPI_SUCCESS;
+	if (!(*flag = test_one(*req))) {
+		if (!any_pending(*req))
+			return MPI_SUCCESS;
+		/* ULFM: not complete, yet an error to report. */
+		comm = (*req)->comm;
+		return report(NULL, comm, req_finish(req, st), "MPI_Test");
+	}
 	comm = (*req)->comm;
 	rc = req_finish(req, st);
 	return report(NULL, comm, rc, "MPI_Test");
@@ -930,7 +1004,7 @@ many_done(void *arg)
 		if (req_is_null(m->reqs[i]))
 			continue;
 		active++;
-		if (mreq_done(m->reqs[i]))
+		if (ready(m->reqs[i]))
 			done++;
 	}
 	if (active == 0)
@@ -1027,7 +1101,7 @@ first_done(int n, MPI_Request *reqs)
 		if (req_is_null(reqs[i]))
 			continue;
 		active++;
-		if (mreq_done(reqs[i]))
+		if (ready(reqs[i]))
 			return i;
 	}
 	return active == 0 ? MPI_UNDEFINED : -1;
@@ -1153,7 +1227,7 @@ finish_some(int n, MPI_Request *reqs, int *outcount, int *indices,
 			if (j >= cnt || indices[j] != i)
 				continue;
 			j++;
-		} else if (!mreq_done(reqs[i]))
+		} else if (!ready(reqs[i]))
 			continue;
 		st = sts == MPI_STATUSES_IGNORE ? NULL : &sts[k];
 		c = reqs[i]->comm;
@@ -1331,17 +1405,55 @@ struct probe {
 	uint32_t	 ctx;
 	void		**msg;		/* matched probe: what it claimed */
 	struct ft_pt_status st;
+	MPI_Comm	 comm;
+	int		 failed;	/* ULFM: the wait stopped */
 };
+
+static int
+probe_look(struct probe *p)
+{
+	if (p->msg != NULL)
+		return ft_pt_improbe(ft__mpi.pt, p->src, p->tag, p->ctx,
+		    &p->st, p->msg);
+	return ft_pt_iprobe(ft__mpi.pt, p->src, p->tag, p->ctx, &p->st);
+}
+
+/*
+ * ULFM: is nothing to come for a blocking probe?  Its source failed
+ * (and its message is not here), or, for ANY_SOURCE, some failure in
+ * the communicator is not acknowledged.
+ */
+static int
+probe_hopeless(struct probe *p)
+{
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+	uint32_t w, i;
+
+	if (!ft__mpi.ulfm)
+		return 0;
+	if (p->src == FT_PT_ANY)
+		return ft__mpi_ulfm_unacked(p->comm);
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return 0;
+	w = ft__mpi_comm_peer(p->comm, p->src);
+	for (i = 0; i < x.ndead; i++)
+		if (x.dead[i] == w)
+			return 1;
+	return 0;
+}
 
 static int
 probe_found(void *arg)
 {
 	struct probe *p = arg;
 
-	if (p->msg != NULL)
-		return ft_pt_improbe(ft__mpi.pt, p->src, p->tag, p->ctx,
-		    &p->st, p->msg);
-	return ft_pt_iprobe(ft__mpi.pt, p->src, p->tag, p->ctx, &p->st);
+	if (probe_look(p))
+		return 1;
+	if (probe_hopeless(p)) {
+		p->failed = 1;
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -1380,6 +1492,7 @@ ft__mpi_probe(int src, int tag, MPI_Comm comm, int block, void **msg,
 	p.tag = tag == MPI_ANY_TAG ? FT_PT_ANY : tag;
 	p.ctx = comm->ctx;
 	p.msg = msg;
+	p.comm = comm;
 	/*
 	 * Replicated, only the master looks: a replica must not claim a
 	 * message its master did not, and waits for its word instead.
@@ -1387,10 +1500,12 @@ ft__mpi_probe(int src, int tag, MPI_Comm comm, int block, void **msg,
 	if ((here = !nd_on() || ft_pt_decides(ft__mpi.pt))) {
 		if (block) {
 			ft__mpi_wait(probe_found, &p);
+			if (p.failed)
+				return -1;
 			found = 1;
-		} else if (!(found = probe_found(&p))) {
+		} else if (!(found = probe_look(&p))) {
 			ft__mpi_poll();
-			found = probe_found(&p);
+			found = probe_look(&p);
 		}
 	}
 	if (nd_on())
@@ -1434,7 +1549,9 @@ PMPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 		status_procnull(st);
 		return MPI_SUCCESS;
 	}
-	(void)ft__mpi_probe(src, tag, comm, 1, NULL, st);
+	if (ft__mpi_probe(src, tag, comm, 1, NULL, st) < 0)
+		return ft__mpi_err(comm, MPIX_ERR_PROC_FAILED, "MPI_Probe",
+		    "a process that could send the message has failed");
 	return MPI_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
 static const struct ft_proto_ops *const registry[] = {
 	&ft__proto_none,
 	&ft__proto_replicate,
+	&ft__proto_ulfm,
 };
 
 const struct ft_proto_ops *

@@ -131,6 +131,12 @@ enum ft_arrive {
 				 * is not an error of the request (nor a
 				 * warning) */
 
+#define FT_PROTO_FAILS	0x2	/* a dead process is the application's news
+				 * (ULFM): requests to and from it complete
+				 * in error (ECONNRESET) instead of waiting,
+				 * and losing every process of a rank is no
+				 * error of the view */
+
 /* Bits of core->proc_state. */
 #define FT_PROC_GONE	0x1	/* known dead (a view, or its connection) */
 #define FT_PROC_UNSENT	0x2	/* bytes queued to it that the kernel lacks */
@@ -192,11 +198,63 @@ struct ft_core_ops {
 	 * hooks send, recv_any, recv_cancel and nondet may wait here).
 	 */
 	int	(*progress)(void *core, int timeout_ms);
+	/*
+	 * Complete in error err every pending request on the contexts
+	 * ctx to ctx + n - 1 (posted receives, sends waiting for their
+	 * receive), and every later one on them at once: a revoked
+	 * communicator (ULFM).  Never calls a hook.
+	 */
+	void	(*fail_ctx)(void *core, uint32_t ctx, uint32_t n, int err);
 };
 
 #define FT_PROTO_FANOUT_MAX	16
 
 struct ft_proto;
+
+/*
+ * The operations of the ext hook (ULFM, ft-ulfm(3)).  Process ids are
+ * those of the job (one process a rank).  Bitmaps have one bit per
+ * member, bit i of byte i / 8 at 1 << (i % 8).
+ */
+enum ft_ext_op {
+	/* dead, ndead: every process known dead, in the order learnt;
+	 * valid until the next progress pass. */
+	FT_EXT_FAILED = 1,
+	/* Revoke contexts ctx to ctx + nctx - 1, whose processes are
+	 * members[n]: every one is told, reliably. */
+	FT_EXT_REVOKE,
+	/* result: 1 when context ctx is revoked. */
+	FT_EXT_REVOKED,
+	/*
+	 * Join agreement seq on context ctx among members[n], we being
+	 * member me, with flag, ctxv and the bitmaps failed and acked (n
+	 * bits each, copied): handle is set.  Every member joins the
+	 * agreements of a context in the same order.
+	 */
+	FT_EXT_AGREE,
+	/* handle: result 1 once decided, with flag, ctxv, err (1: some
+	 * failed member is not acknowledged by all) and failed (n bits,
+	 * written to the caller's buffer). */
+	FT_EXT_AGREE_TEST,
+	/* handle: the caller is done with it (the instance goes on as
+	 * long as other members may need it). */
+	FT_EXT_AGREE_FREE,
+};
+
+struct ft_ext {
+	enum ft_ext_op	 op;
+	uint32_t	 ctx, nctx, seq;
+	const uint32_t	*members;
+	uint32_t	 n, me;
+	uint32_t	 flag, ctxv;
+	uint8_t		*failed;
+	const uint8_t	*acked;
+	int		 err;
+	int		 result;
+	void		*handle;
+	const uint32_t	*dead;
+	uint32_t	 ndead;
+};
 
 struct ft_proto_ops {
 	unsigned int	 abi;		/* FT_PROTO_ABI at build time */
@@ -291,6 +349,13 @@ struct ft_proto_ops {
 	void	(*sent)(struct ft_proto *, void *cookie);
 	/* Drop what no restart can need: peer's messages below clock. */
 	int	(*gc)(struct ft_proto *, uint32_t peer, uint64_t clock);
+	/*
+	 * An operation the MPI layer asks of the protocol beyond the
+	 * data path (struct ft_ext: ULFM's failure list, revoke and
+	 * agreement).  0, or -1 with errno (ENOTSUP: not this
+	 * protocol's).
+	 */
+	int	(*ext)(struct ft_proto *, struct ft_ext *);
 };
 
 struct ft_proto {
@@ -327,6 +392,7 @@ int	 ft_proto_deliver(struct ft_proto *, const struct ft_msg *);
 
 extern const struct ft_proto_ops ft__proto_none;
 extern const struct ft_proto_ops ft__proto_replicate;
+extern const struct ft_proto_ops ft__proto_ulfm;
 
 /*
  * Replication's tables (replicate.c), exported for their unit tests.  A

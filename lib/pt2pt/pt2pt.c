@@ -55,6 +55,7 @@ struct mctx {
 	struct ft_req	*posted_head, *posted_tail;
 	struct unexp	*ux_head, *ux_tail;
 	uint32_t	 nheld;		/* receives whose source waits */
+	int		 fail;		/* revoked: requests fail so */
 };
 
 enum rd_phase {
@@ -164,6 +165,7 @@ struct ft_pt {
 	int			 force_tcp;
 	struct ft_proto		 proto;
 	int			 resends;	/* FT_PROTO_RESENDS */
+	int			 fails;		/* FT_PROTO_FAILS */
 	int			 acks_on;	/* the protocol has sent */
 	struct eout		*eouts;		/* eager fan-outs not yet out */
 	size_t			 neouts, capeouts;
@@ -203,6 +205,7 @@ static int	eout_add(struct ft_pt *, const uint32_t *, const uint64_t *,
 		    uint32_t, void *);
 static void	fan_trim_gone(struct ft_pt *);
 static int	core_release(void *, void *);
+static void	core_fail_ctx(void *, uint32_t, uint32_t, int);
 static const struct ft_core_ops core_ops;
 
 uint32_t
@@ -293,6 +296,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	    &ft__proto_none, &pc, &core_ops, pt) != 0)
 		goto fail;
 	pt->resends = (pt->proto.ops->flags & FT_PROTO_RESENDS) != 0;
+	pt->fails = (pt->proto.ops->flags & FT_PROTO_FAILS) != 0;
 	pt->acks_on = pt->proto.ops->sent != NULL;
 	pt->self_addr.node = cf->node;
 	pt->self_addr.pid = (uint32_t)getpid();
@@ -617,6 +621,22 @@ matches(const struct ft_req *r, uint32_t src, int32_t tag)
 	    (r->tag == FT_PT_ANY || r->tag == tag);
 }
 
+/* Take posted receive r off m's queue. */
+static void
+posted_unlink(struct mctx *m, struct ft_req *r)
+{
+	if (r->prev != NULL)
+		r->prev->next = r->next;
+	else
+		m->posted_head = r->next;
+	if (r->next != NULL)
+		r->next->prev = r->prev;
+	else
+		m->posted_tail = r->prev;
+	r->next = r->prev = NULL;
+	r->posted = 0;
+}
+
 /*
  * Take the first posted receive matching src and tag.  An ANY_SOURCE
  * receive whose source the protocol has yet to settle (held) may be the
@@ -639,16 +659,7 @@ posted_take(struct mctx *m, uint32_t src, int32_t tag)
 	}
 	if (r == NULL)
 		return NULL;
-	if (r->prev != NULL)
-		r->prev->next = r->next;
-	else
-		m->posted_head = r->next;
-	if (r->next != NULL)
-		r->next->prev = r->prev;
-	else
-		m->posted_tail = r->prev;
-	r->next = r->prev = NULL;
-	r->posted = 0;
+	posted_unlink(m, r);
 	return r;
 }
 
@@ -839,6 +850,28 @@ peer_conn(struct ft_pt *pt, uint32_t dst)
 	return pt->procs[dst].out;
 }
 
+/*
+ * FT_PROTO_FAILS: complete r in error err (ECONNRESET: its peer is
+ * dead; ECANCELED: its context is revoked).  Returns 0, for the calls
+ * that start a request.
+ */
+static int
+req_fail(struct ft_pt *pt, struct ft_req *r, int err)
+{
+	r->st.error = err;
+	req_complete(pt, r);
+	return 0;
+}
+
+/* The error requests on ctx fail with (revoked), or 0. */
+static int
+ctx_failed(struct ft_pt *pt, uint32_t ctx)
+{
+	struct mctx *m = mctx_get(pt, ctx);
+
+	return m != NULL ? m->fail : 0;
+}
+
 /* May len bytes in this mode go eagerly to process q (window left)? */
 static int
 eager_fits(const struct ft_pt *pt, uint32_t q, size_t len, int mode)
@@ -942,15 +975,19 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	    pt->self, r };
 	if ((rc = ft_proto_send(&pt->proto, &m)) != 0)
 		return rc < 0 ? -1 : 0;	/* 1: the protocol took it */
+	if (pt->fails && (rc = ctx_failed(pt, ctx)) != 0)
+		return req_fail(pt, r, rc);
 	if (dst == pt->rank)
 		return send_self(pt, r, ctx, src, tag, seq);
 	/* Without a route from the protocol, a rank is its first process. */
 	q = dst * pt->ppr;
 	if ((pc = peer_conn(pt, q)) == NULL)
-		return -1;
+		return pt->fails && errno != ENOMEM ?
+		    req_fail(pt, r, ECONNRESET) : -1;
 	if (eager_fits(pt, q, len, mode)) {
 		if (eager_send(pt, pc, q, &m) != 0)
-			return -1;
+			return pt->fails && errno != ENOMEM ?
+			    req_fail(pt, r, ECONNRESET) : -1;
 		req_complete(pt, r);
 		return 0;
 	}
@@ -1122,6 +1159,7 @@ recv_init(struct ft_req *r, void *buf, size_t cap, int src, int tag,
 {
 	memset(r, 0, sizeof(*r) - sizeof(r->on_done) - sizeof(r->user));
 	r->kind = FT_REQ_RECV;
+	r->wsrc = UINT32_MAX;
 	r->buf = buf;
 	r->cap = cap;
 	r->src = src;
@@ -1133,13 +1171,23 @@ int
 ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
     int src, int tag, uint32_t ctx)
 {
+	return ft_pt_irecv_from(pt, r, buf, cap, src, UINT32_MAX, tag, ctx);
+}
+
+int
+ft_pt_irecv_from(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
+    int src, uint32_t wsrc, int tag, uint32_t ctx)
+{
 	struct mctx *m;
 	struct unexp *u;
 	int rc;
 
 	recv_init(r, buf, cap, src, tag, ctx);
+	r->wsrc = src == FT_PT_ANY ? UINT32_MAX : wsrc;
 	if ((m = mctx_get(pt, ctx)) == NULL)
 		return -1;
+	if (pt->fails && m->fail != 0)
+		return req_fail(pt, r, m->fail);
 	if (src == FT_PT_ANY && pt->proto.ops->recv_any != NULL) {
 		rc = pt->proto.ops->recv_any(&pt->proto, r, &r->rtag);
 		if (rc == FT_RECV_WAIT) {
@@ -1157,6 +1205,10 @@ ft_pt_irecv(struct ft_pt *pt, struct ft_req *r, void *buf, size_t cap,
 		return rematch(pt, m);
 	}
 	if ((u = ux_take(m, r->src, tag, 1)) == NULL) {
+		/* Nothing it sent is here, and nothing more will come. */
+		if (pt->fails && r->wsrc < pt->nproc &&
+		    pt->procs[r->wsrc].vgone)
+			return req_fail(pt, r, ECONNRESET);
 		posted_append(m, r);
 		return 0;
 	}
@@ -1253,16 +1305,7 @@ ft_pt_cancel(struct ft_pt *pt, struct ft_req *r)
 	}
 	if (r->rtag != 0 && pt->proto.ops->recv_cancel != NULL)
 		pt->proto.ops->recv_cancel(&pt->proto, r);
-	if (r->prev != NULL)
-		r->prev->next = r->next;
-	else
-		m->posted_head = r->next;
-	if (r->next != NULL)
-		r->next->prev = r->prev;
-	else
-		m->posted_tail = r->prev;
-	r->next = r->prev = NULL;
-	r->posted = 0;
+	posted_unlink(m, r);
 	r->st.cancelled = 1;
 	r->st.source = FT_PT_ANY;
 	r->st.tag = FT_PT_ANY;
@@ -1348,6 +1391,9 @@ on_cts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	r = slot_find(pt, cts.sreq);
 	if ((r != NULL && r->fanout) || (r == NULL && pt->resends))
 		return fan_on_cts(pt, pc, &cts);
+	/* A send that failed (revoked) while its CTS was on the way. */
+	if (r == NULL && pt->fails)
+		return 0;
 	if (r == NULL || r->kind != FT_REQ_SEND ||
 	    r->dst * pt->ppr != pc->c.peer) {
 		errno = EPROTO;
@@ -1462,7 +1508,9 @@ on_rdata(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	if (ft_msg_rdata_decode(fixed, FT_RDATA_FIXED, &rd) != 0)
 		return -1;
 	r = slot_find(pt, rd.rreq);
-	if (pt->resends && (r == NULL || r->peer != pc->c.peer)) {
+	if ((pt->resends && (r == NULL || r->peer != pc->c.peer)) ||
+	    (pt->fails && r == NULL)) {
+		/* Under FT_PROTO_FAILS: for a receive that failed. */
 		/* For a receive that now takes its data from another
 		 * process, or one already complete: skip it. */
 		pc->phase = RD_PAYLOAD;
@@ -1789,6 +1837,30 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 	}
 }
 
+/*
+ * FT_PROTO_FAILS: a connection closes, so what waits on it fails: the
+ * receive whose payload it carried, and the rendezvous sends whose
+ * data is still queued on it.
+ */
+static void
+conn_fail_reqs(struct ft_pt *pt, struct pconn *pc)
+{
+	struct ft_req *r = pc->req;
+	struct ft_oseg *o;
+
+	pc->req = NULL;
+	if (r != NULL && !r->done) {
+		slot_del(pt, r);
+		(void)req_fail(pt, r, ECONNRESET);
+	}
+	for (o = pc->c.oq_head; o != NULL; o = o->next)
+		if (o->done == rdata_sent && !((struct ft_req *)o->arg)->done) {
+			r = o->arg;
+			o->done = NULL;
+			(void)req_fail(pt, r, ECONNRESET);
+		}
+}
+
 static void
 conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 {
@@ -1798,8 +1870,9 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 		return;
 	pc->closed = 1;
 	/* When the protocol resends, a dead peer is ftrun's news and the
-	 * job goes on: only a wrong key is worth a word. */
-	if (pc->quiet || (pt->resends &&
+	 * job goes on (with FT_PROTO_FAILS, the application's): only a
+	 * wrong key is worth a word. */
+	if (pc->quiet || ((pt->resends || pt->fails) &&
 	    !(pc->c.hs == FT_HS_FAILED && errno == EACCES)))
 		;
 	else if (pc->outgoing && pc->c.hs != FT_HS_READY)
@@ -1811,7 +1884,7 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 		    pc->c.hs == FT_HS_FAILED && errno == EACCES ?
 		    "wrong job key" : why != NULL ? why :
 		    "closed during the handshake");
-	else if (why != NULL && !pc->c.eof && !pt->resends)
+	else if (why != NULL && !pc->c.eof && !pt->resends && !pt->fails)
 		/* As above: with resends, a reset is no news. */
 		ft_warnx("dropped the connection with rank %u: %s", peer, why);
 	if ((pc->c.hs == FT_HS_READY || pc->outgoing) && peer < pt->nproc) {
@@ -1828,6 +1901,8 @@ conn_close(struct ft_pt *pt, struct pconn *pc, const char *why)
 	/* With resends, another process sends the message again. */
 	if (pc->req != NULL && !pt->resends)
 		pc->req->st.error = ECONNRESET;
+	if (pt->fails)
+		conn_fail_reqs(pt, pc);
 	pc->req = NULL;
 	close(pc->c.fd);
 	pc->c.fd = -1;
@@ -2577,6 +2652,7 @@ static const struct ft_core_ops core_ops = {
 	.resolve = core_resolve,
 	.proc_state = core_proc_state,
 	.progress = core_progress,
+	.fail_ctx = core_fail_ctx,
 };
 
 /*
@@ -2611,6 +2687,93 @@ fan_trim_gone(struct ft_pt *pt)
 	}
 }
 
+/*
+ * FT_PROTO_FAILS: which requests fail.  A request is hit by the death
+ * of process q (kind 0: the receive names it, or takes its data, or
+ * the send waits for its answer), or by the revoke of contexts from
+ * q to q + n - 1 (kind 1).
+ */
+struct fail_sel {
+	int		 kind;
+	uint32_t	 q, n;
+};
+
+static int
+fail_hit(const struct ft_pt *pt, const struct ft_req *r,
+    const struct fail_sel *f)
+{
+	if (f->kind == 1)
+		return r->ctx >= f->q && r->ctx - f->q < f->n;
+	if (r->kind == FT_REQ_SEND)
+		return r->dst * pt->ppr == f->q;
+	return r->posted ? r->wsrc == f->q : r->peer == f->q;
+}
+
+/* Fail every request f hits with err; none is left reading. */
+static void
+fail_where(struct ft_pt *pt, const struct fail_sel *f, int err)
+{
+	struct ft_req *r, *next;
+	struct pconn *pc;
+	struct mctx *m;
+	size_t i;
+
+	/* Receives reading a payload: the bytes to come are skipped. */
+	for (i = 0; i < pt->nconns; i++) {
+		pc = pt->conns[i];
+		if ((r = pc->req) == NULL || pc->closed || r->done ||
+		    !(f->kind == 1 ? fail_hit(pt, r, f) :
+		    pc->c.peer == f->q))
+			continue;
+		pc->skip += pc->left;
+		pc->left = 0;
+		pc->dst = NULL;
+		pc->req = NULL;
+		slot_del(pt, r);
+		(void)req_fail(pt, r, err);
+	}
+	for (i = 0; i < FT_NELEM(pt->ctxtab); i++)
+		for (m = pt->ctxtab[i]; m != NULL; m = m->hnext)
+			for (r = m->posted_head; r != NULL; r = next) {
+				next = r->next;
+				if (r->held || !fail_hit(pt, r, f))
+					continue;
+				posted_unlink(m, r);
+				(void)req_fail(pt, r, err);
+			}
+	for (i = 0; i < pt->nslots; i++) {
+		r = pt->slots[i].req;
+		if (r == NULL || r->fanout || !fail_hit(pt, r, f))
+			continue;
+		slot_del(pt, r);
+		(void)req_fail(pt, r, err);
+	}
+}
+
+static void
+core_fail_ctx(void *core, uint32_t ctx, uint32_t n, int err)
+{
+	struct ft_pt *pt = core;
+	struct fail_sel f = { 1, ctx, n };
+	struct mctx *m;
+	uint32_t k;
+
+	for (k = 0; k < n; k++)
+		if ((m = mctx_get(pt, ctx + k)) != NULL)
+			m->fail = err;
+	fail_where(pt, &f, err);
+}
+
+int
+ft_pt_ext(struct ft_pt *pt, struct ft_ext *x)
+{
+	if (pt->proto.ops->ext == NULL) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	return pt->proto.ops->ext(&pt->proto, x);
+}
+
 int
 ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 {
@@ -2628,6 +2791,9 @@ ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 			conn_close(pt, pt->procs[q].out, NULL);
 			pt->procs[q].out = NULL;
 		}
+		if (pt->fails)
+			fail_where(pt, &(struct fail_sel){ 0, q, 1 },
+			    ECONNRESET);
 	}
 	fan_trim_gone(pt);
 	if (pt->proto.ops->view != NULL)
@@ -2635,6 +2801,9 @@ ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 	pt->reap_due = 1;
 	if (rc != 0)
 		return -1;
+	/* The application hears of it: no rank need survive. */
+	if (pt->fails)
+		return 0;
 	for (d = 0; d < pt->size; d++)
 		if (rank_gone(pt, d, 1)) {
 			errno = ENOLINK;

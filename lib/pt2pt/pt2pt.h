@@ -73,6 +73,8 @@ struct ft_req {
 	uint64_t		 id;		/* rendezvous handle, or 0 */
 	uint64_t		 seq;		/* the message's number */
 	uint32_t		 peer;		/* receives: process of the sender */
+	uint32_t		 wsrc;		/* receives: world rank named, or
+						 * UINT32_MAX (FT_PROTO_FAILS) */
 	struct ft_pt_status	 st;
 	/* A send to several processes (the protocol's send_msg). */
 	int			 fanout;
@@ -172,6 +174,23 @@ int	 ft_pt_isend(struct ft_pt *, struct ft_req *, const void *buf,
 /* Start a receive; src and tag may be FT_PT_ANY. */
 int	 ft_pt_irecv(struct ft_pt *, struct ft_req *, void *buf, size_t cap,
 	    int src, int tag, uint32_t ctx);
+/*
+ * The same, naming the world rank wsrc of a source that is not
+ * FT_PT_ANY: under a protocol with FT_PROTO_FAILS, a receive from a
+ * process that a view says is dead completes with st.error ECONNRESET
+ * once nothing it sent matches it.  Under such a protocol, requests
+ * also complete in error rather than wait: ECONNRESET when the peer is
+ * dead (a send to it, at once), ECANCELED when their context is
+ * revoked (the ext hook's FT_EXT_REVOKE).
+ */
+int	 ft_pt_irecv_from(struct ft_pt *, struct ft_req *, void *buf,
+	    size_t cap, int src, uint32_t wsrc, int tag, uint32_t ctx);
+/*
+ * Ask the protocol for an operation beyond the data path (struct
+ * ft_ext in proto.h).  Returns 0, or -1 with errno (ENOTSUP: the
+ * protocol has none).
+ */
+int	 ft_pt_ext(struct ft_pt *, struct ft_ext *);
 /*
  * Look for a matching message that has arrived and not been received.
  * Returns 1 and fills st (source, tag, msglen), or 0.

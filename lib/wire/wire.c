@@ -135,6 +135,10 @@ ft_msg_name(unsigned int type)
 		return "JOB_MEMBERS";
 	case FT_MSG_JOB_INPUT:
 		return "JOB_INPUT";
+	case FT_MSG_ULFM_REVOKE:
+		return "ULFM_REVOKE";
+	case FT_MSG_ULFM_AGREE:
+		return "ULFM_AGREE";
 	case FT_MSG_BOOT_REGISTER:
 		return "BOOT_REGISTER";
 	case FT_MSG_BOOT_PEERS:

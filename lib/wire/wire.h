@@ -91,6 +91,9 @@ enum ft_msg_type {
 	FT_MSG_JOB_DETECT = 91,
 	FT_MSG_JOB_MEMBERS = 92,
 	FT_MSG_JOB_INPUT = 93,
+	/* ULFM (protocol "ulfm", lib/proto/ulfm.c): rank to rank. */
+	FT_MSG_ULFM_REVOKE = 96,
+	FT_MSG_ULFM_AGREE = 97,
 	/* Ranks (and tools) <-> the event logger (ftlog serve). */
 	FT_MSG_LOG_APPEND = 112,
 	FT_MSG_LOG_ACK = 113,
@@ -482,6 +485,73 @@ int	 ft_msg_boot_state_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_boot_state *);
 int	 ft_msg_boot_state_decode(const uint8_t *, size_t,
 	    struct ft_msg_boot_state *);
+
+/*
+ * ULFM's frames (lib/wire/ulfm.c, ft-ulfm(3)).  REVOKE: the context ids
+ * ctx to ctx + nctx - 1 of a communicator are revoked; members are its
+ * processes (n of them, at most FT_WIRE_MAX_RANKS), to whom every
+ * process forwards the first REVOKE it sees of it.
+ */
+struct ft_msg_revoke {
+	uint32_t	 ctx, nctx;	/* nctx 1 to FT_ULFM_NCTX_MAX */
+	uint32_t	 n;
+	const uint32_t	*members;	/* encode: n ids */
+	const uint8_t	*raw;		/* decode: n big-endian words */
+};
+#define FT_ULFM_NCTX_MAX	4
+
+int	 ft_msg_revoke_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_revoke *);
+/* raw points into p; ft_msg_revoke_member reads member i (< n). */
+int	 ft_msg_revoke_decode(const uint8_t *, size_t, struct ft_msg_revoke *);
+uint32_t ft_msg_revoke_member(const struct ft_msg_revoke *, uint32_t i);
+
+/*
+ * AGREE: one step of the agreement instance (ctx, seq) among n members
+ * (FT_AGREE_CONTRIB, _PROPOSE, _ACK, _COMMIT).  round is the member
+ * index of the coordinator the step belongs to, from the sender's
+ * member index.  A value is a flag (bitwise AND), a context id
+ * (maximum) and two bitmaps of n bits (ceil(n / 8) bytes, bit i of
+ * byte i / 8 at 1 << (i % 8), the bits past n zero): failed members
+ * (union) and acknowledged failures (intersection).  CONTRIB carries
+ * the sender's own value, then, with state PROPOSED or COMMITTED, the
+ * value it holds from round sround; PROPOSE and COMMIT carry the
+ * decided value; ACK carries none.
+ */
+enum ft_agree_kind {
+	FT_AGREE_CONTRIB = 1,
+	FT_AGREE_PROPOSE,
+	FT_AGREE_ACK,
+	FT_AGREE_COMMIT,
+	FT_AGREE_KIND_MAX = FT_AGREE_COMMIT,
+};
+
+enum ft_agree_state {
+	FT_AGREE_NONE = 0,
+	FT_AGREE_PROPOSED,
+	FT_AGREE_COMMITTED,
+	FT_AGREE_STATE_MAX = FT_AGREE_COMMITTED,
+};
+
+struct ft_agree_val {
+	uint32_t	 flag, ctxv;
+	const uint8_t	*failed, *acked;	/* ceil(n / 8) bytes each */
+};
+
+struct ft_msg_agree {
+	uint32_t		 kind, ctx, seq, round, from, n;
+	uint32_t		 state, sround;
+	uint32_t		 nval;		/* 0 to 2, as kind says */
+	struct ft_agree_val	 v[2];
+};
+
+/*
+ * The bitmaps of a decoded AGREE point into p.  Decode checks that
+ * from and round are below n and that nval and state fit kind.
+ */
+int	 ft_msg_agree_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_agree *);
+int	 ft_msg_agree_decode(const uint8_t *, size_t, struct ft_msg_agree *);
 
 /*
  * Cross-file internals of lib/wire: start a frame (its header reserved),

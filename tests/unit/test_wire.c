@@ -477,6 +477,62 @@ enc_view(struct ft_wbuf *b)
 	return ft_msg_view_encode(b, SENDER, &s_view);
 }
 
+static const uint32_t s_members[3] = { 7, 0, 0x000fffff };
+
+static int
+chk_revoke(const uint8_t *p, size_t n)
+{
+	struct ft_msg_revoke m;
+	uint32_t i;
+
+	if (ft_msg_revoke_decode(p, n, &m) != 0)
+		return -1;
+	if (m.ctx != 40 || m.nctx != 4 || m.n != 3)
+		return 1;
+	for (i = 0; i < 3; i++)
+		if (ft_msg_revoke_member(&m, i) != s_members[i])
+			return 1;
+	return 0;
+}
+
+static int
+enc_revoke(struct ft_wbuf *b)
+{
+	struct ft_msg_revoke m = { 40, 4, 3, s_members, NULL };
+
+	return ft_msg_revoke_encode(b, SENDER, &m);
+}
+
+/* 11 members: bitmaps of 2 bytes, bits past 11 zero. */
+static const uint8_t s_bm1[2] = { 0x81, 0x04 }, s_bm2[2] = { 0x00, 0x07 };
+
+static int
+chk_agree(const uint8_t *p, size_t n)
+{
+	struct ft_msg_agree m;
+
+	if (ft_msg_agree_decode(p, n, &m) != 0)
+		return -1;
+	return m.kind == FT_AGREE_CONTRIB && m.ctx == 40 && m.seq == 9 &&
+	    m.round == 2 && m.from == 10 && m.n == 11 &&
+	    m.state == FT_AGREE_PROPOSED && m.sround == 1 && m.nval == 2 &&
+	    m.v[0].flag == 0xfffffffe && m.v[0].ctxv == 66 &&
+	    memcmp(m.v[0].failed, s_bm1, 2) == 0 &&
+	    memcmp(m.v[0].acked, s_bm2, 2) == 0 && m.v[1].flag == 3 &&
+	    m.v[1].ctxv == 68 && memcmp(m.v[1].failed, s_bm2, 2) == 0 &&
+	    memcmp(m.v[1].acked, s_bm1, 2) == 0 ? 0 : 1;
+}
+
+static int
+enc_agree(struct ft_wbuf *b)
+{
+	struct ft_msg_agree m = { FT_AGREE_CONTRIB, 40, 9, 2, 10, 11,
+	    FT_AGREE_PROPOSED, 1, 2, { { 0xfffffffe, 66, s_bm1, s_bm2 },
+	    { 3, 68, s_bm2, s_bm1 } } };
+
+	return ft_msg_agree_encode(b, SENDER, &m);
+}
+
 static int
 chk_note(const uint8_t *p, size_t n)
 {
@@ -730,6 +786,8 @@ static const struct codec {
 	{ "REPLY", FT_MSG_REPLY, 0, 0, enc_reply, chk_reply },
 	{ "PROCS", FT_MSG_PROCS, 0, 0, enc_procs, chk_procs },
 	{ "PORT", FT_MSG_PORT, 0, 0, enc_port, chk_port },
+	{ "ULFM_REVOKE", FT_MSG_ULFM_REVOKE, 0, 0, enc_revoke, chk_revoke },
+	{ "ULFM_AGREE", FT_MSG_ULFM_AGREE, 0, 0, enc_agree, chk_agree },
 };
 
 /* Run chk on a copy of n bytes in a buffer of exactly n bytes. */

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ULFM, User-Level Failure Mitigation (ft-ulfm(3)), under ftrun --ft
+ * ulfm: the MPIX_ calls, and what the rest of the MPI layer asks about
+ * a communicator (revoked?  failures not acknowledged?).  The protocol
+ * "ulfm" (lib/proto/ulfm.c) keeps the processes known dead, the revoked
+ * contexts and the agreements; here each communicator keeps its own
+ * failed members, in the order this process learnt of them, and how
+ * many of them the application acknowledged.
+ */
+#include <stdlib.h>
+
+#include "mpi_impl.h"
+
+int
+ft__mpi_ulfm_class(int err)
+{
+	if (!ft__mpi.ulfm)
+		return 0;
+	if (err == ECONNRESET)
+		return MPIX_ERR_PROC_FAILED;
+	if (err == ECANCELED)
+		return MPIX_ERR_REVOKED;
+	return 0;
+}
+
+/* comm's state, made on first use; NULL when out of memory. */
+static struct ft_mpi_ulfm *
+state(MPI_Comm comm)
+{
+	if (comm->ulfm == NULL)
+		comm->ulfm = calloc(1, sizeof(*comm->ulfm));
+	return comm->ulfm;
+}
+
+void
+ft__mpi_ulfm_free(MPI_Comm comm)
+{
+	if (comm->ulfm == NULL)
+		return;
+	free(comm->ulfm->failed);
+	free(comm->ulfm);
+	comm->ulfm = NULL;
+}
+
+/* The index of world rank w among comm's n members, or -1. */
+static int
+member_index(const uint32_t *world, int n, uint32_t w)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (world[i] == w)
+			return i;
+	return -1;
+}
+
+/* Note world rank w as a failed member of comm, unless it is already. */
+static void
+failed_add(struct ft_mpi_ulfm *u, uint32_t w)
+{
+	uint32_t *nf;
+	int i;
+
+	for (i = 0; i < u->nfailed; i++)
+		if (u->failed[i] == w)
+			return;
+	if (u->nfailed == u->capfailed) {
+		if ((nf = reallocarray(u->failed, (size_t)u->capfailed * 2 + 8,
+		    sizeof(*nf))) == NULL)
+			return;
+		u->failed = nf;
+		u->capfailed = u->capfailed * 2 + 8;
+	}
+	u->failed[u->nfailed++] = w;
+}
+
+/* Bring comm's list of failed members up to the protocol's. */
+static struct ft_mpi_ulfm *
+update(MPI_Comm comm)
+{
+	struct ft_mpi_ulfm *u;
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+	uint32_t w;
+
+	if (!ft__mpi.ulfm || (u = state(comm)) == NULL)
+		return NULL;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return u;
+	for (; u->seen < x.ndead; u->seen++) {
+		w = x.dead[u->seen];
+		if (member_index(comm->world, comm->size, w) >= 0 ||
+		    (FT_MPI_INTER(comm) &&
+		    member_index(comm->rworld, comm->rsize, w) >= 0))
+			failed_add(u, w);
+	}
+	return u;
+}
+
+int
+ft__mpi_ulfm_nfailed(MPI_Comm comm)
+{
+	struct ft_mpi_ulfm *u = update(comm);
+
+	return u != NULL ? u->nfailed : 0;
+}
+
+int
+ft__mpi_ulfm_unacked(MPI_Comm comm)
+{
+	struct ft_mpi_ulfm *u = update(comm);
+
+	return u != NULL && u->nfailed > u->nacked;
+}
+
+int
+ft__mpi_ulfm_revoked(MPI_Comm comm)
+{
+	struct ft_ext x = { .op = FT_EXT_REVOKED };
+
+	if (!ft__mpi.ulfm || !ft__mpi_comm_ok(comm))
+		return 0;
+	if (comm->ulfm != NULL && comm->ulfm->revoked)
+		return 1;
+	x.ctx = comm->ctx;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0 || !x.result)
+		return 0;
+	if (state(comm) != NULL)
+		comm->ulfm->revoked = 1;
+	return 1;
+}
+
+/* The checks every MPIX_ call on a communicator makes. */
+static int
+check(MPI_Comm comm, const char *call)
+{
+	FT_MPI_CHECK_INIT(call);
+	if (!ft__mpi_comm_ok(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, call,
+		    "invalid communicator");
+	if (!ft__mpi.ulfm)
+		return ft__mpi_err(comm, MPI_ERR_OTHER, call, "the job does "
+		    "not run under ULFM: run it with ftrun --ft ulfm");
+	return MPI_SUCCESS;
+}
+
+int
+PMPIX_Comm_revoke(MPI_Comm comm)
+{
+	struct ft_ext x = { .op = FT_EXT_REVOKE };
+	uint32_t *all = NULL;
+	int rc;
+
+	if ((rc = check(comm, "MPIX_Comm_revoke")) != MPI_SUCCESS)
+		return rc;
+	x.ctx = comm->ctx;
+	x.nctx = 2;
+	x.members = comm->world;
+	x.n = (uint32_t)comm->size;
+	if (FT_MPI_INTER(comm)) {
+		/* Both groups, and the local group's hidden contexts. */
+		x.nctx = 4;
+		x.n = (uint32_t)(comm->size + comm->rsize);
+		if ((all = calloc(x.n, sizeof(*all))) == NULL)
+			return ft__mpi_err(comm, MPI_ERR_NO_MEM,
+			    "MPIX_Comm_revoke", "out of memory");
+		memcpy(all, comm->world, (size_t)comm->size * sizeof(*all));
+		memcpy(all + comm->size, comm->rworld,
+		    (size_t)comm->rsize * sizeof(*all));
+		x.members = all;
+	}
+	rc = ft_pt_ext(ft__mpi.pt, &x);
+	free(all);
+	if (rc != 0)
+		return ft__mpi_err(comm, MPI_ERR_INTERN, "MPIX_Comm_revoke",
+		    "%s", strerror(errno));
+	if (state(comm) != NULL)
+		comm->ulfm->revoked = 1;
+	return MPI_SUCCESS;
+}
+
+int
+PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
+{
+	int rc;
+
+	if ((rc = check(comm, "MPIX_Comm_is_revoked")) != MPI_SUCCESS)
+		return rc;
+	if (flag == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPIX_Comm_is_revoked",
+		    "NULL flag");
+	/* A revoke on its way is seen by the next pass. */
+	ft__mpi_poll();
+	*flag = ft__mpi_ulfm_revoked(comm);
+	return MPI_SUCCESS;
+}
+
+/* A group of the first n failed members of comm. */
+static int
+failed_group(MPI_Comm comm, const char *call, int acked, MPI_Group *group)
+{
+	struct ft_mpi_ulfm *u;
+	int rc;
+
+	if ((rc = check(comm, call)) != MPI_SUCCESS)
+		return rc;
+	if (group == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, call, "NULL group");
+	ft__mpi_poll();
+	if ((u = update(comm)) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	return ft__mpi_comm_group_of(comm, call, u->failed,
+	    acked ? u->nacked : u->nfailed, group);
+}
+
+int
+PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *group)
+{
+	return failed_group(comm, "MPIX_Comm_get_failed", 0, group);
+}
+
+int
+PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *group)
+{
+	return failed_group(comm, "MPIX_Comm_failure_get_acked", 1, group);
+}
+
+int
+PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
+{
+	struct ft_mpi_ulfm *u;
+	int rc;
+
+	if ((rc = check(comm, "MPIX_Comm_ack_failed")) != MPI_SUCCESS)
+		return rc;
+	if (num_to_ack < 0 || num_acked == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, "MPIX_Comm_ack_failed",
+		    "%s", num_acked == NULL ? "NULL num_acked" :
+		    "negative num_to_ack");
+	if ((u = update(comm)) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
+		    "MPIX_Comm_ack_failed", "out of memory");
+	if (num_to_ack > u->nfailed)
+		num_to_ack = u->nfailed;
+	if (num_to_ack > u->nacked)
+		u->nacked = num_to_ack;
+	*num_acked = u->nacked;
+	return MPI_SUCCESS;
+}
+
+int
+PMPIX_Comm_failure_ack(MPI_Comm comm)
+{
+	struct ft_mpi_ulfm *u;
+	int rc;
+
+	if ((rc = check(comm, "MPIX_Comm_failure_ack")) != MPI_SUCCESS)
+		return rc;
+	if ((u = update(comm)) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
+		    "MPIX_Comm_failure_ack", "out of memory");
+	u->nacked = u->nfailed;
+	return MPI_SUCCESS;
+}
+
+/*
+ * Agreement (agree, iagree, shrink, ishrink): a request whose advance
+ * asks the protocol whether the decision is in.
+ */
+struct agreement {
+	MPI_Comm	 comm;
+	void		*handle;
+	int		*flag;		/* agree: the caller's */
+	MPI_Comm	*newcomm;	/* shrink: the caller's */
+	uint8_t		*failed;	/* the decision's, n bits */
+	const char	*call;
+};
+
+/* Build the shrunk communicator: the members not in a->failed. */
+static int
+shrink_make(struct agreement *a, uint32_t ctx)
+{
+	MPI_Comm comm = a->comm, nc;
+	uint32_t *world;
+	int i, n = 0, me = -1;
+
+	if ((world = calloc((size_t)comm->size, sizeof(*world))) == NULL)
+		return MPI_ERR_NO_MEM;
+	for (i = 0; i < comm->size; i++) {
+		if ((a->failed[i / 8] >> (i % 8)) & 1)
+			continue;
+		if (i == comm->rank)
+			me = n;
+		world[n++] = comm->world[i];
+	}
+	/* We are alive, so not among the failed: me >= 0. */
+	if (me < 0 || ft__mpi_ctx_take(ctx, 2) != 0 ||
+	    (nc = ft__mpi_comm_new(comm, ctx, world, n, me)) == NULL) {
+		free(world);
+		return MPI_ERR_INTERN;
+	}
+	free(world);
+	*a->newcomm = nc;
+	return MPI_SUCCESS;
+}
+
+static int
+agree_advance(struct ft_mpi_req *r)
+{
+	struct agreement *a = r->state;
+	struct ft_ext x = { .op = FT_EXT_AGREE_TEST };
+	struct ft_mpi_ulfm *u;
+	int i, rc;
+
+	if (r->pt.done || a->handle == NULL)
+		return r->pt.done;
+	x.handle = a->handle;
+	x.failed = a->failed;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0 || !x.result)
+		return 0;
+	x.op = FT_EXT_AGREE_FREE;
+	(void)ft_pt_ext(ft__mpi.pt, &x);
+	a->handle = NULL;
+	/* Every survivor knows of the failures decided: so do we now. */
+	if ((u = update(a->comm)) != NULL)
+		for (i = 0; i < a->comm->size; i++)
+			if ((a->failed[i / 8] >> (i % 8)) & 1)
+				failed_add(u, a->comm->world[i]);
+	if (a->newcomm != NULL) {
+		rc = shrink_make(a, x.ctxv);
+		r->err = rc;
+	} else {
+		*a->flag = (int)x.flag;
+		r->err = x.err ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+	}
+	r->pt.done = 1;
+	return 1;
+}
+
+static void
+agree_release(struct ft_mpi_req *r)
+{
+	struct agreement *a = r->state;
+	struct ft_ext x = { .op = FT_EXT_AGREE_FREE };
+
+	if (a == NULL)
+		return;
+	if (a->handle != NULL) {
+		x.handle = a->handle;
+		(void)ft_pt_ext(ft__mpi.pt, &x);
+	}
+	ft__mpi_comm_release(a->comm);
+	free(a->failed);
+	free(a);
+	r->state = NULL;
+}
+
+/* Start an agreement on comm: flag (agree) or newcomm (shrink). */
+static int
+agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
+    MPI_Request *req)
+{
+	struct ft_ext x = { .op = FT_EXT_AGREE };
+	struct ft_mpi_ulfm *u;
+	struct agreement *a;
+	struct ft_mpi_req *r;
+	uint8_t *acked = NULL;
+	size_t nb;
+	int i, k, rc;
+
+	if ((rc = check(comm, call)) != MPI_SUCCESS)
+		return rc;
+	if (FT_MPI_INTER(comm))
+		return ft__mpi_err(comm, MPI_ERR_COMM, call, "not on an "
+		    "intercommunicator (ft implements agreement and shrink "
+		    "on intracommunicators)");
+	if ((flag == NULL && newcomm == NULL) || req == NULL)
+		return ft__mpi_err(comm, MPI_ERR_ARG, call, "NULL argument");
+	nb = ((size_t)comm->size + 7) / 8;
+	if ((u = update(comm)) == NULL ||
+	    (a = calloc(1, sizeof(*a))) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	if ((a->failed = calloc(2, nb)) == NULL ||
+	    (r = ft__mpi_req_new(FT_MPI_REQ_COLL, comm)) == NULL) {
+		free(a->failed);
+		free(a);
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	}
+	acked = a->failed + nb;
+	a->comm = comm;
+	a->flag = flag;
+	a->newcomm = newcomm;
+	a->call = call;
+	ft__mpi_comm_hold(comm);
+	r->advance = agree_advance;
+	r->release = agree_release;
+	r->state = a;
+	for (k = 0; k < u->nfailed; k++) {
+		if ((i = member_index(comm->world, comm->size,
+		    u->failed[k])) < 0)
+			continue;
+		a->failed[i / 8] |= (uint8_t)(1u << (i % 8));
+		if (k < u->nacked)
+			acked[i / 8] |= (uint8_t)(1u << (i % 8));
+	}
+	x.ctx = comm->ctx;
+	x.seq = u->seq++;
+	x.members = comm->world;
+	x.n = (uint32_t)comm->size;
+	x.me = (uint32_t)comm->rank;
+	x.flag = flag != NULL ? (uint32_t)*flag : ~0u;
+	x.ctxv = ft__mpi_ctx_next();
+	x.failed = a->failed;
+	x.acked = acked;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {
+		rc = ft__mpi_err(comm, errno == ENOMEM ? MPI_ERR_NO_MEM :
+		    MPI_ERR_INTERN, call, "%s", strerror(errno));
+		(void)ft__mpi_req_free(r);
+		return rc;
+	}
+	a->handle = x.handle;
+	memset(a->failed, 0, nb);
+	(void)agree_advance(r);
+	*req = r;
+	return MPI_SUCCESS;
+}
+
+/* A blocking agreement: start it and wait. */
+static int
+agree_block(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm)
+{
+	MPI_Request req;
+	int rc;
+
+	if ((rc = agree_start(comm, call, flag, newcomm, &req)) !=
+	    MPI_SUCCESS)
+		return rc;
+	return ft__mpi_wait_one(call, &req, MPI_STATUS_IGNORE);
+}
+
+int
+PMPIX_Comm_agree(MPI_Comm comm, int *flag)
+{
+	return agree_block(comm, "MPIX_Comm_agree", flag, NULL);
+}
+
+int
+PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *req)
+{
+	return agree_start(comm, "MPIX_Comm_iagree", flag, NULL, req);
+}
+
+int
+PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	return agree_block(comm, "MPIX_Comm_shrink", NULL, newcomm);
+}
+
+int
+PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
+{
+	return agree_start(comm, "MPIX_Comm_ishrink", NULL, newcomm, req);
+}
+
+/* The profiling interface: MPIX_X is a weak alias of PMPIX_X. */
+#pragma weak MPIX_Comm_revoke = PMPIX_Comm_revoke
+#pragma weak MPIX_Comm_is_revoked = PMPIX_Comm_is_revoked
+#pragma weak MPIX_Comm_shrink = PMPIX_Comm_shrink
+#pragma weak MPIX_Comm_ishrink = PMPIX_Comm_ishrink
+#pragma weak MPIX_Comm_agree = PMPIX_Comm_agree
+#pragma weak MPIX_Comm_iagree = PMPIX_Comm_iagree
+#pragma weak MPIX_Comm_get_failed = PMPIX_Comm_get_failed
+#pragma weak MPIX_Comm_ack_failed = PMPIX_Comm_ack_failed
+#pragma weak MPIX_Comm_failure_ack = PMPIX_Comm_failure_ack
+#pragma weak MPIX_Comm_failure_get_acked = PMPIX_Comm_failure_get_acked

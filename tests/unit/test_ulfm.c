@@ -1,0 +1,621 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The "ulfm" protocol without sockets: a simulated engine implements
+ * the effects it uses (send_frame, fail_ctx) over in-memory channels,
+ * and drives each process's copy through its hooks.  Each ordered pair
+ * of processes has a channel of two FIFOs: frames the sender still
+ * holds (they die with it) and frames the kernel has (delivered even
+ * after the sender died).  Every step picks one enabled event at
+ * random: a process runs its program (join an agreement, test it,
+ * free it), a channel moves a frame into the kernel, a process reads
+ * the next frame of a channel, or a process takes the view that says
+ * who died (views come late, and one process at a time, as in a job).
+ * Kills happen before chosen steps.
+ *
+ * The program: NAGREE agreements in a row on one context, member i
+ * giving flag ~(1 << i), so that the AND says exactly who contributed;
+ * process 0 also revokes the context first.  Checked, under random
+ * interleavings, a kill of every process at every step, and random
+ * pairs and triples of kills: nothing waits forever; every survivor
+ * decides each agreement; every process that decided (survivor, or
+ * dead since) decided the same flag and failed set; every survivor
+ * contributed; whoever did not contribute is in the failed set, and
+ * only dead processes are; and a revoke that reached one survivor, or
+ * whose initiator survived, reached every survivor once.
+ */
+#include <stdlib.h>
+
+#include "proto/proto.h"
+#include "tap.h"
+
+#define MAXP	6
+#define NAGREE	2
+#define CTX	40
+
+struct ft_req {
+	int	 unused;
+};
+
+struct item {
+	struct item	*next;
+	uint8_t		*frame;
+	size_t		 len;
+};
+
+struct fifo {
+	struct item	*head, *tail;
+};
+
+struct sproc {
+	struct ft_proto	 p;
+	int		 dead;
+	int		 view_due;	/* a newer view waits for it */
+	int		 round;		/* agreements done */
+	void		*handle;	/* the one joined, or NULL */
+	uint32_t	 flag[NAGREE];
+	uint8_t		 failed[NAGREE];
+	int		 decided[NAGREE];
+	int		 revoked;	/* fail_ctx calls */
+};
+
+struct sim {
+	uint32_t	 n;
+	struct sproc	 P[MAXP];
+	struct fifo	 held[MAXP][MAXP], kern[MAXP][MAXP];
+	uint64_t	 rng;
+	int		 failed;
+	char		 why[200];
+};
+
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void
+fifo_push(struct fifo *f, struct item *it)
+{
+	it->next = NULL;
+	if (f->tail != NULL)
+		f->tail->next = it;
+	else
+		f->head = it;
+	f->tail = it;
+}
+
+static struct item *
+fifo_pop(struct fifo *f)
+{
+	struct item *it = f->head;
+
+	if (it != NULL && (f->head = it->next) == NULL)
+		f->tail = NULL;
+	return it;
+}
+
+static void
+fifo_clear(struct fifo *f)
+{
+	struct item *it;
+
+	while ((it = fifo_pop(f)) != NULL) {
+		free(it->frame);
+		free(it);
+	}
+}
+
+/* The core argument names a process: its index in the simulation. */
+struct cookie {
+	struct sim	*S;
+	uint32_t	 self;
+};
+
+static struct cookie cookies[MAXP];
+
+static int
+c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
+{
+	struct cookie *c = core;
+	struct item *it;
+
+	if (proc >= c->S->n || proc == c->self) {
+		c->S->failed = 1;
+		snprintf(c->S->why, sizeof(c->S->why), "process %u sent a "
+		    "frame to %u", c->self, proc);
+		errno = EINVAL;
+		return -1;
+	}
+	if (c->S->P[proc].dead) {
+		errno = ECONNRESET;
+		return -1;
+	}
+	if ((it = calloc(1, sizeof(*it))) == NULL ||
+	    (it->frame = malloc(wb->len)) == NULL)
+		abort();
+	memcpy(it->frame, wb->p, wb->len);
+	it->len = wb->len;
+	fifo_push(&c->S->held[c->self][proc], it);
+	return 0;
+}
+
+static void
+c_fail_ctx(void *core, uint32_t ctx, uint32_t n, int err)
+{
+	struct cookie *c = core;
+
+	if (ctx == CTX && n == 2 && err == ECANCELED)
+		c->S->P[c->self].revoked++;
+}
+
+static const struct ft_core_ops sim_core = {
+	.send_frame = c_send_frame,
+	.fail_ctx = c_fail_ctx,
+};
+
+static void
+sim_free(struct sim *S)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < S->n; i++) {
+		ft_proto_release(&S->P[i].p);
+		for (j = 0; j < S->n; j++) {
+			fifo_clear(&S->held[i][j]);
+			fifo_clear(&S->kern[i][j]);
+		}
+	}
+}
+
+static void
+sim_init(struct sim *S, uint32_t n, uint64_t seed)
+{
+	struct ft_conf conf;
+	uint32_t i;
+
+	memset(S, 0, sizeof(*S));
+	S->n = n;
+	S->rng = seed * 2654435761u + 1;
+	for (i = 0; i < n; i++) {
+		memset(&conf, 0, sizeof(conf));
+		conf.rank = conf.proc = i;
+		conf.size = n;
+		conf.ppr = 1;
+		cookies[i] = (struct cookie){ S, i };
+		if (ft_proto_init(&S->P[i].p, &ft__proto_ulfm, &conf,
+		    &sim_core, &cookies[i]) != 0)
+			abort();
+	}
+}
+
+/* Process i's program: one step. */
+static void
+app_step(struct sim *S, uint32_t i)
+{
+	struct sproc *P = &S->P[i];
+	struct ft_ext x;
+	uint32_t members[MAXP], k;
+	uint8_t failed[1] = { 0 }, acked[1] = { 0 };
+
+	if (i == 0 && P->round == 0 && P->handle == NULL && !P->revoked) {
+		for (k = 0; k < S->n; k++)
+			members[k] = k;
+		memset(&x, 0, sizeof(x));
+		x.op = FT_EXT_REVOKE;
+		x.ctx = CTX;
+		x.nctx = 2;
+		x.members = members;
+		x.n = S->n;
+		if (P->p.ops->ext(&P->p, &x) != 0)
+			abort();
+		return;
+	}
+	memset(&x, 0, sizeof(x));
+	if (P->handle == NULL) {
+		for (k = 0; k < S->n; k++)
+			members[k] = k;
+		x.op = FT_EXT_AGREE;
+		x.ctx = CTX;
+		x.seq = (uint32_t)P->round;
+		x.members = members;
+		x.n = S->n;
+		x.me = i;
+		x.flag = ~(1u << i);
+		x.failed = failed;
+		x.acked = acked;
+		if (P->p.ops->ext(&P->p, &x) != 0) {
+			S->failed = 1;
+			snprintf(S->why, sizeof(S->why), "process %u could "
+			    "not join agreement %d", i, P->round);
+			return;
+		}
+		P->handle = x.handle;
+		return;
+	}
+	x.op = FT_EXT_AGREE_TEST;
+	x.handle = P->handle;
+	x.failed = &P->failed[P->round];
+	if (P->p.ops->ext(&P->p, &x) != 0 || !x.result)
+		return;
+	P->flag[P->round] = x.flag;
+	P->decided[P->round] = 1;
+	x.op = FT_EXT_AGREE_FREE;
+	(void)P->p.ops->ext(&P->p, &x);
+	P->handle = NULL;
+	P->round++;
+}
+
+/* Can process i's program move on? */
+static int
+app_ready(struct sim *S, uint32_t i)
+{
+	struct sproc *P = &S->P[i];
+	struct ft_ext x;
+	uint8_t scratch[1];
+
+	if (P->dead || P->round >= NAGREE)
+		return 0;
+	if (P->handle == NULL)
+		return 1;
+	memset(&x, 0, sizeof(x));
+	x.op = FT_EXT_AGREE_TEST;
+	x.handle = P->handle;
+	x.failed = scratch;
+	return P->p.ops->ext(&P->p, &x) == 0 && x.result;
+}
+
+/* Process i reads the next frame the kernel has from j. */
+static void
+read_one(struct sim *S, uint32_t j, uint32_t i)
+{
+	struct item *it = fifo_pop(&S->kern[j][i]);
+	struct ft_hdr h;
+
+	if (ft_hdr_decode(it->frame, &h) != 0 || h.len != it->len ||
+	    S->P[i].p.ops->frame(&S->P[i].p, j, &h,
+	    it->frame + FT_WIRE_HDRLEN) != 0) {
+		S->failed = 1;
+		snprintf(S->why, sizeof(S->why), "process %u refused a "
+		    "frame from %u", i, j);
+	}
+	free(it->frame);
+	free(it);
+}
+
+static void
+take_view(struct sim *S, uint32_t i)
+{
+	uint32_t dead[MAXP], nd = 0, k;
+
+	for (k = 0; k < S->n; k++)
+		if (S->P[k].dead)
+			dead[nd++] = k;
+	S->P[i].view_due = 0;
+	if (S->P[i].p.ops->view(&S->P[i].p, dead, nd) != 0) {
+		S->failed = 1;
+		snprintf(S->why, sizeof(S->why), "process %u refused a view",
+		    i);
+	}
+}
+
+static void
+kill_proc(struct sim *S, uint32_t x)
+{
+	uint32_t k;
+
+	if (S->P[x].dead)
+		return;
+	S->P[x].dead = 1;
+	for (k = 0; k < S->n; k++) {
+		fifo_clear(&S->held[x][k]);
+		if (!S->P[k].dead)
+			S->P[k].view_due = 1;
+	}
+}
+
+enum ev { EV_APP, EV_FLUSH, EV_READ, EV_VIEW };
+
+/* The pick-th enabled event (or the number of them, pick < 0). */
+static int
+events(struct sim *S, int pick, enum ev *kind, uint32_t *a, uint32_t *b)
+{
+	uint32_t i, j;
+	int n = 0;
+
+#define EVENT(k, x, y) do {						\
+		if (n++ == pick) {					\
+			*kind = (k);					\
+			*a = (x);					\
+			*b = (y);					\
+			return n;					\
+		}							\
+	} while (0)
+	for (i = 0; i < S->n; i++) {
+		if (S->P[i].dead)
+			continue;
+		if (app_ready(S, i))
+			EVENT(EV_APP, i, 0);
+		if (S->P[i].view_due)
+			EVENT(EV_VIEW, i, 0);
+		for (j = 0; j < S->n; j++) {
+			if (S->held[i][j].head != NULL)
+				EVENT(EV_FLUSH, i, j);
+			if (S->kern[j][i].head != NULL)
+				EVENT(EV_READ, j, i);
+		}
+	}
+#undef EVENT
+	return n;
+}
+
+/*
+ * Run with kills[k] (process) before step at[k]; returns the steps
+ * taken.  S->failed says whether a check failed.
+ */
+static int
+run(struct sim *S, uint32_t n, uint64_t seed, const uint32_t *kills,
+    const int *at, int nkills)
+{
+	enum ev kind;
+	uint32_t a, b;
+	int step, total, k;
+	struct item *it;
+
+	sim_init(S, n, seed);
+	for (step = 0; step < 100000 && !S->failed; step++) {
+		for (k = 0; k < nkills; k++)
+			if (at[k] == step)
+				kill_proc(S, kills[k]);
+		if ((total = events(S, -1, &kind, &a, &b)) == 0)
+			break;
+		(void)events(S, (int)(rnd(&S->rng) % (uint64_t)total), &kind,
+		    &a, &b);
+		switch (kind) {
+		case EV_APP:
+			app_step(S, a);
+			break;
+		case EV_VIEW:
+			take_view(S, a);
+			break;
+		case EV_FLUSH:
+			it = fifo_pop(&S->held[a][b]);
+			fifo_push(&S->kern[a][b], it);
+			break;
+		case EV_READ:
+			read_one(S, a, b);
+			break;
+		}
+	}
+	/* Kills scheduled after the end still count as failures. */
+	return step;
+}
+
+static void
+check(struct sim *S)
+{
+	const struct sproc *ref = NULL, *P;
+	uint32_t i, r;
+	int any = 0, initiator_lives = !S->P[0].dead;
+
+	if (S->failed)
+		return;
+	for (i = 0; i < S->n; i++)
+		if (!S->P[i].dead && S->P[i].round < NAGREE) {
+			S->failed = 1;
+			snprintf(S->why, sizeof(S->why), "survivor %u is stuck "
+			    "in agreement %d", i, S->P[i].round);
+			return;
+		}
+	for (r = 0; r < NAGREE; r++) {
+		ref = NULL;
+		for (i = 0; i < S->n; i++) {
+			P = &S->P[i];
+			if (!P->decided[r])
+				continue;
+			if (ref == NULL)
+				ref = P;
+			else if (P->flag[r] != ref->flag[r] ||
+			    P->failed[r] != ref->failed[r]) {
+				S->failed = 1;
+				snprintf(S->why, sizeof(S->why), "agreement "
+				    "%u: %u decided %#x/%#x, %u %#x/%#x", r, i,
+				    P->flag[r], P->failed[r],
+				    (unsigned)(ref - S->P), ref->flag[r],
+				    ref->failed[r]);
+				return;
+			}
+		}
+		if (ref == NULL)
+			continue;
+		for (i = 0; i < S->n; i++) {
+			int contributed = !((ref->flag[r] >> i) & 1);
+			int failed = (ref->failed[r] >> i) & 1;
+
+			if ((!S->P[i].dead && !contributed) ||
+			    (!contributed && !failed) ||
+			    (failed && !S->P[i].dead)) {
+				S->failed = 1;
+				snprintf(S->why, sizeof(S->why), "agreement "
+				    "%u: process %u (%s) contributed %d, "
+				    "failed %d", r, i, S->P[i].dead ? "dead" :
+				    "alive", contributed, failed);
+				return;
+			}
+		}
+	}
+	for (i = 0; i < S->n; i++)
+		if (!S->P[i].dead && S->P[i].revoked > 0)
+			any = 1;
+	for (i = 0; i < S->n; i++)
+		if (!S->P[i].dead && S->P[i].revoked !=
+		    (any || initiator_lives ? 1 : 0)) {
+			S->failed = 1;
+			snprintf(S->why, sizeof(S->why), "survivor %u saw the "
+			    "revoke %d times", i, S->P[i].revoked);
+			return;
+		}
+}
+
+static int
+run_check(struct sim *S, uint32_t n, uint64_t seed, const uint32_t *kills,
+    const int *at, int nkills)
+{
+	int steps = run(S, n, seed, kills, at, nkills);
+
+	check(S);
+	sim_free(S);
+	return steps;
+}
+
+static void
+test_fault_free(struct sim *S)
+{
+	uint32_t n;
+	uint64_t seed;
+	int bad = 0;
+
+	for (n = 1; n <= MAXP; n++)
+		for (seed = 1; seed <= 50 && !bad; seed++) {
+			(void)run_check(S, n, seed, NULL, NULL, 0);
+			if (S->failed) {
+				bad = 1;
+				t_diag("n=%u seed=%llu: %s", n,
+				    (unsigned long long)seed, S->why);
+			}
+		}
+	T_OK(!bad, "fault-free: every process decides the same, the AND of "
+	    "all, on 1 to %d processes", MAXP);
+}
+
+/* Kill each process before each step of a fault-free run. */
+static void
+test_every_kill(struct sim *S, uint32_t n, int seeds)
+{
+	uint32_t x;
+	uint64_t seed;
+	int steps, at, bad = 0, runs = 0;
+
+	for (seed = 1; seed <= (uint64_t)seeds && !bad; seed++) {
+		steps = run_check(S, n, seed, NULL, NULL, 0);
+		for (x = 0; x < n && !bad; x++)
+			for (at = 0; at <= steps && !bad; at++) {
+				runs++;
+				(void)run_check(S, n, seed, &x, &at, 1);
+				if (S->failed) {
+					bad = 1;
+					t_diag("n=%u seed=%llu kill %u at %d: "
+					    "%s", n, (unsigned long long)seed,
+					    x, at, S->why);
+				}
+			}
+	}
+	T_OK(!bad, "%d runs of %u processes, one killed at every step: "
+	    "uniform agreement, no survivor left waiting", runs, n);
+}
+
+/* Several kills at random steps. */
+static void
+test_many_kills(struct sim *S, uint32_t n, int nk, int runs)
+{
+	uint32_t kills[MAXP];
+	int at[MAXP], i, k, bad = 0;
+	uint64_t r = 88172645463325252ull;
+
+	for (i = 0; i < runs && !bad; i++) {
+		for (k = 0; k < nk; k++) {
+			kills[k] = (uint32_t)(rnd(&r) % n);
+			at[k] = (int)(rnd(&r) % 120);
+		}
+		(void)run_check(S, n, (uint64_t)i + 1, kills, at, nk);
+		if (S->failed) {
+			bad = 1;
+			t_diag("n=%u run %d: %s", n, i, S->why);
+		}
+	}
+	T_OK(!bad, "%d runs of %u processes with %d kills at random steps",
+	    runs, n, nk);
+}
+
+/* The checks catch a wrong answer: a survivor that decides alone. */
+static void
+test_checks_bite(struct sim *S)
+{
+	(void)run(S, 3, 7, NULL, NULL, 0);
+	S->P[1].flag[0] ^= 4;
+	check(S);
+	T_OK(S->failed, "the checks see two survivors that disagree");
+	sim_free(S);
+	(void)run(S, 3, 7, NULL, NULL, 0);
+	S->P[2].round = 1;
+	check(S);
+	T_OK(S->failed, "the checks see a survivor left waiting");
+	sim_free(S);
+}
+
+/* A frame that names another process as its sender is refused. */
+static void
+test_bad_frames(struct sim *S)
+{
+	struct ft_msg_agree m;
+	struct ft_wbuf wb;
+	struct ft_hdr h;
+	uint8_t bm[1] = { 0 };
+	struct ft_ext x;
+	uint32_t members[3] = { 0, 1, 2 };
+	uint8_t failed[1] = { 0 }, acked[1] = { 0 };
+
+	sim_init(S, 3, 1);
+	memset(&x, 0, sizeof(x));
+	x.op = FT_EXT_AGREE;
+	x.ctx = CTX;
+	x.members = members;
+	x.n = 3;
+	x.me = 0;
+	x.flag = 1;
+	x.failed = failed;
+	x.acked = acked;
+	T_OK(S->P[0].p.ops->ext(&S->P[0].p, &x) == 0, "join an agreement");
+	memset(&m, 0, sizeof(m));
+	m.kind = FT_AGREE_CONTRIB;
+	m.ctx = CTX;
+	m.n = 3;
+	m.from = 2;		/* but process 1 sends it */
+	m.nval = 1;
+	m.v[0] = (struct ft_agree_val){ 1, 0, bm, bm };
+	ft_wbuf_init(&wb);
+	T_OK(ft_msg_agree_encode(&wb, 1, &m) == 0, "encode a CONTRIB");
+	(void)ft_hdr_decode(wb.p, &h);
+	T_OK(S->P[0].p.ops->frame(&S->P[0].p, 1, &h, wb.p +
+	    FT_WIRE_HDRLEN) == -1 && errno == EPROTO,
+	    "a CONTRIB whose member is not its sender: EPROTO");
+	m.n = 4;
+	m.from = 1;
+	wb.len = 0;
+	T_OK(ft_msg_agree_encode(&wb, 1, &m) == 0, "encode for 4 members");
+	(void)ft_hdr_decode(wb.p, &h);
+	T_OK(S->P[0].p.ops->frame(&S->P[0].p, 1, &h, wb.p +
+	    FT_WIRE_HDRLEN) == -1 && errno == EPROTO,
+	    "a CONTRIB for another number of members: EPROTO");
+	ft_wbuf_release(&wb);
+	sim_free(S);
+}
+
+int
+main(void)
+{
+	static struct sim S;
+
+	test_fault_free(&S);
+	test_checks_bite(&S);
+	test_bad_frames(&S);
+	test_every_kill(&S, 3, 4);
+	test_every_kill(&S, 4, 2);
+	test_every_kill(&S, 5, 1);
+	test_many_kills(&S, 4, 2, 400);
+	test_many_kills(&S, 5, 3, 400);
+	test_many_kills(&S, 6, 4, 200);
+	return t_done();
+}
