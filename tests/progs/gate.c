@@ -30,7 +30,13 @@ main(int argc, char *argv[])
 	}
 	if (argc > 2)
 		rounds = (int)strtol(argv[2], NULL, 10);
-	printf("rank %d pid %ld\n", rank, (long)getpid());
+	/*
+	 * The replicas of a rank print this line with their own pids: of
+	 * one width, so that the rank's stream has the same length from
+	 * either, and a replica that takes over goes on at the same byte
+	 * (ftrun prints each byte of a rank's output once, by offset).
+	 */
+	printf("rank %d pid %010ld\n", rank, (long)getpid());
 	fflush(stdout);
 	if (rank == 0)
 		while (access(argv[1], F_OK) != 0)
