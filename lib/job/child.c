@@ -69,6 +69,12 @@ ft__rank_env(const struct ft__rank_env *e, char **x)
 		x[n++] = env_entry(FT_ENV_HB_PERIOD, "%llu",
 		    (unsigned long long)(e->hb_period_ns / 1000000));
 	}
+	if (e->log_addr != NULL) {
+		x[n++] = env_entry(FT_ENV_LOG_ADDR, "%s", e->log_addr);
+		x[n++] = env_entry(FT_ENV_JOB_ID, "%016llx",
+		    (unsigned long long)e->job_id);
+		x[n++] = env_entry(FT_ENV_INCARNATION, "%u", e->incarnation);
+	}
 	if (e->kill_after != 0) {
 		x[n++] = env_entry(FT_ENV_KILL_AFTER, "%llu",
 		    (unsigned long long)e->kill_after);

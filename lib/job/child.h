@@ -28,6 +28,10 @@ struct ft__rank_env {
 	int		 force_tcp, diverge;
 	uint64_t	 kill_after;	/* --inject after-sends, or 0 */
 	int		 kill_signal;
+	/* Message logging (--ft vlog). */
+	const char	*log_addr;	/* FT_LOG_ADDR, or NULL */
+	uint64_t	 job_id;	/* FT_JOB_ID */
+	uint32_t	 incarnation;	/* FT_INCARNATION: restarts so far */
 };
 
 #define FT__ENV_MAX	24

@@ -29,6 +29,18 @@
 #define FT_ENV_REPLICAS	"FT_REPLICAS"	/* replicas of every rank, R */
 #define FT_ENV_DIVERGE	"FT_CHECK_DIVERGENCE"	/* "1": compare digests */
 #define FT_REPLICAS_MAX	16
+/*
+ * Message logging (--ft vlog): the event logger's address, the job's
+ * id in its log (16 hex digits), and the process's incarnation (0 at
+ * the start, then 1, 2... for each restart).  FT_VLOG_LOG_MEM (bytes of
+ * the sender log kept in memory) and FT_VLOG_STRICT ("1": every send
+ * waits for every determinant) are the user's, through ftrun -x.
+ */
+#define FT_ENV_LOG_ADDR		"FT_LOG_ADDR"
+#define FT_ENV_JOB_ID		"FT_JOB_ID"
+#define FT_ENV_INCARNATION	"FT_INCARNATION"
+#define FT_ENV_LOG_MEM		"FT_VLOG_LOG_MEM"
+#define FT_ENV_VLOG_STRICT	"FT_VLOG_STRICT"
 /* --inject ...,after-sends=N: the process kills itself after N sends. */
 #define FT_ENV_KILL_AFTER	"FT_KILL_AFTER_SENDS"
 #define FT_ENV_KILL_SIGNAL	"FT_KILL_SIGNAL"
