@@ -195,8 +195,8 @@ fail:
 }
 
 int
-ft__inject_after_sends(const struct ft_launch *cf, uint32_t rank,
-    uint32_t replica, uint64_t *after, int *signo)
+ft__inject_after_sends(const struct ft_launch *cf, uint32_t nth,
+    uint32_t rank, uint32_t replica, uint64_t *after, int *signo)
 {
 	const struct ft_inject *ij;
 	size_t k;
@@ -209,7 +209,8 @@ ft__inject_after_sends(const struct ft_launch *cf, uint32_t rank,
 		    ((ij->target == FT_INJECT_REPLICA &&
 		    ij->replica == replica) ||
 		    (ij->target != FT_INJECT_REPLICA && replica ==
-		    (ij->target == FT_INJECT_NONMASTER ? 1u : 0u)))) {
+		    (ij->target == FT_INJECT_NONMASTER ? 1u : 0u))) &&
+		    nth-- == 0) {
 			*after = ij->after_sends;
 			*signo = ij->signo;
 			return 1;

@@ -72,10 +72,12 @@ void	 ft__spawn_exec(const struct ft__spawn *) FT_NORETURN;
 
 /*
  * Is the process (rank, replica) to kill itself after some sends
- * (--inject ...,after-sends=N)?  Returns 1 with N and the signal.
+ * (--inject ...,after-sends=N)?  nth picks among the specs that name
+ * it, in their order: a process restarted (--ft vlog) for the nth time
+ * takes the nth.  Returns 1 with N and the signal.
  */
-int	 ft__inject_after_sends(const struct ft_launch *, uint32_t rank,
-	    uint32_t replica, uint64_t *after, int *signo);
+int	 ft__inject_after_sends(const struct ft_launch *, uint32_t nth,
+	    uint32_t rank, uint32_t replica, uint64_t *after, int *signo);
 
 /*
  * Block SIGCHLD, SIGINT, SIGTERM, SIGHUP and SIGPIPE, the mask before in

@@ -186,6 +186,15 @@ struct ft_launch {
 	const uint8_t	 *cluster_key;	/* FT_WIRE_KEYLEN bytes */
 	char * const	 *stage;	/* --stage FILE or URL */
 	size_t		  nstage;
+	/*
+	 * --ft vlog: the event logger to use (--log-server ADDR), or NULL
+	 * to start one (ftlog serve) that logs in log_dir (--log-dir,
+	 * kept after the job), or else in a directory made for the job
+	 * and removed when it ends well; log_sync is its --sync mode.
+	 */
+	const char	 *log_server;
+	const char	 *log_dir;
+	const char	 *log_sync;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124
