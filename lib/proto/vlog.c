@@ -157,7 +157,10 @@ struct vlog {
 	int			 spill_fd;
 	uint64_t		 spill_off;
 	const char		*spill_dir;
-	uint64_t		 resent;	/* messages sent again */
+	/* The message the send hook holds: a progress pass it runs must
+	 * not send it from the log (own_dst UINT32_MAX: none). */
+	uint32_t		 own_dst;
+	uint64_t		 own_seq;
 };
 
 #define CORE(s)		((s)->p->core)
@@ -440,6 +443,7 @@ vlog_init(struct ft_proto *p, const struct ft_conf *cf)
 	s->strict = cf->strict;
 	s->check = cf->check_divergence;
 	s->spill_fd = -1;
+	s->own_dst = UINT32_MAX;
 	s->spill_dir = cf->spill_dir;
 	s->mem_max = cf->log_mem != 0 ? cf->log_mem : LOG_MEM_DEFAULT;
 	if ((cf->ppr > 1) || cf->log_addr == NULL || cf->key == NULL) {
@@ -692,6 +696,8 @@ pump_peer(struct vlog *s, uint32_t d, uint64_t limit)
 {
 	struct vpeer *vp = &s->peers[d];
 
+	if (d == s->own_dst && limit > s->own_seq)
+		limit = s->own_seq;
 	digest_flush(s, d);
 	if (vp->txnext < vp->sup)
 		vp->txnext = vp->sup;
@@ -780,21 +786,41 @@ wait_tx(struct vlog *s, uint32_t d, uint64_t seq)
 	}
 }
 
+static int	send_owned(struct vlog *, struct ft_msg *, struct vpeer *);
+
 static int
 vlog_send(struct ft_proto *p, struct ft_msg *m)
 {
 	struct vlog *s = vlog_of(p);
 	struct vpeer *vp;
 	uint64_t seq = m->seq;
-	uint32_t crc;
+	int rc;
 
 	s->clock++;
-	/* Sends to ourselves are made again by re-execution. */
-	if (m->dst == s->rank)
+	/*
+	 * Sends to ourselves are made again by re-execution.  Processes
+	 * that joined later (MPI_Comm_spawn) are not covered: their
+	 * messages go as without a protocol.
+	 */
+	if (m->dst == s->rank || m->dst >= s->size)
 		return 0;
 	vp = &s->peers[m->dst];
 	if (log_add(s, m) == NULL)
 		return -1;
+	s->own_dst = m->dst;
+	s->own_seq = seq;
+	rc = send_owned(s, m, vp);
+	s->own_dst = UINT32_MAX;
+	return rc;
+}
+
+/* The send hook's work on message m, which it holds in the log. */
+static int
+send_owned(struct vlog *s, struct ft_msg *m, struct vpeer *vp)
+{
+	uint64_t seq = m->seq;
+	uint32_t crc;
+
 	/* A restarted process learns what the receiver holds first. */
 	if (unsettled(s, vp))
 		(void)wait_tx(s, m->dst, UINT64_MAX);
@@ -863,10 +889,13 @@ static int
 vlog_deliver(struct ft_proto *p, const struct ft_msg *m)
 {
 	struct vlog *s = vlog_of(p);
-	struct vpeer *vp = &s->peers[m->src];
+	struct vpeer *vp;
 	struct ft_det d, *np;
 	size_t i;
 
+	if (m->src >= s->size)
+		return 0;
+	vp = &s->peers[m->src];
 	s->clock++;
 	for (i = 0; i < vp->nrts; i++)
 		if (vp->rts[i] == m->seq) {
@@ -938,11 +967,8 @@ vlog_arrive(struct ft_proto *p, const struct ft_msg *m, void *handle)
 	struct early *e;
 	int rc;
 
-	if (m->src >= s->size) {
-		errno = EPROTO;
-		CORE(s)->drop(CORE_ARG(s), handle);
-		return -1;
-	}
+	if (m->src >= s->size)
+		return FT_ARRIVE_MATCH;	/* a spawned process's */
 	vp = &s->peers[m->src];
 	if (m->seq < vp->rseq) {
 		/* Made again by a restarted sender: the same bytes? */
