@@ -254,6 +254,8 @@ init_common(void)
 			pc.log_mem = strtoull(s, NULL, 10);
 		s = getenv(FT_ENV_VLOG_STRICT);
 		pc.strict = s != NULL && strcmp(s, "1") == 0;
+		/* For the tests of divergence: replay nothing. */
+		pc.replay_off = getenv("FT_VLOG_TEST_BREAK") != NULL;
 	}
 	if ((ft__mpi.pt = ft_pt_new(&pc)) == NULL) {
 		/* The listeners, or the protocol's init, said why. */

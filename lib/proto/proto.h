@@ -90,6 +90,8 @@ struct ft_conf {
 	const char	*spill_dir;	/* private directory for spill files */
 	uint64_t	 log_mem;	/* sender log bytes kept in memory */
 	int		 strict;	/* wait for every determinant */
+	int		 replay_off;	/* tests only: a restarted process
+					 * ignores its log (a divergence) */
 };
 
 /*

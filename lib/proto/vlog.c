@@ -123,7 +123,7 @@ enum { REPLAY_NONE = 0, REPLAY_FETCH, REPLAY_ON };
 struct vlog {
 	struct ft_proto		*p;
 	uint32_t		 rank, size, inc;
-	int			 strict, check, diverged;
+	int			 strict, check, diverged, replay_off;
 	uint64_t		 clock;
 	uint32_t		 probes;
 	/* The logger. */
@@ -384,6 +384,8 @@ on_records(void *arg, uint32_t rank, uint32_t reqid, const struct ft_det *d,
 	if (rank != s->rank || reqid != s->fetch_id)
 		return;
 	for (i = 0; i < n; i++) {
+		if (s->replay_off && d[i].kind != FT_DET_DELIVERY)
+			continue;
 		if (d[i].kind == FT_DET_DELIVERY) {
 			if (rdel_add(s, dkey(d[i].sender, d[i].sclock)) != 0)
 				goto nomem;
@@ -441,6 +443,7 @@ vlog_init(struct ft_proto *p, const struct ft_conf *cf)
 	s->size = cf->size;
 	s->inc = cf->incarnation;
 	s->strict = cf->strict;
+	s->replay_off = cf->replay_off;
 	s->check = cf->check_divergence;
 	s->spill_fd = -1;
 	s->own_dst = UINT32_MAX;

@@ -306,6 +306,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	pc.spill_dir = cf->unix_dir;
 	pc.log_mem = cf->log_mem;
 	pc.strict = cf->strict;
+	pc.replay_off = cf->replay_off;
 	pt->wfd = -1;
 	if (ft_proto_init(&pt->proto, cf->proto != NULL ? cf->proto :
 	    &ft__proto_none, &pc, &core_ops, pt) != 0)

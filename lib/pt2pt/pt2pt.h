@@ -112,6 +112,7 @@ struct ft_pt_conf {
 	uint32_t		 incarnation;
 	uint64_t		 log_mem;
 	int			 strict;
+	int			 replay_off;
 };
 
 /*

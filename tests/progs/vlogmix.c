@@ -13,11 +13,15 @@
  * broadcast every round and folded by everyone into G; at the end
  * every G must be equal.  What rank 0 prints depends on nothing
  * nondeterministic: the output of a run with failures must be the
- * output of a run without.  Usage: vlogmix [ROUNDS]
+ * output of a run without.  Usage: vlogmix [ROUNDS [GATE]]: with GATE,
+ * rank 0 waits halfway, outside MPI, until the file GATE exists (a test
+ * does something to the job there).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 static unsigned long long
 fold(unsigned long long h, unsigned long long v)
@@ -53,6 +57,9 @@ main(int argc, char *argv[])
 			prev[k] = 1;
 	}
 	for (r = 0; r < rounds; r++) {
+		while (rank == 0 && argc > 2 && r == rounds / 2 &&
+		    access(argv[2], F_OK) != 0)
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 		pair[0] = L;
 		/* ANY_SOURCE: rank 0 takes one value from each other rank. */
 		sum = 0;
