@@ -602,6 +602,22 @@ main(int argc, char *argv[])
 		ft_diex(FT_EXIT_USAGE, "--stage needs --host, --hostfile or "
 		    "--boot");
 	(void)setup_hosts(&cf, &x);
+	/* A logger the user runs knows the cluster key, not the job's. */
+	if (cf.log_server != NULL) {
+		char kpath[PATH_MAX], kwhy[FT_WIRE_TEXT_MAX];
+		const char *kf = x.keyfile;
+
+		if (kf == NULL) {
+			if (ft_cluster_key_path(kpath, sizeof(kpath)) != 0)
+				ft_diex(FT_EXIT_USAGE, "--log-server: no "
+				    "--key-file and no default cluster key "
+				    "(HOME is not set)");
+			kf = kpath;
+		}
+		if (ft_cluster_key_load(kf, x.key, kwhy, sizeof(kwhy)) != 0)
+			ft_diex(FT_EXIT_USAGE, "%s", kwhy);
+		cf.log_key = x.key;
+	}
 	cf.argv = argv;
 	cf.tmpdir = getenv("TMPDIR");
 	cf.path = getenv("PATH");

@@ -74,6 +74,9 @@ ft__rank_env(const struct ft__rank_env *e, char **x)
 		x[n++] = env_entry(FT_ENV_JOB_ID, "%016llx",
 		    (unsigned long long)e->job_id);
 		x[n++] = env_entry(FT_ENV_INCARNATION, "%u", e->incarnation);
+		if (e->log_keyfd != -1)
+			x[n++] = env_entry(FT_ENV_LOG_KEYFD, "%d",
+			    e->log_keyfd);
 	}
 	if (e->kill_after != 0) {
 		x[n++] = env_entry(FT_ENV_KILL_AFTER, "%llu",

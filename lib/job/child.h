@@ -32,6 +32,7 @@ struct ft__rank_env {
 	const char	*log_addr;	/* FT_LOG_ADDR, or NULL */
 	uint64_t	 job_id;	/* FT_JOB_ID */
 	uint32_t	 incarnation;	/* FT_INCARNATION: restarts so far */
+	int		 log_keyfd;	/* FT_LOG_KEY_FD, or -1 */
 };
 
 #define FT__ENV_MAX	24

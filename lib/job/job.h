@@ -39,6 +39,7 @@
 #define FT_ENV_LOG_ADDR		"FT_LOG_ADDR"
 #define FT_ENV_JOB_ID		"FT_JOB_ID"
 #define FT_ENV_INCARNATION	"FT_INCARNATION"
+#define FT_ENV_LOG_KEYFD	"FT_LOG_KEY_FD"	/* --log-server: its key */
 #define FT_ENV_LOG_MEM		"FT_VLOG_LOG_MEM"
 #define FT_ENV_VLOG_STRICT	"FT_VLOG_STRICT"
 /* --inject ...,after-sends=N: the process kills itself after N sends. */
@@ -195,6 +196,9 @@ struct ft_launch {
 	const char	 *log_server;
 	const char	 *log_dir;
 	const char	 *log_sync;
+	/* The key of log_server (the cluster key file's): ranks get it
+	 * on a pipe, FT_LOG_KEY_FD.  NULL: the job key. */
+	const uint8_t	 *log_key;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

@@ -748,6 +748,7 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
     const sigset_t *origmask, int *errfd)
 {
 	int out[2], err[2], in[2] = { -1, -1 }, key[2], ep[2];
+	int lkey[2] = { -1, -1 };
 	const struct ft_launch_proc *spec = l->ranks[i].spec;
 	char **argv = spec != NULL ? spec->argv : l->cf->argv;
 	pid_t pid, parent = getpid();
@@ -768,6 +769,15 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (write(key[1], l->key, sizeof(l->key)) != (ssize_t)sizeof(l->key))
 		return -1;
 	close(key[1]);
+	/* --log-server: the logger's key, on a pipe of its own. */
+	if (l->vlog && l->cf->log_key != NULL) {
+		if (pipe_cloexec(lkey) != 0)
+			return -1;
+		if (write(lkey[1], l->cf->log_key, FT_WIRE_KEYLEN) !=
+		    FT_WIRE_KEYLEN)
+			return -1;
+		close(lkey[1]);
+	}
 	memset(&re, 0, sizeof(re));
 	re.rank = spec != NULL ? spec->rank : l->ranks[i].rank;
 	re.size = spec != NULL ? spec->size : l->nranks;
@@ -780,6 +790,7 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	re.progname = l->progname;
 	re.proto = l->cf->proto;
 	re.keyfd = key[0];
+	re.log_keyfd = lkey[0];
 	re.hbfd = l->hb_wfd;
 	re.hb_period_ns = l->hb_period_ns;
 	re.force_tcp = l->cf->force_tcp;
@@ -819,7 +830,8 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (pid == 0) {
 		sp = (struct ft__spawn){ prog, argv, l->cf->setenv,
 		    l->cf->nsetenv, env, nenv, in[0], out[1], err[1],
-		    { key[0], l->hb_wfd, -1 }, spec != NULL ? spec->wdir : NULL,
+		    { key[0], l->hb_wfd, lkey[0] },
+		    spec != NULL ? spec->wdir : NULL,
 		    origmask, parent, ep[1] };
 		ft__spawn_exec(&sp);
 	}
@@ -829,6 +841,8 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	close(out[1]);
 	close(err[1]);
 	close(key[0]);
+	if (lkey[0] != -1)
+		close(lkey[0]);
 	close(ep[1]);
 	*errfd = ep[0];
 	if (in[0] != -1) {

@@ -156,6 +156,32 @@ bad:
 	_exit(FT_EXIT_USAGE);
 }
 
+/* --log-server: the logger's key, 32 bytes on an inherited pipe. */
+static uint8_t log_key[FT_WIRE_KEYLEN];
+
+static int
+read_log_key(const char *fd_s)
+{
+	size_t got = 0;
+	ssize_t n;
+	char *end;
+	long fd;
+
+	fd = strtol(fd_s, &end, 10);
+	if (*fd_s == '\0' || *end != '\0' || fd < 0 || fd > 65535)
+		return -1;
+	while (got < sizeof(log_key)) {
+		n = read((int)fd, log_key + got, sizeof(log_key) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close((int)fd);
+	return got == sizeof(log_key) ? 0 : -1;
+}
+
 static int
 init_common(void)
 {
@@ -254,6 +280,9 @@ init_common(void)
 			pc.log_mem = strtoull(s, NULL, 10);
 		s = getenv(FT_ENV_VLOG_STRICT);
 		pc.strict = s != NULL && strcmp(s, "1") == 0;
+		if ((s = getenv(FT_ENV_LOG_KEYFD)) != NULL &&
+		    read_log_key(s) == 0)
+			pc.log_key = log_key;
 		/* For the tests of divergence: replay nothing. */
 		pc.replay_off = getenv("FT_VLOG_TEST_BREAK") != NULL;
 	}

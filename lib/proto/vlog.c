@@ -125,7 +125,8 @@ struct vlog {
 	uint32_t		 rank, size, inc;
 	int			 strict, check, diverged, replay_off;
 	uint64_t		 clock;
-	uint32_t		 probes;
+	uint32_t		 probes;	/* since the last delivery */
+	uint32_t		 unsucc;	/* not logged yet (fruitless) */
 	/* The logger. */
 	struct ft_logc		*lc;
 	int			 opened;
@@ -790,6 +791,7 @@ wait_tx(struct vlog *s, uint32_t d, uint64_t seq)
 }
 
 static int	send_owned(struct vlog *, struct ft_msg *, struct vpeer *);
+static void	fruitless_out(struct vlog *);
 
 static int
 vlog_send(struct ft_proto *p, struct ft_msg *m)
@@ -808,6 +810,7 @@ vlog_send(struct ft_proto *p, struct ft_msg *m)
 	if (m->dst == s->rank || m->dst >= s->size)
 		return 0;
 	vp = &s->peers[m->dst];
+	fruitless_out(s);
 	if (log_add(s, m) == NULL)
 		return -1;
 	s->own_dst = m->dst;
@@ -1079,6 +1082,59 @@ vlog_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 	record(s, &d, 1);
 }
 
+/*
+ * Unsuccessful tests and probes are many in a polling loop, and all
+ * alike: they are counted, and the next determinant of an outcome
+ * carries the count in its probes field, as MPICH-V2 does.  A send
+ * made after some of them waits for their count to be logged
+ * (fruitless_out), since what it carries may depend on it.
+ */
+static int
+fruitless_kind(uint32_t kind)
+{
+	return kind == FT_ND_PROBE || kind == FT_ND_FLAG ||
+	    kind == FT_ND_INDEX || kind == FT_ND_COUNT;
+}
+
+static int
+fruitless(const struct ft_nd *ev)
+{
+	switch (ev->kind) {
+	case FT_ND_PROBE:
+	case FT_ND_FLAG:
+	case FT_ND_COUNT:
+		return ev->v[0] == 0;
+	case FT_ND_INDEX:
+		return (int64_t)ev->v[0] == -1;
+	default:
+		return 0;
+	}
+}
+
+static void
+fruitless_value(struct ft_nd *ev)
+{
+	ev->v[0] = ev->kind == FT_ND_INDEX ? (uint64_t)-1 : 0;
+	ev->v[1] = ev->v[2] = 0;
+}
+
+/* Log the count of unsuccessful outcomes not logged yet, as one more. */
+static void
+fruitless_out(struct vlog *s)
+{
+	struct ft_det d;
+
+	if (s->unsucc == 0)
+		return;
+	memset(&d, 0, sizeof(d));
+	d.kind = FT_ND_FLAG;
+	d.clock = s->clock;
+	d.sender = FT_DET_NOSENDER;
+	d.probes = s->unsucc - 1;
+	s->unsucc = 0;
+	record(s, &d, 1);
+}
+
 static int
 vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
 {
@@ -1096,6 +1152,23 @@ vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
 	}
 	if (s->rsn > 0) {
 		r = &s->rsync[s->rsfirst];
+		if (r->probes > 0) {
+			/* An unsuccessful outcome the log counted. */
+			if (!fruitless_kind(ev->kind)) {
+				note(s, FT_NOTE_DIVERGE, "rank %u diverged in "
+				    "its replay: event at clock %llu is a %s "
+				    "here, an unsuccessful test or probe in "
+				    "the log", s->rank,
+				    (unsigned long long)s->clock,
+				    ft_det_kind_name(ev->kind));
+				errno = EPROTO;
+				return -1;
+			}
+			r->probes--;
+			fruitless_value(ev);
+			s->probes++;
+			return 0;
+		}
 		if (r->kind != ev->kind) {
 			note(s, FT_NOTE_DIVERGE, "rank %u diverged in its "
 			    "replay: event at clock %llu is a %s here, a %s in "
@@ -1109,16 +1182,20 @@ vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
 		s->rsfirst++;
 		if (--s->rsn == 0)
 			s->rsfirst = 0;
+	} else if (fruitless(ev)) {
+		/* Counted, not logged: the next record says how many. */
+		s->unsucc++;
 	} else {
 		memset(&d, 0, sizeof(d));
 		d.kind = ev->kind;
 		d.clock = s->clock;
 		d.sender = FT_DET_NOSENDER;
-		d.probes = s->probes;
+		d.probes = s->unsucc;
+		s->unsucc = 0;
 		memcpy(d.v, ev->v, sizeof(d.v));
 		record(s, &d, 1);
 	}
-	if (ev->kind == FT_ND_PROBE && ev->v[0] == 0)
+	if (fruitless(ev))
 		s->probes++;
 	return 0;
 }

@@ -300,7 +300,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	pc.proc = pt->self;
 	pc.check_divergence = cf->check_divergence;
 	pc.log_addr = cf->log_addr;
-	pc.key = cf->key;
+	pc.key = cf->log_key != NULL ? cf->log_key : cf->key;
 	pc.job = cf->job;
 	pc.incarnation = cf->incarnation;
 	pc.spill_dir = cf->unix_dir;

@@ -113,6 +113,7 @@ struct ft_pt_conf {
 	uint64_t		 log_mem;
 	int			 strict;
 	int			 replay_off;
+	const uint8_t		*log_key;	/* NULL: key */
 };
 
 /*

@@ -111,6 +111,7 @@ struct sproc {
 	uint8_t		 sent[MAXR][ROUNDS][PAYLOAD];
 	uint8_t		 gone[MAXP];
 	int		 view_due;
+	int		 waits;		/* for its logger (nondet EAGAIN) */
 	uint64_t	 rng;
 	/* The fd the protocol asked the engine to watch. */
 	int		 wfd;
@@ -131,6 +132,7 @@ struct sim {
 	uint32_t	 ndead;
 	int		 restart_due[MAXP];
 	int		 restarts;
+	int		 idle;		/* silent logger waits in a row */
 	char		 err[256];
 };
 
@@ -522,10 +524,8 @@ app_step(struct sim *S, struct sproc *P)
 	uint8_t b[PAYLOAD];
 	int rc;
 
-	if (P->pc == S->nops) {
-		(void)log_io(S, P, 1);
+	if (P->pc == S->nops)
 		return 0;
-	}
 	switch (o->kind) {
 	case OP_SEND:
 		payload(b, P->id, o->dst, o->round, P->state);
@@ -557,8 +557,10 @@ app_step(struct sim *S, struct sproc *P)
 			memset(&P->ev, 0, sizeof(P->ev));
 			P->ev.op = FT_ND_ASK;
 			if (S->ops->nondet(&P->proto, &P->ev) != 0) {
-				(void)log_io(S, P, 1);
-				return errno == EAGAIN ? 0 : -1;
+				if (errno != EAGAIN)
+					return -1;
+				P->waits = 1;
+				return 0;
 			}
 			P->phase = 1;
 			memset(&P->ev, 0, sizeof(P->ev));
@@ -567,8 +569,10 @@ app_step(struct sim *S, struct sproc *P)
 			P->ev.v[0] = rnd(&P->rng) & 1;
 		}
 		if (S->ops->nondet(&P->proto, &P->ev) != 0) {
-			if (errno == EAGAIN)
+			if (errno == EAGAIN) {
+				P->waits = 1;
 				return 0;
+			}
 			fail(S, "process %u: nondet: %s", P->id,
 			    strerror(errno));
 			return -1;
@@ -746,6 +750,7 @@ restart_proc(struct sim *S, uint32_t x, uint64_t seed)
 	if (proc_init(S, x, seed) != 0)
 		return;
 	P->view_due = S->ndead > 0;
+	P->waits = 0;
 	S->restarts++;
 }
 
@@ -775,12 +780,9 @@ events(struct sim *S, int pick, enum ev_kind *kind, uint32_t *a, uint32_t *b)
 				EV(EV_RESTART, i, 0);
 			continue;
 		}
-		if (P->pc < S->nops && (!P->posted || recv_match(P, &u)))
+		if (P->pc < S->nops && !P->waits &&
+		    (!P->posted || recv_match(P, &u)))
 			EV(EV_APP, i, 0);
-		else if (P->pc == S->nops && S->ops->busy(&P->proto))
-			EV(EV_APP, i, 0);
-		else if (P->wfd != -1 && P->posted)
-			EV(EV_APP, i, 0);	/* its logger may unblock it */
 		if (P->view_due)
 			EV(EV_VIEW, i, 0);
 		for (j = 0; j < S->nranks; j++) {
@@ -792,6 +794,60 @@ events(struct sim *S, int pick, enum ev_kind *kind, uint32_t *a, uint32_t *b)
 	}
 #undef EV
 	return n;
+}
+
+/*
+ * Nothing else can happen: what waits, waits for the logger (a
+ * restarted process's log, acknowledgements that let messages go, a
+ * process that may leave once its log is durable).  Wait for it in
+ * real time, not in steps, so that a slow machine takes longer but
+ * runs the same.  Returns 1 when something came, 0 when nothing did
+ * for 10 s.
+ */
+static int
+logger_wait(struct sim *S)
+{
+	struct pollfd pf[MAXP];
+	uint32_t i, n = 0;
+	uint64_t now, dl = 0;
+	int ms, got = 0, waited = 0, unfinished = 0;
+
+	for (i = 0; i < S->nranks; i++)
+		if (S->p[i].alive)
+			proc_tick(S, &S->p[i]);
+	if (events(S, -1, &(enum ev_kind){ EV_APP }, &i, &i) > 0)
+		return 1;
+	for (i = 0; i < S->nranks; i++) {
+		struct sproc *P = &S->p[i];
+
+		if (!P->alive)
+			continue;
+		waited |= P->waits;
+		unfinished |= P->pc < S->nops || S->ops->busy(&P->proto);
+		if (P->wdl != 0 && (dl == 0 || P->wdl < dl))
+			dl = P->wdl;
+		if (P->wfd != -1)
+			pf[n++] = (struct pollfd){ P->wfd, P->wev, 0 };
+	}
+	if (!unfinished)
+		return 0;	/* the run is over */
+	now = ft_now_ns();
+	ms = dl == 0 ? 10000 : dl <= now ? 0 : (int)((dl - now) / 1000000 + 1);
+	if (ms > 10000)
+		ms = 10000;
+	got = poll(pf, n, ms) > 0 || (dl != 0 && ms < 10000);
+	for (i = 0; i < S->nranks; i++)
+		if (S->p[i].alive) {
+			(void)log_io(S, &S->p[i], 0);
+			S->p[i].waits = 0;
+			proc_tick(S, &S->p[i]);
+		}
+	if (!got)
+		S->idle++;
+	else
+		S->idle = 0;
+	/* A process that waited retries; ten silent seconds end it. */
+	return (got || waited) && S->idle < 2;
 }
 
 static void
@@ -858,7 +914,9 @@ run(struct sim *S, const struct ft_proto_ops *ops, uint32_t nranks,
 		for (k = 0; k < nkills; k++)
 			if (at[k] == S->step)
 				kill_proc(S, kills[k]);
-		n = events(S, -1, &kind, &a, &b);
+		while ((n = events(S, -1, &kind, &a, &b)) == 0 &&
+		    logger_wait(S))
+			;
 		if (n == 0)
 			break;
 		(void)events(S, (int)(rnd(&S->rng) % (uint64_t)n), &kind, &a,
