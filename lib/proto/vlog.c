@@ -50,6 +50,8 @@
  * logger client does its own I/O on an fd the engine polls for it
  * (core->watch, the io hook).
  */
+#include <sys/mman.h>
+
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,9 +61,30 @@
 #include "proto.h"
 #include "../store/store.h"
 
-#define LOG_MEM_DEFAULT	(256ull << 20)	/* sender log kept in memory */
+#define LOG_MEM_DEFAULT	(1ull << 30)	/* sender log kept in memory */
 #define SMALL_DIGEST	1024		/* digests without --check-divergence */
 #define SPIN_NS		50000		/* busy waits before sleeping in poll */
+#define CHUNK_BYTES	(64ull << 20)	/* the sender log's memory, a chunk */
+/*
+ * Deliveries to receives that named their source wait to be logged
+ * (nothing waits for them, unless strict) until this many are recorded
+ * or the oldest is this old: one write to the logger for many messages.
+ */
+#define DELIVERY_BATCH	256
+#define DELIVERY_NS	2000000ull
+
+/*
+ * The sender log's memory: chunks that are never freed before the job
+ * ends, filled in order (a bump allocator), instead of a malloc and a
+ * free each (glibc maps and unmaps every large block).  Not huge pages:
+ * with the kernel's default defrag=madvise, a fault may wait for
+ * compaction, and the measured bandwidth was worse.
+ */
+struct chunk {
+	struct chunk	*next;
+	uint8_t		*base;
+	size_t		 size, used;
+};
 
 /* A message we sent to another rank, by its number on the channel. */
 struct lent {
@@ -153,6 +176,7 @@ struct vlog {
 	size_t			 nwait, capwait;
 	int			 started;	/* RESTARTs sent */
 	/* Sender log. */
+	struct chunk		*chunks;	/* the newest first */
 	struct vpeer		*peers;
 	uint64_t		 mem, mem_max;
 	int			 spill_fd;
@@ -162,6 +186,8 @@ struct vlog {
 	 * not send it from the log (own_dst UINT32_MAX: none). */
 	uint32_t		 own_dst;
 	uint64_t		 own_seq;
+	uint64_t		 oldest;	/* now_ns of the first unsent */
+	uint64_t		 flushed;	/* seqs given to ft_logc_flush */
 };
 
 #define CORE(s)		((s)->p->core)
@@ -321,12 +347,43 @@ durable(const struct vlog *s)
 	return d > s->base ? d - s->base : 0;
 }
 
-/* Keep the engine polling the client's fd for what it waits for. */
+/*
+ * Keep the engine polling the client's fd for what it waits for, and
+ * waking up when the deliveries held back are due (logc_push).
+ */
 static void
 logc_watch(struct vlog *s)
 {
+	uint64_t dl = ft_logc_deadline(s->lc);
+
+	if (s->oldest != 0 && (dl == 0 || s->oldest + DELIVERY_NS < dl))
+		dl = s->oldest + DELIVERY_NS;
 	CORE(s)->watch(CORE_ARG(s), ft_logc_fd(s->lc), ft_logc_events(s->lc),
-	    ft_logc_deadline(s->lc));
+	    dl);
+}
+
+/*
+ * Send the logger what was recorded: at once when a send waits for it
+ * (or all the time when strict, or when leaving), else in batches
+ * (DELIVERY_BATCH, DELIVERY_NS).
+ */
+static void
+logc_push(struct vlog *s, int now)
+{
+	uint64_t t;
+
+	feed(s);
+	if (!s->opened || s->last <= s->flushed)
+		return;
+	t = CORE(s)->now_ns(CORE_ARG(s));
+	if (now || s->strict || durable(s) < s->need ||
+	    s->last - s->flushed >= DELIVERY_BATCH ||
+	    (s->oldest != 0 && t - s->oldest >= DELIVERY_NS)) {
+		(void)ft_logc_flush(s->lc);
+		s->flushed = s->last;
+		s->oldest = 0;
+	} else if (s->oldest == 0)
+		s->oldest = t;
 }
 
 static void
@@ -338,7 +395,7 @@ on_acked(void *arg, uint32_t rank, uint64_t seq, uint64_t clock)
 	if (rank != s->rank || s->opened)
 		return;
 	s->opened = 1;
-	s->base = s->last = seq;
+	s->base = s->last = s->flushed = seq;
 	if (s->inc > 0 && s->replay == REPLAY_FETCH && seq > 0) {
 		s->fetch_id = ft_logc_fetch(s->lc, s->rank, 1, 0);
 		if (s->fetch_id == 0)
@@ -473,13 +530,10 @@ vlog_fini(struct ft_proto *p)
 	struct vlog *s = vlog_of(p);
 	struct early *e;
 	uint32_t i;
-	size_t k;
 
 	for (i = 0; s->peers != NULL && i < s->size; i++) {
 		struct vpeer *vp = &s->peers[i];
 
-		for (k = 0; k < vp->nlog; k++)
-			free(vp->log[k].data);
 		free(vp->log);
 		free(vp->rts);
 		free(vp->crc);
@@ -491,6 +545,13 @@ vlog_fini(struct ft_proto *p)
 		}
 	}
 	free(s->peers);
+	while (s->chunks != NULL) {
+		struct chunk *c = s->chunks;
+
+		s->chunks = c->next;
+		(void)munmap(c->base, c->size);
+		free(c);
+	}
 	if (s->lc != NULL) {
 		CORE(s)->watch(CORE_ARG(s), -1, 0, 0);
 		ft_logc_free(s->lc);
@@ -597,6 +658,33 @@ spill_write(struct vlog *s, const void *buf, size_t len, uint64_t *off)
 	return 0;
 }
 
+/* len bytes of the sender log's memory, or NULL (ENOMEM). */
+static uint8_t *
+log_mem(struct vlog *s, size_t len)
+{
+	struct chunk *c = s->chunks;
+	size_t size;
+	void *p;
+
+	if (c == NULL || c->size - c->used < len) {
+		size = len > CHUNK_BYTES ? len : CHUNK_BYTES;
+		if ((c = calloc(1, sizeof(*c))) == NULL)
+			return NULL;
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED) {
+			free(c);
+			return NULL;
+		}
+		c->base = p;
+		c->size = size;
+		c->next = s->chunks;
+		s->chunks = c;
+	}
+	c->used += len;
+	return c->base + c->used - len;
+}
+
 /* Keep a copy of m, message m->seq to m->dst. */
 static struct lent *
 log_add(struct vlog *s, const struct ft_msg *m)
@@ -622,7 +710,7 @@ log_add(struct vlog *s, const struct ft_msg *m)
 	e->need = s->need;
 	if (m->len > 0) {
 		if (s->mem + m->len <= s->mem_max) {
-			if ((e->data = malloc(m->len)) == NULL)
+			if ((e->data = log_mem(s, m->len)) == NULL)
 				return NULL;
 			memcpy(e->data, m->buf, m->len);
 			s->mem += m->len;
@@ -729,7 +817,8 @@ fetched(struct vlog *s)
 
 	s->replay = REPLAY_ON;
 	s->fetch_id = 0;
-	qsort(s->rany, s->nany, sizeof(*s->rany), any_cmp);
+	if (s->nany > 0)
+		qsort(s->rany, s->nany, sizeof(*s->rany), any_cmp);
 	s->anyleft = s->nany;
 	for (i = 0; i < s->npre; i++)
 		if (!rdel_take(s, dkey(s->pre[i].sender, s->pre[i].sclock)))
@@ -780,7 +869,7 @@ wait_tx(struct vlog *s, uint32_t d, uint64_t seq)
 			return 0;
 		if (seq != UINT64_MAX && (vp->down || vp->txnext != seq))
 			return -1;
-		(void)ft_logc_flush(s->lc);
+		logc_push(s, 1);
 		logc_watch(s);
 		if (t0 == 0)
 			t0 = CORE(s)->now_ns(CORE_ARG(s));
@@ -1316,12 +1405,10 @@ vlog_tick(struct ft_proto *p)
 	for (q = 0; q < s->size; q++)
 		if (s->peers[q].restart_due && !is_gone(s, q))
 			on_restart(s, q, s->peers[q].restart_from);
-	/* What was recorded in this pass goes out now, in one batch. */
+	/* What was recorded in this pass goes out, in batches. */
 	if (s->lc != NULL) {
-		feed(s);
-		if (s->opened && ft_logc_durable(s->lc, s->rank) < s->last)
-			(void)ft_logc_flush(s->lc);
-		else if (!ft_logc_connected(s->lc) || !s->opened)
+		logc_push(s, 0);
+		if (!ft_logc_connected(s->lc) || !s->opened)
 			io_step(s);
 		logc_watch(s);
 	}
@@ -1336,8 +1423,10 @@ vlog_busy(struct ft_proto *p)
 
 	/* A process leaves once its log is durable (a restart of it would
 	 * otherwise decide again) and its messages are out. */
-	if (s->qn > 0 || durable(s) < s->nrec || s->replay == REPLAY_FETCH)
+	if (s->qn > 0 || durable(s) < s->nrec || s->replay == REPLAY_FETCH) {
+		logc_push(s, 1);
 		return 1;
+	}
 	for (d = 0; d < s->size; d++)
 		if (!s->peers[d].down && s->peers[d].txnext <
 		    s->peers[d].nlog)
