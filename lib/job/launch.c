@@ -69,8 +69,10 @@ struct lrank {
 	int		 remote;
 	int		 lost;		/* failed with its host */
 	uint32_t	 host;
-	/* --ft vlog: restarts so far (0: the first process). */
+	/* --ft vlog: restarts so far (0: the first process), and when
+	 * the last one died (ft_now_ns). */
 	uint32_t	 incarnation;
+	uint64_t	 died_ns;
 };
 
 struct lconn {
@@ -995,6 +997,16 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 	if (len > 0 && n.text[len - 1] == '\n')
 		n.text[--len] = '\0';
 	ft_vis(shown, sizeof(shown) - 1, n.text);
+	if (n.kind == FT_NOTE_REPLAYED) {
+		/* --ft vlog: back where it died, this long after. */
+		const struct lrank *r = &l->ranks[lc->rank];
+
+		event(l, "\"event\":\"replayed\",\"rank\":%u,\"pid\":%d,"
+		    "\"incarnation\":%u,\"ms\":%.3f", r->rank, (int)r->pid,
+		    r->incarnation, r->died_ns != 0 ?
+		    (double)(ft_now_ns() - r->died_ns) / 1e6 : 0.0);
+		return 0;
+	}
 	if (n.kind == FT_NOTE_WARNING) {
 		len = strlen(shown);
 		shown[len++] = '\n';
@@ -1459,6 +1471,7 @@ vlog_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 		r->dead = 1;
 		l->ndead++;
 	}
+	r->died_ns = ft_now_ns();
 	if (r->finalized) {
 		r->finalized = 0;
 		l->finalized--;

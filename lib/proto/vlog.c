@@ -168,7 +168,7 @@ struct vlog {
 	struct vany		*rany;		/* ANY_SOURCE, sorted by site */
 	size_t			 nany, capany, anyleft;
 	uint64_t		*rdel;		/* deliveries: hash set */
-	size_t			 rdcap, rdn;
+	size_t			 rdcap, rdn, rdleft;
 	struct ft_det		*pre;		/* deliveries while fetching */
 	size_t			 npre, cappre;
 	uint64_t		 any_site;
@@ -188,6 +188,7 @@ struct vlog {
 	uint64_t		 own_seq;
 	uint64_t		 oldest;	/* now_ns of the first unsent */
 	uint64_t		 flushed;	/* seqs given to ft_logc_flush */
+	int			 told;		/* FT_NOTE_REPLAYED is sent */
 };
 
 #define CORE(s)		((s)->p->core)
@@ -264,8 +265,10 @@ rdel_add(struct vlog *s, uint64_t k)
 	for (h = dhash(k, s->rdcap); s->rdel[h] != 0 && s->rdel[h] != k;
 	    h = (h + 1) & (s->rdcap - 1))
 		;
-	if (s->rdel[h] == 0)
+	if (s->rdel[h] == 0) {
 		s->rdn++;
+		s->rdleft++;
+	}
 	s->rdel[h] = k;
 	return 0;
 }
@@ -276,15 +279,31 @@ rdel_take(struct vlog *s, uint64_t k)
 {
 	size_t h, n;
 
-	if (s->rdcap == 0)
+	if (s->rdcap == 0 || s->rdleft == 0)
 		return 0;
 	for (h = dhash(k, s->rdcap), n = 0; s->rdel[h] != 0 && n < s->rdcap;
 	    h = (h + 1) & (s->rdcap - 1), n++)
 		if (s->rdel[h] == k) {
 			s->rdel[h] = UINT64_MAX;
+			s->rdleft--;
 			return 1;
 		}
 	return 0;
+}
+
+/*
+ * Has a restarted process done again everything its log holds?  It is
+ * then back where it died: the launcher hears it once (its events, and
+ * bench/vlog.sh, time the recovery with it).
+ */
+static void
+replay_check(struct vlog *s)
+{
+	if (s->told || s->replay != REPLAY_ON || s->inc == 0 || s->rsn > 0 ||
+	    s->anyleft > 0 || s->rdleft > 0)
+		return;
+	s->told = 1;
+	note(s, FT_NOTE_REPLAYED, "rank %u replayed its log", s->rank);
 }
 
 /* Hand recorded determinants to the logger client, in order. */
@@ -824,6 +843,7 @@ fetched(struct vlog *s)
 		if (!rdel_take(s, dkey(s->pre[i].sender, s->pre[i].sclock)))
 			record(s, &s->pre[i], 0);
 	s->npre = 0;
+	replay_check(s);
 	/* ANY_SOURCE receives posted meanwhile learn their source. */
 	for (i = 0; i < s->nwait; i++) {
 		r = s->wait[i].req;
@@ -1015,8 +1035,10 @@ vlog_deliver(struct ft_proto *p, const struct ft_msg *m)
 		}
 		return 0;
 	}
-	if (s->replay == REPLAY_ON && rdel_take(s, dkey(m->src, m->seq)))
+	if (s->replay == REPLAY_ON && rdel_take(s, dkey(m->src, m->seq))) {
+		replay_check(s);
 		return 0;
+	}
 	record(s, &d, 0);
 	return 0;
 }
@@ -1158,6 +1180,7 @@ vlog_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 			    (unsigned long long)a->seq);
 		a->used = 1;
 		s->anyleft--;
+		replay_check(s);
 		return;
 	}
 	memset(&d, 0, sizeof(d));
@@ -1269,8 +1292,10 @@ vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
 		}
 		memcpy(ev->v, r->v, sizeof(ev->v));
 		s->rsfirst++;
-		if (--s->rsn == 0)
+		if (--s->rsn == 0) {
 			s->rsfirst = 0;
+			replay_check(s);
+		}
 	} else if (fruitless(ev)) {
 		/* Counted, not logged: the next record says how many. */
 		s->unsucc++;

@@ -304,7 +304,9 @@ int	 ft_msg_view_decode(const uint8_t *, size_t, struct ft_msg_view *,
 enum ft_note_kind {
 	FT_NOTE_WARNING = 1,	/* a libft diagnostic, printed once */
 	FT_NOTE_DIVERGE,	/* replicas of a rank sent different bytes */
-	FT_NOTE_KIND_MAX = FT_NOTE_DIVERGE,
+	FT_NOTE_REPLAYED,	/* a restarted process replayed its log
+				 * (--ft vlog): it is back where it died */
+	FT_NOTE_KIND_MAX = FT_NOTE_REPLAYED,
 };
 
 struct ft_msg_note {

@@ -1610,7 +1610,8 @@ test_view(void)
 static void
 test_note(void)
 {
-	static const uint32_t kinds[] = { FT_NOTE_WARNING, FT_NOTE_DIVERGE };
+	static const uint32_t kinds[] = { FT_NOTE_WARNING, FT_NOTE_DIVERGE,
+	    FT_NOTE_REPLAYED };
 	static const uint32_t badkinds[] = { 0, FT_NOTE_KIND_MAX + 1,
 	    0x80000001u, UINT32_MAX };
 	struct ft_msg_note no, no2;
