@@ -33,7 +33,7 @@ usage(void)
 	    "[--hang-timeout D]\n"
 	    "             [--universe-size N]\n"
 	    "             [--log-server ADDR | --log-dir DIR] "
-	    "[--log-sync MODE]\n"
+	    "[--log-sync always|batch|memory]\n"
 	    "             [--host ADDR,... | --hostfile FILE | --boot ADDR] "
 	    "[-a spread|concentrate]\n"
 	    "             [--key-file F]"
