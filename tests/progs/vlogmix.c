@@ -11,7 +11,8 @@
  * "before" that rank 0 never saw (its first sends of those rounds were
  * not sent again), and rank 0 says so.  Rank 0's own chain is
  * broadcast every round and folded by everyone into G; at the end
- * every G must be equal.  What rank 0 prints depends on nothing
+ * every G must be equal.  Each round also passes a large message (by
+ * rendezvous, BIG bytes made from the chain) around the ring.  What rank 0 prints depends on nothing
  * nondeterministic: the output of a run with failures must be the
  * output of a run without.  Usage: vlogmix [ROUNDS [GATE]]: with GATE,
  * rank 0 waits halfway, outside MPI, until the file GATE exists (a test
@@ -22,6 +23,8 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+
+#define BIG	(160 * 1024)
 
 static unsigned long long
 fold(unsigned long long h, unsigned long long v)
@@ -36,7 +39,9 @@ main(int argc, char *argv[])
 	unsigned long long L = 1, G = 1, pair[2], *pairs = NULL, *prev = NULL;
 	unsigned long long gmin, gmax;
 	long v, sum, polls, tests;
-	MPI_Request *reqs = NULL, rq;
+	MPI_Request *reqs = NULL, rq, big[2];
+	static unsigned char bout[BIG], bin[BIG];
+	size_t b;
 	MPI_Status st;
 	long *vals = NULL;
 
@@ -121,6 +126,16 @@ main(int argc, char *argv[])
 				MPI_Send(&v, 1, MPI_LONG, k, 300000 + r,
 				    MPI_COMM_WORLD);
 			}
+		/* A large message around the ring, made from the chain. */
+		for (b = 0; b < BIG; b++)
+			bout[b] = (unsigned char)((L >> (8 * (b % 8))) + b);
+		MPI_Irecv(bin, BIG, MPI_BYTE, (rank + size - 1) % size,
+		    400000 + r, MPI_COMM_WORLD, &big[0]);
+		MPI_Isend(bout, BIG, MPI_BYTE, (rank + 1) % size, 400000 + r,
+		    MPI_COMM_WORLD, &big[1]);
+		MPI_Waitall(2, big, MPI_STATUSES_IGNORE);
+		for (b = 0; b < BIG; b += 4096)
+			L = fold(L, bin[b] + (unsigned long long)bin[BIG - 1]);
 		/* Wtime: a bit of the clock. */
 		L = fold(L, (unsigned long long)(MPI_Wtime() * 1e9) & 1);
 		/* Collectives: everyone's chain to rank 0, rank 0's to all. */
