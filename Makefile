@@ -13,7 +13,7 @@ OPT	?= -O2
 WARN	 = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CFLAGS	?= $(OPT) -g
 FT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN)
-LDLIBS	 = -lsodium -lbsd -lcurl -lm
+LDLIBS	 = -lsodium -lbsd -lcurl -lzstd -lm
 VERSION	 = 0.1.0
 
 # Packages, by what needs them.

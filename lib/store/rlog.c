@@ -55,37 +55,59 @@ ft_store_write(int fd, const void *p, size_t len)
 }
 
 int
+ft_store_tmp(int dirfd, const char *name, char *tmp, size_t tmpsize)
+{
+	if ((size_t)snprintf(tmp, tmpsize, "%s.tmp", name) >= tmpsize) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	(void)unlinkat(dirfd, tmp, 0);
+	return openat(dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600);
+}
+
+int
+ft_store_commit(int dirfd, int fd, const char *tmp, const char *name)
+{
+	int saved;
+
+	if (fsync(fd) != 0 || renameat(dirfd, tmp, dirfd, name) != 0) {
+		saved = errno;
+		(void)unlinkat(dirfd, tmp, 0);
+		errno = saved;
+		return -1;
+	}
+	if (ft_store_fsync_dir(dirfd) != 0) {
+		saved = errno;
+		(void)unlinkat(dirfd, name, 0);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+int
 ft_store_create(int dirfd, const char *name, const void *p, size_t len)
 {
 	char tmp[NAME_MAX + 1];
 	int fd, saved;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", name) >=
-	    sizeof(tmp)) {
-		errno = ENAMETOOLONG;
+	if ((fd = ft_store_tmp(dirfd, name, tmp, sizeof(tmp))) < 0)
+		return -1;
+	if (ft_store_write(fd, p, len) != 0) {
+		saved = errno;
+		(void)unlinkat(dirfd, tmp, 0);
+		close(fd);
+		errno = saved;
 		return -1;
 	}
-	(void)unlinkat(dirfd, tmp, 0);
-	fd = openat(dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	if (ft_store_write(fd, p, len) != 0 || fsync(fd) != 0 ||
-	    renameat(dirfd, tmp, dirfd, name) != 0)
-		goto fail;
-	if (ft_store_fsync_dir(dirfd) != 0) {
+	if (ft_store_commit(dirfd, fd, tmp, name) != 0) {
 		saved = errno;
-		(void)unlinkat(dirfd, name, 0);
 		close(fd);
 		errno = saved;
 		return -1;
 	}
 	return fd;
-fail:
-	saved = errno;
-	(void)unlinkat(dirfd, tmp, 0);
-	close(fd);
-	errno = saved;
-	return -1;
 }
 
 static uint64_t
