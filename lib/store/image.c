@@ -268,6 +268,35 @@ make_parents(int dirfd, const char *name)
 	return 0;
 }
 
+int
+ft__ckpt_rankdir(const char *dir, uint64_t job, uint32_t rank, char *why,
+    size_t whysize)
+{
+	char name[FT_CKPT_NAME_MAX];
+	int dfd, rfd, saved;
+
+	(void)ft_ckpt_name(name, sizeof(name), job, rank, 1);
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		saved = errno;
+		snprintf(why, whysize, "checkpoint directory '%s': %s", dir,
+		    strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	rfd = -1;
+	if (make_parents(dfd, name) == 0) {
+		*strrchr(name, '/') = '\0';
+		rfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	saved = errno;
+	if (rfd < 0)
+		snprintf(why, whysize, "checkpoint directory '%s/%s': %s",
+		    dir, name, strerror(saved));
+	close(dfd);
+	errno = saved;
+	return rfd;
+}
+
 struct zw {
 	ZSTD_CCtx	*cc;
 	int		 fd;

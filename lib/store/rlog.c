@@ -610,10 +610,9 @@ ft_rlog_sync(struct ft_rlog *rl, char *why, size_t whysize)
 	return 0;
 }
 
-/* Directory entries "PREFIX<number>" of d, parsed and sorted. */
-static int
-list_ids(const char *path, const char *prefix, int hex, uint64_t **ids,
-    size_t *n)
+int
+ft__store_list_ids(const char *path, const char *prefix, const char *suffix,
+    int hex, uint64_t max, uint64_t **ids, size_t *n)
 {
 	DIR *d;
 	struct dirent *e;
@@ -632,7 +631,7 @@ list_ids(const char *path, const char *prefix, int hex, uint64_t **ids,
 			continue;
 		errno = 0;
 		v = strtoull(e->d_name + plen, &end, hex ? 16 : 10);
-		if (errno != 0 || *end != '\0' || (!hex && v > UINT32_MAX))
+		if (errno != 0 || strcmp(end, suffix) != 0 || v > max)
 			continue;
 		if ((nv = ft_grow(*ids, &cap, *n, sizeof(**ids))) == NULL) {
 			closedir(d);
@@ -661,7 +660,8 @@ ft_logdir_walk(const char *dir, int alljobs, uint64_t job, int allranks,
 	char path[PATH_MAX], prefix[FT_LOG_WHY / 2];
 	int rfd = -1, rc = -1, saved;
 
-	if (list_ids(dir, "job-", 1, &jobs, &nj) != 0) {
+	if (ft__store_list_ids(dir, "job-", "", 1, UINT64_MAX,
+	    &jobs, &nj) != 0) {
 		snprintf(why, whysize, "log directory '%s': %s", dir,
 		    strerror(errno));
 		return -1;
@@ -672,7 +672,8 @@ ft_logdir_walk(const char *dir, int alljobs, uint64_t job, int allranks,
 		snprintf(path, sizeof(path), "%s/job-%016" PRIx64, dir,
 		    jobs[j]);
 		free(ranks);
-		if (list_ids(path, "rank-", 0, &ranks, &nr) != 0) {
+		if (ft__store_list_ids(path, "rank-", "", 0, UINT32_MAX,
+		    &ranks, &nr) != 0) {
 			snprintf(why, whysize, "log directory '%s': %s", path,
 			    strerror(errno));
 			goto out;

@@ -27,7 +27,7 @@
 
 #include <signal.h>
 
-#include "../wire/wire.h"
+#include "../net/net.h"
 
 /* Segment header. */
 #define FT_SEG_MAGIC		0x46544c47u	/* "FTLG" */
@@ -148,6 +148,14 @@ int	 ft_store_commit(int dirfd, int fd, const char *tmp, const char *name);
 int	 ft_store_fsync_dir(int dirfd);
 int	 ft_store_mkdir(int dirfd, const char *name);
 int	 ft_store_create(int dirfd, const char *name, const void *, size_t);
+/*
+ * The entries "PREFIX<number>SUFFIX" of directory path, numbers (hex
+ * or decimal, at most max) parsed and sorted into *ids (heap, the
+ * caller frees): 0, or -1 with errno.
+ */
+int	 ft__store_list_ids(const char *path, const char *prefix,
+	    const char *suffix, int hex, uint64_t max, uint64_t **ids,
+	    size_t *n);
 /* write(2) all of it, restarting after EINTR: 0, or -1 with errno. */
 int	 ft_store_write(int fd, const void *, size_t);
 
@@ -496,5 +504,128 @@ int	 ft_ckpt_verify(int dirfd, const char *path, struct ft_ckpt_hdr *h,
 /* Same on bytes in memory (the fuzz target, the unit tests). */
 int	 ft_ckpt_verify_mem(const uint8_t *, size_t, char *why,
 	    size_t whysize);
+
+/*
+ * A store directory.  ft_ckpt_scan lists the images of job (every job
+ * if alljobs) and rank (every rank if allranks) under dir, sorted by
+ * job, rank and epoch, each with what its header says (state
+ * FT_CKPT_OK) or FT_CKPT_BAD when the reader refuses its header or
+ * size (ftckpt verify decompresses; scan does not): *ents is heap, the
+ * caller frees it.  0, or -1 with errno and why.
+ *
+ * ft_ckpt_restart_point: of the entries of a scan, the restart point
+ * of job (the highest epoch that every rank has), or 0.
+ *
+ * ft_ckpt_rm removes one image and fsyncs its directory: 0, or -1
+ * with errno and why (ENOENT: no such image).
+ *
+ * ft_ckpt_prune removes the images of job (every job if alljobs) that
+ * none of these rules keeps: the newest complete image of each rank;
+ * every image of the job's restart point; for a rank whose lease a
+ * running job holds, every image of an epoch at or above its pin (all
+ * of them when it has none); with keep, the keep newest of the rank;
+ * with older_ns, those created less than older_ns before now_ns
+ * (CLOCK_REALTIME).  With dryrun it removes nothing.  *ents gives
+ * every image considered, with FT_CKPT_KEPT, FT_CKPT_REMOVED or
+ * FT_CKPT_WOULD.  It holds each rank's lease exclusively while it
+ * removes, without waiting.  0, or -1 with errno and why.
+ *
+ * ft_ckpt_lease takes rank's lease (fd -1: made if need be, opened and
+ * locked shared, waiting for a prune at work on it) and writes pin in
+ * it: the fd, which the caller keeps open as long as the job may
+ * restart from the images, or -1 with errno and why.  With an fd, it
+ * only writes the new pin.
+ *
+ * ft_ckpt_clean_tmp removes the temporary files of interrupted writes
+ * under dir: for a server, which alone writes there, at its start.
+ */
+struct ft_ckpt_prune {
+	int		 alljobs;
+	uint64_t	 job;
+	uint32_t	 keep;		/* 0: no limit */
+	uint64_t	 older_ns;	/* 0: no limit */
+	uint64_t	 now_ns;	/* CLOCK_REALTIME */
+	int		 dryrun;
+};
+
+int	 ft_ckpt_scan(const char *dir, int alljobs, uint64_t job, int allranks,
+	    uint32_t rank, struct ft_ckpt_ent **ents, size_t *n, char *why,
+	    size_t whysize);
+uint64_t ft_ckpt_restart_point(const struct ft_ckpt_ent *, size_t n,
+	    uint64_t job);
+int	 ft_ckpt_rm(const char *dir, uint64_t job, uint32_t rank,
+	    uint64_t epoch, char *why, size_t whysize);
+int	 ft_ckpt_prune(const char *dir, const struct ft_ckpt_prune *,
+	    struct ft_ckpt_ent **ents, size_t *n, char *why, size_t whysize);
+int	 ft_ckpt_lease(const char *dir, uint64_t job, uint32_t rank,
+	    uint64_t pin, int fd, char *why, size_t whysize);
+int	 ft_ckpt_clean_tmp(const char *dir);
+/*
+ * Copy the image read from sfd (spath names it) to name under dirfd:
+ * to a temporary file, verified whole (and, with expect, of the same
+ * job, rank and epoch), then committed.  0, or -1 with errno and why;
+ * nothing is left under name then.
+ */
+int	 ft_ckpt_copy(int sfd, const char *spath, int dirfd, const char *name,
+	    const struct ft_ckpt_hdr *expect, char *why, size_t whysize);
+/* The directory of job/rank under dir, made if need be: its fd, or -1
+ * with errno and why. */
+int	 ft__ckpt_rankdir(const char *dir, uint64_t job, uint32_t rank,
+	    char *why, size_t whysize);
+
+/*
+ * The checkpoint server (ftckpt serve).  It serves lfd (a listener,
+ * owned by the caller) with the key until *stop, storing under dir,
+ * which must exist; it takes dir's lock first (EBUSY: another server
+ * holds it) and removes what interrupted uploads left.  Returns 0, or
+ * -1 with errno and why.
+ */
+struct ft_ckptd_cfg {
+	int			 lfd;
+	const uint8_t		*key;
+	const char		*dir;
+	size_t			 max_conns;
+	volatile sig_atomic_t	*stop;
+	void			(*ready)(void *);	/* may be NULL */
+	void			*ready_arg;
+};
+
+int	 ft_ckptd_serve(const struct ft_ckptd_cfg *, char *why, size_t whysize);
+
+/*
+ * The checkpoint server's client: blocking, one request at a time, each
+ * wait bounded by timeout_ns.  All return 0, or -1 with errno and why
+ * (naming the server and, from its answer, the file): ETIMEDOUT,
+ * EACCES (wrong key), ECONNRESET, EPROTO (a malformed answer), and
+ * from the server ENOENT (no such image), EBADMSG (a corrupt one),
+ * ENOSPC, EINVAL, ENOMEM, EIO.
+ *
+ * ft_ckptc_open connects to addr and authenticates with key (not
+ * copied; it must outlive the client).  ft_ckptc_put uploads the image
+ * file fd as job/rank/epoch and returns once the server holds it
+ * complete and durable.  ft_ckptc_get downloads job/rank/epoch (0: the
+ * newest complete image) as name under dirfd, verified then committed
+ * (the epoch in *got).  ft_ckptc_request sends LIST, VERIFY, PRUNE
+ * (entries in *ents, heap, the caller frees them, even after a failed
+ * VERIFY), RM or PIN (ents NULL).
+ */
+struct ft_ckptc {
+	struct ft_conn	 c;
+	int		 open;
+	uint32_t	 reqid;
+	uint64_t	 timeout_ns;
+	char		 addr[FT_WIRE_ADDR_MAX];
+	char		 why[FT_LOG_WHY];
+};
+
+int	 ft_ckptc_open(struct ft_ckptc *, const char *addr, const uint8_t *key,
+	    uint64_t timeout_ns);
+void	 ft_ckptc_close(struct ft_ckptc *);
+int	 ft_ckptc_put(struct ft_ckptc *, int fd, uint64_t job, uint32_t rank,
+	    uint64_t epoch);
+int	 ft_ckptc_get(struct ft_ckptc *, uint64_t job, uint32_t rank,
+	    uint64_t epoch, int dirfd, const char *name, uint64_t *got);
+int	 ft_ckptc_request(struct ft_ckptc *, const struct ft_msg_ckpt_req *,
+	    struct ft_ckpt_ent **ents, size_t *n);
 
 #endif
