@@ -274,6 +274,9 @@ cmd_put(struct opts *o, int argc, char **argv)
 		ft_die(FT_EXIT_TEMP, "malloc");
 	if (o->server != NULL)
 		connect_server(o);
+	else if (mkdir(o->dir, 0700) != 0 && errno != EEXIST)
+		ft_die(errno == ENOENT ? FT_EXIT_USAGE : FT_EXIT_TEMP,
+		    "checkpoint directory '%s'", o->dir);
 	for (i = 0; i < argc; i++) {
 		if (ft_ckpt_verify(AT_FDCWD, argv[i], h, why,
 		    sizeof(why)) != 0) {

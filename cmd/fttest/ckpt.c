@@ -17,6 +17,8 @@
  *	uncompressed, as a plain file) and print, per write, the seconds
  *	it took to be durable, and the ratio.
  */
+#include <sys/stat.h>
+
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -55,7 +57,7 @@ num(const char *s)
 	uint64_t v;
 
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, 10);
 	if (errno != 0 || end == s || *end != '\0' || s[0] == '-')
 		ckpt_usage();
 	return v;
@@ -113,6 +115,7 @@ make(const char *dir, const struct cargs *a)
 	h->reg[0].size = a->size;
 	src[0] = p;
 	(void)ft_ckpt_name(name, sizeof(name), a->job, a->rank, a->epoch);
+	(void)mkdir(dir, 0700);
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY)) < 0)
 		ft_die(FT_EXIT_USAGE, "'%s'", dir);
 	if (ft_ckpt_write(dfd, name, h, src, NULL, why, sizeof(why)) != 0)
