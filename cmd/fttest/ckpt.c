@@ -79,17 +79,18 @@ fill(uint8_t *p, uint64_t size, const char *kind, uint64_t seed)
 		}
 		return;
 	}
-	/* A Jacobi grid part way to its steady state: smooth, from a hot
-	 * edge, as the examples' grid after some iterations. */
+	/* A Jacobi grid 100 sweeps from the start: a hot top edge, heat
+	 * spreading down from it, zeros beyond the front. */
 	memset(p, 0, size);
-	if (side == 0)
-		side = 1;
-	for (i = 0; i < n; i++) {
-		uint64_t r = i / side, c = i % side;
-
-		g[i] = 100.0 * exp(-(double)r / (double)(side / 8 + 1)) *
-		    sin(3.14159265358979 * (double)(c + 1) / (double)(side + 1));
-	}
+	if (side < 3)
+		return;
+	for (i = 0; i < side; i++)
+		g[i] = 100.0;
+	for (x = 0; x < 100; x++)
+		for (i = side; i < side * (side - 1); i++)
+			if (i % side != 0 && i % side != side - 1)
+				g[i] = 0.25 * (g[i - side] + g[i + side] +
+				    g[i - 1] + g[i + 1]);
 }
 
 static int
