@@ -583,38 +583,27 @@ tick(struct ft__srv *s)
 	return 0;
 }
 
-static int
-lock_dir(const struct ft_ckptd_cfg *cfg, char *why, size_t size)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/ftckpt.lock", cfg->dir);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0) {
-		snprintf(why, size, "checkpoint directory '%s': ftckpt.lock: "
-		    "%s", cfg->dir, strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		if (errno == EWOULDBLOCK)
-			errno = EBUSY;
-		snprintf(why, size, "checkpoint directory '%s' is in use by "
-		    "another server (it holds '%s')", cfg->dir, path);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 int
 ft_ckptd_serve(const struct ft_ckptd_cfg *cfg, char *why, size_t whysize)
 {
 	struct ckptd d;
-	int lockfd, rc, saved;
+	int dfd, lockfd, rc, saved;
 
 	memset(&d, 0, sizeof(d));
 	d.cfg = cfg;
-	if ((lockfd = lock_dir(cfg, why, whysize)) < 0)
+	if ((dfd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		saved = errno;
+		snprintf(why, whysize, "checkpoint directory '%s': %s",
+		    cfg->dir, strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	lockfd = ft__store_lock(dfd, cfg->dir, "ftckpt.lock",
+	    "checkpoint directory", "server", why, whysize);
+	saved = errno;
+	close(dfd);
+	errno = saved;
+	if (lockfd < 0)
 		return -1;
 	/* What an upload cut off by our own end left. */
 	(void)ft_ckpt_clean_tmp(cfg->dir);

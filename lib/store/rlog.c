@@ -5,6 +5,7 @@
  * groups, and walked read-only by ftlog dump and stat.  Files are
  * created atomically (write, fsync, rename, fsync the directory).
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -52,6 +53,29 @@ ft_store_write(int fd, const void *p, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int
+ft__store_lock(int dirfd, const char *dir, const char *name,
+    const char *what, const char *who, char *why, size_t size)
+{
+	int fd;
+
+	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(why, size, "%s '%s': %s: %s", what, dir, name,
+		    strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK)
+			errno = EBUSY;
+		snprintf(why, size, "%s '%s' is in use by another %s (it "
+		    "holds '%s/%s')", what, dir, who, dir, name);
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int

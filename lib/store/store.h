@@ -156,6 +156,14 @@ int	 ft_store_create(int dirfd, const char *name, const void *, size_t);
 int	 ft__store_list_ids(const char *path, const char *prefix,
 	    const char *suffix, int hex, uint64_t max, uint64_t **ids,
 	    size_t *n);
+/*
+ * Take a server's lock on its directory: name under dirfd (dir names
+ * it), flock'ed exclusively without waiting.  Its fd, or -1 with errno
+ * (EBUSY: another holds it) and why ("WHAT 'dir' is in use by another
+ * WHO").
+ */
+int	 ft__store_lock(int dirfd, const char *dir, const char *name,
+	    const char *what, const char *who, char *why, size_t size);
 /* write(2) all of it, restarting after EINTR: 0, or -1 with errno. */
 int	 ft_store_write(int fd, const void *, size_t);
 
