@@ -189,3 +189,10 @@ setup() {
 	run -0 ftckpt verify "$FC_DIR/s"
 	[ -z "$(find "$FC_DIR/s" -name '*.tmp')" ]
 }
+
+@test "ftckpt serve: one server a directory" {
+	fc_start "$FC_DIR/srv"
+	run -1 --separate-stderr ftckpt serve --dir "$FC_DIR/srv" --key-file "$FC_KEY"
+	[ "$stderr" = "ftckpt[server]: fatal: checkpoint directory '$FC_DIR/srv' is in use by another server (it holds '$FC_DIR/srv/ftckpt.lock')" ]
+	[ -z "$output" ]
+}
