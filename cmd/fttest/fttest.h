@@ -23,6 +23,9 @@ int	 relay_run(const char *listen, const char *to, uint64_t delay)
  */
 int	 log_main(int argc, char *argv[]);
 
+/* fttest ckpt (ckpt.c): make images, cut an upload, time writes. */
+int	 ckpt_main(int argc, char *argv[]);
+
 struct ft_det;
 void	 fttest_log_det(uint32_t rank, uint32_t ranks, uint64_t seq,
 	    struct ft_det *);

@@ -171,6 +171,16 @@ ft_msg_name(unsigned int type)
 		return "LOG_ERROR";
 	case FT_MSG_LOG_QUERY:
 		return "LOG_QUERY";
+	case FT_MSG_CKPT_REQ:
+		return "CKPT_REQ";
+	case FT_MSG_CKPT_PUT:
+		return "CKPT_PUT";
+	case FT_MSG_CKPT_DATA:
+		return "CKPT_DATA";
+	case FT_MSG_CKPT_ENTRIES:
+		return "CKPT_ENTRIES";
+	case FT_MSG_CKPT_RESULT:
+		return "CKPT_RESULT";
 	default:
 		return "unknown";
 	}
