@@ -17,9 +17,12 @@
  * this scheduler with ftrun's (--ckpt-policy).
  *
  * A rank decides epoch e + 1 only at a check all ranks reached after
- * writing e, so when e + 1 is being written, e is complete everywhere:
- * a rank keeps its last FT_CKPT_KEEP (>= 2) local images and pins the
- * one before its newest in its lease.
+ * writing e, so when e + 1 is being written, e is complete everywhere,
+ * and ranks are at most one epoch apart when the job dies: a rank keeps
+ * its last FT_CKPT_KEEP (>= 3) local images, so that if one rank's
+ * image of the last complete epoch e is damaged, e - 1 is still held by
+ * all (the one that got to e + 1 holds e + 1, e and e - 1), and pins
+ * the one before its newest in its lease.
  */
 #include <sys/stat.h>
 
@@ -278,9 +281,9 @@ setup(void)
 	snprintf(S.dir, sizeof(S.dir), "%s", s);
 	S.job = env_u64(ENV_JOB, 0, 16);
 	S.interval_ns = env_u64(ENV_INTERVAL, 0, 10);
-	S.keep = (uint32_t)env_u64(ENV_KEEP, 2, 10);
-	if (S.keep < 2)
-		S.keep = 2;
+	S.keep = (uint32_t)env_u64(ENV_KEEP, 3, 10);
+	if (S.keep < 3)
+		S.keep = 3;
 	S.level = (int)env_u64(ENV_LEVEL, FT_CKPT_LEVEL_DEFAULT, 10);
 	if (S.level < 1 || S.level > FT_CKPT_LEVEL_MAX)
 		S.level = FT_CKPT_LEVEL_DEFAULT;
