@@ -25,7 +25,7 @@ PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
 LIB_HDRS = $(wildcard lib/*/*.h)
-CMDS	 = ftrun ftcc ftgossip fttest ftboot ftlog ftckpt
+CMDS	 = ftrun ftcc ftgossip fttest ftboot ftlog ftckpt ftreplay
 BINS	 = $(CMDS:%=bin/%)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
