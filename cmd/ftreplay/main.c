@@ -69,10 +69,23 @@ struct opts {
 	struct ft_replay_opts	 ro;
 };
 
+/* Time stamps of a directory's ranks, for inspect's spans. */
+struct spans {
+	struct ft_rank_sum	*s;
+	size_t			 n, cap;
+};
+
 static void
 warn_torn(void *arg, const struct ft_rank_sum *s)
 {
-	(void)arg;
+	struct spans *sp = arg;
+	struct ft_rank_sum *ns;
+
+	if (sp != NULL && (ns = ft_grow(sp->s, &sp->cap, sp->n,
+	    sizeof(*ns))) != NULL) {
+		sp->s = ns;
+		sp->s[sp->n++] = *s;
+	}
 	if (s->torn > 0)
 		ft_warnx("job %016" PRIx64 " rank %u: a torn tail of %" PRIu64
 		    " bytes is left out", s->job, s->rank, s->torn);
@@ -80,11 +93,12 @@ warn_torn(void *arg, const struct ft_rank_sum *s)
 
 /* Read the log: stdin, or a directory.  Exits 100 on bad input. */
 static struct ft_replay *
-load(const struct opts *o)
+load(const struct opts *o, struct spans *sp)
 {
 	struct ft_replay *l;
 	struct stat st;
 	const char *tmp;
+	FILE *f;
 	char why[FT_LOG_WHY];
 	int rc;
 
@@ -94,15 +108,18 @@ load(const struct opts *o)
 		ft_diex(FT_EXIT_TEMP, "%s", why);
 	if (o->src == NULL || strcmp(o->src, "-") == 0)
 		rc = ft_replay_read_stream(l, stdin, "stdin", why, sizeof(why));
-	else {
-		if (stat(o->src, &st) != 0)
-			ft_die(errno == ENOENT ? FT_EXIT_USAGE : FT_EXIT_TEMP,
-			    "log directory '%s'", o->src);
-		if (!S_ISDIR(st.st_mode))
-			ft_diex(FT_EXIT_USAGE, "'%s' is not a log directory "
-			    "(give ftlog dump's output on stdin)", o->src);
-		rc = ft_replay_read_dir(l, o->src, warn_torn, NULL, why,
+	else if (stat(o->src, &st) != 0)
+		ft_die(errno == ENOENT ? FT_EXIT_USAGE : FT_EXIT_TEMP, "'%s'",
+		    o->src);
+	else if (S_ISDIR(st.st_mode))
+		rc = ft_replay_read_dir(l, o->src, warn_torn, sp, why,
 		    sizeof(why));
+	else {
+		/* A file of ftlog dump's output. */
+		if ((f = fopen(o->src, "r")) == NULL)
+			ft_die(FT_EXIT_TEMP, "'%s'", o->src);
+		rc = ft_replay_read_stream(l, f, o->src, why, sizeof(why));
+		fclose(f);
 	}
 	if (rc != 0) {
 		switch (errno) {
@@ -190,7 +207,7 @@ cmd_verify(const struct opts *o)
 	size_t j;
 	int rc = 0;
 
-	l = load(o);
+	l = load(o, NULL);
 	for (j = 0; j < ft_replay_njobs(l) && rc == 0; j++) {
 		rc = ft_replay_verify(l, ft_replay_job(l, j), &o->ro, &st, &v,
 		    why, sizeof(why));
@@ -218,15 +235,105 @@ cmd_verify(const struct opts *o)
 	return ft_exit(rc == 1 ? FT_EXIT_NO : FT_EXIT_OK);
 }
 
-int	 inspect_run(const struct opts *, struct ft_replay *);
+static const struct ft_rank_sum *
+span_of(const struct spans *sp, uint64_t job, uint32_t rank)
+{
+	size_t i;
+
+	for (i = 0; i < sp->n; i++)
+		if (sp->s[i].job == job && sp->s[i].rank == rank)
+			return &sp->s[i];
+	return NULL;
+}
+
+static void
+print_rank(const struct opts *o, uint64_t job, const struct ft_replay_rank *r,
+    const struct ft_rank_sum *ts)
+{
+	static const char *const kn[] = { NULL, "anysrc", "probe", "flag",
+	    "index", "count", "clock" };
+	char span[32];
+	int k;
+
+	printf(o->json ? "{\"job\":\"%016" PRIx64 "\",\"rank\":%u,"
+	    "\"determinants\":%" PRIu64 ",\"received\":%" PRIu64 ","
+	    "\"sent\":%" PRIu64 ",\"unsuccessful_probes\":%" PRIu64 :
+	    "job=%016" PRIx64 " rank=%u determinants=%" PRIu64 " received=%"
+	    PRIu64 " sent=%" PRIu64 " unsuccessful_probes=%" PRIu64, job,
+	    r->rank, r->dets, r->recv, r->sent, r->probes);
+	for (k = 1; k <= FT_DET_KIND_MAX; k++)
+		printf(o->json ? ",\"%s\":%" PRIu64 : " %s=%" PRIu64, kn[k],
+		    r->kinds[k]);
+	printf(o->json ? ",\"first_clock\":%" PRIu64 ",\"last_clock\":%"
+	    PRIu64 : " first_clock=%" PRIu64 " last_clock=%" PRIu64,
+	    r->first_clock, r->last_clock);
+	if (ts != NULL && ts->first_ns != 0) {
+		ft_fmt_duration(ts->last_ns - ts->first_ns, span, sizeof(span));
+		printf(o->json ? ",\"span\":\"%s\"" : " span=%s", span);
+	}
+	printf(o->json ? "}\n" : "\n");
+}
+
+static int
+inspect_run(const struct opts *o, struct ft_replay *l,
+    const struct spans *sp)
+{
+	struct ft_replay_summary s;
+	struct ft_replay_svg so;
+	char why[FT_REPLAY_WHY], title[64];
+	uint64_t job;
+	size_t j, i;
+	FILE *f;
+	int found = 0;
+
+	for (j = 0; j < ft_replay_njobs(l); j++) {
+		job = ft_replay_job(l, j);
+		if (o->has_job && job != o->job)
+			continue;
+		found = 1;
+		if (ft_replay_summarize(l, job, &s, why, sizeof(why)) != 0)
+			ft_diex(FT_EXIT_TEMP, "%s", why);
+		for (i = 0; i < s.nranks; i++)
+			print_rank(o, job, &s.ranks[i], span_of(sp, job,
+			    s.ranks[i].rank));
+		for (i = 0; i < s.ncells; i++)
+			printf(o->json ? "{\"job\":\"%016" PRIx64 "\","
+			    "\"from\":%u,\"to\":%u,\"messages\":%" PRIu64
+			    "}\n" : "job=%016" PRIx64 " from=%u to=%u "
+			    "messages=%" PRIu64 "\n", job, s.cells[i].from,
+			    s.cells[i].to, s.cells[i].messages);
+		ft_replay_summary_release(&s);
+		if (o->svg == NULL)
+			continue;
+		if (!o->has_job && ft_replay_njobs(l) > 1)
+			ft_diex(FT_EXIT_USAGE, "the log holds %zu jobs: say "
+			    "which to draw with --job", ft_replay_njobs(l));
+		if ((f = fopen(o->svg, "w")) == NULL)
+			ft_die(FT_EXIT_TEMP, "'%s'", o->svg);
+		memset(&so, 0, sizeof(so));
+		so.bins = o->bins;
+		snprintf(title, sizeof(title), "job %016" PRIx64, job);
+		so.title = title;
+		if (ft_replay_svg(l, job, &o->ro, &so, f, why,
+		    sizeof(why)) != 0)
+			ft_diex(FT_EXIT_TEMP, "%s: %s", o->svg, why);
+		if (fclose(f) != 0)
+			ft_die(FT_EXIT_TEMP, "'%s'", o->svg);
+	}
+	if (o->has_job && !found)
+		ft_diex(FT_EXIT_NO, "no job %016" PRIx64 " in the log", o->job);
+	ft_replay_free(l);
+	return FT_EXIT_OK;
+}
 
 int
 main(int argc, char *argv[])
 {
 	struct opts o;
+	struct spans sp;
 	const char *errstr;
 	char *end;
-	int ch;
+	int ch, rc;
 
 	ft_diag_init(argv[0]);
 	memset(&o, 0, sizeof(o));
@@ -300,13 +407,8 @@ main(int argc, char *argv[])
 	o.src = argc == 1 ? argv[0] : NULL;
 	if (o.verify)
 		return cmd_verify(&o);
-	return ft_exit(inspect_run(&o, load(&o)));
-}
-
-int
-inspect_run(const struct opts *o, struct ft_replay *l)
-{
-	(void)o;
-	ft_replay_free(l);
-	return FT_EXIT_OK;
+	memset(&sp, 0, sizeof(sp));
+	rc = inspect_run(&o, load(&o, &sp), &sp);
+	free(sp.s);
+	return ft_exit(rc);
 }

@@ -220,7 +220,7 @@ ft_replay_read_stream(struct ft_replay *l, FILE *f, const char *name,
 	for (;;) {
 		n = 0;
 		longline = 0;
-		while ((c = getc(f)) != EOF && c != '\n') {
+		while ((c = getc_unlocked(f)) != EOF && c != '\n') {
 			if (n < FT_REPLAY_LINE_MAX)
 				line[n++] = (char)c;
 			else
