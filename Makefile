@@ -136,6 +136,7 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
 	@FTBIN=$(CURDIR)/bin bash bench/ftlog.sh
 	@FTBIN=$(CURDIR)/bin bash bench/ckpt.sh
+	@FTBIN=$(CURDIR)/bin bash bench/replay.sh
 
 # Across hosts made of network namespaces (needs root for most parts).
 bench-multihost: deps-bench all
