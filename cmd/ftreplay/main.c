@@ -332,7 +332,6 @@ main(int argc, char *argv[])
 	struct opts o;
 	struct spans sp;
 	const char *errstr;
-	char *end;
 	int ch, rc;
 
 	ft_diag_init(argv[0]);
@@ -373,11 +372,7 @@ main(int argc, char *argv[])
 				    "(MiB, 1 to 1048576)", optarg, errstr);
 			break;
 		case OPT_JOB:
-			errno = 0;
-			o.job = strtoull(optarg, &end, 16);
-			if (errno != 0 || end == optarg || *end != '\0' ||
-			    strlen(optarg) > 16 || optarg[0] == '-' ||
-			    optarg[0] == '+')
+			if (ft_log_job_parse(optarg, &o.job) != 0)
 				ft_diex(FT_EXIT_USAGE, "--job '%s': a job id, "
 				    "up to 16 hex digits", optarg);
 			o.has_job = 1;

@@ -20,14 +20,6 @@
 #define SVG_TOP		40
 #define SVG_MINCOLS	25
 
-static int
-say(char *why, size_t whysize, int err, const char *what)
-{
-	snprintf(why, whysize, "%s", what);
-	errno = err;
-	return -1;
-}
-
 /* Index of rank in the sorted array ranks of n, or -1. */
 static ssize_t
 find_rank(const uint32_t *ranks, size_t n, uint32_t rank)
@@ -96,7 +88,7 @@ job_ranks(struct ft_replay *l, uint64_t job, uint32_t **out, size_t *nout,
 	}
 	if (rc < 0) {
 		free(v);
-		return say(why, whysize, errno, "reading the scratch file");
+		return ft__replay_say(why, whysize, errno, "reading the scratch file");
 	}
 	/* Remove what a sender and a log both added. */
 	for (i = k = 0; i < n; i++)
@@ -107,7 +99,7 @@ job_ranks(struct ft_replay *l, uint64_t job, uint32_t **out, size_t *nout,
 	return 0;
 nomem:
 	free(v);
-	return say(why, whysize, ENOMEM, "out of memory");
+	return ft__replay_say(why, whysize, ENOMEM, "out of memory");
 }
 
 static int
@@ -185,7 +177,7 @@ ft_replay_summarize(struct ft_replay *l, uint64_t job,
 	free(from);
 	if (rc < 0) {
 		ft_replay_summary_release(s);
-		return say(why, whysize, EIO, "reading the scratch file");
+		return ft__replay_say(why, whysize, EIO, "reading the scratch file");
 	}
 	qsort(s->cells, s->ncells, sizeof(*s->cells), cmp_cell);
 	return 0;
@@ -193,7 +185,7 @@ nomem:
 	free(ranks);
 	free(from);
 	ft_replay_summary_release(s);
-	return say(why, whysize, ENOMEM, "out of memory");
+	return ft__replay_say(why, whysize, ENOMEM, "out of memory");
 }
 
 void
@@ -490,7 +482,7 @@ ft_replay_svg(struct ft_replay *l, uint64_t job,
 		return -1;
 	if ((g.act = calloc(g.nranks * g.bins + 1, sizeof(*g.act))) == NULL ||
 	    (g.a = calloc(g.cap, sizeof(*g.a))) == NULL) {
-		say(why, whysize, ENOMEM, "out of memory");
+		ft__replay_say(why, whysize, ENOMEM, "out of memory");
 		goto out;
 	}
 	if (ft__replay_walk(l, job, o, svg_event, &g, &stuck, why,
@@ -501,12 +493,12 @@ ft_replay_svg(struct ft_replay *l, uint64_t job,
 	if (ft__replay_walk(l, job, o, svg_event, &g, &stuck, why,
 	    whysize) != 0) {
 		if (g.nomem)
-			say(why, whysize, ENOMEM, "out of memory");
+			ft__replay_say(why, whysize, ENOMEM, "out of memory");
 		goto out;
 	}
 	svg_write(&g, so, job, stuck, f);
 	if (fflush(f) != 0 || ferror(f)) {
-		say(why, whysize, errno, "writing the diagram");
+		ft__replay_say(why, whysize, errno, "writing the diagram");
 		goto out;
 	}
 	rc = 0;

@@ -36,12 +36,8 @@ struct ft_replay {
 	size_t			 njobs, capjobs;
 };
 
-static int
-say(char *why, size_t whysize, int err, const char *fmt, ...)
-    FT_PRINTF(4, 5);
-
-static int
-say(char *why, size_t whysize, int err, const char *fmt, ...)
+int
+ft__replay_say(char *why, size_t whysize, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,14 +58,14 @@ ft_replay_new(const char *tmpdir, char *why, size_t whysize)
 	if ((l = calloc(1, sizeof(*l))) == NULL ||
 	    (l->wbuf = malloc(WBUF_SIZE)) == NULL) {
 		free(l);
-		say(why, whysize, ENOMEM, "out of memory");
+		ft__replay_say(why, whysize, ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (snprintf(path, sizeof(path), "%s/ftreplay.XXXXXX", tmpdir) >=
 	    (int)sizeof(path)) {
 		free(l->wbuf);
 		free(l);
-		say(why, whysize, ENAMETOOLONG, "scratch directory '%s' has a "
+		ft__replay_say(why, whysize, ENAMETOOLONG, "scratch directory '%s' has a "
 		    "name too long", tmpdir);
 		return NULL;
 	}
@@ -77,7 +73,7 @@ ft_replay_new(const char *tmpdir, char *why, size_t whysize)
 		e = errno;
 		free(l->wbuf);
 		free(l);
-		say(why, whysize, e, "scratch file in '%s': %s", tmpdir,
+		ft__replay_say(why, whysize, e, "scratch file in '%s': %s", tmpdir,
 		    strerror(e));
 		return NULL;
 	}
@@ -106,7 +102,7 @@ wflush(struct ft_replay *l, char *why, size_t whysize)
 	if (l->wlen == 0)
 		return 0;
 	if (pwrite(l->fd, l->wbuf, l->wlen, (off_t)off) != (ssize_t)l->wlen)
-		return say(why, whysize, errno == 0 ? EIO : errno,
+		return ft__replay_say(why, whysize, errno == 0 ? EIO : errno,
 		    "writing the scratch file: %s", strerror(errno));
 	l->wlen = 0;
 	return 0;
@@ -125,7 +121,7 @@ ft_replay_add(struct ft_replay *l, const struct ft_rrec *r, char *why,
 	if (c == NULL || c->job != r->job || c->rank != r->rank) {
 		if ((nc = ft_grow(l->chunks, &l->capchunks, l->nchunks,
 		    sizeof(*nc))) == NULL)
-			return say(why, whysize, ENOMEM, "out of memory");
+			return ft__replay_say(why, whysize, ENOMEM, "out of memory");
 		l->chunks = nc;
 		if (c != NULL && (c->job > r->job || (c->job == r->job &&
 		    c->rank > r->rank)))
@@ -189,7 +185,7 @@ finish(struct ft_replay *l, const char *name, char *why, size_t whysize)
 		if (i > 0) {
 			b = &l->chunks[i - 1];
 			if (a->job == b->job && a->rank == b->rank)
-				return say(why, whysize, EINVAL, "%s line %"
+				return ft__replay_say(why, whysize, EINVAL, "%s line %"
 				    PRIu64 ": job %016" PRIx64 " rank %u "
 				    "comes again after other records (give "
 				    "each rank's records together, in seq "
@@ -200,7 +196,7 @@ finish(struct ft_replay *l, const char *name, char *why, size_t whysize)
 		}
 		if ((nj = ft_grow(l->jobs, &l->capjobs, l->njobs,
 		    sizeof(*nj))) == NULL)
-			return say(why, whysize, ENOMEM, "out of memory");
+			return ft__replay_say(why, whysize, ENOMEM, "out of memory");
 		l->jobs = nj;
 		l->jobs[l->njobs++] = a->job;
 	}
@@ -227,13 +223,13 @@ ft_replay_read_stream(struct ft_replay *l, FILE *f, const char *name,
 				longline = 1;
 		}
 		if (c == EOF && ferror(f))
-			return say(why, whysize, errno == 0 ? EIO : errno,
+			return ft__replay_say(why, whysize, errno == 0 ? EIO : errno,
 			    "reading %s: %s", name, strerror(errno));
 		if (c == EOF && n == 0 && !longline)
 			break;
 		lineno++;
 		if (longline)
-			return say(why, whysize, EPROTO, "%s line %" PRIu64
+			return ft__replay_say(why, whysize, EPROTO, "%s line %" PRIu64
 			    ": longer than %u bytes", name, lineno,
 			    FT_REPLAY_LINE_MAX);
 		if (n > 0 && line[n - 1] == '\r')
@@ -241,7 +237,7 @@ ft_replay_read_stream(struct ft_replay *l, FILE *f, const char *name,
 		if (n == 0)
 			continue;
 		if (ft_replay_parse(line, n, &r, msg, sizeof(msg)) != 0)
-			return say(why, whysize, EPROTO, "%s line %" PRIu64
+			return ft__replay_say(why, whysize, EPROTO, "%s line %" PRIu64
 			    ": %s", name, lineno, msg);
 		r.line = lineno;
 		if (ft_replay_add(l, &r, why, whysize) != 0)
@@ -305,7 +301,7 @@ ft_replay_read_dir(struct ft_replay *l, const char *dir,
 			errno = w.failed;
 			return -1;
 		}
-		return say(why, whysize, errno, "%s", msg);
+		return ft__replay_say(why, whysize, errno, "%s", msg);
 	}
 	return finish(l, dir, why, whysize);
 }

@@ -27,21 +27,6 @@ struct pstate {
 	size_t		 whysize;
 };
 
-static int
-bad(struct pstate *p, const char *fmt, ...) FT_PRINTF(2, 3);
-
-static int
-bad(struct pstate *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(p->why, p->whysize, fmt, ap);
-	va_end(ap);
-	errno = EPROTO;
-	return -1;
-}
-
 /* The text of a value, cut and made printable, for a message. */
 static const char *
 shown(const char *s, size_t n, char *buf, size_t size)
@@ -113,17 +98,17 @@ field(struct pstate *p, int k, const char *v, size_t n, int quoted,
 	uint32_t i;
 
 	if (p->seen & (1u << k))
-		return bad(p, "'%s' is given twice", keys[k]);
+		return ft__replay_say(p->why, p->whysize, EPROTO, "'%s' is given twice", keys[k]);
 	p->seen |= 1u << k;
 	if (null && k != K_SENDER)
-		return bad(p, "'%s' is null", keys[k]);
+		return ft__replay_say(p->why, p->whysize, EPROTO, "'%s' is null", keys[k]);
 	if (quoted != (k == K_JOB || k == K_KIND) && !null && quoted >= 0)
-		return bad(p, "'%s' is %s", keys[k], quoted ? "a string" :
+		return ft__replay_say(p->why, p->whysize, EPROTO, "'%s' is %s", keys[k], quoted ? "a string" :
 		    "not a string");
 	switch (k) {
 	case K_JOB:
 		if (hexadecimal(v, n, &p->r->job) != 0)
-			return bad(p, "job '%s' is not a job id (up to 16 hex "
+			return ft__replay_say(p->why, p->whysize, EPROTO, "job '%s' is not a job id (up to 16 hex "
 			    "digits)", shown(v, n, sv, sizeof(sv)));
 		return 0;
 	case K_KIND:
@@ -133,7 +118,7 @@ field(struct pstate *p, int k, const char *v, size_t n, int quoted,
 				d->kind = i;
 				return 0;
 			}
-		return bad(p, "kind '%s' is not one of deliver, anysrc, "
+		return ft__replay_say(p->why, p->whysize, EPROTO, "kind '%s' is not one of deliver, anysrc, "
 		    "probe, flag, index, count, clock",
 		    shown(v, n, sv, sizeof(sv)));
 	case K_SENDER:
@@ -143,26 +128,26 @@ field(struct pstate *p, int k, const char *v, size_t n, int quoted,
 			return 0;
 		}
 		if (decimal(v, n, FT_WIRE_MAX_RANKS - 1, &x) != 0)
-			return bad(p, "sender '%s' is not a rank (0 to %u) nor "
+			return ft__replay_say(p->why, p->whysize, EPROTO, "sender '%s' is not a rank (0 to %u) nor "
 			    "%s", shown(v, n, sv, sizeof(sv)),
 			    FT_WIRE_MAX_RANKS - 1, quoted < 0 ? "none" : "null");
 		d->sender = (uint32_t)x;
 		return 0;
 	case K_RANK:
 		if (decimal(v, n, FT_WIRE_MAX_RANKS - 1, &x) != 0)
-			return bad(p, "rank '%s' is not a rank (0 to %u)",
+			return ft__replay_say(p->why, p->whysize, EPROTO, "rank '%s' is not a rank (0 to %u)",
 			    shown(v, n, sv, sizeof(sv)), FT_WIRE_MAX_RANKS - 1);
 		p->r->rank = (uint32_t)x;
 		return 0;
 	case K_PROBES:
 		if (decimal(v, n, UINT32_MAX, &x) != 0)
-			return bad(p, "probes '%s' is not a count (0 to %u)",
+			return ft__replay_say(p->why, p->whysize, EPROTO, "probes '%s' is not a count (0 to %u)",
 			    shown(v, n, sv, sizeof(sv)), UINT32_MAX);
 		d->probes = (uint32_t)x;
 		return 0;
 	default:
 		if (decimal(v, n, UINT64_MAX, &x) != 0)
-			return bad(p, "%s '%s' is not a decimal number (0 to "
+			return ft__replay_say(p->why, p->whysize, EPROTO, "%s '%s' is not a decimal number (0 to "
 			    "%" PRIu64 ")", keys[k], shown(v, n, sv, sizeof(sv)),
 			    UINT64_MAX);
 		break;
@@ -170,7 +155,7 @@ field(struct pstate *p, int k, const char *v, size_t n, int quoted,
 	switch (k) {
 	case K_SEQ:
 		if (x == 0)
-			return bad(p, "seq is 0 (seqs start at 1)");
+			return ft__replay_say(p->why, p->whysize, EPROTO, "seq is 0 (seqs start at 1)");
 		d->seq = x;
 		break;
 	case K_CLOCK:
@@ -195,7 +180,7 @@ keyof(struct pstate *p, const char *s, size_t n)
 	for (k = 0; k < K_N; k++)
 		if (strlen(keys[k]) == n && memcmp(keys[k], s, n) == 0)
 			return k;
-	return bad(p, "unknown key '%s'", shown(s, n, sv, sizeof(sv)));
+	return ft__replay_say(p->why, p->whysize, EPROTO, "unknown key '%s'", shown(s, n, sv, sizeof(sv)));
 }
 
 /* key=value key=value ... (quoted -1: no JSON types). */
@@ -214,7 +199,7 @@ parse_kv(struct pstate *p, const char *s, size_t len)
 		for (t = s; t < end && *t != ' ' && *t != '\t'; t++)
 			;
 		if ((eq = memchr(s, '=', (size_t)(t - s))) == NULL)
-			return bad(p, "'%s' is not key=value",
+			return ft__replay_say(p->why, p->whysize, EPROTO, "'%s' is not key=value",
 			    shown(s, (size_t)(t - s), sv, sizeof(sv)));
 		if ((k = keyof(p, s, (size_t)(eq - s))) < 0)
 			return -1;
@@ -241,17 +226,17 @@ jstring(struct pstate *p, const char *s, const char *end, const char **v,
 	const char *t;
 
 	if (s >= end || *s != '"') {
-		bad(p, "a quoted key is expected");
+		ft__replay_say(p->why, p->whysize, EPROTO, "a quoted key is expected");
 		return NULL;
 	}
 	for (t = s + 1; t < end && *t != '"'; t++)
 		if (*t == '\\' || (unsigned char)*t < 0x20) {
-			bad(p, "a string holds an escape or a control "
+			ft__replay_say(p->why, p->whysize, EPROTO, "a string holds an escape or a control "
 			    "character");
 			return NULL;
 		}
 	if (t >= end) {
-		bad(p, "a string is not closed");
+		ft__replay_say(p->why, p->whysize, EPROTO, "a string is not closed");
 		return NULL;
 	}
 	*v = s + 1;
@@ -268,7 +253,7 @@ parse_json(struct pstate *p, const char *s, size_t len)
 
 	s = skipws(s + 1, end);
 	if (s < end && *s == '}')
-		return bad(p, "the object is empty");
+		return ft__replay_say(p->why, p->whysize, EPROTO, "the object is empty");
 	for (;;) {
 		s = skipws(s, end);
 		if ((s = jstring(p, s, end, &kv, &kn)) == NULL)
@@ -277,7 +262,7 @@ parse_json(struct pstate *p, const char *s, size_t len)
 			return -1;
 		s = skipws(s, end);
 		if (s >= end || *s != ':')
-			return bad(p, "':' is missing after '%s'", keys[k]);
+			return ft__replay_say(p->why, p->whysize, EPROTO, "':' is missing after '%s'", keys[k]);
 		s = skipws(s + 1, end);
 		quoted = null = 0;
 		if (s < end && *s == '"') {
@@ -304,10 +289,10 @@ parse_json(struct pstate *p, const char *s, size_t len)
 		}
 		if (s < end && *s == '}')
 			break;
-		return bad(p, "',' or '}' is expected after '%s'", keys[k]);
+		return ft__replay_say(p->why, p->whysize, EPROTO, "',' or '}' is expected after '%s'", keys[k]);
 	}
 	if (skipws(s + 1, end) != end)
-		return bad(p, "text follows the object");
+		return ft__replay_say(p->why, p->whysize, EPROTO, "text follows the object");
 	return 0;
 }
 
@@ -329,7 +314,7 @@ ft_replay_parse(const char *s, size_t len, struct ft_rrec *r, char *why,
 	p.why = why;
 	p.whysize = whysize;
 	if (memchr(s, '\0', len) != NULL)
-		return bad(&p, "a NUL byte");
+		return ft__replay_say(p.why, p.whysize, EPROTO, "a NUL byte");
 	t = skipws(s, s + len);
 	if (t < s + len && *t == '{')
 		rc = parse_json(&p, t, len - (size_t)(t - s));
@@ -339,13 +324,13 @@ ft_replay_parse(const char *s, size_t len, struct ft_rrec *r, char *why,
 		return -1;
 	for (k = 0; k < K_N; k++)
 		if ((need & (1u << k)) && !(p.seen & (1u << k)))
-			return bad(&p, "'%s' is missing", keys[k]);
+			return ft__replay_say(p.why, p.whysize, EPROTO, "'%s' is missing", keys[k]);
 	if (r->d.kind != FT_DET_DELIVERY && (p.seen & vals) != vals)
-		return bad(&p, "a %s event needs a, b and c",
+		return ft__replay_say(p.why, p.whysize, EPROTO, "a %s event needs a, b and c",
 		    ft_det_kind_name(r->d.kind));
 	if (r->d.kind == FT_DET_DELIVERY && (p.seen & vals) != 0)
-		return bad(&p, "a delivery has no a, b or c");
+		return ft__replay_say(p.why, p.whysize, EPROTO, "a delivery has no a, b or c");
 	if (r->d.kind == FT_DET_DELIVERY && r->d.sender == FT_DET_NOSENDER)
-		return bad(&p, "a delivery needs a sender");
+		return ft__replay_say(p.why, p.whysize, EPROTO, "a delivery needs a sender");
 	return 0;
 }

@@ -190,6 +190,10 @@ int	 ft_replay_svg(struct ft_replay *, uint64_t job,
  * read) and a cursor over one rank's records in the scratch file
  * (ft__rcur_next: 1 with a record, 0 at its end, -1 with errno).
  */
+/* Print to why, set errno to err: -1. */
+int	 ft__replay_say(char *why, size_t whysize, int err, const char *fmt,
+	    ...) FT_PRINTF(4, 5);
+
 struct ft__rchunk {
 	uint64_t	 job;
 	uint32_t	 rank;

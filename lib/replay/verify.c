@@ -154,21 +154,6 @@ struct vctx {
 };
 
 static int
-fail(struct vctx *x, int err, const char *fmt, ...) FT_PRINTF(3, 4);
-
-static int
-fail(struct vctx *x, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(x->why, x->whysize, fmt, ap);
-	va_end(ap);
-	errno = err;
-	return -1;
-}
-
-static int
 violation(struct vctx *x, const char *rule, const struct ft_rrec *at,
     const char *fmt, ...) FT_PRINTF(4, 5);
 
@@ -417,7 +402,7 @@ check_one(struct vctx *x, struct rstate *s, const struct ft_rrec *prev,
 		}
 		if ((na = ft_grow(s->any, &s->capany, s->nany,
 		    sizeof(*na))) == NULL)
-			return fail(x, ENOMEM, "out of memory");
+			return ft__replay_say(x->why, x->whysize, ENOMEM, "out of memory");
 		s->any = na;
 		s->any[s->nany++] = *r;
 		return 0;
@@ -426,7 +411,7 @@ check_one(struct vctx *x, struct rstate *s, const struct ft_rrec *prev,
 		return 0;
 	*probes = 0;
 	if ((c = chan_of(s, d->sender)) == NULL)
-		return fail(x, ENOMEM, "out of memory");
+		return ft__replay_say(x->why, x->whysize, ENOMEM, "out of memory");
 	if (cs_has(&x->cs, sent_owner(x, r), d->sclock)) {
 		violation(x, "duplicate", r, "rank %u clock %" PRIu64 " (seq %"
 		    PRIu64 ") delivers rank %u's message %" PRIu64 " again",
@@ -475,7 +460,7 @@ check_one(struct vctx *x, struct rstate *s, const struct ft_rrec *prev,
 	c->last = *r;
 	if (cs_add(&x->cs, sent_owner(x, r), d->sclock) != 0 ||
 	    cs_add(&x->cs, r->rank, d->clock) != 0)
-		return fail(x, ENOMEM, "checking the log needs more than %"
+		return ft__replay_say(x->why, x->whysize, ENOMEM, "checking the log needs more than %"
 		    PRIu64 " MiB for its clocks", x->cs.max_mem >> 20);
 	return 0;
 }
@@ -495,14 +480,14 @@ check_ranks(struct vctx *x)
 	for (i = 0; i < x->nch && rc == 0; i++) {
 		if (ft__rcur_open(&c, x->l, &x->ch[i], CUR_BUF) != 0) {
 			rstate_release(&s);
-			return fail(x, ENOMEM, "out of memory");
+			return ft__replay_say(x->why, x->whysize, ENOMEM, "out of memory");
 		}
 		rstate_reset(&s);
 		probes = 0;
 		for (k = 0, n = 0; rc == 0; k ^= 1, n++) {
 			if ((rc = ft__rcur_next(&c, &r[k])) != 1) {
 				if (rc < 0)
-					rc = fail(x, errno, "reading the "
+					rc = ft__replay_say(x->why, x->whysize, errno, "reading the "
 					    "scratch file: %s", strerror(errno));
 				break;
 			}
@@ -613,7 +598,7 @@ advance(struct sim *m, size_t i)
 	int rc;
 
 	if ((rc = ft__rcur_next(&s->cur, &s->head)) < 0)
-		return fail(m->x, errno, "reading the scratch file: %s",
+		return ft__replay_say(m->x->why, m->x->whysize, errno, "reading the scratch file: %s",
 		    strerror(errno));
 	if (rc == 0)
 		s->done = 1;
@@ -699,14 +684,14 @@ simulate(struct vctx *x, int (*event)(void *, const struct ft_rrec *,
 	if ((m.r = calloc(x->nch, sizeof(*m.r))) == NULL ||
 	    (m.q = calloc(x->nch, sizeof(*m.q))) == NULL) {
 		free(m.r);
-		return fail(x, ENOMEM, "out of memory");
+		return ft__replay_say(x->why, x->whysize, ENOMEM, "out of memory");
 	}
 	for (i = 0; i < x->nch; i++) {
 		s = &m.r[i];
 		s->waiting = s->waiters = s->nextw = -1;
 		s->minthr = UINT64_MAX;
 		if (ft__rcur_open(&s->cur, x->l, &x->ch[i], bufsize) != 0) {
-			rc = fail(x, ENOMEM, "out of memory");
+			rc = ft__replay_say(x->why, x->whysize, ENOMEM, "out of memory");
 			goto out;
 		}
 		if ((rc = advance(&m, i)) != 0)
