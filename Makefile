@@ -19,13 +19,14 @@ VERSION	 = 0.1.0
 # Packages, by what needs them.
 PKGS_BUILD = gcc make pkg-config libbsd-dev libzstd-dev libcurl4-openssl-dev \
 	     libsodium-dev
-PKGS_CHECK = bats mandoc python3 iproute2 clang libclang-rt-14-dev libfuzzer-14-dev valgrind
+PKGS_CHECK = bats mandoc python3 iproute2 clang libclang-rt-14-dev libfuzzer-14-dev valgrind \
+	     jq libxml2-utils librsvg2-bin
 PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
 LIB_HDRS = $(wildcard lib/*/*.h)
-CMDS	 = ftrun ftcc ftgossip fttest ftboot ftlog ftckpt
+CMDS	 = ftrun ftcc ftgossip fttest ftboot ftlog ftckpt ftreplay
 BINS	 = $(CMDS:%=bin/%)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
@@ -135,6 +136,7 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
 	@FTBIN=$(CURDIR)/bin bash bench/ftlog.sh
 	@FTBIN=$(CURDIR)/bin bash bench/ckpt.sh
+	@FTBIN=$(CURDIR)/bin bash bench/replay.sh
 
 # Across hosts made of network namespaces (needs root for most parts).
 bench-multihost: deps-bench all

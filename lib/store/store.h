@@ -261,6 +261,11 @@ int	 ft_logdir_walk(const char *dir, int alljobs, uint64_t job,
 #define FT_DET_TEXT_MAX	512
 int	 ft_det_format(char *buf, size_t size, uint64_t job, uint32_t rank,
 	    const struct ft_det *, int json);
+/*
+ * A job id as the text forms write it and the tools take it (--job):
+ * 1 to 16 hex digits and nothing else.  0, or -1 with EINVAL.
+ */
+int	 ft_log_job_parse(const char *, uint64_t *);
 /* "deliver", "anysrc", "probe", "flag", "index", "count", "clock". */
 const char *ft_det_kind_name(uint32_t kind);
 
