@@ -13,19 +13,20 @@ OPT	?= -O2
 WARN	 = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CFLAGS	?= $(OPT) -g
 FT_CFLAGS = -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden $(WARN)
-LDLIBS	 = -lsodium -lbsd -lcurl -lm
+LDLIBS	 = -lsodium -lbsd -lcurl -lzstd -lm
 VERSION	 = 0.1.0
 
 # Packages, by what needs them.
 PKGS_BUILD = gcc make pkg-config libbsd-dev libzstd-dev libcurl4-openssl-dev \
 	     libsodium-dev
-PKGS_CHECK = bats mandoc python3 iproute2 clang libclang-rt-14-dev libfuzzer-14-dev valgrind
+PKGS_CHECK = bats mandoc python3 iproute2 clang libclang-rt-14-dev libfuzzer-14-dev valgrind \
+	     jq libxml2-utils librsvg2-bin
 PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 
 LIB_SRCS = $(sort $(wildcard lib/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=build/obj/%.o)
 LIB_HDRS = $(wildcard lib/*/*.h)
-CMDS	 = ftrun ftcc ftgossip fttest ftboot ftlog
+CMDS	 = ftrun ftcc ftgossip fttest ftboot ftlog ftckpt ftreplay
 BINS	 = $(CMDS:%=bin/%)
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
@@ -134,6 +135,8 @@ bench: deps-bench all
 	@FTBIN=$(CURDIR)/bin bash bench/replicate.sh
 	@FTBIN=$(CURDIR)/bin bash bench/cpu.sh
 	@FTBIN=$(CURDIR)/bin bash bench/ftlog.sh
+	@FTBIN=$(CURDIR)/bin bash bench/ckpt.sh
+	@FTBIN=$(CURDIR)/bin bash bench/replay.sh
 
 # Across hosts made of network namespaces (needs root for most parts).
 bench-multihost: deps-bench all
@@ -161,11 +164,11 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/man/man5 \
 	    $(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 755 bin/ftrun bin/ftcc bin/ftgossip bin/ftboot bin/ftlog \
-	    $(DESTDIR)$(PREFIX)/bin/
+	    bin/ftckpt $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 lib/libft.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 lib/libft.so $(DESTDIR)$(PREFIX)/lib/libft.so.0
 	ln -sf libft.so.0 $(DESTDIR)$(PREFIX)/lib/libft.so
-	install -m 644 lib/include/mpi.h lib/include/mpi-ext.h \
+	install -m 644 lib/include/mpi.h lib/include/mpi-ext.h lib/include/ft.h \
 	    $(DESTDIR)$(PREFIX)/include/ft/
 	install -m 644 ft.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	for m in $(MANS_INST); do \
@@ -175,7 +178,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ftrun $(DESTDIR)$(PREFIX)/bin/ftcc \
 	    $(DESTDIR)$(PREFIX)/bin/ftgossip $(DESTDIR)$(PREFIX)/bin/ftboot \
-	    $(DESTDIR)$(PREFIX)/bin/ftlog \
+	    $(DESTDIR)$(PREFIX)/bin/ftlog $(DESTDIR)$(PREFIX)/bin/ftckpt \
 	    $(DESTDIR)$(PREFIX)/lib/libft.a $(DESTDIR)$(PREFIX)/lib/libft.so \
 	    $(DESTDIR)$(PREFIX)/lib/libft.so.0 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ft.pc

@@ -48,6 +48,38 @@ ftrun -n 4 -r 2 --hang-timeout 2s \
 cmp "$out/jacobi.ref" "$out/jacobi.stop"
 echo "a replica stopped itself (SIGSTOP); silent for 2s, it was killed, and the job printed the same"
 
+# ULFM: the failure comes back to the application, which agrees,
+# shrinks, and shares the dead rank's work among the survivors.
+say ftcc -O2 -o $out/ulfm_pi examples/ulfm_pi.c -lm
+ftcc -O2 -o "$out/ulfm_pi" examples/ulfm_pi.c -lm
+say ftrun --ft ulfm -n 4 $out/ulfm_pi
+ftrun --ft ulfm -n 4 "$out/ulfm_pi" | tee "$out/ulfm.ref"
+say "ftrun --ft ulfm -n 4 $out/ulfm_pi 10000000 2    (rank 2 dies by SIGKILL)"
+ftrun --ft ulfm -n 4 "$out/ulfm_pi" 10000000 2 | tee "$out/ulfm.fault"
+cmp "$out/ulfm.ref" "$out/ulfm.fault"
+echo "rank 2 died; the three survivors shrank and printed the same pi"
+
+# Checkpoints: a Jacobi that protects its grid with ft.h is killed
+# after its checkpoint of iteration 90, and --restart goes on from it.
+ck=$(mktemp -d)
+say ftcc -O2 -o $out/ckjacobi tests/progs/ckjacobi.c
+ftcc -O2 -o "$out/ckjacobi" tests/progs/ckjacobi.c
+say ftrun -n 4 $out/ckjacobi 64 150
+ftrun -n 4 "$out/ckjacobi" 64 150 | tail -n 1 | tee "$out/ck.ref"
+say "ftrun -n 4 --ckpt-dir DIR -x FT_TEST_DIE_AT=90 $out/ckjacobi 64 150    (rank 3 dies after iteration 90)"
+set +e
+ftrun -n 4 --ckpt-dir "$ck" -x FT_TEST_DIE_AT=90 "$out/ckjacobi" 64 150 \
+    >/dev/null 2>&1
+set -e
+say ftckpt ls DIR
+ftckpt ls "$ck" | tail -n 4
+say ftrun -n 4 --ckpt-dir DIR --restart $out/ckjacobi 64 150
+ftrun -n 4 --ckpt-dir "$ck" --restart "$out/ckjacobi" 64 150 |
+    tee "$out/ck.restart"
+tail -n 1 "$out/ck.restart" | cmp - "$out/ck.ref"
+rm -rf "$ck"
+echo "restarted from its images, the job ended with the checksum of a run that was never killed"
+
 # The gossip failure detector survives what the job above did not: six
 # members, one killed, the five others agree on a view without it.
 g=$(mktemp -d /tmp/ftdemo.XXXXXX)

@@ -45,7 +45,7 @@ nfds() {
 }
 
 rank_pid() {
-	sed -n "s/^rank $1 pid //p" "$BATS_TEST_TMPDIR/out"
+	sed -n "s/^rank $1 pid 0*//p" "$BATS_TEST_TMPDIR/out"
 }
 
 has_pids() {

@@ -232,6 +232,30 @@ log_count() {	# n re file
 	    true <"$BATS_TEST_TMPDIR/in"
 }
 
+@test "hosts: --ft ulfm, a host lost: the survivors get MPIX_ERR_PROC_FAILED and shrink" {
+	ft_build ulfmgate
+	agents 2
+	ft_bg ftrun --ft ulfm -n 4 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" --events "$(ev)" "$FT_PROGS/ulfmgate" \
+	    "$BATS_TEST_TMPDIR/go" >"$BATS_TEST_TMPDIR/out" \
+	    2>"$BATS_TEST_TMPDIR/err"
+	job=$bgpid
+	ft_poll 30 log_count 4 ' ready$' "$BATS_TEST_TMPDIR/out"
+	# Which ranks the second host runs: they are lost with it.
+	lost=$(grep -c '"event":"spawn".*"host":"h2"' "$(ev)")
+	[ "$lost" -ge 1 ]
+	[ "$lost" -lt 4 ]
+	victim=$(job_of_agent 2)
+	[ -n "$victim" ]
+	kill -KILL "$victim"
+	ft_poll 30 grep -q '"event":"host","host":"h2"' "$(ev)"
+	touch "$BATS_TEST_TMPDIR/go"
+	st=0
+	wait "$job" || st=$?
+	[ "$st" -eq 0 ]
+	grep -qx "barrier PROC_FAILED, survivors $((4 - lost))" "$BATS_TEST_TMPDIR/out"
+}
+
 @test "hosts: ftrun killed with SIGKILL leaves no process of the job" {
 	ft_build gate
 	agents 2

@@ -166,6 +166,27 @@ wait_job() {
 	netns_heal 4
 }
 
+@test "netns: --ft ulfm, a host cut off: the gossip detector tells the survivors, who shrink" {
+	ft_build ulfmgate
+	STATUS="$BATS_TEST_TMPDIR/status"
+	netns__spawn 5 job sh -c 'f=$1; shift; ftrun "$@"; echo $? >"$f"' sh \
+	    "$STATUS" --ft ulfm -n 8 --timeout 120 --hang-timeout 10min \
+	    --key-file "$KEY" --host "$HOSTS" --events "$(ev)" \
+	    "$FT_PROGS/ulfmgate" "$BATS_TEST_TMPDIR/go"
+	OUT="$NETNS_DIR/job.out"
+	ft_poll 60 at_least 8 ' ready$' "$OUT"
+	lost=$(grep -c '"event":"spawn".*"host":"h4"' "$(ev)")
+	[ "$lost" -ge 1 ]
+	netns_cut 4
+	ft_poll 60 grep -q '"event":"host","host":"h4","reason":"the failure detector declared it failed' "$(ev)"
+	touch "$BATS_TEST_TMPDIR/go"
+	wait_job
+	[ "$(cat "$STATUS")" -eq 0 ]
+	grep -qx "barrier PROC_FAILED, survivors $((8 - lost))" "$OUT"
+	ft_poll 30 none_in 4 ulfmgate
+	netns_heal 4
+}
+
 @test "netns: the submitter killed, no process of the job is left on any host" {
 	start_gated
 	mapfile -t pids < <(sed -nE 's/.*"event":"spawn".*"pid":([0-9]+).*/\1/p' "$(ev)")

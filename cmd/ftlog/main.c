@@ -300,7 +300,6 @@ main(int argc, char *argv[])
 {
 	struct opts o;
 	const char *cmd, *errstr;
-	char *end;
 	int ch;
 
 	ft_diag_init(argv[0]);
@@ -333,11 +332,7 @@ main(int argc, char *argv[])
 			o.segsize = parse_size(optarg);
 			break;
 		case OPT_JOB:
-			errno = 0;
-			o.job = strtoull(optarg, &end, 16);
-			if (errno != 0 || end == optarg || *end != '\0' ||
-			    strlen(optarg) > 16 || optarg[0] == '-' ||
-			    optarg[0] == '+')
+			if (ft_log_job_parse(optarg, &o.job) != 0)
 				ft_diex(FT_EXIT_USAGE, "--job '%s': a job id, "
 				    "up to 16 hex digits", optarg);
 			o.has_job = 1;

@@ -3,6 +3,8 @@
  * ftrun: run an MPI job, the mpirun of ft.  Options and wiring only;
  * the launcher lives in lib/job.
  */
+#include <sys/stat.h>
+
 #include <bsd/stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +21,7 @@
 #include "../../lib/peer/peer.h"
 #include "../../lib/job/plan.h"
 #include "../../lib/proto/proto.h"
+#include "../../lib/store/store.h"
 
 static void
 usage(void)
@@ -38,6 +41,8 @@ usage(void)
 	    "[-a spread|concentrate]\n"
 	    "             [--key-file F]"
 	    "             [--stage FILE|URL]\n"
+	    "             [--ckpt-dir DIR [--ckpt-interval D] "
+	    "[--ckpt-server ADDR] [--restart[=JOB]]]\n"
 	    "             [--] PROGRAM [ARGS ...]\n"
 	    "       ftrun [-n N] --plan --mtbf D --runtime D "
 	    "[--weibull-shape K]\n"
@@ -73,6 +78,10 @@ enum {
 	OPT_LOG_SERVER,
 	OPT_LOG_DIR,
 	OPT_LOG_SYNC,
+	OPT_CKPT_DIR,
+	OPT_CKPT_INTERVAL,
+	OPT_CKPT_SERVER,
+	OPT_RESTART,
 };
 
 static const struct option longopts[] = {
@@ -107,6 +116,10 @@ static const struct option longopts[] = {
 	{ "log-server", required_argument, NULL, OPT_LOG_SERVER },
 	{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
 	{ "log-sync", required_argument, NULL, OPT_LOG_SYNC },
+	{ "ckpt-dir", required_argument, NULL, OPT_CKPT_DIR },
+	{ "ckpt-interval", required_argument, NULL, OPT_CKPT_INTERVAL },
+	{ "ckpt-server", required_argument, NULL, OPT_CKPT_SERVER },
+	{ "restart", optional_argument, NULL, OPT_RESTART },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -135,38 +148,43 @@ nofile(const struct ft_launch *cf)
 	    most);
 }
 
-/* One more "VAR=VALUE" for every rank (var NULL: out of memory). */
+/* One more "VAR=VALUE" for every rank. */
 static void
-add_env(struct ft_launch *cf, char *var)
-{
-	char **nenv;
+add_env(struct ft_launch *cf, const char *fmt, ...) FT_PRINTF(2, 3);
 
-	if (var == NULL)
-		ft_die(FT_EXIT_TEMP, "strdup");
+static void
+add_env(struct ft_launch *cf, const char *fmt, ...)
+{
+	va_list ap;
+	char **nenv, *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		ft_die(FT_EXIT_TEMP, "vasprintf");
+	va_end(ap);
 	if ((nenv = reallocarray(cf->setenv, cf->nsetenv + 1,
 	    sizeof(*nenv))) == NULL)
 		ft_die(FT_EXIT_TEMP, "reallocarray");
 	cf->setenv = nenv;
-	cf->setenv[cf->nsetenv++] = var;
+	cf->setenv[cf->nsetenv++] = s;
 }
 
 /* -x VAR takes VAR's value from our own environment, as mpirun does. */
-static char *
-export_var(const char *arg)
+static void
+export_var(struct ft_launch *cf, const char *arg)
 {
 	const char *val;
-	char *s;
 
 	if (*arg == '=' || *arg == '\0')
 		ft_diex(FT_EXIT_USAGE, "-x '%s' names no variable", arg);
-	if (strchr(arg, '=') != NULL)
-		return strdup(arg);
+	if (strchr(arg, '=') != NULL) {
+		add_env(cf, "%s", arg);
+		return;
+	}
 	if ((val = getenv(arg)) == NULL)
 		ft_diex(FT_EXIT_USAGE, "-x '%s': no such variable in the "
 		    "environment", arg);
-	if (asprintf(&s, "%s=%s", arg, val) < 0)
-		ft_die(FT_EXIT_TEMP, "asprintf");
-	return s;
+	add_env(cf, "%s=%s", arg, val);
 }
 
 /*
@@ -344,6 +362,89 @@ setup_hosts(struct ft_launch *cf, struct across *x)
 	return 1;
 }
 
+/* What --ckpt-* and --restart gathered. */
+struct ckpt {
+	const char	*dir, *server, *restart_job;
+	uint64_t	 interval_ns;
+	int		 restart;
+};
+
+
+/*
+ * The job a --restart goes on with: the one named, else the one that
+ * wrote the newest image in the directory; 0 (a new job) if none.
+ */
+static uint64_t
+restart_job(const struct ckpt *k, const char *dir)
+{
+	struct ft_ckpt_ent *e;
+	char why[FT_LOG_WHY], *end;
+	uint64_t job = 0, newest = 0;
+	size_t n, i;
+
+	if (k->restart_job != NULL) {
+		errno = 0;
+		job = strtoull(k->restart_job, &end, 16);
+		if (errno != 0 || *end != '\0' || end == k->restart_job ||
+		    strlen(k->restart_job) > 16 || job == 0)
+			ft_diex(FT_EXIT_USAGE, "--restart='%s': a job id, up to "
+			    "16 hex digits", k->restart_job);
+		return job;
+	}
+	if (ft_ckpt_scan(dir, 1, 0, 1, 0, &e, &n, why, sizeof(why)) != 0)
+		ft_diex(FT_EXIT_TEMP, "%s", why);
+	for (i = 0; i < n; i++)
+		if (e[i].state == FT_CKPT_OK && e[i].created_ns >= newest) {
+			newest = e[i].created_ns;
+			job = e[i].job;
+		}
+	free(e);
+	if (job == 0)
+		ft_warnx("--restart: no checkpoint in '%s': the job starts "
+		    "from the beginning", dir);
+	return job;
+}
+
+/* The environment that tells the ranks where and when to checkpoint. */
+static void
+setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
+{
+	char dir[PATH_MAX], key[PATH_MAX];
+	uint64_t job = 0;
+
+	if (k->dir == NULL) {
+		if (k->server != NULL || k->restart || k->interval_ns != 0)
+			ft_diex(FT_EXIT_USAGE, "--ckpt-interval, --ckpt-server "
+			    "and --restart need --ckpt-dir");
+		return;
+	}
+	if (mkdir(k->dir, 0700) != 0 && errno != EEXIST)
+		ft_die(errno == ENOENT ? FT_EXIT_USAGE : FT_EXIT_TEMP,
+		    "--ckpt-dir '%s'", k->dir);
+	if (realpath(k->dir, dir) == NULL)
+		ft_die(FT_EXIT_USAGE, "--ckpt-dir '%s'", k->dir);
+	if (k->restart)
+		job = restart_job(k, dir);
+	while (job == 0)
+		arc4random_buf(&job, sizeof(job));
+	add_env(cf, "FT_CKPT_DIR=%s", dir);
+	add_env(cf, "FT_CKPT_JOB=%016" PRIx64, job);
+	add_env(cf, "FT_CKPT_INTERVAL_NS=%" PRIu64, k->interval_ns);
+	if (k->restart)
+		add_env(cf, "FT_CKPT_RESTART=1");
+	if (k->server != NULL) {
+		if (keyfile == NULL && ft_cluster_key_path(key,
+		    sizeof(key)) != 0)
+			ft_diex(FT_EXIT_USAGE, "--ckpt-server: no --key-file "
+			    "and no default cluster key (HOME is not set)");
+		if (keyfile != NULL && realpath(keyfile, key) == NULL)
+			ft_die(FT_EXIT_USAGE, "--key-file '%s'", keyfile);
+		add_env(cf, "FT_CKPT_SERVER=%s", k->server);
+		add_env(cf, "FT_CKPT_KEY_FILE=%s", key);
+	}
+	ft_info("checkpoints of job %016" PRIx64 " in '%s'", job, dir);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -354,8 +455,9 @@ main(int argc, char *argv[])
 	struct ft_launch cf;
 	enum ft_gossip_proto detector;
 	struct across x;
+	struct ckpt ck;
 	const char *errstr, *events = NULL;
-	char **nenv, *errh;
+	char **nenv;
 	int ch, status, lost;
 
 	ft_diag_init(argv[0]);
@@ -369,6 +471,7 @@ main(int argc, char *argv[])
 			(void)open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
 	memset(&cf, 0, sizeof(cf));
 	memset(&x, 0, sizeof(x));
+	memset(&ck, 0, sizeof(ck));
 	cf.nranks = 1;
 	cf.grace_ns = 3000000000u;
 	cf.hang_ns = FT_HANG_TIMEOUT_DEFAULT;
@@ -388,7 +491,7 @@ main(int argc, char *argv[])
 				    errstr);
 			break;
 		case 'x':
-			add_env(&cf, export_var(optarg));
+			export_var(&cf, optarg);
 			break;
 		case 'r':
 			cf.nrep = (uint32_t)strtonum(optarg, 1, FT_REPLICAS_MAX,
@@ -497,10 +600,7 @@ main(int argc, char *argv[])
 				    "'%s' (valid: mpi_errors_are_fatal, "
 				    "mpi_errors_abort, mpi_errors_return)",
 				    optarg);
-			if (asprintf(&errh, "FT_INITIAL_ERRHANDLER=%s",
-			    optarg) < 0)
-				ft_die(FT_EXIT_TEMP, "asprintf");
-			add_env(&cf, errh);
+			add_env(&cf, "FT_INITIAL_ERRHANDLER=%s", optarg);
 			break;
 		case OPT_DETECTOR:
 			if (ft_gossip_proto_parse(optarg, &detector) != 0)
@@ -532,6 +632,20 @@ main(int argc, char *argv[])
 				ft_die(FT_EXIT_TEMP, "reallocarray");
 			x.stage = nenv;
 			x.stage[x.nstage++] = optarg;
+			break;
+		case OPT_CKPT_DIR:
+			ck.dir = optarg;
+			break;
+		case OPT_CKPT_INTERVAL:
+			ck.interval_ns = parse_duration("--ckpt-interval",
+			    optarg, 1);
+			break;
+		case OPT_CKPT_SERVER:
+			ck.server = optarg;
+			break;
+		case OPT_RESTART:
+			ck.restart = 1;
+			ck.restart_job = optarg;
 			break;
 		case OPT_GOSSIP_PERIOD:
 			cf.gossip_period_ns = parse_duration("--gossip-period",
@@ -601,6 +715,7 @@ main(int argc, char *argv[])
 	if (x.nstage > 0 && x.nspecs == 0 && x.boot == NULL)
 		ft_diex(FT_EXIT_USAGE, "--stage needs --host, --hostfile or "
 		    "--boot");
+	setup_ckpt(&cf, &ck, x.keyfile);
 	(void)setup_hosts(&cf, &x);
 	/* A logger the user runs knows the cluster key, not the job's. */
 	if (cf.log_server != NULL) {

@@ -34,6 +34,7 @@ struct load {
 	/* fetch */
 	int		 json, done, failed;
 	uint64_t	 job, got;
+	struct fttest_jobgen *gen;	/* --pattern job, one a rank */
 };
 
 static void
@@ -47,7 +48,8 @@ log_usage(void)
 	    "--count N\n"
 	    "                [--clients C] [--batch B] [--ack-file FILE] "
 	    "[--latency K] [--timeout D]\n"
-	    "                [--hold-at S --go-file FILE]\n"
+	    "                [--hold-at S --go-file FILE] [--pattern job]\n"
+	    "       fttest log gen --job J --ranks R --count N [--json]\n"
 	    "       fttest log fetch ADDR --key-file F --job J --rank R "
 	    "[--from-seq S]\n"
 	    "                [--from-clock C] [--json] [--timeout D]\n"
@@ -169,6 +171,7 @@ struct largs {
 	uint32_t	 cut;
 	uint64_t	 hold;
 	const char	*go;
+	int		 jobpattern;
 };
 
 static void
@@ -191,6 +194,7 @@ largs_parse(int argc, char *argv[], struct largs *a)
 		{ "cut", required_argument, NULL, 'x' },
 		{ "hold-at", required_argument, NULL, 'H' },
 		{ "go-file", required_argument, NULL, 'g' },
+		{ "pattern", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *errstr = NULL;
@@ -268,12 +272,24 @@ largs_parse(int argc, char *argv[], struct largs *a)
 		case 'x':
 			a->cut = (uint32_t)strtonum(optarg, 1, 1000, &errstr);
 			break;
+		case 'P':
+			if (strcmp(optarg, "job") == 0)
+				a->jobpattern = 1;
+			else if (strcmp(optarg, "seq") != 0)
+				ft_diex(FT_EXIT_USAGE, "--pattern '%s': seq or "
+				    "job", optarg);
+			break;
 		default:
 			log_usage();
 		}
 		if (errstr != NULL)
 			ft_diex(FT_EXIT_USAGE, "%s '%s' is %s", argv[optind - 1],
 			    optarg, errstr);
+	}
+	if (strcmp(argv[0], "gen") == 0) {
+		if (optind != argc)
+			log_usage();
+		return;
 	}
 	if (optind + 1 != argc || a->keyfile == NULL)
 		log_usage();
@@ -358,6 +374,12 @@ cmd_load(const struct largs *a)
 	l.opened = calloc(a->ranks, sizeof(*l.opened));
 	if (l.appended == NULL || l.durable == NULL || l.opened == NULL)
 		ft_die(FT_EXIT_TEMP, "calloc");
+	if (a->jobpattern) {
+		if ((l.gen = calloc(a->ranks, sizeof(*l.gen))) == NULL)
+			ft_die(FT_EXIT_TEMP, "calloc");
+		for (r = 0; r < a->ranks; r++)
+			fttest_jobgen_init(&l.gen[r], r, a->ranks);
+	}
 	if (a->ackfile != NULL && (l.ackf = fopen(a->ackfile, "a")) == NULL)
 		ft_die(FT_EXIT_TEMP, "%s", a->ackfile);
 	for (c = 0; c < l.nc; c++)
@@ -415,8 +437,12 @@ cmd_load(const struct largs *a)
 			busy = 1;
 			for (i = 0; i < a->batch && l.appended[r] < hold;
 			    i++) {
-				fttest_log_det(r, a->ranks, l.appended[r] + 1,
-				    &d);
+				if (l.gen != NULL)
+					fttest_jobgen_det(&l.gen[r],
+					    l.appended[r] + 1, &d);
+				else
+					fttest_log_det(r, a->ranks,
+					    l.appended[r] + 1, &d);
 				if (ft_logc_append(l.c[r % (uint32_t)l.nc], r,
 				    &d) != 0)
 					ft_die(FT_EXIT_TEMP, "append");
@@ -447,6 +473,7 @@ cmd_load(const struct largs *a)
 	free(l.appended);
 	free(l.durable);
 	free(l.opened);
+	free(l.gen);
 	return FT_EXIT_OK;
 }
 
@@ -565,5 +592,10 @@ log_main(int argc, char *argv[])
 		return cmd_fetch(&a);
 	if (strcmp(argv[0], "bad") == 0)
 		return cmd_bad(&a);
+	if (strcmp(argv[0], "gen") == 0) {
+		if (!a.hasjob)
+			log_usage();
+		return fttest_jobgen_print(a.job, a.ranks, a.count, a.json);
+	}
 	log_usage();
 }

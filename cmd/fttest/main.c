@@ -57,6 +57,9 @@
  *	header saying so).  Exits 0 when the logger closes the
  *	connection, 1 when it answers, 99 after 5 seconds.
  *
+ * fttest ckpt make|cut|bench ...
+ *	Checkpoint images for the tests and bench/ckpt.sh (ckpt.c).
+ *
  * Usage errors exit 100.
  */
 #include <sys/socket.h>
@@ -503,6 +506,7 @@ static const struct {
 	{ "gossip", cmd_gossip },
 	{ "relay", cmd_relay },
 	{ "log", log_main },
+	{ "ckpt", ckpt_main },
 };
 
 int

@@ -409,6 +409,7 @@ PMPI_Finalize(void)
 	struct ft_conn *ctl;
 
 	FT_MPI_CHECK_INIT("MPI_Finalize");
+	ft__ckpt_finalize();
 	ft__mpi_comm_fini_begin();
 	/* Every message we started must be out before we say we are done. */
 	ft__mpi_wait(not_busy, NULL);

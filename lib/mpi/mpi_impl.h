@@ -283,4 +283,7 @@ void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
 			    "before MPI_Init");				\
 	} while (0)
 
+/* ckpt.c: push what is left to the checkpoint server, free its comm. */
+void	 ft__ckpt_finalize(void);
+
 #endif

@@ -685,29 +685,6 @@ tick(struct ft__srv *s)
 	return next;
 }
 
-/* Take the directory's lock: its fd, or -1 with errno and why. */
-static int
-lock_dir(const struct ft_logd_cfg *cfg, int dirfd, char *why, size_t size)
-{
-	int fd;
-
-	fd = openat(dirfd, "ftlog.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(why, size, "log directory '%s': ftlog.lock: %s",
-		    cfg->dir, strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		if (errno == EWOULDBLOCK)
-			errno = EBUSY;
-		snprintf(why, size, "log directory '%s' is in use by another "
-		    "logger (it holds '%s/ftlog.lock')", cfg->dir, cfg->dir);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 int
 ft_logd_serve(const struct ft_logd_cfg *cfg, char *why, size_t whysize)
 {
@@ -725,7 +702,8 @@ ft_logd_serve(const struct ft_logd_cfg *cfg, char *why, size_t whysize)
 		errno = saved;
 		return -1;
 	}
-	if ((lockfd = lock_dir(cfg, d.dirfd, why, whysize)) < 0) {
+	if ((lockfd = ft__store_lock(d.dirfd, cfg->dir, "ftlog.lock",
+	    "log directory", "logger", why, whysize)) < 0) {
 		saved = errno;
 		close(d.dirfd);
 		errno = saved;

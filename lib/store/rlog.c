@@ -5,6 +5,7 @@
  * groups, and walked read-only by ftlog dump and stat.  Files are
  * created atomically (write, fsync, rename, fsync the directory).
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -55,37 +56,82 @@ ft_store_write(int fd, const void *p, size_t len)
 }
 
 int
+ft__store_lock(int dirfd, const char *dir, const char *name,
+    const char *what, const char *who, char *why, size_t size)
+{
+	int fd;
+
+	fd = openat(dirfd, name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(why, size, "%s '%s': %s: %s", what, dir, name,
+		    strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK)
+			errno = EBUSY;
+		snprintf(why, size, "%s '%s' is in use by another %s (it "
+		    "holds '%s/%s')", what, dir, who, dir, name);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int
+ft_store_tmp(int dirfd, const char *name, char *tmp, size_t tmpsize)
+{
+	if ((size_t)snprintf(tmp, tmpsize, "%s.tmp", name) >= tmpsize) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	(void)unlinkat(dirfd, tmp, 0);
+	return openat(dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600);
+}
+
+int
+ft_store_commit(int dirfd, int fd, const char *tmp, const char *name)
+{
+	int saved;
+
+	if (fsync(fd) != 0 || renameat(dirfd, tmp, dirfd, name) != 0) {
+		saved = errno;
+		(void)unlinkat(dirfd, tmp, 0);
+		errno = saved;
+		return -1;
+	}
+	if (ft_store_fsync_dir(dirfd) != 0) {
+		saved = errno;
+		(void)unlinkat(dirfd, name, 0);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+int
 ft_store_create(int dirfd, const char *name, const void *p, size_t len)
 {
 	char tmp[NAME_MAX + 1];
 	int fd, saved;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", name) >=
-	    sizeof(tmp)) {
-		errno = ENAMETOOLONG;
+	if ((fd = ft_store_tmp(dirfd, name, tmp, sizeof(tmp))) < 0)
+		return -1;
+	if (ft_store_write(fd, p, len) != 0) {
+		saved = errno;
+		(void)unlinkat(dirfd, tmp, 0);
+		close(fd);
+		errno = saved;
 		return -1;
 	}
-	(void)unlinkat(dirfd, tmp, 0);
-	fd = openat(dirfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	if (ft_store_write(fd, p, len) != 0 || fsync(fd) != 0 ||
-	    renameat(dirfd, tmp, dirfd, name) != 0)
-		goto fail;
-	if (ft_store_fsync_dir(dirfd) != 0) {
+	if (ft_store_commit(dirfd, fd, tmp, name) != 0) {
 		saved = errno;
-		(void)unlinkat(dirfd, name, 0);
 		close(fd);
 		errno = saved;
 		return -1;
 	}
 	return fd;
-fail:
-	saved = errno;
-	(void)unlinkat(dirfd, tmp, 0);
-	close(fd);
-	errno = saved;
-	return -1;
 }
 
 static uint64_t
@@ -588,10 +634,9 @@ ft_rlog_sync(struct ft_rlog *rl, char *why, size_t whysize)
 	return 0;
 }
 
-/* Directory entries "PREFIX<number>" of d, parsed and sorted. */
-static int
-list_ids(const char *path, const char *prefix, int hex, uint64_t **ids,
-    size_t *n)
+int
+ft__store_list_ids(const char *path, const char *prefix, const char *suffix,
+    int hex, uint64_t max, uint64_t **ids, size_t *n)
 {
 	DIR *d;
 	struct dirent *e;
@@ -610,7 +655,7 @@ list_ids(const char *path, const char *prefix, int hex, uint64_t **ids,
 			continue;
 		errno = 0;
 		v = strtoull(e->d_name + plen, &end, hex ? 16 : 10);
-		if (errno != 0 || *end != '\0' || (!hex && v > UINT32_MAX))
+		if (errno != 0 || strcmp(end, suffix) != 0 || v > max)
 			continue;
 		if ((nv = ft_grow(*ids, &cap, *n, sizeof(**ids))) == NULL) {
 			closedir(d);
@@ -639,7 +684,8 @@ ft_logdir_walk(const char *dir, int alljobs, uint64_t job, int allranks,
 	char path[PATH_MAX], prefix[FT_LOG_WHY / 2];
 	int rfd = -1, rc = -1, saved;
 
-	if (list_ids(dir, "job-", 1, &jobs, &nj) != 0) {
+	if (ft__store_list_ids(dir, "job-", "", 1, UINT64_MAX,
+	    &jobs, &nj) != 0) {
 		snprintf(why, whysize, "log directory '%s': %s", dir,
 		    strerror(errno));
 		return -1;
@@ -650,7 +696,8 @@ ft_logdir_walk(const char *dir, int alljobs, uint64_t job, int allranks,
 		snprintf(path, sizeof(path), "%s/job-%016" PRIx64, dir,
 		    jobs[j]);
 		free(ranks);
-		if (list_ids(path, "rank-", 0, &ranks, &nr) != 0) {
+		if (ft__store_list_ids(path, "rank-", "", 0, UINT32_MAX,
+		    &ranks, &nr) != 0) {
 			snprintf(why, whysize, "log directory '%s': %s", path,
 			    strerror(errno));
 			goto out;

@@ -27,7 +27,7 @@
 
 #include <signal.h>
 
-#include "../wire/wire.h"
+#include "../net/net.h"
 
 /* Segment header. */
 #define FT_SEG_MAGIC		0x46544c47u	/* "FTLG" */
@@ -134,10 +134,36 @@ void	 ft_seg_reader_release(struct ft_seg_reader *);
  * bytes to name.tmp in dirfd, fsyncs it, renames it to name and fsyncs
  * dirfd, and returns an fd of name open for appending (O_RDWR), or -1
  * with errno (the temporary file is gone then).
+ *
+ * ft_store_create is ft_store_tmp and ft_store_commit, for a file
+ * written in one piece; a file written as a stream (a checkpoint
+ * image) uses them itself.  ft_store_tmp opens name.tmp in dirfd
+ * (removing a leftover one first), O_EXCL, mode 0600, and puts its name
+ * in tmp: the fd, or -1 with errno.  ft_store_commit fsyncs fd, renames
+ * tmp to name and fsyncs dirfd: 0, or -1 with errno, the file being
+ * gone then under either name (fd stays the caller's to close).
  */
+int	 ft_store_tmp(int dirfd, const char *name, char *tmp, size_t tmpsize);
+int	 ft_store_commit(int dirfd, int fd, const char *tmp, const char *name);
 int	 ft_store_fsync_dir(int dirfd);
 int	 ft_store_mkdir(int dirfd, const char *name);
 int	 ft_store_create(int dirfd, const char *name, const void *, size_t);
+/*
+ * The entries "PREFIX<number>SUFFIX" of directory path, numbers (hex
+ * or decimal, at most max) parsed and sorted into *ids (heap, the
+ * caller frees): 0, or -1 with errno.
+ */
+int	 ft__store_list_ids(const char *path, const char *prefix,
+	    const char *suffix, int hex, uint64_t max, uint64_t **ids,
+	    size_t *n);
+/*
+ * Take a server's lock on its directory: name under dirfd (dir names
+ * it), flock'ed exclusively without waiting.  Its fd, or -1 with errno
+ * (EBUSY: another holds it) and why ("WHAT 'dir' is in use by another
+ * WHO").
+ */
+int	 ft__store_lock(int dirfd, const char *dir, const char *name,
+	    const char *what, const char *who, char *why, size_t size);
 /* write(2) all of it, restarting after EINTR: 0, or -1 with errno. */
 int	 ft_store_write(int fd, const void *, size_t);
 
@@ -235,6 +261,11 @@ int	 ft_logdir_walk(const char *dir, int alljobs, uint64_t job,
 #define FT_DET_TEXT_MAX	512
 int	 ft_det_format(char *buf, size_t size, uint64_t job, uint32_t rank,
 	    const struct ft_det *, int json);
+/*
+ * A job id as the text forms write it and the tools take it (--job):
+ * 1 to 16 hex digits and nothing else.  0, or -1 with EINVAL.
+ */
+int	 ft_log_job_parse(const char *, uint64_t *);
 /* "deliver", "anysrc", "probe", "flag", "index", "count", "clock". */
 const char *ft_det_kind_name(uint32_t kind);
 
@@ -342,5 +373,272 @@ int	 ft_logc_connected(const struct ft_logc *);
  */
 int	 ft_logc_wait(struct ft_logc *, int (*cond)(void *), void *arg,
 	    uint64_t deadline);
+
+/*
+ * Checkpoint images (ft-ckpt(5)).  An image holds one rank's protected
+ * regions and its protocol's state, as one zstd frame (with zstd's
+ * content checksum and content size) behind a header that has a
+ * CRC32C of its own:
+ *
+ *	u32 magic "FTCK", u16 version, u16 flags (0), u32 header length,
+ *	u64 job, u32 rank, u32 nranks, u64 epoch, u64 created (realtime
+ *	ns), 16 bytes protocol name (NUL-padded), u32 nregions, u64 raw
+ *	size, u64 stored size, u64 protocol state size, u8 zstd level,
+ *	3 bytes 0, u32 crc32c of the stored bytes; then nregions times
+ *	(u32 id, u64 size); then the crc32c of the header bytes before
+ *	it.
+ *
+ * The stored bytes follow the header to the end of the file, exactly
+ * (their own CRC catches what zstd would not notice: a bit it ignores);
+ * decompressed, they are the regions' bytes in the order of the table,
+ * then the protocol state (opaque: what the protocol gives to save()
+ * and gets back in restore()).  Big-endian throughout.
+ *
+ * A store directory DIR (local, or served by ftckpt serve):
+ *	DIR/ftckpt.lock				held by a running server
+ *	DIR/job-JJJJJJJJJJJJJJJJ/		the job id, 16 hex digits
+ *	DIR/job-J.../rank-R/			the rank, decimal
+ *	DIR/job-J.../rank-R/EEEEEEEEEEEEEEEEEEEE.ftc	the image of epoch E
+ *		(20 decimal digits)
+ *	DIR/job-J.../rank-R/lease		held (flock) by a running job
+ *	*.tmp					an image being written
+ *
+ * An image is complete once it has its name: it is renamed into place
+ * after it was written and fsynced, and the directory is fsynced after
+ * the rename, so a complete image is durable.  The newest complete
+ * image of a rank is the one of the highest epoch there.  The restart
+ * point of a job is the highest epoch of which every rank 0 to
+ * nranks - 1 has a complete image in the store.
+ */
+#define FT_CKPT_MAGIC		0x4654434bu	/* "FTCK" */
+#define FT_CKPT_VERSION		1
+#define FT_CKPT_FIXED		96	/* header bytes before the table */
+#define FT_CKPT_REGLEN		12	/* a region in the table */
+#define FT_CKPT_REGIONS_MAX	4096u
+#define FT_CKPT_PROTO_MAX	16	/* protocol name, NUL included */
+#define FT_CKPT_RAW_MAX		(1ull << 40)	/* 1 TiB decompressed */
+#define FT_CKPT_HDR_MAX		(FT_CKPT_FIXED + \
+	FT_CKPT_REGIONS_MAX * FT_CKPT_REGLEN + 4)
+#define FT_CKPT_LEVEL_DEFAULT	3
+#define FT_CKPT_LEVEL_MAX	19
+#define FT_CKPT_NAME_MAX	64	/* "job-J/rank-R/E.ftc", NUL incl. */
+
+struct ft_ckpt_region {
+	uint32_t	 id;
+	uint64_t	 size;
+};
+
+struct ft_ckpt_hdr {
+	uint16_t	 version;
+	uint64_t	 job;
+	uint32_t	 rank, nranks;
+	uint64_t	 epoch;
+	uint64_t	 created_ns;	/* CLOCK_REALTIME */
+	char		 proto[FT_CKPT_PROTO_MAX];
+	uint32_t	 nregions;
+	uint64_t	 raw;		/* decompressed bytes */
+	uint64_t	 stored;	/* compressed bytes after the header */
+	uint64_t	 pstate;	/* protocol state bytes, within raw */
+	uint8_t		 level;
+	uint32_t	 stored_crc;
+	uint32_t	 hdrlen;
+	struct ft_ckpt_region reg[FT_CKPT_REGIONS_MAX];
+};
+
+/*
+ * Header codec.  ft_ckpt_hdr_encode appends the header of h (its
+ * hdrlen is set) to b.  ft_ckpt_hdr_decode reads one from the len bytes
+ * at p: 0, or -1 with errno EMSGSIZE (len is short: *need says how many
+ * bytes the header takes, once the fixed part is there, else
+ * FT_CKPT_FIXED), EPROTO (not an image: magic, flags, a length or
+ * count out of bounds, sizes that do not add up, a duplicate region),
+ * ENOTSUP (a version this build does not read), EBADMSG (bad CRC).
+ */
+void	 ft_ckpt_hdr_encode(struct ft_wbuf *, struct ft_ckpt_hdr *);
+int	 ft_ckpt_hdr_decode(const uint8_t *, size_t, struct ft_ckpt_hdr *,
+	    size_t *need);
+
+/* "job-%016x/rank-%u/%020u.ftc" and its two directories. */
+int	 ft_ckpt_name(char *, size_t, uint64_t job, uint32_t rank,
+	    uint64_t epoch);
+
+/*
+ * Write an image as name (a relative path, its directories made) under
+ * dirfd: streamed through zstd into name.tmp, header written last,
+ * fsynced, renamed, directory fsynced.  h gives job, rank, nranks,
+ * epoch, proto, level, nregions and reg (their sizes); src[i] the bytes
+ * of region i; pstate/h->pstate the protocol state.  Fills the rest of
+ * h (created, raw, stored, hdrlen).  Returns 0, or -1 with errno and
+ * why (naming the file); the temporary file is gone then.  Blocks on
+ * the disk.
+ */
+int	 ft_ckpt_write(int dirfd, const char *name, struct ft_ckpt_hdr *h,
+	    const void *const *src, const void *pstate, char *why,
+	    size_t whysize);
+
+/*
+ * Read an image.  ft_ckpt_open reads and checks fd's header and that
+ * the file holds exactly the stored bytes it announces (path names it
+ * in messages).  ft_ckpt_read then gives the next len decompressed
+ * bytes (into buf, or dropped if buf is NULL): regions in table order,
+ * then the protocol state.  ft_ckpt_done checks that nothing is left
+ * and the frame ended with a good checksum (after it reads what was
+ * not read).  All return 0, or -1 with errno and why naming the file:
+ * EMSGSIZE (truncated), EPROTO (foreign, malformed), ENOTSUP (future
+ * version), EBADMSG (corrupt), or a read error.  A caller that must not
+ * act on half an image runs ft_ckpt_verify first.  The reader does not
+ * own fd; ft_ckpt_close frees the rest.
+ */
+struct ft_ckpt_reader {
+	int		 fd;
+	struct ft_ckpt_hdr *h;		/* heap, valid until close */
+	void		*zd;		/* ZSTD_DCtx */
+	uint8_t		*in;		/* compressed input buffer */
+	size_t		 inlen, inpos;
+	uint64_t	 inleft;	/* stored bytes not yet read */
+	uint64_t	 out;		/* decompressed bytes given */
+	uint32_t	 crc;		/* of the stored bytes read */
+	int		 ended;		/* the frame is complete */
+	char		 path[FT_LOG_WHY / 2];
+	char		 why[FT_LOG_WHY];
+};
+
+int	 ft_ckpt_open(struct ft_ckpt_reader *, int fd, const char *path);
+int	 ft_ckpt_read(struct ft_ckpt_reader *, void *buf, uint64_t len);
+int	 ft_ckpt_done(struct ft_ckpt_reader *);
+void	 ft_ckpt_close(struct ft_ckpt_reader *);
+/*
+ * Check a whole image (at path under dirfd, AT_FDCWD for a plain
+ * path): 0 with its header in *h (if not NULL), or -1 with errno and
+ * why as ft_ckpt_reader.
+ */
+int	 ft_ckpt_verify(int dirfd, const char *path, struct ft_ckpt_hdr *h,
+	    char *why, size_t whysize);
+/* Same on bytes in memory (the fuzz target, the unit tests). */
+int	 ft_ckpt_verify_mem(const uint8_t *, size_t, char *why,
+	    size_t whysize);
+
+/*
+ * A store directory.  ft_ckpt_scan lists the images of job (every job
+ * if alljobs) and rank (every rank if allranks) under dir, sorted by
+ * job, rank and epoch, each with what its header says (state
+ * FT_CKPT_OK) or FT_CKPT_BAD when the reader refuses its header or
+ * size (ftckpt verify decompresses; scan does not): *ents is heap, the
+ * caller frees it.  0, or -1 with errno and why.
+ *
+ * ft_ckpt_restart_point: of the entries of a scan, the restart point
+ * of job (the highest epoch that every rank has), or 0.
+ *
+ * ft_ckpt_rm removes one image and fsyncs its directory: 0, or -1
+ * with errno and why (ENOENT: no such image).
+ *
+ * ft_ckpt_prune removes the images of job (every job if alljobs) that
+ * none of these rules keeps: the newest complete image of each rank;
+ * every image of the job's restart point; for a rank whose lease a
+ * running job holds, every image of an epoch at or above its pin (all
+ * of them when it has none); with keep, the keep newest of the rank;
+ * with older_ns, those created less than older_ns before now_ns
+ * (CLOCK_REALTIME).  With dryrun it removes nothing.  *ents gives
+ * every image considered, with FT_CKPT_KEPT, FT_CKPT_REMOVED or
+ * FT_CKPT_WOULD.  It holds each rank's lease exclusively while it
+ * removes, without waiting.  0, or -1 with errno and why.
+ *
+ * ft_ckpt_lease takes rank's lease (fd -1: made if need be, opened and
+ * locked shared, waiting for a prune at work on it) and writes pin in
+ * it: the fd, which the caller keeps open as long as the job may
+ * restart from the images, or -1 with errno and why.  With an fd, it
+ * only writes the new pin.
+ *
+ * ft_ckpt_clean_tmp removes the temporary files of interrupted writes
+ * under dir: for a server, which alone writes there, at its start.
+ */
+struct ft_ckpt_prune {
+	int		 alljobs;
+	uint64_t	 job;
+	uint32_t	 keep;		/* 0: no limit */
+	uint64_t	 older_ns;	/* 0: no limit */
+	uint64_t	 now_ns;	/* CLOCK_REALTIME */
+	int		 dryrun;
+};
+
+int	 ft_ckpt_scan(const char *dir, int alljobs, uint64_t job, int allranks,
+	    uint32_t rank, struct ft_ckpt_ent **ents, size_t *n, char *why,
+	    size_t whysize);
+uint64_t ft_ckpt_restart_point(const struct ft_ckpt_ent *, size_t n,
+	    uint64_t job);
+int	 ft_ckpt_rm(const char *dir, uint64_t job, uint32_t rank,
+	    uint64_t epoch, char *why, size_t whysize);
+int	 ft_ckpt_prune(const char *dir, const struct ft_ckpt_prune *,
+	    struct ft_ckpt_ent **ents, size_t *n, char *why, size_t whysize);
+int	 ft_ckpt_lease(const char *dir, uint64_t job, uint32_t rank,
+	    uint64_t pin, int fd, char *why, size_t whysize);
+int	 ft_ckpt_clean_tmp(const char *dir);
+/*
+ * Copy the image read from sfd (spath names it) to name under dirfd:
+ * to a temporary file, verified whole (and, with expect, of the same
+ * job, rank and epoch), then committed.  0, or -1 with errno and why;
+ * nothing is left under name then.
+ */
+int	 ft_ckpt_copy(int sfd, const char *spath, int dirfd, const char *name,
+	    const struct ft_ckpt_hdr *expect, char *why, size_t whysize);
+/* The directory of job/rank under dir, made if need be: its fd, or -1
+ * with errno and why. */
+int	 ft__ckpt_rankdir(const char *dir, uint64_t job, uint32_t rank,
+	    char *why, size_t whysize);
+
+/*
+ * The checkpoint server (ftckpt serve).  It serves lfd (a listener,
+ * owned by the caller) with the key until *stop, storing under dir,
+ * which must exist; it takes dir's lock first (EBUSY: another server
+ * holds it) and removes what interrupted uploads left.  Returns 0, or
+ * -1 with errno and why.
+ */
+struct ft_ckptd_cfg {
+	int			 lfd;
+	const uint8_t		*key;
+	const char		*dir;
+	size_t			 max_conns;
+	volatile sig_atomic_t	*stop;
+	void			(*ready)(void *);	/* may be NULL */
+	void			*ready_arg;
+};
+
+int	 ft_ckptd_serve(const struct ft_ckptd_cfg *, char *why, size_t whysize);
+
+/*
+ * The checkpoint server's client: blocking, one request at a time, each
+ * wait bounded by timeout_ns.  All return 0, or -1 with errno and why
+ * (naming the server and, from its answer, the file): ETIMEDOUT,
+ * EACCES (wrong key), ECONNRESET, EPROTO (a malformed answer), and
+ * from the server ENOENT (no such image), EBADMSG (a corrupt one),
+ * ENOSPC, EINVAL, ENOMEM, EIO.
+ *
+ * ft_ckptc_open connects to addr and authenticates with key (not
+ * copied; it must outlive the client).  ft_ckptc_put uploads the image
+ * file fd as job/rank/epoch and returns once the server holds it
+ * complete and durable.  ft_ckptc_get downloads job/rank/epoch (0: the
+ * newest complete image) as name under dirfd, verified then committed
+ * (the epoch in *got).  ft_ckptc_request sends LIST, VERIFY, PRUNE
+ * (entries in *ents, heap, the caller frees them, even after a failed
+ * VERIFY), RM or PIN (ents NULL).
+ */
+struct ft_ckptc {
+	struct ft_conn	 c;
+	int		 open;
+	uint32_t	 reqid;
+	uint64_t	 timeout_ns;
+	char		 addr[FT_WIRE_ADDR_MAX];
+	char		 why[FT_LOG_WHY];
+};
+
+int	 ft_ckptc_open(struct ft_ckptc *, const char *addr, const uint8_t *key,
+	    uint64_t timeout_ns);
+void	 ft_ckptc_close(struct ft_ckptc *);
+int	 ft_ckptc_put(struct ft_ckptc *, int fd, uint64_t job, uint32_t rank,
+	    uint64_t epoch);
+int	 ft_ckptc_get(struct ft_ckptc *, uint64_t job, uint32_t rank,
+	    uint64_t epoch, int dirfd, const char *name, uint64_t *got);
+int	 ft_ckptc_request(struct ft_ckptc *, const struct ft_msg_ckpt_req *,
+	    struct ft_ckpt_ent **ents, size_t *n);
 
 #endif

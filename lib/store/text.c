@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "store.h"
 
@@ -19,6 +20,21 @@ const char *
 ft_det_kind_name(uint32_t kind)
 {
 	return kind <= FT_DET_KIND_MAX ? kinds[kind] : "unknown";
+}
+
+int
+ft_log_job_parse(const char *s, uint64_t *job)
+{
+	char *end;
+
+	errno = 0;
+	*job = strtoull(s, &end, 16);
+	if (errno != 0 || end == s || *end != '\0' || strlen(s) > 16 ||
+	    s[0] == '-' || s[0] == '+' || s[0] == ' ' || s[0] == '\t') {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -179,6 +179,16 @@ ft_msg_name(unsigned int type)
 		return "VLOG_DIGEST";
 	case FT_MSG_REVIVE:
 		return "REVIVE";
+	case FT_MSG_CKPT_REQ:
+		return "CKPT_REQ";
+	case FT_MSG_CKPT_PUT:
+		return "CKPT_PUT";
+	case FT_MSG_CKPT_DATA:
+		return "CKPT_DATA";
+	case FT_MSG_CKPT_ENTRIES:
+		return "CKPT_ENTRIES";
+	case FT_MSG_CKPT_RESULT:
+		return "CKPT_RESULT";
 	default:
 		return "unknown";
 	}

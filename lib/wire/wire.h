@@ -106,6 +106,12 @@ enum ft_msg_type {
 	FT_MSG_VLOG_RESUME = 145,	/* rank to rank */
 	FT_MSG_VLOG_DIGEST = 146,	/* rank to rank */
 	FT_MSG_REVIVE = 147,		/* launcher to rank */
+	/* Ranks (and tools) <-> the checkpoint server (ftckpt serve). */
+	FT_MSG_CKPT_REQ = 128,
+	FT_MSG_CKPT_PUT = 129,
+	FT_MSG_CKPT_DATA = 130,
+	FT_MSG_CKPT_ENTRIES = 131,
+	FT_MSG_CKPT_RESULT = 132,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -139,6 +145,7 @@ const char *ft_msg_name(unsigned int type);
 #define FT_ROLE_DAEMON		4	/* ftboot to ftboot or the supernode */
 #define FT_ROLE_SUBMITTER	5	/* ftrun (or ftboot reserve) to ftboot */
 #define FT_ROLE_LOGGER		6	/* a client of the event logger */
+#define FT_ROLE_CKPT		7	/* a client of the checkpoint server */
 
 struct ft_msg_hello {
 	uint8_t		minver, maxver;
@@ -1234,5 +1241,134 @@ int	 ft_msg_vlog_digest_decode(const uint8_t *, size_t,
 int	 ft_msg_revive_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_revive *);
 int	 ft_msg_revive_decode(const uint8_t *, size_t, struct ft_msg_revive *);
+
+/*
+ * The checkpoint server (ftckpt(1), ft-ckpt(5)).  A client asks one
+ * thing at a time; reqid echoes in the answer.
+ *
+ * REQ: op on the images of job (every job with FT_CKPT_ALLJOBS) and
+ * rank (every rank with FT_CKPT_ALLRANKS), epoch (0: the newest):
+ * LIST (answered by ENTRIES), GET (PUT and DATA, or RESULT), RM,
+ * VERIFY and PRUNE (ENTRIES, then RESULT), PIN (RESULT: the server
+ * holds rank's lease with epoch as its pin while the connection
+ * lives).  PRUNE takes keep (0: no count limit) and older_ns (0: no
+ * age limit) and FT_CKPT_DRYRUN.
+ *
+ * PUT: an image of size bytes follows in DATA frames of the same
+ * reqid (client to server: an upload, answered by RESULT once the
+ * image is complete and durable, or refused; server to client: the
+ * answer to GET).  DATA: at most FT_CKPT_CHUNK bytes.
+ *
+ * ENTRIES: n images (0 only with FT_CKPT_LAST), the last frame of an
+ * answer with FT_CKPT_LAST.  RESULT: code 0, or an enum ft_ckpt_err
+ * with text naming the file.
+ */
+#define FT_CKPT_CHUNK		(1u << 20)
+#define FT_CKPT_ENTRIES_MAX	4096u
+#define FT_CKPT_ENTRY_LEN	52
+#define FT_CKPT_IMAGE_MAX	(1ull << 41)	/* a stored image, bytes */
+
+enum ft_ckpt_op {
+	FT_CKPT_LIST = 1,
+	FT_CKPT_GET,
+	FT_CKPT_RM,
+	FT_CKPT_VERIFY,
+	FT_CKPT_PRUNE,
+	FT_CKPT_PIN,
+	FT_CKPT_OP_MAX = FT_CKPT_PIN,
+};
+
+#define FT_CKPT_ALLJOBS		0x1u
+#define FT_CKPT_ALLRANKS	0x2u
+#define FT_CKPT_DRYRUN		0x4u
+#define FT_CKPT_REQ_FLAGS	0x7u
+#define FT_CKPT_LAST		0x1u	/* ENTRIES */
+
+struct ft_msg_ckpt_req {
+	uint32_t	reqid;
+	uint8_t		op;		/* enum ft_ckpt_op */
+	uint16_t	flags;		/* FT_CKPT_ALLJOBS... */
+	uint64_t	job;
+	uint32_t	rank;
+	uint64_t	epoch;
+	uint32_t	keep;
+	uint64_t	older_ns;
+};
+
+struct ft_msg_ckpt_put {
+	uint32_t	reqid;
+	uint64_t	job;
+	uint32_t	rank;
+	uint64_t	epoch;
+	uint64_t	size;		/* 1 to FT_CKPT_IMAGE_MAX */
+};
+
+#define FT_CKPT_DATA_FIXED	4
+struct ft_msg_ckpt_data {
+	uint32_t	 reqid;
+	const uint8_t	*data;		/* into the body */
+	size_t		 len;		/* 1 to FT_CKPT_CHUNK */
+};
+
+/* An image as the server lists it. */
+enum ft_ckpt_state {
+	FT_CKPT_OK = 0,		/* complete, header checked */
+	FT_CKPT_BAD,		/* refused by the reader */
+	FT_CKPT_REMOVED,	/* prune removed it */
+	FT_CKPT_WOULD,		/* prune --dry-run would remove it */
+	FT_CKPT_KEPT,		/* prune keeps it */
+	FT_CKPT_STATE_MAX = FT_CKPT_KEPT,
+};
+struct ft_ckpt_ent {
+	uint64_t	job;
+	uint32_t	rank;
+	uint64_t	epoch;
+	uint32_t	nranks;		/* 0 if unknown */
+	uint64_t	raw, stored;
+	uint64_t	created_ns;	/* CLOCK_REALTIME */
+	uint32_t	state;		/* enum ft_ckpt_state */
+};
+struct ft_msg_ckpt_entries {
+	uint32_t	    reqid;
+	uint32_t	    flags;	/* FT_CKPT_LAST */
+	uint32_t	    n;
+	struct ft_ckpt_ent *e;		/* caller's array */
+};
+
+enum ft_ckpt_err {
+	FT_CKPT_ENOENT = 1,	/* no such image */
+	FT_CKPT_ECORRUPT,	/* an image is corrupt; text names it */
+	FT_CKPT_EIO,		/* a write, fsync or read failed */
+	FT_CKPT_ENOSPC,
+	FT_CKPT_EINVAL,		/* a request the server refuses */
+	FT_CKPT_ENOMEM,
+	FT_CKPT_ERR_MAX = FT_CKPT_ENOMEM,
+};
+struct ft_msg_ckpt_result {
+	uint32_t	reqid;
+	uint32_t	code;		/* 0 or enum ft_ckpt_err */
+	char		text[FT_WIRE_TEXT_MAX];
+};
+
+int	 ft_msg_ckpt_req_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_ckpt_req *);
+int	 ft_msg_ckpt_req_decode(const uint8_t *, size_t,
+	    struct ft_msg_ckpt_req *);
+int	 ft_msg_ckpt_put_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_ckpt_put *);
+int	 ft_msg_ckpt_put_decode(const uint8_t *, size_t,
+	    struct ft_msg_ckpt_put *);
+int	 ft_msg_ckpt_data_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_ckpt_data *);
+int	 ft_msg_ckpt_data_decode(const uint8_t *, size_t,
+	    struct ft_msg_ckpt_data *);
+int	 ft_msg_ckpt_entries_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_ckpt_entries *);
+int	 ft_msg_ckpt_entries_decode(const uint8_t *, size_t,
+	    struct ft_msg_ckpt_entries *, uint32_t cap);
+int	 ft_msg_ckpt_result_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_ckpt_result *);
+int	 ft_msg_ckpt_result_decode(const uint8_t *, size_t,
+	    struct ft_msg_ckpt_result *);
 
 #endif
