@@ -142,6 +142,18 @@ vlog_run() {
 	diff -u "$FT_ROOT/tests/golden/vlogdet.dump" "$BATS_TEST_TMPDIR/dump"
 }
 
+@test "vlog: the log of a job with restarts holds for ftreplay --verify" {
+	local dir="$BATS_TEST_TMPDIR/log"
+	vlog_run "$FT_PROGS/vlogmix" -n 4 --log-dir "$dir" \
+	    --inject kill:rank=2,after-sends=120 \
+	    --inject kill:rank=2,after-sends=50 \
+	    --inject kill:rank=0,after-sends=90 "$FT_PROGS/vlogmix" 60
+	cmp "$FT_PROGS/vlogmix.ref" "$out"
+	# The first vlog names a message by its number on its channel.
+	run -0 --separate-stderr ftreplay --verify --sclock seq "$dir"
+	[[ $output == "job="*" ranks=4 determinants="*" result=ok" ]]
+}
+
 @test "vlog: a replay that diverges is reported" {
 	# FT_VLOG_TEST_BREAK makes a restarted process ignore its log: it
 	# decides again, and its receivers see other bytes.

@@ -150,8 +150,9 @@ struct vlog {
 	uint32_t		 rank, size, inc;
 	int			 strict, check, diverged, replay_off;
 	uint64_t		 clock;
-	uint32_t		 probes;	/* since the last delivery */
-	uint32_t		 unsucc;	/* not logged yet (fruitless) */
+	uint32_t		 lprobes;	/* logged since the last delivery */
+	uint64_t		 lclock;	/* of the last record logged */
+	uint64_t		 unsucc;	/* tests not logged yet */
 	/* The logger. */
 	struct ft_logc		*lc;
 	int			 opened;
@@ -326,6 +327,16 @@ feed(struct vlog *s)
 	}
 }
 
+/* The count of unsuccessful probes after record d (ft-log(5)). */
+static void
+lprobes_step(struct vlog *s, const struct ft_det *d)
+{
+	if (d->kind == FT_DET_DELIVERY)
+		s->lprobes = 0;
+	else if (d->kind == FT_ND_PROBE && d->v[0] == 0)
+		s->lprobes++;
+}
+
 /*
  * Record a new determinant.  informative: sends made after it wait for
  * it (the pessimistic rule); every one does when strict.
@@ -333,7 +344,7 @@ feed(struct vlog *s)
 static void
 record(struct vlog *s, const struct ft_det *d, int informative)
 {
-	struct ft_det *nq;
+	struct ft_det *nq, *nd;
 
 	if (s->qfirst > 0 && s->qfirst + s->qn == s->qcap) {
 		memmove(s->q, s->q + s->qfirst, s->qn * sizeof(*s->q));
@@ -349,7 +360,21 @@ record(struct vlog *s, const struct ft_det *d, int informative)
 		return;
 	}
 	s->q = nq;
-	s->q[s->qfirst + s->qn++] = *d;
+	nd = &s->q[s->qfirst + s->qn++];
+	*nd = *d;
+	/*
+	 * The log reads as one run (ft-log(5)): clocks never go down, a
+	 * delivery's goes up, and probes counts the unsuccessful probes
+	 * logged since the last delivery.  A restarted process's clock is
+	 * behind the log's until it has replayed it; what it logs
+	 * meanwhile (deliveries its log did not hold) takes the log's.
+	 */
+	if (nd->clock < s->lclock || (nd->kind == FT_DET_DELIVERY &&
+	    nd->clock == s->lclock))
+		nd->clock = s->lclock + (nd->kind == FT_DET_DELIVERY);
+	s->lclock = nd->clock;
+	nd->probes = s->lprobes;
+	lprobes_step(s, nd);
 	s->nrec++;
 	if (informative || s->strict)
 		s->need = s->nrec;
@@ -463,6 +488,8 @@ on_records(void *arg, uint32_t rank, uint32_t reqid, const struct ft_det *d,
 	if (rank != s->rank || reqid != s->fetch_id)
 		return;
 	for (i = 0; i < n; i++) {
+		s->lclock = d[i].clock;
+		lprobes_step(s, &d[i]);
 		if (s->replay_off && d[i].kind != FT_DET_DELIVERY)
 			continue;
 		if (d[i].kind == FT_DET_DELIVERY) {
@@ -1056,8 +1083,6 @@ vlog_deliver(struct ft_proto *p, const struct ft_msg *m)
 	d.clock = s->clock;
 	d.sender = m->src;
 	d.sclock = m->seq;
-	d.probes = s->probes;
-	s->probes = 0;
 	if (s->replay == REPLAY_FETCH) {
 		if ((np = ft_grow(s->pre, &s->cappre, s->npre,
 		    sizeof(*np))) != NULL) {
@@ -1219,49 +1244,36 @@ vlog_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 	d.clock = s->clock;
 	d.sender = m->src;
 	d.sclock = m->seq;
-	d.probes = s->probes;
 	d.v[0] = m->csrc;
 	d.v[1] = rtag;
 	record(s, &d, 1);
 }
 
 /*
- * Unsuccessful tests and probes are many in a polling loop, and all
- * alike: they are counted, and the next determinant of an outcome
- * carries the count in its probes field, as MPICH-V2 does.  A send
- * made after some of them waits for their count to be logged
- * (fruitless_out), since what it carries may depend on it.
+ * Unsuccessful tests and waits (a test's flag 0, a wait-any or test-any
+ * with nothing, a test-some with none) are many in a polling loop, and
+ * all alike: they are counted, and the count goes in one record, a flag
+ * of 0 with b the count, before the next outcome of the program's order
+ * and before a send (whose bytes may depend on it).  An unsuccessful
+ * probe is logged as itself, and counted in the probes field of the
+ * records that follow until the next delivery, as ft-log(5) and
+ * ftreplay(1) have it.
  */
 static int
-fruitless_kind(uint32_t kind)
+unsuccessful(uint32_t kind, uint64_t a)
 {
-	return kind == FT_ND_PROBE || kind == FT_ND_FLAG ||
-	    kind == FT_ND_INDEX || kind == FT_ND_COUNT;
-}
-
-static int
-fruitless(const struct ft_nd *ev)
-{
-	switch (ev->kind) {
-	case FT_ND_PROBE:
+	switch (kind) {
 	case FT_ND_FLAG:
 	case FT_ND_COUNT:
-		return ev->v[0] == 0;
+		return a == 0;
 	case FT_ND_INDEX:
-		return (int64_t)ev->v[0] == -1;
+		return (int64_t)a == -1;
 	default:
 		return 0;
 	}
 }
 
-static void
-fruitless_value(struct ft_nd *ev)
-{
-	ev->v[0] = ev->kind == FT_ND_INDEX ? (uint64_t)-1 : 0;
-	ev->v[1] = ev->v[2] = 0;
-}
-
-/* Log the count of unsuccessful outcomes not logged yet, as one more. */
+/* Log the count of unsuccessful outcomes not logged yet. */
 static void
 fruitless_out(struct vlog *s)
 {
@@ -1273,9 +1285,20 @@ fruitless_out(struct vlog *s)
 	d.kind = FT_ND_FLAG;
 	d.clock = s->clock;
 	d.sender = FT_DET_NOSENDER;
-	d.probes = s->unsucc - 1;
+	d.v[1] = s->unsucc;
 	s->unsucc = 0;
 	record(s, &d, 1);
+}
+
+/* Take the head of the logged outcomes. */
+static void
+rsync_pop(struct vlog *s)
+{
+	s->rsfirst++;
+	if (--s->rsn == 0) {
+		s->rsfirst = 0;
+		replay_check(s);
+	}
 }
 
 static int
@@ -1295,34 +1318,16 @@ vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
 	}
 	if (s->rsn > 0) {
 		r = &s->rsync[s->rsfirst];
-		if (r->probes > 0) {
-			/* An unsuccessful outcome the log counted. */
-			if (!fruitless_kind(ev->kind)) {
-				note(s, FT_NOTE_DIVERGE, "rank %u diverged in "
-				    "its replay: event at clock %llu is a %s "
-				    "here, an unsuccessful test or probe in "
-				    "the log", s->rank,
-				    (unsigned long long)s->clock,
-				    ft_det_kind_name(ev->kind));
-				errno = EPROTO;
-				return -1;
-			}
-			r->probes--;
-			fruitless_value(ev);
-			s->probes++;
-			return 0;
-		}
-		/* The count logged before a send: one more, of any kind. */
-		if (fruitless(&(struct ft_nd){ .kind = r->kind,
-		    .v = { r->v[0], r->v[1], r->v[2] } }) &&
-		    fruitless_kind(ev->kind)) {
-			fruitless_value(ev);
-			s->probes++;
-			s->rsfirst++;
-			if (--s->rsn == 0) {
-				s->rsfirst = 0;
-				replay_check(s);
-			}
+		if (r->kind == FT_ND_FLAG && r->v[0] == 0 &&
+		    unsuccessful(ev->kind, ev->kind == FT_ND_INDEX ?
+		    (uint64_t)-1 : 0)) {
+			/* One of a count of unsuccessful outcomes. */
+			ev->v[0] = ev->kind == FT_ND_INDEX ? (uint64_t)-1 : 0;
+			ev->v[1] = ev->v[2] = 0;
+			if (r->v[1] <= 1)
+				rsync_pop(s);
+			else
+				r->v[1]--;
 			return 0;
 		}
 		if (r->kind != ev->kind) {
@@ -1335,26 +1340,20 @@ vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
 			return -1;
 		}
 		memcpy(ev->v, r->v, sizeof(ev->v));
-		s->rsfirst++;
-		if (--s->rsn == 0) {
-			s->rsfirst = 0;
-			replay_check(s);
-		}
-	} else if (fruitless(ev)) {
-		/* Counted, not logged: the next record says how many. */
-		s->unsucc++;
-	} else {
-		memset(&d, 0, sizeof(d));
-		d.kind = ev->kind;
-		d.clock = s->clock;
-		d.sender = FT_DET_NOSENDER;
-		d.probes = s->unsucc;
-		s->unsucc = 0;
-		memcpy(d.v, ev->v, sizeof(d.v));
-		record(s, &d, 1);
+		rsync_pop(s);
+		return 0;
 	}
-	if (fruitless(ev))
-		s->probes++;
+	if (unsuccessful(ev->kind, ev->v[0])) {
+		s->unsucc++;
+		return 0;
+	}
+	fruitless_out(s);
+	memset(&d, 0, sizeof(d));
+	d.kind = ev->kind;
+	d.clock = s->clock;
+	d.sender = FT_DET_NOSENDER;
+	memcpy(d.v, ev->v, sizeof(d.v));
+	record(s, &d, 1);
 	return 0;
 }
 
