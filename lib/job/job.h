@@ -91,6 +91,12 @@ int	 ft_job_env_read(struct ft_job_env *,
 	    const char *(*get)(const char *), const char **why);
 
 /*
+ * Read a 32-byte key from fd (a pipe the launcher filled) and close fd.
+ * Returns 0, or -1 with EINVAL when fewer bytes came.
+ */
+int	 ft_job_key_read(int fd, uint8_t key[FT_WIRE_KEYLEN]);
+
+/*
  * Connect to the launcher, authenticate, REGISTER self and wait for the
  * TABLE, blocking up to timeout_ms.  On success the ready connection is
  * in *ctl and the table in *table (free with ft_msg_table_free).

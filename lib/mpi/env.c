@@ -162,24 +162,13 @@ static uint8_t log_key[FT_WIRE_KEYLEN];
 static int
 read_log_key(const char *fd_s)
 {
-	size_t got = 0;
-	ssize_t n;
 	char *end;
 	long fd;
 
 	fd = strtol(fd_s, &end, 10);
 	if (*fd_s == '\0' || *end != '\0' || fd < 0 || fd > 65535)
 		return -1;
-	while (got < sizeof(log_key)) {
-		n = read((int)fd, log_key + got, sizeof(log_key) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close((int)fd);
-	return got == sizeof(log_key) ? 0 : -1;
+	return ft_job_key_read((int)fd, log_key);
 }
 
 static int

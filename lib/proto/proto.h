@@ -426,6 +426,14 @@ int	 ft_proto_init(struct ft_proto *, const struct ft_proto_ops *,
 	    const struct ft_conf *, const struct ft_core_ops *core, void *arg);
 void	 ft_proto_release(struct ft_proto *);
 
+/*
+ * Tell the launcher through core->notify, formatted.  Of the
+ * divergences, only the first is told (*diverged counts them): what
+ * follows is its echo.
+ */
+void	 ft__proto_note(struct ft_proto *, int *diverged, uint32_t kind,
+	    const char *fmt, ...) FT_PRINTF(4, 5);
+
 /* Run a hook, or the core default when the protocol has none. */
 int	 ft_proto_send(struct ft_proto *, struct ft_msg *);
 int	 ft_proto_deliver(struct ft_proto *, const struct ft_msg *);

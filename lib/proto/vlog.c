@@ -203,23 +203,8 @@ vlog_of(struct ft_proto *p)
 	return p->priv;
 }
 
-static void
-note(struct vlog *s, uint32_t kind, const char *fmt, ...) FT_PRINTF(3, 4);
-
-static void
-note(struct vlog *s, uint32_t kind, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	/* The first divergence is the news; what follows is its echo. */
-	if (kind == FT_NOTE_DIVERGE && s->diverged++ > 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	CORE(s)->notify(CORE_ARG(s), kind, text);
-}
+#define note(s, kind, ...) \
+	ft__proto_note((s)->p, &(s)->diverged, (kind), __VA_ARGS__)
 
 static int
 is_gone(struct vlog *s, uint32_t q)

@@ -75,9 +75,7 @@ struct item {
 	size_t		 flen;
 };
 
-struct fifo {
-	struct item	*head, *tail;
-};
+#include "sim.h"
 
 enum op_kind { OP_SEND = 1, OP_FLAG, OP_RECV };
 
@@ -143,61 +141,6 @@ static pid_t	 log_pid = -1;
 static char	 log_dir[] = "/tmp/ft-test-vlog.XXXXXX";
 static uint64_t	 next_job = 1;
 
-static uint64_t
-rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static void
-fail(struct sim *S, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (S->err[0] != '\0')
-		return;
-	va_start(ap, fmt);
-	vsnprintf(S->err, sizeof(S->err), fmt, ap);
-	va_end(ap);
-}
-
-static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
-static void
-fifo_push(struct fifo *f, struct item *it)
-{
-	it->next = NULL;
-	if (f->tail != NULL)
-		f->tail->next = it;
-	else
-		f->head = it;
-	f->tail = it;
-}
-
-static struct item *
-fifo_pop(struct fifo *f)
-{
-	struct item *it = f->head;
-
-	if (it != NULL && (f->head = it->next) == NULL)
-		f->tail = NULL;
-	return it;
-}
-
-static void
-item_free(struct item *it)
-{
-	free(it->frame);
-	free(it);
-}
 
 static void
 fifo_clear(struct fifo *f)
