@@ -165,14 +165,12 @@ timeout 900 "$bin/ftrun" -n 8 --ft vlog --log-dir "$out/log" \
 t1=$(date +%s.%N)
 "$bin/ftlog" stat "$out/log" >"$out/stat" || failed=1
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
-awk -v t="$secs" '
-	{ for (i = 1; i <= NF; i++) { split($i, kv, "=")
+awk -v t="$secs" '{ for (i = 1; i <= NF; i++) { split($i, kv, "=")
 	    if (kv[1] == "count") n += kv[2]
-	    if (kv[1] == "bytes") b += kv[2] } }
-	END {
-		f = "\n(c) logger, --log-sync memory, strict, jacobi 8 ranks: "
-		f = f "%d determinants in %.2f s of job: %.0f a second; "
-		f = f "%.1f bytes on disk each\n"
-		printf f, n, t, n / t, n > 0 ? b / n : 0 }' "$out/stat"
+	    if (kv[1] == "bytes") by += kv[2] } }
+	END { printf "\n(c) logger, --log-sync memory, strict, jacobi 8 " \
+	    "ranks: %d determinants in %.2f s of job: %.0f a second; %.1f " \
+	    "bytes on disk each\n", n, t, n / t, (n > 0 ? by / n : 0) }' \
+    "$out/stat"
 echo "(bench/ftlog.sh measures the logger alone, at full speed.)"
 exit "$failed"
