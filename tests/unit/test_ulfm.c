@@ -28,9 +28,10 @@
 #include "proto/proto.h"
 #include "tap.h"
 
-#define MAXP	6
+#define MAXP	32
 #define NAGREE	2
 #define CTX	40
+#define NB	(MAXP / 8)
 
 struct ft_req {
 	int	 unused;
@@ -40,6 +41,7 @@ struct item {
 	struct item	*next;
 	uint8_t		*frame;
 	size_t		 len;
+	int		 depth;		/* the sender's depth + 1 */
 };
 
 struct fifo {
@@ -53,9 +55,11 @@ struct sproc {
 	int		 round;		/* agreements done */
 	void		*handle;	/* the one joined, or NULL */
 	uint32_t	 flag[NAGREE];
-	uint8_t		 failed[NAGREE];
+	uint32_t	 failed[NAGREE];
 	int		 decided[NAGREE];
 	int		 revoked;	/* fail_ctx calls */
+	int		 depth;		/* longest chain of AGREE frames read */
+	int		 ddepth;	/* depth at agreement 0's decision */
 };
 
 struct sim {
@@ -63,6 +67,8 @@ struct sim {
 	struct sproc	 P[MAXP];
 	struct fifo	 held[MAXP][MAXP], kern[MAXP][MAXP];
 	uint64_t	 rng;
+	int		 abandon;	/* programs free agreement 0 at once */
+	int		 agree0;	/* AGREE frames of agreement 0 sent */
 	int		 failed;
 	char		 why[200];
 };
@@ -138,6 +144,10 @@ c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
 		abort();
 	memcpy(it->frame, wb->p, wb->len);
 	it->len = wb->len;
+	it->depth = c->S->P[c->self].depth + 1;
+	if (wb->p[3] == FT_MSG_ULFM_AGREE && wb->len >= FT_WIRE_HDRLEN + 12 &&
+	    ft_rd32(wb->p + FT_WIRE_HDRLEN + 8) == 0)
+		c->S->agree0++;
 	fifo_push(&c->S->held[c->self][proc], it);
 	return 0;
 }
@@ -176,7 +186,10 @@ sim_init(struct sim *S, uint32_t n, uint64_t seed)
 	struct ft_conf conf;
 	uint32_t i;
 
+	int abandon = S->abandon;
+
 	memset(S, 0, sizeof(*S));
+	S->abandon = abandon;
 	S->n = n;
 	S->rng = seed * 2654435761u + 1;
 	for (i = 0; i < n; i++) {
@@ -198,7 +211,7 @@ app_step(struct sim *S, uint32_t i)
 	struct sproc *P = &S->P[i];
 	struct ft_ext x;
 	uint32_t members[MAXP], k;
-	uint8_t failed[1] = { 0 }, acked[1] = { 0 };
+	uint8_t failed[NB] = { 0 }, acked[NB] = { 0 }, got[NB] = { 0 };
 
 	if (i == 0 && P->round == 0 && P->handle == NULL && !P->revoked) {
 		for (k = 0; k < S->n; k++)
@@ -233,15 +246,27 @@ app_step(struct sim *S, uint32_t i)
 			return;
 		}
 		P->handle = x.handle;
+		if (S->abandon && P->round == 0) {
+			/* MPI_Request_free of an iagree not complete. */
+			x.op = FT_EXT_AGREE_FREE;
+			(void)P->p.ops->ext(&P->p, &x);
+			P->handle = NULL;
+			P->round++;
+		}
 		return;
 	}
 	x.op = FT_EXT_AGREE_TEST;
 	x.handle = P->handle;
-	x.failed = &P->failed[P->round];
+	x.failed = got;
 	if (P->p.ops->ext(&P->p, &x) != 0 || !x.result)
 		return;
+	P->failed[P->round] = 0;
+	for (k = 0; k < NB; k++)
+		P->failed[P->round] |= (uint32_t)got[k] << (8 * k);
 	P->flag[P->round] = x.flag;
 	P->decided[P->round] = 1;
+	if (P->round == 0)
+		P->ddepth = P->depth;
 	x.op = FT_EXT_AGREE_FREE;
 	(void)P->p.ops->ext(&P->p, &x);
 	P->handle = NULL;
@@ -254,7 +279,7 @@ app_ready(struct sim *S, uint32_t i)
 {
 	struct sproc *P = &S->P[i];
 	struct ft_ext x;
-	uint8_t scratch[1];
+	uint8_t scratch[NB];
 
 	if (P->dead || P->round >= NAGREE)
 		return 0;
@@ -273,6 +298,9 @@ read_one(struct sim *S, uint32_t j, uint32_t i)
 {
 	struct item *it = fifo_pop(&S->kern[j][i]);
 	struct ft_hdr h;
+
+	if (it->frame[3] == FT_MSG_ULFM_AGREE && it->depth > S->P[i].depth)
+		S->P[i].depth = it->depth;
 
 	if (ft_hdr_decode(it->frame, &h) != 0 || h.len != it->len ||
 	    S->P[i].p.ops->frame(&S->P[i].p, j, &h,
@@ -432,7 +460,7 @@ check(struct sim *S)
 			continue;
 		for (i = 0; i < S->n; i++) {
 			int contributed = !((ref->flag[r] >> i) & 1);
-			int failed = (ref->failed[r] >> i) & 1;
+			int failed = (int)((ref->failed[r] >> i) & 1);
 
 			if ((!S->P[i].dead && !contributed) ||
 			    (!contributed && !failed) ||
@@ -444,6 +472,21 @@ check(struct sim *S)
 				    "alive", contributed, failed);
 				return;
 			}
+		}
+	}
+	for (i = 0; i < S->n; i++) {
+		struct ft_ext x = { .op = FT_EXT_AGREE_KEPT };
+
+		/* The last agreement is kept, to answer the others; the
+		 * one before is forgotten, freed or abandoned. */
+		if (S->P[i].dead)
+			continue;
+		if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0 ||
+		    x.result != 1) {
+			S->failed = 1;
+			snprintf(S->why, sizeof(S->why), "survivor %u keeps "
+			    "%d agreements", i, x.result);
+			return;
 		}
 	}
 	for (i = 0; i < S->n; i++)
@@ -516,18 +559,19 @@ test_every_kill(struct sim *S, uint32_t n, int seeds)
 	    "uniform agreement, no survivor left waiting", runs, n);
 }
 
-/* Several kills at random steps. */
+/* Several kills at random steps of a run as long as a fault-free one. */
 static void
 test_many_kills(struct sim *S, uint32_t n, int nk, int runs)
 {
 	uint32_t kills[MAXP];
-	int at[MAXP], i, k, bad = 0;
-	uint64_t r = 88172645463325252ull;
+	int at[MAXP], i, k, steps, bad = 0;
+	uint64_t r = 88172645463325252ull + n * 7919u + (uint64_t)nk;
 
 	for (i = 0; i < runs && !bad; i++) {
+		steps = run_check(S, n, (uint64_t)i + 1, NULL, NULL, 0);
 		for (k = 0; k < nk; k++) {
 			kills[k] = (uint32_t)(rnd(&r) % n);
-			at[k] = (int)(rnd(&r) % 120);
+			at[k] = (int)(rnd(&r) % (uint64_t)(steps + 1));
 		}
 		(void)run_check(S, n, (uint64_t)i + 1, kills, at, nk);
 		if (S->failed) {
@@ -535,8 +579,8 @@ test_many_kills(struct sim *S, uint32_t n, int nk, int runs)
 			t_diag("n=%u run %d: %s", n, i, S->why);
 		}
 	}
-	T_OK(!bad, "%d runs of %u processes with %d kills at random steps",
-	    runs, n, nk);
+	T_OK(!bad, "%d runs of %u processes%s with %d kills at random steps",
+	    runs, n, S->abandon ? " abandoning agreement 0" : "", nk);
 }
 
 /* The checks catch a wrong answer: a survivor that decides alone. */
@@ -555,13 +599,29 @@ test_checks_bite(struct sim *S)
 	sim_free(S);
 }
 
-/* A frame that names another process as its sender is refused. */
+/* Send process 0 an UP from process 1 that says what m says. */
+static int
+bad_frame(struct sim *S, struct ft_msg_agree *m)
+{
+	struct ft_wbuf wb;
+	struct ft_hdr h;
+	int rc;
+
+	ft_wbuf_init(&wb);
+	if (ft_msg_agree_encode(&wb, 1, m) != 0)
+		abort();
+	(void)ft_hdr_decode(wb.p, &h);
+	errno = 0;
+	rc = S->P[0].p.ops->frame(&S->P[0].p, 1, &h, wb.p + FT_WIRE_HDRLEN);
+	ft_wbuf_release(&wb);
+	return rc == -1 && errno == EPROTO;
+}
+
+/* Frames that lie about their sender, the members or the dead. */
 static void
 test_bad_frames(struct sim *S)
 {
 	struct ft_msg_agree m;
-	struct ft_wbuf wb;
-	struct ft_hdr h;
 	uint8_t bm[1] = { 0 };
 	struct ft_ext x;
 	uint32_t members[3] = { 0, 1, 2 };
@@ -579,28 +639,67 @@ test_bad_frames(struct sim *S)
 	x.acked = acked;
 	T_OK(S->P[0].p.ops->ext(&S->P[0].p, &x) == 0, "join an agreement");
 	memset(&m, 0, sizeof(m));
-	m.kind = FT_AGREE_CONTRIB;
+	m.kind = FT_AGREE_UP;
 	m.ctx = CTX;
 	m.n = 3;
 	m.from = 2;		/* but process 1 sends it */
-	m.nval = 1;
-	m.v[0] = (struct ft_agree_val){ 1, 0, bm, bm };
-	ft_wbuf_init(&wb);
-	T_OK(ft_msg_agree_encode(&wb, 1, &m) == 0, "encode a CONTRIB");
-	(void)ft_hdr_decode(wb.p, &h);
-	T_OK(S->P[0].p.ops->frame(&S->P[0].p, 1, &h, wb.p +
-	    FT_WIRE_HDRLEN) == -1 && errno == EPROTO,
-	    "a CONTRIB whose member is not its sender: EPROTO");
+	m.v = (struct ft_agree_val){ 1, 0, bm, bm };
+	m.covered = m.acks = bm;
+	T_OK(bad_frame(S, &m), "an UP whose member is not its sender: EPROTO");
 	m.n = 4;
 	m.from = 1;
-	wb.len = 0;
-	T_OK(ft_msg_agree_encode(&wb, 1, &m) == 0, "encode for 4 members");
-	(void)ft_hdr_decode(wb.p, &h);
-	T_OK(S->P[0].p.ops->frame(&S->P[0].p, 1, &h, wb.p +
-	    FT_WIRE_HDRLEN) == -1 && errno == EPROTO,
-	    "a CONTRIB for another number of members: EPROTO");
-	ft_wbuf_release(&wb);
+	T_OK(bad_frame(S, &m), "an UP for another number of members: EPROTO");
+	m.n = 3;
+	m.round = 1;		/* says member 0, who reads it, is dead */
+	T_OK(bad_frame(S, &m), "an UP whose round says its reader is dead: "
+	    "EPROTO");
 	sim_free(S);
+}
+
+/*
+ * Without failures, agreement 0 takes 4 (n - 1) frames and its
+ * decision is at most 4 ceil(log2 n) frames deep at every process:
+ * logarithmic.
+ */
+static void
+test_log_depth(struct sim *S)
+{
+	uint32_t n, i, lg;
+	uint64_t seed;
+	int bad = 0, deepest = 0;
+
+	for (n = 2; n <= MAXP && !bad; n++) {
+		for (lg = 0; (1u << lg) < n; lg++)
+			continue;
+		for (seed = 1; seed <= 3 && !bad; seed++) {
+			(void)run(S, n, seed, NULL, NULL, 0);
+			check(S);
+			if (S->failed)
+				bad = 1;
+			else if (S->agree0 != 4 * ((int)n - 1)) {
+				bad = 1;
+				snprintf(S->why, sizeof(S->why), "%d frames",
+				    S->agree0);
+			}
+			for (i = 0; i < n && !bad; i++) {
+				if (S->P[i].ddepth > deepest)
+					deepest = S->P[i].ddepth;
+				if (S->P[i].ddepth > 4 * (int)lg) {
+					bad = 1;
+					snprintf(S->why, sizeof(S->why),
+					    "process %u decided %d frames deep",
+					    i, S->P[i].ddepth);
+				}
+			}
+			if (bad)
+				t_diag("n=%u seed=%llu: %s", n,
+				    (unsigned long long)seed, S->why);
+			sim_free(S);
+		}
+	}
+	T_OK(!bad, "no failure, 2 to %d processes: 4 (n - 1) frames, decided "
+	    "within 4 ceil(log2 n) message delays (deepest %d)", MAXP,
+	    deepest);
 }
 
 int
@@ -611,11 +710,23 @@ main(void)
 	test_fault_free(&S);
 	test_checks_bite(&S);
 	test_bad_frames(&S);
+	test_log_depth(&S);
 	test_every_kill(&S, 3, 4);
 	test_every_kill(&S, 4, 2);
 	test_every_kill(&S, 5, 1);
+	test_every_kill(&S, 8, 1);
 	test_many_kills(&S, 4, 2, 400);
 	test_many_kills(&S, 5, 3, 400);
 	test_many_kills(&S, 6, 4, 200);
+	test_many_kills(&S, 8, 1, 200);
+	test_many_kills(&S, 8, 3, 200);
+	test_many_kills(&S, 13, 2, 100);
+	test_many_kills(&S, 16, 4, 60);
+	test_many_kills(&S, 24, 3, 30);
+	test_many_kills(&S, 32, 6, 20);
+	S.abandon = 1;
+	test_many_kills(&S, 5, 2, 200);
+	test_many_kills(&S, 12, 3, 50);
+	S.abandon = 0;
 	return t_done();
 }
