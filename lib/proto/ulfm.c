@@ -618,7 +618,8 @@ agr_start(struct ft_proto *p, struct agr *a)
 		*lastp = last->next;
 		u->early_bytes -= last->len;
 		/* A bad frame is its sender's problem, not ours. */
-		(void)agree_in(p, a, last->proc, &m);
+		if (ft_msg_agree_decode(last->body, last->len, &m) == 0)
+			(void)agree_in(p, a, last->proc, &m);
 		free(last);
 	}
 	agr_run(p, a);

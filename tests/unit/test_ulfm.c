@@ -58,6 +58,8 @@ struct sproc {
 	uint32_t	 failed[NAGREE];
 	int		 decided[NAGREE];
 	int		 revoked;	/* fail_ctx calls */
+	void		*h[NAGREE];	/* twoctx: agreement r's handle */
+	int		 joined;	/* twoctx: agreements joined */
 	int		 depth;		/* longest chain of AGREE frames read */
 	int		 ddepth;	/* depth at agreement 0's decision */
 };
@@ -68,6 +70,9 @@ struct sim {
 	struct fifo	 held[MAXP][MAXP], kern[MAXP][MAXP];
 	uint64_t	 rng;
 	int		 abandon;	/* programs free agreement 0 at once */
+	int		 twoctx;	/* agreement r on context CTX + 2 r, all
+					 * joined at once, in an order that
+					 * depends on the process */
 	int		 agree0;	/* AGREE frames of agreement 0 sent */
 	int		 failed;
 	char		 why[200];
@@ -186,10 +191,11 @@ sim_init(struct sim *S, uint32_t n, uint64_t seed)
 	struct ft_conf conf;
 	uint32_t i;
 
-	int abandon = S->abandon;
+	int abandon = S->abandon, twoctx = S->twoctx;
 
 	memset(S, 0, sizeof(*S));
 	S->abandon = abandon;
+	S->twoctx = twoctx;
 	S->n = n;
 	S->rng = seed * 2654435761u + 1;
 	for (i = 0; i < n; i++) {
@@ -202,6 +208,84 @@ sim_init(struct sim *S, uint32_t n, uint64_t seed)
 		    &sim_core, &cookies[i]) != 0)
 			abort();
 	}
+}
+
+/* Join agreement seq on context ctx as process i: its handle. */
+static void *
+join(struct sim *S, uint32_t i, uint32_t ctx, uint32_t seq)
+{
+	struct ft_ext x;
+	uint32_t members[MAXP], k;
+	uint8_t failed[NB] = { 0 }, acked[NB] = { 0 };
+
+	for (k = 0; k < S->n; k++)
+		members[k] = k;
+	memset(&x, 0, sizeof(x));
+	x.op = FT_EXT_AGREE;
+	x.ctx = ctx;
+	x.seq = seq;
+	x.members = members;
+	x.n = S->n;
+	x.me = i;
+	x.flag = ~(1u << i);
+	x.failed = failed;
+	x.acked = acked;
+	if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0) {
+		S->failed = 1;
+		snprintf(S->why, sizeof(S->why), "process %u could not join "
+		    "agreement %u on %u", i, seq, ctx);
+		return NULL;
+	}
+	return x.handle;
+}
+
+/* Is handle h decided at process i?  Then its flag and failed set. */
+static int
+decided(struct sim *S, uint32_t i, void *h, uint32_t *flag, uint32_t *failed)
+{
+	struct ft_ext x;
+	uint8_t got[NB] = { 0 };
+	uint32_t k;
+
+	memset(&x, 0, sizeof(x));
+	x.op = FT_EXT_AGREE_TEST;
+	x.handle = h;
+	x.failed = got;
+	if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0 || !x.result)
+		return 0;
+	*flag = x.flag;
+	*failed = 0;
+	for (k = 0; k < NB; k++)
+		*failed |= (uint32_t)got[k] << (8 * k);
+	return 1;
+}
+
+/* twoctx: join the next agreement, or take one decision. */
+static void
+app_step_two(struct sim *S, uint32_t i)
+{
+	struct sproc *P = &S->P[i];
+	struct ft_ext x;
+	int r;
+
+	if (P->joined < NAGREE) {
+		r = i % 2 ? NAGREE - 1 - P->joined : P->joined;
+		P->h[r] = join(S, i, CTX + 2 * (uint32_t)r, 0);
+		P->joined++;
+		return;
+	}
+	for (r = 0; r < NAGREE; r++)
+		if (P->h[r] != NULL && decided(S, i, P->h[r], &P->flag[r],
+		    &P->failed[r])) {
+			P->decided[r] = 1;
+			memset(&x, 0, sizeof(x));
+			x.op = FT_EXT_AGREE_FREE;
+			x.handle = P->h[r];
+			(void)P->p.ops->ext(&P->p, &x);
+			P->h[r] = NULL;
+			P->round++;
+			return;
+		}
 }
 
 /* Process i's program: one step. */
@@ -224,6 +308,10 @@ app_step(struct sim *S, uint32_t i)
 		x.n = S->n;
 		if (P->p.ops->ext(&P->p, &x) != 0)
 			abort();
+		return;
+	}
+	if (S->twoctx) {
+		app_step_two(S, i);
 		return;
 	}
 	memset(&x, 0, sizeof(x));
@@ -283,6 +371,17 @@ app_ready(struct sim *S, uint32_t i)
 
 	if (P->dead || P->round >= NAGREE)
 		return 0;
+	if (S->twoctx) {
+		uint32_t f, fl;
+		int r;
+
+		if (P->joined < NAGREE)
+			return 1;
+		for (r = 0; r < NAGREE; r++)
+			if (P->h[r] != NULL && decided(S, i, P->h[r], &f, &fl))
+				return 1;
+		return 0;
+	}
 	if (P->handle == NULL)
 		return 1;
 	memset(&x, 0, sizeof(x));
@@ -477,12 +576,13 @@ check(struct sim *S)
 	for (i = 0; i < S->n; i++) {
 		struct ft_ext x = { .op = FT_EXT_AGREE_KEPT };
 
-		/* The last agreement is kept, to answer the others; the
-		 * one before is forgotten, freed or abandoned. */
+		/* The last agreement of a context is kept, to answer the
+		 * others; the one before is forgotten, freed or
+		 * abandoned. */
 		if (S->P[i].dead)
 			continue;
 		if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0 ||
-		    x.result != 1) {
+		    x.result != (S->twoctx ? NAGREE : 1)) {
 			S->failed = 1;
 			snprintf(S->why, sizeof(S->why), "survivor %u keeps "
 			    "%d agreements", i, x.result);
@@ -580,7 +680,8 @@ test_many_kills(struct sim *S, uint32_t n, int nk, int runs)
 		}
 	}
 	T_OK(!bad, "%d runs of %u processes%s with %d kills at random steps",
-	    runs, n, S->abandon ? " abandoning agreement 0" : "", nk);
+	    runs, n, S->abandon ? " abandoning agreement 0" : S->twoctx ?
+	    " in agreements on two contexts at once" : "", nk);
 }
 
 /* The checks catch a wrong answer: a survivor that decides alone. */
@@ -728,5 +829,10 @@ main(void)
 	test_many_kills(&S, 5, 2, 200);
 	test_many_kills(&S, 12, 3, 50);
 	S.abandon = 0;
+	S.twoctx = 1;
+	test_many_kills(&S, 4, 1, 200);
+	test_many_kills(&S, 7, 2, 100);
+	test_many_kills(&S, 16, 3, 30);
+	S.twoctx = 0;
 	return t_done();
 }
