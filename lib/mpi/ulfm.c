@@ -402,6 +402,12 @@ agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	r->advance = agree_advance;
 	r->release = agree_release;
 	r->state = a;
+	/*
+	 * Freed before completion, it need not wait: the protocol's
+	 * instance goes on for the other members, and is forgotten once
+	 * decided and superseded (lib/proto/ulfm.c).
+	 */
+	r->lets_go = 1;
 	for (k = 0; k < u->nfailed; k++) {
 		if ((i = member_index(comm->world, comm->size,
 		    u->failed[k])) < 0)
