@@ -301,7 +301,6 @@ app_step(struct sim *S, uint32_t i)
 	struct sproc *P = &S->P[i];
 	struct ft_ext x;
 	uint32_t members[MAXP], k;
-	uint8_t failed[NB] = { 0 }, acked[NB] = { 0 }, got[NB] = { 0 };
 
 	if (i == 0 && P->round == 0 && P->handle == NULL && !P->revoked) {
 		for (k = 0; k < S->n; k++)
@@ -322,46 +321,26 @@ app_step(struct sim *S, uint32_t i)
 	}
 	memset(&x, 0, sizeof(x));
 	if (P->handle == NULL) {
-		for (k = 0; k < S->n; k++)
-			members[k] = k;
-		x.op = FT_EXT_AGREE;
-		x.ctx = CTX;
-		x.seq = (uint32_t)P->round;
-		x.members = members;
-		x.n = S->n;
-		x.me = i;
-		x.flag = ~(1u << i);
-		x.failed = failed;
-		x.acked = acked;
-		if (P->p.ops->ext(&P->p, &x) != 0) {
-			S->failed = 1;
-			snprintf(S->why, sizeof(S->why), "process %u could "
-			    "not join agreement %d", i, P->round);
+		if ((P->handle = join(S, i, CTX, (uint32_t)P->round)) == NULL)
 			return;
-		}
-		P->handle = x.handle;
 		if (S->abandon && P->round == 0) {
 			/* MPI_Request_free of an iagree not complete. */
 			x.op = FT_EXT_AGREE_FREE;
+			x.handle = P->handle;
 			(void)P->p.ops->ext(&P->p, &x);
 			P->handle = NULL;
 			P->round++;
 		}
 		return;
 	}
-	x.op = FT_EXT_AGREE_TEST;
-	x.handle = P->handle;
-	x.failed = got;
-	if (P->p.ops->ext(&P->p, &x) != 0 || !x.result)
+	if (!decided(S, i, P->handle, &P->flag[P->round],
+	    &P->failed[P->round]))
 		return;
-	P->failed[P->round] = 0;
-	for (k = 0; k < NB; k++)
-		P->failed[P->round] |= (uint32_t)got[k] << (8 * k);
-	P->flag[P->round] = x.flag;
 	P->decided[P->round] = 1;
 	if (P->round == 0)
 		P->ddepth = P->depth;
 	x.op = FT_EXT_AGREE_FREE;
+	x.handle = P->handle;
 	(void)P->p.ops->ext(&P->p, &x);
 	P->handle = NULL;
 	P->round++;
@@ -372,29 +351,19 @@ static int
 app_ready(struct sim *S, uint32_t i)
 {
 	struct sproc *P = &S->P[i];
-	struct ft_ext x;
-	uint8_t scratch[NB];
+	uint32_t f, fl;
+	int r;
 
 	if (P->dead || P->round >= NAGREE)
 		return 0;
-	if (S->twoctx) {
-		uint32_t f, fl;
-		int r;
-
-		if (P->joined < NAGREE)
-			return 1;
-		for (r = 0; r < NAGREE; r++)
-			if (P->h[r] != NULL && decided(S, i, P->h[r], &f, &fl))
-				return 1;
-		return 0;
-	}
-	if (P->handle == NULL)
+	if (!S->twoctx)
+		return P->handle == NULL || decided(S, i, P->handle, &f, &fl);
+	if (P->joined < NAGREE)
 		return 1;
-	memset(&x, 0, sizeof(x));
-	x.op = FT_EXT_AGREE_TEST;
-	x.handle = P->handle;
-	x.failed = scratch;
-	return P->p.ops->ext(&P->p, &x) == 0 && x.result;
+	for (r = 0; r < NAGREE; r++)
+		if (P->h[r] != NULL && decided(S, i, P->h[r], &f, &fl))
+			return 1;
+	return 0;
 }
 
 /* Process i reads the next frame the kernel has from j. */
