@@ -63,6 +63,8 @@
 /* Frames that arrive before their agreement is joined, at most. */
 #define EARLY_MAX_BYTES	(64u << 20)
 #define REVOKED_MAX	(1u << 20)
+/* The radix of the agreement's tree: depth ceil(log4 n). */
+#define FANOUT		4
 
 /* What a member holds of an agreement. */
 enum hold {
@@ -209,21 +211,35 @@ ulfm_fini(struct ft_proto *p)
 }
 
 /*
- * The tree.  Positions are member indices relative to the root; the
- * descendants of position q > 0 are q + 1 to q + lowbit(q) - 1, those
- * of the root every other position.
+ * The tree.  Positions are member indices relative to the root, in
+ * base FANOUT; the parent of position q > 0 is q with its lowest
+ * nonzero digit cleared, so that the descendants of q are q + 1 to
+ * q + unit(q) - 1, unit(q) being the weight of that digit, and those of
+ * the root every other position.
  */
+
+/* The weight of the lowest nonzero digit of q > 0. */
+static uint64_t
+unit_of(uint64_t q)
+{
+	uint64_t unit = 1;
+
+	while ((q / unit) % FANOUT == 0)
+		unit *= FANOUT;
+	return unit;
+}
 
 /* The nearest live ancestor of member i (not the root). */
 static uint32_t
 parent_of(const struct agr *a, uint32_t i)
 {
-	uint32_t q = i - a->root;
+	uint64_t q = i - a->root, unit;
 
-	do
-		q &= q - 1;
-	while (q != 0 && bit(a->bm[BM_GONE], a->root + q));
-	return a->root + q;
+	do {
+		unit = unit_of(q);
+		q -= (q / unit) % FANOUT * unit;
+	} while (q != 0 && bit(a->bm[BM_GONE], a->root + (uint32_t)q));
+	return a->root + (uint32_t)q;
 }
 
 /* One past the last member of i's subtree (i itself included). */
@@ -232,7 +248,7 @@ subtree_end(const struct agr *a, uint32_t i)
 {
 	uint64_t q = i - a->root, end;
 
-	end = q == 0 ? a->n : (uint64_t)i + (q & -q);
+	end = q == 0 ? a->n : (uint64_t)i + unit_of(q);
 	return end > a->n ? a->n : (uint32_t)end;
 }
 
