@@ -18,14 +18,14 @@
  * The agreement relies on the launcher's views being a perfect failure
  * detector (a process is declared dead only once it is: ftrun makes
  * hangs into deaths), as ft's failure model says (ft(7)).  It runs on a
- * binomial tree, in the manner of the Early Returning Agreement of ULFM
- * (Herault et al., SC'15).  The root is the lowest member not known
- * dead, and its member index names the round; the tree hangs below it
- * by relative position (the parent of position q is q with its lowest
- * set bit cleared), and a member whose parent is dead hangs from its
- * nearest live ancestor, so every member computes the tree from what
- * it knows, without messages.  Four sweeps, each ceil(log2 n) message
- * delays deep and n - 1 messages:
+ * tree of radix FANOUT (4), in the manner of the Early Returning
+ * Agreement of ULFM (Herault et al., SC'15).  The root is the lowest
+ * member not known dead, and its member index names the round; the
+ * tree hangs below it by relative position (the parent of position q
+ * is q with its lowest nonzero base-4 digit cleared), and a member
+ * whose parent is dead hangs from its nearest live ancestor, so every
+ * member computes the tree from what it knows, without messages.  Four
+ * sweeps, each ceil(log4 n) message delays deep and n - 1 messages:
  *
  *  1. UP: each member sends its parent the combination of its own
  *     contribution and those of its subtree, once it has them all, and
