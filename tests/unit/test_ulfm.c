@@ -81,6 +81,18 @@ struct sim {
 					 * joined at once, in an order that
 					 * depends on the process */
 	int		 agree0;	/* AGREE frames of agreement 0 sent */
+	/*
+	 * Kills tied to progress: process kx[k] dies as it sends its
+	 * kn[k]-th frame of kind kkind[k] (0: none) in agreement 0, that
+	 * frame reaching the kernel first when kdeliver[k] (else dying
+	 * with it).
+	 */
+	uint32_t	 kx[2], kkind[2];
+	int		 kn[2], kdeliver[2], kseen[2], kdone[2];
+	int		 kafter;	/* process + 1 that dies as soon as
+					 * its program has agreement 0's
+					 * decision, or 0 */
+	int		 kafterdone;
 	int		 failed;
 	char		 why[200];
 };
@@ -126,6 +138,8 @@ fifo_clear(struct fifo *f)
 	}
 }
 
+static void	kill_proc(struct sim *, uint32_t);
+
 /* The core argument names a process: its index in the simulation. */
 struct cookie {
 	struct sim	*S;
@@ -134,11 +148,26 @@ struct cookie {
 
 static struct cookie cookies[MAXP];
 
+/* Is sending wb the step at which kill k of self is due? */
+static int
+kill_due(struct sim *S, int k, uint32_t self, const struct ft_wbuf *wb)
+{
+	if (S->kkind[k] == 0 || self != S->kx[k] || S->kdone[k] ||
+	    wb->p[3] != FT_MSG_ULFM_AGREE || wb->len < FT_WIRE_HDRLEN + 12 ||
+	    ft_rd32(wb->p + FT_WIRE_HDRLEN) != S->kkind[k] ||
+	    ft_rd32(wb->p + FT_WIRE_HDRLEN + 8) != 0 ||
+	    ++S->kseen[k] != S->kn[k])
+		return 0;
+	S->kdone[k] = 1;
+	return 1;
+}
+
 static int
 c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
 {
 	struct cookie *c = core;
 	struct item *it;
+	int k;
 
 	if (proc >= c->S->n || proc == c->self) {
 		c->S->failed = 1;
@@ -151,6 +180,9 @@ c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
 		errno = ECONNRESET;
 		return -1;
 	}
+	/* What a process sends as it dies goes nowhere. */
+	if (c->S->P[c->self].dead)
+		return 0;
 	if ((it = calloc(1, sizeof(*it))) == NULL ||
 	    (it->frame = malloc(wb->len)) == NULL)
 		abort();
@@ -160,6 +192,17 @@ c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
 	if (wb->p[3] == FT_MSG_ULFM_AGREE && wb->len >= FT_WIRE_HDRLEN + 12 &&
 	    ft_rd32(wb->p + FT_WIRE_HDRLEN + 8) == 0)
 		c->S->agree0++;
+	for (k = 0; k < 2; k++)
+		if (kill_due(c->S, k, c->self, wb)) {
+			if (c->S->kdeliver[k])
+				fifo_push(&c->S->kern[c->self][proc], it);
+			else {
+				free(it->frame);
+				free(it);
+			}
+			kill_proc(c->S, c->self);
+			return 0;
+		}
 	fifo_push(&c->S->held[c->self][proc], it);
 	return 0;
 }
@@ -198,11 +241,16 @@ sim_init(struct sim *S, uint32_t n, uint64_t seed)
 	struct ft_conf conf;
 	uint32_t i;
 
-	int abandon = S->abandon, twoctx = S->twoctx;
+	struct sim keep = *S;
 
 	memset(S, 0, sizeof(*S));
-	S->abandon = abandon;
-	S->twoctx = twoctx;
+	S->abandon = keep.abandon;
+	S->twoctx = keep.twoctx;
+	memcpy(S->kx, keep.kx, sizeof(S->kx));
+	memcpy(S->kkind, keep.kkind, sizeof(S->kkind));
+	memcpy(S->kn, keep.kn, sizeof(S->kn));
+	memcpy(S->kdeliver, keep.kdeliver, sizeof(S->kdeliver));
+	S->kafter = keep.kafter;
 	S->n = n;
 	S->rng = seed * 2654435761u + 1;
 	for (i = 0; i < n; i++) {
@@ -340,6 +388,12 @@ app_step(struct sim *S, uint32_t i)
 	P->decided[P->round] = 1;
 	if (P->round == 0)
 		P->ddepth = P->depth;
+	if (P->round == 0 && S->kafter == (int)i + 1) {
+		/* It returned the decision: now it dies. */
+		S->kafterdone = 1;
+		kill_proc(S, i);
+		return;
+	}
 	x.op = FT_EXT_AGREE_FREE;
 	x.handle = P->handle;
 	(void)P->p.ops->ext(&P->p, &x);
@@ -662,6 +716,73 @@ test_many_kills(struct sim *S, uint32_t n, int nk, int runs)
 	    " in agreements on two contexts at once" : "", nk);
 }
 
+/*
+ * Tree repair, at chosen points of agreement 0 on 16 processes (radix
+ * 4: 0 is the root, with children 1, 2, 3, 4, 8 and 12; 4 the parent of
+ * 5, 6 and 7): a parent dies with its subtree's contributions before
+ * sending them on; a parent dies having passed the proposal to one
+ * child only; the root dies having proposed to one child only; the
+ * root dies having sent its decision to one child only, the next root
+ * (1) or another (2); and, for uniformity, that child (2, a leaf) dies
+ * too as soon as its program has the decision, so that no survivor has
+ * seen it: they must still decide the same.  Each under 100 interleavings, the kills
+ * counted as happening.
+ */
+static void
+test_tree_repair(struct sim *S)
+{
+	static const struct {
+		uint32_t	 x[2], kind[2];
+		int		 n[2], deliver[2];
+		const char	*what;
+	} c[] = {
+		{ { 4 }, { FT_AGREE_UP }, { 1 }, { 0 }, "a parent dies with "
+		    "its subtree's contributions" },
+		{ { 4 }, { FT_AGREE_PROPOSE }, { 1 }, { 1 }, "a parent dies "
+		    "having passed the proposal to one child" },
+		{ { 0 }, { FT_AGREE_PROPOSE }, { 1 }, { 1 }, "the root dies "
+		    "having proposed to one child" },
+		{ { 0 }, { FT_AGREE_COMMIT }, { 1 }, { 1 }, "the root dies "
+		    "having sent the decision to the next root" },
+		{ { 0 }, { FT_AGREE_COMMIT }, { 2 }, { 1 }, "the root dies "
+		    "having sent the decision to another child" },
+		{ { 0 }, { FT_AGREE_COMMIT }, { 2 }, { 1 }, "the root and the "
+		    "one child it told of the decision die, the child once it "
+		    "returned it" },
+	};
+	size_t k;
+	uint64_t seed;
+	int bad, missed;
+
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		bad = missed = 0;
+		memcpy(S->kx, c[k].x, sizeof(S->kx));
+		memcpy(S->kkind, c[k].kind, sizeof(S->kkind));
+		memcpy(S->kn, c[k].n, sizeof(S->kn));
+		memcpy(S->kdeliver, c[k].deliver, sizeof(S->kdeliver));
+		/* The last case: child 2 returns the decision, and dies. */
+		S->kafter = k == sizeof(c) / sizeof(c[0]) - 1 ? 3 : 0;
+		for (seed = 1; seed <= 100 && !bad; seed++) {
+			(void)run(S, 16, seed, NULL, NULL, 0);
+			if (!S->kdone[0] || (S->kkind[1] != 0 &&
+			    !S->kdone[1]) || (S->kafter != 0 &&
+			    !S->kafterdone))
+				missed++;
+			check(S);
+			if (S->failed) {
+				bad = 1;
+				t_diag("seed %llu: %s", (unsigned long long)seed,
+				    S->why);
+			}
+			sim_free(S);
+		}
+		T_OK(!bad && missed == 0, "16 processes, 100 runs: %s "
+		    "(%d runs without the kills)", c[k].what, missed);
+	}
+	memset(S->kkind, 0, sizeof(S->kkind));
+	S->kafter = 0;
+}
+
 /* The checks catch a wrong answer: a survivor that decides alone. */
 static void
 test_checks_bite(struct sim *S)
@@ -790,6 +911,7 @@ main(void)
 	test_checks_bite(&S);
 	test_bad_frames(&S);
 	test_log_depth(&S);
+	test_tree_repair(&S);
 	test_every_kill(&S, 3, 4);
 	test_every_kill(&S, 4, 2);
 	test_every_kill(&S, 5, 1);
