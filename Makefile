@@ -77,7 +77,7 @@ ft.pc: mk/ft.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    mk/ft.pc.in > $@
 
-build/unit/%: tests/unit/%.c tests/unit/tap.h lib/libft.a
+build/unit/%: tests/unit/%.c tests/unit/tap.h tests/unit/sim.h lib/libft.a
 	@mkdir -p build/unit
 	$(CC) $(CFLAGS) $(FT_CFLAGS) -Ilib -o $@ $< lib/libft.a $(LDLIBS)
 
@@ -105,7 +105,7 @@ build/fuzz/libft.a: $(FUZZ_OBJS)
 	rm -f $@
 	ar rcs $@ $(FUZZ_OBJS)
 
-build/asan/%: tests/unit/%.c tests/unit/tap.h build/asan/libft.a
+build/asan/%: tests/unit/%.c tests/unit/tap.h tests/unit/sim.h build/asan/libft.a
 	$(CLANG) $(ASAN_FLAGS) $(FT_CFLAGS) -Ilib -o $@ $< build/asan/libft.a \
 	    $(LDLIBS)
 

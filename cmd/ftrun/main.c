@@ -35,6 +35,8 @@ usage(void)
 	    "             [--inject SPEC] [--check-divergence] "
 	    "[--hang-timeout D]\n"
 	    "             [--universe-size N]\n"
+	    "             [--log-server ADDR | --log-dir DIR] "
+	    "[--log-sync always|batch|memory]\n"
 	    "             [--host ADDR,... | --hostfile FILE | --boot ADDR] "
 	    "[-a spread|concentrate]\n"
 	    "             [--key-file F]"
@@ -73,6 +75,9 @@ enum {
 	OPT_KEYFILE,
 	OPT_STAGE,
 	OPT_ERRH,
+	OPT_LOG_SERVER,
+	OPT_LOG_DIR,
+	OPT_LOG_SYNC,
 	OPT_CKPT_DIR,
 	OPT_CKPT_INTERVAL,
 	OPT_CKPT_SERVER,
@@ -108,6 +113,9 @@ static const struct option longopts[] = {
 	{ "hostfile", required_argument, NULL, OPT_HOSTFILE },
 	{ "key-file", required_argument, NULL, OPT_KEYFILE },
 	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "log-server", required_argument, NULL, OPT_LOG_SERVER },
+	{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
+	{ "log-sync", required_argument, NULL, OPT_LOG_SYNC },
 	{ "ckpt-dir", required_argument, NULL, OPT_CKPT_DIR },
 	{ "ckpt-interval", required_argument, NULL, OPT_CKPT_INTERVAL },
 	{ "ckpt-server", required_argument, NULL, OPT_CKPT_SERVER },
@@ -563,6 +571,24 @@ main(int argc, char *argv[])
 				    "(valid: %s)", optarg, ft_proto_names());
 			cf.proto = optarg;
 			break;
+		case OPT_LOG_SERVER:
+			if (strncmp(optarg, "tcp:", 4) != 0 &&
+			    strncmp(optarg, "unix:", 5) != 0)
+				ft_diex(FT_EXIT_USAGE, "--log-server '%s': an "
+				    "address tcp:HOST:PORT or unix:PATH", optarg);
+			cf.log_server = optarg;
+			break;
+		case OPT_LOG_DIR:
+			cf.log_dir = optarg;
+			break;
+		case OPT_LOG_SYNC:
+			if (strcmp(optarg, "always") != 0 &&
+			    strcmp(optarg, "batch") != 0 &&
+			    strcmp(optarg, "memory") != 0)
+				ft_diex(FT_EXIT_USAGE, "--log-sync '%s': always, "
+				    "batch or memory", optarg);
+			cf.log_sync = optarg;
+			break;
 		case OPT_TCP:
 			cf.force_tcp = 1;
 			break;
@@ -649,6 +675,18 @@ main(int argc, char *argv[])
 			    "protocol, not --ft %s", cf.nrep, cf.proto);
 		cf.proto = "replicate";
 	}
+	if ((cf.log_server != NULL || cf.log_dir != NULL ||
+	    cf.log_sync != NULL) && strcmp(cf.proto, "vlog") != 0)
+		ft_diex(FT_EXIT_USAGE, "--log-server, --log-dir and --log-sync "
+		    "are for --ft vlog");
+	if (cf.log_server != NULL && (cf.log_dir != NULL ||
+	    cf.log_sync != NULL))
+		ft_diex(FT_EXIT_USAGE, "--log-server uses a running logger: "
+		    "no --log-dir or --log-sync with it");
+	if (strcmp(cf.proto, "vlog") == 0 && (x.nspecs > 0 ||
+	    x.boot != NULL))
+		ft_diex(FT_EXIT_USAGE, "--ft vlog runs on this host only for "
+		    "now (no --host, --hostfile or --boot)");
 	for (size_t k = 0; k < cf.ninject; k++) {
 		if (cf.inject[k].target != FT_INJECT_RANDOM &&
 		    cf.inject[k].rank >= cf.nranks)
@@ -679,6 +717,22 @@ main(int argc, char *argv[])
 		    "--boot");
 	setup_ckpt(&cf, &ck, x.keyfile);
 	(void)setup_hosts(&cf, &x);
+	/* A logger the user runs knows the cluster key, not the job's. */
+	if (cf.log_server != NULL) {
+		char kpath[PATH_MAX], kwhy[FT_WIRE_TEXT_MAX];
+		const char *kf = x.keyfile;
+
+		if (kf == NULL) {
+			if (ft_cluster_key_path(kpath, sizeof(kpath)) != 0)
+				ft_diex(FT_EXIT_USAGE, "--log-server: no "
+				    "--key-file and no default cluster key "
+				    "(HOME is not set)");
+			kf = kpath;
+		}
+		if (ft_cluster_key_load(kf, x.key, kwhy, sizeof(kwhy)) != 0)
+			ft_diex(FT_EXIT_USAGE, "%s", kwhy);
+		cf.log_key = x.key;
+	}
 	cf.argv = argv;
 	cf.tmpdir = getenv("TMPDIR");
 	cf.path = getenv("PATH");

@@ -69,6 +69,15 @@ ft__rank_env(const struct ft__rank_env *e, char **x)
 		x[n++] = env_entry(FT_ENV_HB_PERIOD, "%llu",
 		    (unsigned long long)(e->hb_period_ns / 1000000));
 	}
+	if (e->log_addr != NULL) {
+		x[n++] = env_entry(FT_ENV_LOG_ADDR, "%s", e->log_addr);
+		x[n++] = env_entry(FT_ENV_JOB_ID, "%016llx",
+		    (unsigned long long)e->job_id);
+		x[n++] = env_entry(FT_ENV_INCARNATION, "%u", e->incarnation);
+		if (e->log_keyfd != -1)
+			x[n++] = env_entry(FT_ENV_LOG_KEYFD, "%d",
+			    e->log_keyfd);
+	}
 	if (e->kill_after != 0) {
 		x[n++] = env_entry(FT_ENV_KILL_AFTER, "%llu",
 		    (unsigned long long)e->kill_after);
@@ -189,8 +198,8 @@ fail:
 }
 
 int
-ft__inject_after_sends(const struct ft_launch *cf, uint32_t rank,
-    uint32_t replica, uint64_t *after, int *signo)
+ft__inject_after_sends(const struct ft_launch *cf, uint32_t nth,
+    uint32_t rank, uint32_t replica, uint64_t *after, int *signo)
 {
 	const struct ft_inject *ij;
 	size_t k;
@@ -203,7 +212,8 @@ ft__inject_after_sends(const struct ft_launch *cf, uint32_t rank,
 		    ((ij->target == FT_INJECT_REPLICA &&
 		    ij->replica == replica) ||
 		    (ij->target != FT_INJECT_REPLICA && replica ==
-		    (ij->target == FT_INJECT_NONMASTER ? 1u : 0u)))) {
+		    (ij->target == FT_INJECT_NONMASTER ? 1u : 0u))) &&
+		    nth-- == 0) {
 			*after = ij->after_sends;
 			*signo = ij->signo;
 			return 1;

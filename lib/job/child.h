@@ -28,6 +28,11 @@ struct ft__rank_env {
 	int		 force_tcp, diverge;
 	uint64_t	 kill_after;	/* --inject after-sends, or 0 */
 	int		 kill_signal;
+	/* Message logging (--ft vlog). */
+	const char	*log_addr;	/* FT_LOG_ADDR, or NULL */
+	uint64_t	 job_id;	/* FT_JOB_ID */
+	uint32_t	 incarnation;	/* FT_INCARNATION: restarts so far */
+	int		 log_keyfd;	/* FT_LOG_KEY_FD, or -1 */
 };
 
 #define FT__ENV_MAX	24
@@ -68,10 +73,12 @@ void	 ft__spawn_exec(const struct ft__spawn *) FT_NORETURN;
 
 /*
  * Is the process (rank, replica) to kill itself after some sends
- * (--inject ...,after-sends=N)?  Returns 1 with N and the signal.
+ * (--inject ...,after-sends=N)?  nth picks among the specs that name
+ * it, in their order: a process restarted (--ft vlog) for the nth time
+ * takes the nth.  Returns 1 with N and the signal.
  */
-int	 ft__inject_after_sends(const struct ft_launch *, uint32_t rank,
-	    uint32_t replica, uint64_t *after, int *signo);
+int	 ft__inject_after_sends(const struct ft_launch *, uint32_t nth,
+	    uint32_t rank, uint32_t replica, uint64_t *after, int *signo);
 
 /*
  * Block SIGCHLD, SIGINT, SIGTERM, SIGHUP and SIGPIPE, the mask before in

@@ -29,6 +29,19 @@
 #define FT_ENV_REPLICAS	"FT_REPLICAS"	/* replicas of every rank, R */
 #define FT_ENV_DIVERGE	"FT_CHECK_DIVERGENCE"	/* "1": compare digests */
 #define FT_REPLICAS_MAX	16
+/*
+ * Message logging (--ft vlog): the event logger's address, the job's
+ * id in its log (16 hex digits), and the process's incarnation (0 at
+ * the start, then 1, 2... for each restart).  FT_VLOG_LOG_MEM (bytes of
+ * the sender log kept in memory) and FT_VLOG_STRICT ("1": every send
+ * waits for every determinant) are the user's, through ftrun -x.
+ */
+#define FT_ENV_LOG_ADDR		"FT_LOG_ADDR"
+#define FT_ENV_JOB_ID		"FT_JOB_ID"
+#define FT_ENV_INCARNATION	"FT_INCARNATION"
+#define FT_ENV_LOG_KEYFD	"FT_LOG_KEY_FD"	/* --log-server: its key */
+#define FT_ENV_LOG_MEM		"FT_VLOG_LOG_MEM"
+#define FT_ENV_VLOG_STRICT	"FT_VLOG_STRICT"
 /* --inject ...,after-sends=N: the process kills itself after N sends. */
 #define FT_ENV_KILL_AFTER	"FT_KILL_AFTER_SENDS"
 #define FT_ENV_KILL_SIGNAL	"FT_KILL_SIGNAL"
@@ -76,6 +89,12 @@ struct ft_job_env {
  */
 int	 ft_job_env_read(struct ft_job_env *,
 	    const char *(*get)(const char *), const char **why);
+
+/*
+ * Read a 32-byte key from fd (a pipe the launcher filled) and close fd.
+ * Returns 0, or -1 with EINVAL when fewer bytes came.
+ */
+int	 ft_job_key_read(int fd, uint8_t key[FT_WIRE_KEYLEN]);
 
 /*
  * Connect to the launcher, authenticate, REGISTER self and wait for the
@@ -174,6 +193,18 @@ struct ft_launch {
 	const uint8_t	 *cluster_key;	/* FT_WIRE_KEYLEN bytes */
 	char * const	 *stage;	/* --stage FILE or URL */
 	size_t		  nstage;
+	/*
+	 * --ft vlog: the event logger to use (--log-server ADDR), or NULL
+	 * to start one (ftlog serve) that logs in log_dir (--log-dir,
+	 * kept after the job), or else in a directory made for the job
+	 * and removed when it ends well; log_sync is its --sync mode.
+	 */
+	const char	 *log_server;
+	const char	 *log_dir;
+	const char	 *log_sync;
+	/* The key of log_server (the cluster key file's): ranks get it
+	 * on a pipe, FT_LOG_KEY_FD.  NULL: the job key. */
+	const uint8_t	 *log_key;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

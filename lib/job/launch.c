@@ -21,6 +21,7 @@
 
 #include "job.h"
 #include "child.h"
+#include "logger.h"
 #include "remote.h"
 #include "spawn.h"
 
@@ -68,6 +69,10 @@ struct lrank {
 	int		 remote;
 	int		 lost;		/* failed with its host */
 	uint32_t	 host;
+	/* --ft vlog: restarts so far (0: the first process), and when
+	 * the last one died (ft_now_ns). */
+	uint32_t	 incarnation;
+	uint64_t	 died_ns;
 };
 
 struct lconn {
@@ -135,7 +140,19 @@ struct launcher {
 	const sigset_t		*origmask;	/* what processes start with */
 	struct ft__remote	*rm;		/* the agents, across hosts */
 	int			 exec_failed;	/* an agent's exec failed */
+	/* --ft vlog: dead processes are restarted; the event logger. */
+	int			 vlog;
+	char			 prog[4096];	/* the program, to restart */
+	uint64_t		 job_id;
+	const char		*log_addr;
+	struct ft__logger	 logger;	/* pid -1: not ours */
+	char			 logdir[300];	/* made for this job, or "" */
+	const char		*logdir_used;	/* the one it logs in */
+	uint32_t		 logger_restarts;
+	uint64_t		 restarts;
 };
+
+static void	vlog_rejoined(struct launcher *, uint32_t);
 
 static volatile sig_atomic_t got_chld, got_term;
 static volatile sig_atomic_t term_signo;
@@ -457,7 +474,7 @@ end_outputs(struct launcher *l)
 	uint32_t i;
 	int k;
 
-	if (l->nrep == 1)
+	if (l->nrep == 1 && !l->vlog)
 		return;
 	for (i = 0; i < l->n; i++) {
 		r = &l->ranks[i];
@@ -487,7 +504,7 @@ read_output(struct launcher *l, uint32_t rank, struct outbuf *o)
 		if (n <= 0) {
 			/* Replicated, a cut line is printed at the end, from
 			 * a replica that ended well (end_outputs). */
-			flush_lines(l, rank, o, l->nrep == 1);
+			flush_lines(l, rank, o, l->nrep == 1 && !l->vlog);
 			close(o->fd);
 			o->fd = -1;
 			break;
@@ -733,6 +750,7 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
     const sigset_t *origmask, int *errfd)
 {
 	int out[2], err[2], in[2] = { -1, -1 }, key[2], ep[2];
+	int lkey[2] = { -1, -1 };
 	const struct ft_launch_proc *spec = l->ranks[i].spec;
 	char **argv = spec != NULL ? spec->argv : l->cf->argv;
 	pid_t pid, parent = getpid();
@@ -745,11 +763,23 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (pipe_cloexec(out) != 0 || pipe_cloexec(err) != 0 ||
 	    pipe_cloexec(key) != 0 || pipe_cloexec(ep) != 0)
 		return -1;
-	if (i < l->nrep && l->stdin_open && pipe_cloexec(in) != 0)
+	/* A restarted rank 0 reads nothing: its input went to the one
+	 * before. */
+	if (i < l->nrep && l->stdin_open && l->ranks[i].incarnation == 0 &&
+	    pipe_cloexec(in) != 0)
 		return -1;
 	if (write(key[1], l->key, sizeof(l->key)) != (ssize_t)sizeof(l->key))
 		return -1;
 	close(key[1]);
+	/* --log-server: the logger's key, on a pipe of its own. */
+	if (l->vlog && l->cf->log_key != NULL) {
+		if (pipe_cloexec(lkey) != 0)
+			return -1;
+		if (write(lkey[1], l->cf->log_key, FT_WIRE_KEYLEN) !=
+		    FT_WIRE_KEYLEN)
+			return -1;
+		close(lkey[1]);
+	}
 	memset(&re, 0, sizeof(re));
 	re.rank = spec != NULL ? spec->rank : l->ranks[i].rank;
 	re.size = spec != NULL ? spec->size : l->nranks;
@@ -762,13 +792,21 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	re.progname = l->progname;
 	re.proto = l->cf->proto;
 	re.keyfd = key[0];
+	re.log_keyfd = lkey[0];
 	re.hbfd = l->hb_wfd;
 	re.hb_period_ns = l->hb_period_ns;
 	re.force_tcp = l->cf->force_tcp;
 	re.diverge = l->cf->check_divergence;
-	if (spec == NULL && ft__inject_after_sends(l->cf, l->ranks[i].rank,
-	    l->ranks[i].replica, &re.kill_after, &re.kill_signal))
+	l->ranks[i].injected = 0;
+	if (spec == NULL && ft__inject_after_sends(l->cf,
+	    l->ranks[i].incarnation, l->ranks[i].rank, l->ranks[i].replica,
+	    &re.kill_after, &re.kill_signal))
 		l->ranks[i].injected = 1;
+	if (l->vlog) {
+		re.log_addr = l->log_addr;
+		re.job_id = l->job_id;
+		re.incarnation = l->ranks[i].incarnation;
+	}
 	if ((nextra = ft__rank_env(&re, extra)) < 0)
 		return -1;
 	/* A spawned process's own variables come last: they win. */
@@ -794,7 +832,8 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	if (pid == 0) {
 		sp = (struct ft__spawn){ prog, argv, l->cf->setenv,
 		    l->cf->nsetenv, env, nenv, in[0], out[1], err[1],
-		    { key[0], l->hb_wfd, -1 }, spec != NULL ? spec->wdir : NULL,
+		    { key[0], l->hb_wfd, lkey[0] },
+		    spec != NULL ? spec->wdir : NULL,
 		    origmask, parent, ep[1] };
 		ft__spawn_exec(&sp);
 	}
@@ -804,6 +843,8 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	close(out[1]);
 	close(err[1]);
 	close(key[0]);
+	if (lkey[0] != -1)
+		close(lkey[0]);
 	close(ep[1]);
 	*errfd = ep[0];
 	if (in[0] != -1) {
@@ -836,6 +877,27 @@ send_frame(struct lconn *lc, const struct ft_wbuf *wb)
 		return;
 	if (ft_conn_queue_copy(&lc->c, wb->p, wb->len) != 0)
 		lc->closed = 1;
+}
+
+/* The table to process i alone: a restarted one (--ft vlog). */
+static void
+send_table_to(struct launcher *l, uint32_t i)
+{
+	struct ft_msg_table t;
+	struct ft_wbuf wb;
+	uint32_t k;
+
+	if ((t.ranks = calloc(l->n, sizeof(*t.ranks))) == NULL)
+		ft_die(FT_EXIT_TEMP, "unable to build the rank table");
+	t.n = l->n;
+	for (k = 0; k < l->n; k++)
+		t.ranks[k] = l->ranks[k].addr;
+	ft_wbuf_init(&wb);
+	if (ft_msg_table_encode(&wb, FT_WIRE_LAUNCHER, &t) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode the rank table");
+	send_frame(l->ranks[i].conn, &wb);
+	ft_wbuf_release(&wb);
+	free(t.ranks);
 }
 
 static void
@@ -909,6 +971,10 @@ finalize_check(struct launcher *l)
 			ft__spawn_finalize(l->sp);
 		return;
 	}
+	/* A dead process comes back (--ft vlog), and may need the others'
+	 * messages again. */
+	if (l->vlog && l->ndead > 0)
+		return;
 	if (l->finalized > 0 && l->finalized + l->ndead == l->n &&
 	    !l->aborting)
 		send_all_empty(l, FT_MSG_FINALIZE_OK);
@@ -931,6 +997,16 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 	if (len > 0 && n.text[len - 1] == '\n')
 		n.text[--len] = '\0';
 	ft_vis(shown, sizeof(shown) - 1, n.text);
+	if (n.kind == FT_NOTE_REPLAYED) {
+		/* --ft vlog: back where it died, this long after. */
+		const struct lrank *r = &l->ranks[lc->rank];
+
+		event(l, "\"event\":\"replayed\",\"rank\":%u,\"pid\":%d,"
+		    "\"incarnation\":%u,\"ms\":%.3f", r->rank, (int)r->pid,
+		    r->incarnation, r->died_ns != 0 ?
+		    (double)(ft_now_ns() - r->died_ns) / 1e6 : 0.0);
+		return 0;
+	}
 	if (n.kind == FT_NOTE_WARNING) {
 		len = strlen(shown);
 		shown[len++] = '\n';
@@ -969,6 +1045,10 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		r->conn = lc;
 		if (r->spec != NULL) {
 			ft__spawn_registered(l->sp, reg.rank);
+			return 0;
+		}
+		if (r->incarnation > 0 && l->table_sent) {
+			vlog_rejoined(l, reg.rank);
 			return 0;
 		}
 		if (++l->registered == l->n0)
@@ -1299,6 +1379,166 @@ ulfm_failed(struct launcher *l, uint32_t i, const char *how,
 	finalize_check(l);
 }
 
+/* --ft vlog: how many times a rank is restarted before the job ends. */
+#define VLOG_RESTARTS_MAX	64
+
+/* Forget what the pipes of a dead process still hold but whole lines. */
+static void
+drain_output(struct launcher *l, uint32_t i, struct outbuf *o)
+{
+	if (o->fd != -1) {
+		read_output(l, i, o);
+		/* A child it left behind may hold the pipe open. */
+		if (o->fd != -1) {
+			close(o->fd);
+			o->fd = -1;
+		}
+	}
+	/* A cut last line is made again, whole, by the next one. */
+	o->len = 0;
+	o->off = 0;
+}
+
+/*
+ * --ft vlog: start process i again, as its next incarnation.  It
+ * replays what its log holds and prints again what it printed: that
+ * much of its output is not shown twice (flush_lines).
+ */
+static void
+vlog_restart(struct launcher *l, uint32_t i)
+{
+	struct lrank *r = &l->ranks[i];
+	char path[512], name[48];
+	ssize_t got;
+	int errfd = -1, e;
+
+	drain_output(l, i, &r->out);
+	drain_output(l, i, &r->err);
+	if (r->conn != NULL) {
+		r->conn->closed = 1;
+		r->conn = NULL;
+	}
+	/* Its socket's name is the new one's (ft_pt_new). */
+	snprintf(path, sizeof(path), "%s/r%u.sock", l->dir, i);
+	(void)unlink(path);
+	r->incarnation++;
+	r->pid = 0;
+	r->state = R_RUNNING;
+	r->registered = r->finalized = r->killed = r->aborted = 0;
+	r->doomed = r->sent_sig = r->stopped = r->hung = 0;
+	r->hb_last = r->hb_completed = r->hb_progress_at = 0;
+	r->hb_flags = r->hb_state_ms = 0;
+	memset(&r->addr, 0, sizeof(r->addr));
+	l->restarts++;
+	if (spawn(l, i, l->prog, l->origmask, &errfd) != 0) {
+		ft_error("unable to restart %s", who(l, i, name,
+		    sizeof(name)));
+		r->state = R_EXITED;
+		abort_job(l, FT_EXIT_TEMP);
+		return;
+	}
+	do
+		got = read(errfd, &e, sizeof(e));
+	while (got < 0 && errno == EINTR);
+	close(errfd);
+	if (got == (ssize_t)sizeof(e)) {
+		ft_errorx("unable to restart '%s': %s", l->cf->argv[0],
+		    strerror(e));
+		r->aborted = 1;
+		abort_job(l, e == ENOENT ? 127 : 126);
+		return;
+	}
+	event(l, "\"event\":\"restart\",\"rank\":%u,\"pid\":%d,"
+	    "\"incarnation\":%u", i, (int)r->pid, r->incarnation);
+}
+
+/*
+ * --ft vlog: process i died by a signal (or hung, or was lost with its
+ * host).  The others learn it from a view and go on; it is started
+ * again at once.  A process that exited by itself with an error, or
+ * after MPI_Finalize was answered, is no failure to recover from.
+ */
+static int
+vlog_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
+{
+	struct lrank *r = &l->ranks[i];
+	uint64_t t0 = ft_now_ns();
+	char name[48];
+
+	if (!(WIFSIGNALED(r->status) || r->hung || r->lost) || r->remote)
+		return -1;
+	if (!r->dead) {
+		r->dead = 1;
+		l->ndead++;
+	}
+	r->died_ns = ft_now_ns();
+	if (r->finalized) {
+		r->finalized = 0;
+		l->finalized--;
+	}
+	l->view_epoch++;
+	send_view(l);
+	failure_events(l, i, how, t0);
+	if (r->incarnation >= VLOG_RESTARTS_MAX) {
+		ft_warnx("%s (pid %d) %s%s for the %uth time; aborting the "
+		    "job", who(l, i, name, sizeof(name)), (int)r->pid, how,
+		    seen, r->incarnation + 1);
+		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+		    "\"rank %u failed %u times\"", i, i, r->incarnation + 1);
+		abort_job(l, 128 + SIGKILL);
+		return 0;
+	}
+	ft_warnx("%s (pid %d) %s%s; restarting it (--ft vlog)",
+	    who(l, i, name, sizeof(name)), (int)r->pid, how, seen);
+	vlog_restart(l, i);
+	return 0;
+}
+
+/*
+ * --ft vlog: a restarted process registered.  Every live process
+ * learns its address (REVIVE) before it gets the table and can call
+ * them; then it learns who is dead now.
+ */
+static void
+vlog_rejoined(struct launcher *l, uint32_t i)
+{
+	struct lrank *r = &l->ranks[i];
+	struct ft_msg_revive rv;
+	struct ft_msg_view v;
+	struct ft_wbuf wb;
+	uint32_t k;
+
+	r->dead = 0;
+	l->ndead--;
+	rv.proc = i;
+	rv.inc = r->incarnation;
+	rv.addr = r->addr;
+	ft_wbuf_init(&wb);
+	if (ft_msg_revive_encode(&wb, FT_WIRE_LAUNCHER, &rv) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode a revive");
+	for (k = 0; k < l->n; k++)
+		if (k != i && !l->ranks[k].dead &&
+		    l->ranks[k].state == R_RUNNING)
+			send_frame(l->ranks[k].conn, &wb);
+	ft_wbuf_release(&wb);
+	send_table_to(l, i);
+	if ((v.dead = calloc(l->n, sizeof(*v.dead))) == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	v.epoch = l->view_epoch;
+	v.ndead = 0;
+	for (k = 0; k < l->n; k++)
+		if (l->ranks[k].dead)
+			v.dead[v.ndead++] = k;
+	ft_wbuf_init(&wb);
+	if (ft_msg_view_encode(&wb, FT_WIRE_LAUNCHER, &v) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode a view");
+	send_frame(r->conn, &wb);
+	ft_wbuf_release(&wb);
+	free(v.dead);
+	event(l, "\"event\":\"rejoin\",\"rank\":%u,\"pid\":%d,"
+	    "\"incarnation\":%u", i, (int)r->pid, r->incarnation);
+}
+
 static void
 process_failed(struct launcher *l, uint32_t i, const char *how)
 {
@@ -1309,6 +1549,9 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 	int status = r->hung ? 128 + SIGKILL : -1;
 	char name[48];
 
+	if (l->vlog && l->table_sent && !l->aborting &&
+	    vlog_failed(l, i, how, seen) == 0)
+		return;
 	if (l->ulfm && l->table_sent && !r->dead) {
 		/* Past MPI_Finalize it is no failure: its status counts. */
 		if (!r->finalized)
@@ -1344,6 +1587,108 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 	event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":\"rank %u %s\"",
 	    i, i, how);
 	abort_job(l, status);
+}
+
+/*
+ * --ft vlog: start the event logger (ftlog serve) for the job, in the
+ * directory --log-dir names, else in one made for the job; or use the
+ * one --log-server names.
+ */
+static int
+start_logger(struct launcher *l)
+{
+	const char *tmp = l->cf->tmpdir != NULL ? l->cf->tmpdir : "/tmp";
+	struct ft__logger_cfg lc;
+	sigset_t cur;
+
+	ft_random(&l->job_id, sizeof(l->job_id));
+	if (l->cf->log_server != NULL) {
+		l->log_addr = l->cf->log_server;
+		return 0;
+	}
+	if (l->cf->log_dir != NULL) {
+		if (mkdir(l->cf->log_dir, 0700) != 0 && errno != EEXIST) {
+			ft_warn("unable to make the log directory '%s'",
+			    l->cf->log_dir);
+			return -1;
+		}
+		l->logdir_used = l->cf->log_dir;
+	} else {
+		if ((size_t)snprintf(l->logdir, sizeof(l->logdir),
+		    "%s/ftlog.XXXXXX", tmp) >= sizeof(l->logdir) ||
+		    mkdtemp(l->logdir) == NULL) {
+			l->logdir[0] = '\0';
+			ft_warn("unable to make a log directory in '%s'", tmp);
+			return -1;
+		}
+		l->logdir_used = l->logdir;
+	}
+	sigprocmask(SIG_SETMASK, NULL, &cur);
+	lc = (struct ft__logger_cfg){ l->logdir_used, "tcp:127.0.0.1:0",
+	    l->cf->log_sync, l->key, &cur, 10000000000ull };
+	if (ft__logger_start(&l->logger, &lc) != 0) {
+		ft_warn("unable to start the event logger (ftlog serve)");
+		if (l->logdir[0] != '\0')
+			(void)ft__logdir_remove(l->logdir);
+		return -1;
+	}
+	watchdog_tell(l, l->logger.pid);
+	l->log_addr = l->logger.addr;
+	return 0;
+}
+
+/*
+ * --ft vlog: the logger died.  It is started again on the same address
+ * and directory: what it acknowledged is in its files (ft-log(5)), and
+ * the ranks send again what it had not.  The job ends if it cannot be.
+ */
+#define LOGGER_RESTARTS_MAX	8
+
+static void
+logger_died(struct launcher *l, int st)
+{
+	struct ft__logger_cfg lc;
+	char how[128], addr[FT_WIRE_ADDR_MAX];
+
+	l->logger.pid = -1;
+	if (l->aborting)
+		return;
+	describe_status(st, how, sizeof(how));
+	event(l, "\"event\":\"logger\",\"status\":\"%s\"", how);
+	if (l->logger_restarts++ >= LOGGER_RESTARTS_MAX) {
+		ft_warnx("the event logger %s %u times; aborting the job", how,
+		    l->logger_restarts);
+		abort_job(l, FT_EXIT_TEMP);
+		return;
+	}
+	ft_warnx("the event logger %s; restarting it on %s", how,
+	    l->logger.addr);
+	snprintf(addr, sizeof(addr), "%s", l->logger.addr);
+	lc = (struct ft__logger_cfg){ l->logdir_used, addr, l->cf->log_sync,
+	    l->key, l->origmask, 10000000000ull };
+	if (ft__logger_start(&l->logger, &lc) != 0) {
+		ft_warn("unable to restart the event logger on %s; aborting "
+		    "the job", addr);
+		event(l, "\"event\":\"abort\",\"reason\":\"the event "
+		    "logger is gone\"");
+		abort_job(l, FT_EXIT_TEMP);
+		return;
+	}
+	watchdog_tell(l, l->logger.pid);
+}
+
+/* --ft vlog, at the end: the logger goes, and its directory if ours. */
+static void
+stop_logger(struct launcher *l, int status)
+{
+	ft__logger_stop(&l->logger);
+	if (l->logdir[0] == '\0')
+		return;
+	if (status == 0)
+		(void)ft__logdir_remove(l->logdir);
+	else
+		ft_warnx("the event log of the job is kept in '%s'",
+		    l->logdir);
 }
 
 /* A rank has exited: record it and decide whether the job goes on. */
@@ -1465,6 +1810,11 @@ reap_children(struct launcher *l)
 
 	while ((pid = waitpid(-1, &st, WNOHANG | WUNTRACED | WCONTINUED)) >
 	    0) {
+		if (pid == l->logger.pid) {
+			if (!WIFSTOPPED(st) && !WIFCONTINUED(st))
+				logger_died(l, st);
+			continue;
+		}
 		for (i = 0; i < l->n; i++) {
 			if (l->ranks[i].pid != pid ||
 			    l->ranks[i].state != R_RUNNING)
@@ -2255,6 +2605,8 @@ ft_launch_run(const struct ft_launch *cf)
 	l.nranks = cf->nranks;
 	l.nrep = cf->nrep > 1 ? cf->nrep : 1;
 	l.ulfm = cf->proto != NULL && strcmp(cf->proto, "ulfm") == 0;
+	l.vlog = cf->proto != NULL && strcmp(cf->proto, "vlog") == 0;
+	l.logger.pid = -1;
 	l.n = cf->nranks * l.nrep;
 	l.n0 = l.n;
 	l.lfd = -1;
@@ -2276,6 +2628,7 @@ ft_launch_run(const struct ft_launch *cf)
 		ft_error("unable to run '%s'", cf->argv[0]);
 		return errno == ENOENT ? 127 : 126;
 	}
+	snprintf(l.prog, sizeof(l.prog), "%s", prog);
 	if ((l.ranks = calloc(l.n, sizeof(*l.ranks))) == NULL ||
 	    (errfds = calloc(l.n, sizeof(*errfds))) == NULL ||
 	    (l.sp = ft__spawn_new(&l, l.n, cf->universe)) == NULL) {
@@ -2325,8 +2678,12 @@ ft_launch_run(const struct ft_launch *cf)
 		l.ranks[i].host = cf->host_of_proc[i];
 		/* Its agent arms it (JOB_START); we learn of the kill when
 		 * the agent reports its death. */
-		l.ranks[i].injected = ft__inject_after_sends(cf,
+		l.ranks[i].injected = ft__inject_after_sends(cf, 0,
 		    l.ranks[i].rank, l.ranks[i].replica, &after, &sig);
+	}
+	if (l.vlog && start_logger(&l) != 0) {
+		remove_jobdir(&l);
+		return FT_EXIT_TEMP;
 	}
 	if ((l.lfd = ft_net_listen(l.sock, l.addr, sizeof(l.addr))) == -1) {
 		ft_warn("unable to listen on '%s'", l.sock);
@@ -2417,6 +2774,8 @@ ft_launch_run(const struct ft_launch *cf)
 	kill_leftovers(&l);
 	ft__remote_free(l.rm);
 	remove_jobdir(&l);
+	if (l.vlog)
+		stop_logger(&l, status);
 	watchdog_tell(&l, 0);
 	if (l.watchdog_fd != -1)
 		close(l.watchdog_fd);

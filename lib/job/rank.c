@@ -35,8 +35,6 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 {
 	const char *s;
 	uint32_t fd;
-	ssize_t n;
-	size_t got = 0;
 
 	memset(e, 0, sizeof(*e));
 	*why = NULL;
@@ -97,16 +95,7 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 	e->force_tcp = s != NULL && strcmp(s, "1") == 0;
 	s = get(FT_ENV_DIVERGE);
 	e->check_divergence = s != NULL && strcmp(s, "1") == 0;
-	while (got < sizeof(e->key)) {
-		n = read((int)fd, e->key + got, sizeof(e->key) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close((int)fd);
-	if (got != sizeof(e->key)) {
+	if (ft_job_key_read((int)fd, e->key) != 0) {
 		*why = "the job key";
 		goto bad;
 	}
@@ -114,6 +103,28 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 bad:
 	errno = EINVAL;
 	return -1;
+}
+
+int
+ft_job_key_read(int fd, uint8_t key[FT_WIRE_KEYLEN])
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < FT_WIRE_KEYLEN) {
+		n = read(fd, key + got, FT_WIRE_KEYLEN - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got != FT_WIRE_KEYLEN) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
 }
 
 int

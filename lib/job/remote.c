@@ -333,7 +333,7 @@ send_start(struct ft__remote *rm, size_t hi, const char *launcher,
 		if (cf->host_of_proc[i] != hi || np == rh->h->nprocs)
 			continue;
 		pr[np].id = i;
-		if (ft__inject_after_sends(cf, i / (cf->nrep > 1 ? cf->nrep :
+		if (ft__inject_after_sends(cf, 0, i / (cf->nrep > 1 ? cf->nrep :
 		    1), i % (cf->nrep > 1 ? cf->nrep : 1), &after, &sig)) {
 			pr[np].kill_after = after;
 			pr[np].kill_signal = (uint32_t)sig;

@@ -77,6 +77,17 @@ on_view(const struct ft_hdr *h, const uint8_t *body)
 	free(v.dead);
 }
 
+/* --ft vlog: a restarted process's new address. */
+static void
+on_revive(const struct ft_hdr *h, const uint8_t *body)
+{
+	struct ft_msg_revive rv;
+
+	if (ft_msg_revive_decode(body, h->len - FT_WIRE_HDRLEN, &rv) != 0 ||
+	    ft_pt_revive(ft__mpi.pt, rv.proc, &rv.addr) != 0)
+		ft_warnx("ignored a malformed REVIVE from the launcher");
+}
+
 static void
 on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 {
@@ -92,6 +103,8 @@ on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 		ft__mpi.finalize_ok = 1;
 	else if (h->type == FT_MSG_VIEW)
 		on_view(h, body);
+	else if (h->type == FT_MSG_REVIVE)
+		on_revive(h, body);
 	else if (h->type == FT_MSG_REPLY || h->type == FT_MSG_PROCS)
 		ft__mpi_dyn_ctl(h, body);
 	else
@@ -141,6 +154,21 @@ bad:
 	    "malformed; run the program with ftrun", FT_ENV_HB_FD,
 	    FT_ENV_HB_PERIOD);
 	_exit(FT_EXIT_USAGE);
+}
+
+/* --log-server: the logger's key, 32 bytes on an inherited pipe. */
+static uint8_t log_key[FT_WIRE_KEYLEN];
+
+static int
+read_log_key(const char *fd_s)
+{
+	char *end;
+	long fd;
+
+	fd = strtol(fd_s, &end, 10);
+	if (*fd_s == '\0' || *end != '\0' || fd < 0 || fd > 65535)
+		return -1;
+	return ft_job_key_read((int)fd, log_key);
 }
 
 static int
@@ -230,6 +258,23 @@ init_common(void)
 	/* Across hosts, the others reach us on TCP at this address. */
 	pc.tcp_host = ft__mpi.env.tcp_host[0] != '\0' ?
 	    ft__mpi.env.tcp_host : NULL;
+	/* Message logging: the logger, the job's id, our incarnation. */
+	if ((s = getenv(FT_ENV_LOG_ADDR)) != NULL && s[0] != '\0') {
+		pc.log_addr = s;
+		if ((s = getenv(FT_ENV_JOB_ID)) != NULL)
+			pc.job = strtoull(s, NULL, 16);
+		if ((s = getenv(FT_ENV_INCARNATION)) != NULL)
+			pc.incarnation = (uint32_t)strtoul(s, NULL, 10);
+		if ((s = getenv(FT_ENV_LOG_MEM)) != NULL)
+			pc.log_mem = strtoull(s, NULL, 10);
+		s = getenv(FT_ENV_VLOG_STRICT);
+		pc.strict = s != NULL && strcmp(s, "1") == 0;
+		if ((s = getenv(FT_ENV_LOG_KEYFD)) != NULL &&
+		    read_log_key(s) == 0)
+			pc.log_key = log_key;
+		/* For the tests of divergence: replay nothing. */
+		pc.replay_off = getenv("FT_VLOG_TEST_BREAK") != NULL;
+	}
 	if ((ft__mpi.pt = ft_pt_new(&pc)) == NULL) {
 		/* The listeners, or the protocol's init, said why. */
 		snprintf(why_buf, sizeof(why_buf), "MPI_Init: unable to start "
@@ -260,7 +305,7 @@ init_common(void)
 			_exit(FT_EXIT_TEMP);
 		}
 		ft_pt_set_ctl(ft__mpi.pt, &ctl, on_ctl, NULL);
-		if (ft__mpi.env.nrep > 1) {
+		if (ft__mpi.env.nrep > 1 || pc.log_addr != NULL) {
 			ft_pt_set_notify(ft__mpi.pt, notify_launcher, NULL);
 			ft_diag_setsink(diag_to_launcher);
 		}

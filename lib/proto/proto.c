@@ -4,6 +4,8 @@
  * and the calls that run a hook or its core default.
  */
 #include <bsd/string.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "proto.h"
@@ -12,6 +14,7 @@ static const struct ft_proto_ops *const registry[] = {
 	&ft__proto_none,
 	&ft__proto_replicate,
 	&ft__proto_ulfm,
+	&ft__proto_vlog,
 };
 
 const struct ft_proto_ops *
@@ -82,6 +85,21 @@ ft_proto_release(struct ft_proto *p)
 	free(p->priv);
 	p->priv = NULL;
 	p->ops = NULL;
+}
+
+void
+ft__proto_note(struct ft_proto *p, int *diverged, uint32_t kind,
+    const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	if (kind == FT_NOTE_DIVERGE && (*diverged)++ > 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	p->core->notify(p->cookie, kind, text);
 }
 
 int

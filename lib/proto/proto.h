@@ -43,7 +43,7 @@
 #include "../base/base.h"
 #include "../wire/wire.h"
 
-#define FT_PROTO_ABI	2
+#define FT_PROTO_ABI	3
 
 struct ft_req;		/* the engine's request: opaque to protocols */
 
@@ -67,7 +67,13 @@ struct ft_msg {
 	int		 mode;		/* enum ft_send_mode */
 	uint32_t	 proc;		/* arrive, match: the process it came from */
 	struct ft_req	*req;		/* send: the sender's request */
+	/* ABI 3. */
+	uint32_t	 flags;		/* FT_MSGF_* */
 };
+
+/* Bits of struct ft_msg's flags. */
+#define FT_MSGF_RTS	0x1	/* arrive: an RTS, the payload is still at
+				 * its sender (buf is NULL) */
 
 struct ft_conf {
 	uint32_t	 rank, size;	/* world */
@@ -75,6 +81,17 @@ struct ft_conf {
 	uint32_t	 ppr;		/* processes per rank (1: one each) */
 	uint32_t	 proc;		/* our process id */
 	int		 check_divergence;
+	/* ABI 3: message logging (vlog).  Strings and key are the
+	 * caller's and outlive the protocol. */
+	const char	*log_addr;	/* the event logger, or NULL */
+	const uint8_t	*key;		/* the job key, FT_WIRE_KEYLEN */
+	uint64_t	 job;		/* the job's id in the log */
+	uint32_t	 incarnation;	/* 0, then 1, 2... for each restart */
+	const char	*spill_dir;	/* private directory for spill files */
+	uint64_t	 log_mem;	/* sender log bytes kept in memory */
+	int		 strict;	/* wait for every determinant */
+	int		 replay_off;	/* tests only: a restarted process
+					 * ignores its log (a divergence) */
 };
 
 /*
@@ -130,6 +147,12 @@ enum ft_arrive {
 				 * serves a receive is skipped, and a dead peer
 				 * is not an error of the request (nor a
 				 * warning) */
+
+#define FT_PROTO_RESTARTS 0x4	/* a dead process is started again, as the
+				 * same process id (vlog): a view with every
+				 * process of a rank dead is no error, and
+				 * REVIVE gives the new incarnation's
+				 * address (ft_pt_revive) */
 
 #define FT_PROTO_FAILS	0x2	/* a dead process is the application's news
 				 * (ULFM): requests to and from it complete
@@ -205,6 +228,17 @@ struct ft_core_ops {
 	 * communicator (ULFM).  Never calls a hook.
 	 */
 	void	(*fail_ctx)(void *core, uint32_t ctx, uint32_t n, int err);
+	/*
+	 * ABI 3.  Poll fd for events along with the engine's sockets
+	 * (fd -1: nothing), and wake up no later than deadline_ns
+	 * (ft_now_ns; 0: none).  The io hook runs when it is ready or the
+	 * deadline passed.  One fd at a time: a new call replaces the
+	 * last.  This is how a protocol's client of a service (vlog's
+	 * event logger, lib/store) is driven by the engine without the
+	 * protocol touching a socket itself.  Never calls a hook.
+	 */
+	void	(*watch)(void *core, int fd, short events,
+		    uint64_t deadline_ns);
 };
 
 #define FT_PROTO_FANOUT_MAX	16
@@ -359,6 +393,12 @@ struct ft_proto_ops {
 	 * protocol's).
 	 */
 	int	(*ext)(struct ft_proto *, struct ft_ext *);
+	/* ABI 3 appends here. */
+	/*
+	 * The fd given to core->watch is ready (revents; 0 when its
+	 * deadline passed).  Runs in a progress pass, before tick.
+	 */
+	void	(*io)(struct ft_proto *, short revents);
 };
 
 struct ft_proto {
@@ -389,6 +429,14 @@ int	 ft_proto_init(struct ft_proto *, const struct ft_proto_ops *,
 	    const struct ft_conf *, const struct ft_core_ops *core, void *arg);
 void	 ft_proto_release(struct ft_proto *);
 
+/*
+ * Tell the launcher through core->notify, formatted.  Of the
+ * divergences, only the first is told (*diverged counts them): what
+ * follows is its echo.
+ */
+void	 ft__proto_note(struct ft_proto *, int *diverged, uint32_t kind,
+	    const char *fmt, ...) FT_PRINTF(4, 5);
+
 /* Run a hook, or the core default when the protocol has none. */
 int	 ft_proto_send(struct ft_proto *, struct ft_msg *);
 int	 ft_proto_deliver(struct ft_proto *, const struct ft_msg *);
@@ -396,6 +444,7 @@ int	 ft_proto_deliver(struct ft_proto *, const struct ft_msg *);
 extern const struct ft_proto_ops ft__proto_none;
 extern const struct ft_proto_ops ft__proto_replicate;
 extern const struct ft_proto_ops ft__proto_ulfm;
+extern const struct ft_proto_ops ft__proto_vlog;
 
 /*
  * Replication's tables (replicate.c), exported for their unit tests.  A

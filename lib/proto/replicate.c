@@ -128,23 +128,8 @@ is_master(const struct rep *s)
 	return s->master[s->rank] == s->replica && !s->takeover;
 }
 
-static void
-note(struct rep *s, uint32_t kind, const char *fmt, ...) FT_PRINTF(3, 4);
-
-static void
-note(struct rep *s, uint32_t kind, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	/* The first divergence is the news; what follows is its echo. */
-	if (kind == FT_NOTE_DIVERGE && s->diverged++ > 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	CORE(s)->notify(CORE_ARG(s), kind, text);
-}
+#define note(s, kind, ...) \
+	ft__proto_note((s)->p, &(s)->diverged, (kind), __VA_ARGS__)
 
 static int
 rep_init(struct ft_proto *p, const struct ft_conf *cf)

@@ -69,6 +69,8 @@ struct pconn {
 	uint32_t	 dialed;	/* outgoing: the rank we called */
 	int		 closed;
 	int		 quiet;		/* its refusal is reported already */
+	int		 fresh;		/* a new incarnation's, being
+					 * accepted: ft_pt_revive keeps it */
 	/* Reading a data frame's payload: left bytes to dst, then skip. */
 	enum rd_phase	 phase;
 	uint8_t		*dst;
@@ -166,6 +168,11 @@ struct ft_pt {
 	struct ft_proto		 proto;
 	int			 resends;	/* FT_PROTO_RESENDS */
 	int			 fails;		/* FT_PROTO_FAILS */
+	int			 restarts;	/* FT_PROTO_RESTARTS */
+	/* The protocol's watched fd (core->watch), or -1. */
+	int			 wfd;
+	short			 wevents;
+	uint64_t		 wdeadline;
 	int			 acks_on;	/* the protocol has sent */
 	struct eout		*eouts;		/* eager fan-outs not yet out */
 	size_t			 neouts, capeouts;
@@ -292,11 +299,21 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	pc.ppr = ppr;
 	pc.proc = pt->self;
 	pc.check_divergence = cf->check_divergence;
+	pc.log_addr = cf->log_addr;
+	pc.key = cf->log_key != NULL ? cf->log_key : cf->key;
+	pc.job = cf->job;
+	pc.incarnation = cf->incarnation;
+	pc.spill_dir = cf->unix_dir;
+	pc.log_mem = cf->log_mem;
+	pc.strict = cf->strict;
+	pc.replay_off = cf->replay_off;
+	pt->wfd = -1;
 	if (ft_proto_init(&pt->proto, cf->proto != NULL ? cf->proto :
 	    &ft__proto_none, &pc, &core_ops, pt) != 0)
 		goto fail;
 	pt->resends = (pt->proto.ops->flags & FT_PROTO_RESENDS) != 0;
 	pt->fails = (pt->proto.ops->flags & FT_PROTO_FAILS) != 0;
+	pt->restarts = (pt->proto.ops->flags & FT_PROTO_RESTARTS) != 0;
 	pt->acks_on = pt->proto.ops->sent != NULL;
 	pt->self_addr.node = cf->node;
 	pt->self_addr.pid = (uint32_t)getpid();
@@ -972,7 +989,7 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	}
 	seq = pt->sseq[dst]++;
 	m = (struct ft_msg){ ctx, pt->rank, dst, tag, seq, buf, len, src, mode,
-	    pt->self, r };
+	    pt->self, r, 0 };
 	if ((rc = ft_proto_send(&pt->proto, &m)) != 0)
 		return rc < 0 ? -1 : 0;	/* 1: the protocol took it */
 	if (pt->fails && (rc = ctx_failed(pt, ctx)) != 0)
@@ -1810,6 +1827,21 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 						    pt->ppr == 1)
 							(void)await_proc(pt,
 							    pc->c.peer);
+						/* A new incarnation of a dead
+						 * process: the launcher's REVIVE
+						 * went out before it could call,
+						 * so it is read first. */
+						if (pc->c.hs == FT_HS_READY &&
+						    !pc->outgoing &&
+						    pt->restarts &&
+						    pc->c.peer < pt->nproc &&
+						    pt->procs[pc->c.peer].gone &&
+						    pt->ctl != NULL &&
+						    !pt->ctl->closed) {
+							pc->fresh = 1;
+							ctl_read(pt);
+							pc->fresh = 0;
+						}
 						if (pc->c.hs == FT_HS_READY &&
 						    (pc->outgoing ?
 						    pc->c.peer != pc->dialed :
@@ -2030,7 +2062,7 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 {
 	struct pollfd *np;
 	struct pconn **npc;
-	size_t n = 0, need = pt->nconns + 3, i;
+	size_t n = 0, need = pt->nconns + 4, i, widx = SIZE_MAX;
 	uint64_t now, wait;
 	int rc, dead = 0, ctl_buffered;
 
@@ -2066,6 +2098,21 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		pt->pfd[n] = (struct pollfd){ pt->lfd_tcp, POLLIN, 0 };
 		pt->pfdconn[n++] = NULL;
 	}
+	/* The protocol's fd goes last, and is skipped by the loop below. */
+	if (pt->wfd != -1) {
+		widx = n;
+		pt->pfd[n] = (struct pollfd){ pt->wfd, pt->wevents, 0 };
+		pt->pfdconn[n++] = NULL;
+	}
+	if (pt->wdeadline != 0 && timeout_ms != 0) {
+		now = ft_now_ns();
+		wait = pt->wdeadline > now ? (pt->wdeadline - now) / 1000000 +
+		    1 : 0;
+		if (wait > INT32_MAX)
+			wait = INT32_MAX;
+		if (timeout_ms < 0 || (uint64_t)timeout_ms > wait)
+			timeout_ms = (int)wait;
+	}
 	/* Frames the launcher sent along with the table of addresses are
 	 * buffered already (ft_job_join read them): poll would not say so. */
 	ctl_buffered = pt->ctl != NULL && !pt->ctl->closed &&
@@ -2091,7 +2138,7 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		struct pconn *pc = pt->pfdconn[i];
 		short re = pt->pfd[i].revents;
 
-		if (re == 0)
+		if (re == 0 || i == widx)
 			continue;
 		rc--;
 		/* Closed earlier in this pass: its fd may be someone's now. */
@@ -2133,6 +2180,11 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 		fan_trim_gone(pt);
 	if (pt->neouts > 0)
 		eout_check(pt);
+	if (pt->proto.ops->io != NULL && ((widx != SIZE_MAX &&
+	    pt->pfd[widx].revents != 0) || (pt->wdeadline != 0 &&
+	    ft_now_ns() >= pt->wdeadline)))
+		pt->proto.ops->io(&pt->proto, widx != SIZE_MAX ?
+		    pt->pfd[widx].revents : 0);
 	if (pt->proto.ops->tick != NULL)
 		pt->proto.ops->tick(&pt->proto);
 	if (dead || pt->reap_due) {
@@ -2446,6 +2498,7 @@ arrive(struct ft_pt *pt, struct unexp *u)
 	m.len = u->len;
 	m.csrc = u->src;
 	m.proc = u->proc;
+	m.flags = u->kind == UX_RTS ? FT_MSGF_RTS : 0;
 	rc = pt->proto.ops->arrive(&pt->proto, &m, u);
 	switch (rc) {
 	case FT_ARRIVE_MATCH:
@@ -2641,6 +2694,16 @@ core_progress(void *core, int timeout_ms)
 	return ft_pt_progress(pt, timeout_ms);
 }
 
+static void
+core_watch(void *core, int fd, short events, uint64_t deadline_ns)
+{
+	struct ft_pt *pt = core;
+
+	pt->wfd = fd;
+	pt->wevents = events;
+	pt->wdeadline = deadline_ns;
+}
+
 static const struct ft_core_ops core_ops = {
 	.send_frame = core_send_frame,
 	.send_msg = core_send_msg,
@@ -2653,6 +2716,7 @@ static const struct ft_core_ops core_ops = {
 	.proc_state = core_proc_state,
 	.progress = core_progress,
 	.fail_ctx = core_fail_ctx,
+	.watch = core_watch,
 };
 
 /*
@@ -2801,14 +2865,43 @@ ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 	pt->reap_due = 1;
 	if (rc != 0)
 		return -1;
-	/* The application hears of it: no rank need survive. */
-	if (pt->fails)
+	/* The application hears of it, or the launcher restarts it: no
+	 * rank need survive. */
+	if (pt->fails || pt->restarts)
 		return 0;
 	for (d = 0; d < pt->size; d++)
 		if (rank_gone(pt, d, 1)) {
 			errno = ENOLINK;
 			return -1;
 		}
+	return 0;
+}
+
+int
+ft_pt_revive(struct ft_pt *pt, uint32_t q, const struct ft_rank_addr *addr)
+{
+	struct pconn *pc;
+	size_t i;
+
+	if (!pt->restarts || q >= pt->nproc || q == pt->self ||
+	    pt->table == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* What waits for the incarnation before stops waiting. */
+	pt->procs[q].gone = 1;
+	for (i = 0; i < pt->nconns; i++) {
+		pc = pt->conns[i];
+		if (pc->closed || pc->fresh ||
+		    (pc->outgoing ? pc->dialed : pc->c.peer) != q)
+			continue;
+		pc->quiet = 1;
+		conn_close(pt, pc, NULL);
+	}
+	fan_trim_gone(pt);
+	memset(&pt->procs[q], 0, sizeof(pt->procs[q]));
+	pt->table[q] = *addr;
+	pt->reap_due = 1;
 	return 0;
 }
 

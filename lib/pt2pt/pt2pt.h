@@ -106,6 +106,14 @@ struct ft_pt_conf {
 	/* A connection must send HELLO this long after it was accepted
 	 * (0: FT_HS_HELLO_NS, ft-wire(7)); tests shorten it. */
 	uint64_t		 hello_ns;
+	/* Message logging (vlog): see struct ft_conf. */
+	const char		*log_addr;
+	uint64_t		 job;
+	uint32_t		 incarnation;
+	uint64_t		 log_mem;
+	int			 strict;
+	int			 replay_off;
+	const uint8_t		*log_key;	/* NULL: key */
 };
 
 /*
@@ -275,6 +283,17 @@ int	 ft_pt_decides(struct ft_pt *);
  * or -1 with errno ENOLINK when every process of some rank is gone.
  */
 int	 ft_pt_view(struct ft_pt *, const uint32_t *dead, uint32_t ndead);
+
+/*
+ * A process known dead is back as a new incarnation (the launcher's
+ * REVIVE, under a protocol with FT_PROTO_RESTARTS): forget the
+ * connections with the one before, unread bytes included (the new one
+ * makes them again), and reach it at addr from now on.  Returns 0, or
+ * -1 with EINVAL (proc out of range, ourselves, or a protocol that
+ * does not restart).
+ */
+int	 ft_pt_revive(struct ft_pt *, uint32_t proc,
+	    const struct ft_rank_addr *addr);
 
 /*
  * Called with what the protocol has to tell the launcher (a divergence

@@ -171,6 +171,14 @@ ft_msg_name(unsigned int type)
 		return "LOG_ERROR";
 	case FT_MSG_LOG_QUERY:
 		return "LOG_QUERY";
+	case FT_MSG_VLOG_RESTART:
+		return "VLOG_RESTART";
+	case FT_MSG_VLOG_RESUME:
+		return "VLOG_RESUME";
+	case FT_MSG_VLOG_DIGEST:
+		return "VLOG_DIGEST";
+	case FT_MSG_REVIVE:
+		return "REVIVE";
 	case FT_MSG_CKPT_REQ:
 		return "CKPT_REQ";
 	case FT_MSG_CKPT_PUT:
@@ -372,6 +380,32 @@ ft_msg_register_decode(const uint8_t *p, size_t len,
 	ft_rbuf_init(&r, p, len);
 	m->rank = ft_get32(&r);
 	get_addr(&r, &m->addr);
+	return decode_done(&r);
+}
+
+int
+ft_msg_revive_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_revive *m)
+{
+	size_t s = frame_begin(b, FT_MSG_REVIVE, sender, 0);
+
+	ft_put32(b, m->proc);
+	ft_put32(b, m->inc);
+	put_addr(b, &m->addr);
+	return frame_end(b, s);
+}
+
+int
+ft_msg_revive_decode(const uint8_t *p, size_t len, struct ft_msg_revive *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->proc = ft_get32(&r);
+	m->inc = ft_get32(&r);
+	get_addr(&r, &m->addr);
+	if (r.err == 0 && m->proc >= FT_WIRE_MAX_RANKS)
+		r.err = EPROTO;
 	return decode_done(&r);
 }
 

@@ -101,6 +101,11 @@ enum ft_msg_type {
 	FT_MSG_LOG_RECORDS = 115,
 	FT_MSG_LOG_ERROR = 116,
 	FT_MSG_LOG_QUERY = 117,
+	/* Message logging (protocol "vlog", lib/proto/vlog.c). */
+	FT_MSG_VLOG_RESTART = 144,	/* rank to rank */
+	FT_MSG_VLOG_RESUME = 145,	/* rank to rank */
+	FT_MSG_VLOG_DIGEST = 146,	/* rank to rank */
+	FT_MSG_REVIVE = 147,		/* launcher to rank */
 	/* Ranks (and tools) <-> the checkpoint server (ftckpt serve). */
 	FT_MSG_CKPT_REQ = 128,
 	FT_MSG_CKPT_PUT = 129,
@@ -306,7 +311,9 @@ int	 ft_msg_view_decode(const uint8_t *, size_t, struct ft_msg_view *,
 enum ft_note_kind {
 	FT_NOTE_WARNING = 1,	/* a libft diagnostic, printed once */
 	FT_NOTE_DIVERGE,	/* replicas of a rank sent different bytes */
-	FT_NOTE_KIND_MAX = FT_NOTE_DIVERGE,
+	FT_NOTE_REPLAYED,	/* a restarted process replayed its log
+				 * (--ft vlog): it is back where it died */
+	FT_NOTE_KIND_MAX = FT_NOTE_REPLAYED,
 };
 
 struct ft_msg_note {
@@ -1170,6 +1177,62 @@ int	 ft_msg_log_query_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_log_query *);
 int	 ft_msg_log_query_decode(const uint8_t *, size_t,
 	    struct ft_msg_log_query *);
+
+/*
+ * Message logging's frames (lib/wire/vlog.c, ft-proto(7)).
+ *
+ * RESTART (a restarted process to every peer): it is incarnation inc
+ * of its rank, and holds the messages from the peer below seq from
+ * (their numbers on the peer's channel to it): resend from there, and
+ * say what you hold of mine.  RESUME (the answer): the peer holds the
+ * restarted process's messages below have; they are not sent again.
+ * Both are u32 inc, u64 seq.
+ *
+ * DIGEST (a restarted process to a peer): the crc32c of messages it
+ * made again and did not send, because the peer had them: n entries
+ * of u64 seq, u32 crc, n from 1 to FT_VLOG_DIGEST_MAX.  The peer
+ * compares them with the messages it received (divergence).
+ *
+ * REVIVE (launcher to every live process): process proc is back as
+ * incarnation inc at address addr; what was known of the one before is
+ * void.  u32 proc, u32 inc, then the address as in REGISTER.
+ */
+#define FT_VLOG_DIGEST_MAX	1024
+
+struct ft_msg_vlog_seq {
+	uint32_t	inc;
+	uint64_t	seq;
+};
+
+struct ft_vlog_digest {
+	uint64_t	seq;
+	uint32_t	crc;
+};
+
+struct ft_msg_vlog_digest {
+	uint32_t		 n;
+	struct ft_vlog_digest	*d;	/* caller's array of cap */
+};
+
+struct ft_msg_revive {
+	uint32_t		proc;
+	uint32_t		inc;
+	struct ft_rank_addr	addr;
+};
+
+/* type: FT_MSG_VLOG_RESTART or FT_MSG_VLOG_RESUME. */
+int	 ft_msg_vlog_seq_encode(struct ft_wbuf *, uint32_t sender,
+	    unsigned int type, const struct ft_msg_vlog_seq *);
+int	 ft_msg_vlog_seq_decode(const uint8_t *, size_t,
+	    struct ft_msg_vlog_seq *);
+int	 ft_msg_vlog_digest_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_vlog_digest *);
+/* EPROTO when n is 0 or above cap (at most FT_VLOG_DIGEST_MAX). */
+int	 ft_msg_vlog_digest_decode(const uint8_t *, size_t,
+	    struct ft_msg_vlog_digest *, uint32_t cap);
+int	 ft_msg_revive_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_revive *);
+int	 ft_msg_revive_decode(const uint8_t *, size_t, struct ft_msg_revive *);
 
 /*
  * The checkpoint server (ftckpt(1), ft-ckpt(5)).  A client asks one

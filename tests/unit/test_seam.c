@@ -59,15 +59,13 @@ struct item {
 	struct sent	*sent;		/* is_msg with a cookie */
 };
 
+#include "sim.h"
+
 /* A message out to several processes: the cookie when all have it. */
 struct sent {
 	void		*cookie;
 	uint32_t	 owner;
 	int		 left;
-};
-
-struct fifo {
-	struct item	*head, *tail;
 };
 
 enum op_kind { OP_SEND = 1, OP_FLAG, OP_RECV };
@@ -125,61 +123,6 @@ struct sim {
 	int		 diverged;
 };
 
-static uint64_t
-rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static void
-fail(struct sim *S, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (S->err[0] != '\0')
-		return;
-	va_start(ap, fmt);
-	vsnprintf(S->err, sizeof(S->err), fmt, ap);
-	va_end(ap);
-}
-
-static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
-static void
-fifo_push(struct fifo *f, struct item *it)
-{
-	it->next = NULL;
-	if (f->tail != NULL)
-		f->tail->next = it;
-	else
-		f->head = it;
-	f->tail = it;
-}
-
-static struct item *
-fifo_pop(struct fifo *f)
-{
-	struct item *it = f->head;
-
-	if (it != NULL && (f->head = it->next) == NULL)
-		f->tail = NULL;
-	return it;
-}
-
-static void
-item_free(struct item *it)
-{
-	free(it->frame);
-	free(it);
-}
 
 /* The core's side of a process: which one the protocol is. */
 struct score {

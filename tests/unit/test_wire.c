@@ -748,6 +748,80 @@ enc_port(struct ft_wbuf *b)
 	return ft_msg_port_encode(b, SENDER, &s_port);
 }
 
+static int
+chk_vseq(const uint8_t *p, size_t n)
+{
+	struct ft_msg_vlog_seq m;
+
+	if (ft_msg_vlog_seq_decode(p, n, &m) != 0)
+		return -1;
+	return m.inc == 3 && m.seq == 0x0102030405060708ull ? 0 : 1;
+}
+
+static int
+enc_vrestart(struct ft_wbuf *b)
+{
+	struct ft_msg_vlog_seq m = { 3, 0x0102030405060708ull };
+
+	return ft_msg_vlog_seq_encode(b, SENDER, FT_MSG_VLOG_RESTART, &m);
+}
+
+static int
+enc_vresume(struct ft_wbuf *b)
+{
+	struct ft_msg_vlog_seq m = { 3, 0x0102030405060708ull };
+
+	return ft_msg_vlog_seq_encode(b, SENDER, FT_MSG_VLOG_RESUME, &m);
+}
+
+static const struct ft_vlog_digest s_dig[3] = { { 0, 1 }, { 7, 0xdeadbeef },
+    { UINT64_MAX, 0 } };
+
+static int
+chk_vdigest(const uint8_t *p, size_t n)
+{
+	struct ft_vlog_digest d[4];
+	struct ft_msg_vlog_digest m = { 0, d };
+	uint32_t i;
+
+	if (ft_msg_vlog_digest_decode(p, n, &m, 4) != 0)
+		return -1;
+	if (m.n != 3)
+		return 1;
+	for (i = 0; i < 3; i++)
+		if (d[i].seq != s_dig[i].seq || d[i].crc != s_dig[i].crc)
+			return 1;
+	return 0;
+}
+
+static int
+enc_vdigest(struct ft_wbuf *b)
+{
+	struct ft_msg_vlog_digest m = { 3, (struct ft_vlog_digest *)s_dig };
+
+	return ft_msg_vlog_digest_encode(b, SENDER, &m);
+}
+
+static int
+chk_revive(const uint8_t *p, size_t n)
+{
+	struct ft_msg_revive m;
+
+	if (ft_msg_revive_decode(p, n, &m) != 0)
+		return -1;
+	return m.proc == 5 && m.inc == 2 && m.addr.node == 1 &&
+	    m.addr.pid == 4242 && strcmp(m.addr.unix_addr, "unix:/t/r5.sock") ==
+	    0 && m.addr.tcp_addr[0] == '\0' ? 0 : 1;
+}
+
+static int
+enc_revive(struct ft_wbuf *b)
+{
+	struct ft_msg_revive m = { 5, 2, { 1, 4242, "unix:/t/r5.sock", "" } };
+
+	return ft_msg_revive_encode(b, SENDER, &m);
+}
+
 static const struct codec {
 	const char	*name;
 	unsigned int	 type;
@@ -786,6 +860,10 @@ static const struct codec {
 	{ "PORT", FT_MSG_PORT, 0, 0, enc_port, chk_port },
 	{ "ULFM_REVOKE", FT_MSG_ULFM_REVOKE, 0, 0, enc_revoke, chk_revoke },
 	{ "ULFM_AGREE", FT_MSG_ULFM_AGREE, 0, 0, enc_agree, chk_agree },
+	{ "VLOG_RESTART", FT_MSG_VLOG_RESTART, 0, 0, enc_vrestart, chk_vseq },
+	{ "VLOG_RESUME", FT_MSG_VLOG_RESUME, 0, 0, enc_vresume, chk_vseq },
+	{ "VLOG_DIGEST", FT_MSG_VLOG_DIGEST, 0, 0, enc_vdigest, chk_vdigest },
+	{ "REVIVE", FT_MSG_REVIVE, 0, 0, enc_revive, chk_revive },
 };
 
 /* Run chk on a copy of n bytes in a buffer of exactly n bytes. */
@@ -1530,7 +1608,8 @@ test_view(void)
 static void
 test_note(void)
 {
-	static const uint32_t kinds[] = { FT_NOTE_WARNING, FT_NOTE_DIVERGE };
+	static const uint32_t kinds[] = { FT_NOTE_WARNING, FT_NOTE_DIVERGE,
+	    FT_NOTE_REPLAYED };
 	static const uint32_t badkinds[] = { 0, FT_NOTE_KIND_MAX + 1,
 	    0x80000001u, UINT32_MAX };
 	struct ft_msg_note no, no2;
@@ -2068,6 +2147,39 @@ test_dynamic(void)
 	ft_wbuf_release(&b);
 }
 
+/* DIGEST: counts bounded by the cap and the body, before use. */
+static void
+test_vlog_digest(void)
+{
+	struct ft_vlog_digest d[4];
+	struct ft_msg_vlog_digest m = { 3, (struct ft_vlog_digest *)s_dig };
+	struct ft_wbuf b;
+	uint8_t zero[4] = { 0, 0, 0, 0 }, big[4] = { 0xff, 0xff, 0xff, 0xff };
+
+	ft_wbuf_init(&b);
+	T_OK(ft_msg_vlog_digest_encode(&b, SENDER, &m) == 0, "DIGEST: encodes");
+	m.d = d;
+	errno = 0;
+	T_OK(ft_msg_vlog_digest_decode(b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &m, 2) == -1 && errno == EPROTO &&
+	    m.n == 0, "DIGEST: more entries than the cap is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_vlog_digest_decode(zero, 4, &m, 4) == -1 &&
+	    errno == EPROTO, "DIGEST: no entry is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_vlog_digest_decode(big, 4, &m, 4) == -1 &&
+	    errno == EPROTO, "DIGEST: a count the body cannot hold is EPROTO");
+	m.n = 0;
+	errno = 0;
+	T_OK(ft_msg_vlog_digest_encode(&b, SENDER, &m) == -1 &&
+	    errno == EINVAL, "DIGEST: encoding no entry is EINVAL");
+	errno = 0;
+	T_OK(ft_msg_vlog_seq_encode(&b, SENDER, FT_MSG_VIEW,
+	    &(struct ft_msg_vlog_seq){ 0, 0 }) == -1 && errno == EINVAL,
+	    "VLOG_RESTART/RESUME: another type is EINVAL");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -2085,5 +2197,6 @@ main(void)
 	test_commit();
 	test_decide();
 	test_dynamic();
+	test_vlog_digest();
 	return t_done();
 }

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The event logger of a --ft vlog job (logger.h): ftrun starts `ftlog
+ * serve` with the job key on an inherited pipe, reads the address it
+ * prints once ready, and stops it with SIGTERM at the end of the job.
+ */
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "logger.h"
+#include "child.h"
+#include "detector.h"
+
+/* Read the line the logger prints when it is ready. */
+static int
+read_addr(int fd, char *out, size_t size, uint64_t deadline)
+{
+	size_t len = 0;
+	uint64_t now;
+	ssize_t n;
+	char *nl;
+
+	for (;;) {
+		now = ft_now_ns();
+		if (now >= deadline) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (poll(&(struct pollfd){ fd, POLLIN, 0 }, 1,
+		    (int)((deadline - now) / 1000000 + 1)) < 0 &&
+		    errno != EINTR)
+			return -1;
+		n = read(fd, out + len, size - 1 - len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			errno = n == 0 ? EPROTO : errno;
+			return -1;
+		}
+		len += (size_t)n;
+		out[len] = '\0';
+		if ((nl = strchr(out, '\n')) != NULL) {
+			*nl = '\0';
+			return 0;
+		}
+		if (len == size - 1) {
+			errno = EPROTO;
+			return -1;
+		}
+	}
+}
+
+int
+ft__logger_start(struct ft__logger *lg, const struct ft__logger_cfg *cf)
+{
+	char prog[PATH_MAX], keyenv[32], *argv[12], *setenv[1];
+	int out[2] = { -1, -1 }, key[2] = { -1, -1 }, e;
+	struct ft__spawn sp;
+	pid_t parent = getpid();
+	size_t k = 0;
+
+	lg->pid = -1;
+	lg->addr[0] = '\0';
+	if (ft__helper_path("ftlog", prog, sizeof(prog)) != 0)
+		return -1;
+	if (pipe2(out, O_CLOEXEC) != 0 || pipe2(key, O_CLOEXEC) != 0)
+		goto fail;
+	if (write(key[1], cf->key, FT_WIRE_KEYLEN) != FT_WIRE_KEYLEN)
+		goto fail;
+	close(key[1]);
+	key[1] = -1;
+	snprintf(keyenv, sizeof(keyenv), "%s=%d", FT_ENV_KEYFD, key[0]);
+	argv[k++] = "ftlog";
+	argv[k++] = "serve";
+	argv[k++] = "--dir";
+	argv[k++] = (char *)(uintptr_t)cf->dir;
+	argv[k++] = "--listen";
+	argv[k++] = (char *)(uintptr_t)cf->listen;
+	if (cf->sync != NULL) {
+		argv[k++] = "--sync";
+		argv[k++] = (char *)(uintptr_t)cf->sync;
+	}
+	argv[k] = NULL;
+	setenv[0] = keyenv;
+	fflush(NULL);
+	if ((lg->pid = fork()) == -1)
+		goto fail;
+	if (lg->pid == 0) {
+		sp = (struct ft__spawn){ .prog = prog, .argv = argv,
+		    .setenv = setenv, .nsetenv = 1, .in_fd = -1,
+		    .out_fd = out[1], .err_fd = STDERR_FILENO,
+		    .keep = { key[0], -1, -1 }, .mask = cf->mask,
+		    .parent = parent, .errfd = -1 };
+		ft__spawn_exec(&sp);
+	}
+	close(out[1]);
+	out[1] = -1;
+	close(key[0]);
+	key[0] = -1;
+	if (read_addr(out[0], lg->addr, sizeof(lg->addr), ft_now_ns() +
+	    cf->timeout_ns) != 0) {
+		e = errno;
+		ft__logger_stop(lg);
+		errno = e;
+		goto fail;
+	}
+	/* It prints nothing more; a closed pipe must not stop it. */
+	close(out[0]);
+	return 0;
+fail:
+	e = errno;
+	for (k = 0; k < 2; k++) {
+		if (out[k] != -1)
+			close(out[k]);
+		if (key[k] != -1)
+			close(key[k]);
+	}
+	lg->pid = -1;
+	errno = e;
+	return -1;
+}
+
+void
+ft__logger_stop(struct ft__logger *lg)
+{
+	if (lg->pid <= 0)
+		return;
+	(void)kill(lg->pid, SIGTERM);
+	while (waitpid(lg->pid, NULL, 0) == -1 && errno == EINTR)
+		continue;
+	lg->pid = -1;
+}
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (flag == FTW_DP ? rmdir(path) : unlink(path)) == 0 ||
+	    errno == ENOENT ? 0 : -1;
+}
+
+int
+ft__logdir_remove(const char *dir)
+{
+	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The event logger of a --ft vlog job: `ftlog serve` in a child of
+ * ftrun (the same binary a user runs by hand, ARCHITECTURE.md section
+ * 2), authenticated with the job key, listening on loopback.  Internal
+ * to lib/job.
+ */
+#ifndef FT_JOB_LOGGER_H
+#define FT_JOB_LOGGER_H
+
+#include <signal.h>
+
+#include "job.h"
+
+struct ft__logger {
+	pid_t		 pid;		/* -1: not running */
+	char		 addr[FT_WIRE_ADDR_MAX];	/* where it listens */
+};
+
+struct ft__logger_cfg {
+	const char	*dir;		/* its log directory (exists) */
+	const char	*listen;	/* "tcp:127.0.0.1:0", or its old address */
+	const char	*sync;		/* --sync, or NULL: its default */
+	const uint8_t	*key;		/* FT_WIRE_KEYLEN bytes */
+	const sigset_t	*mask;		/* its signal mask */
+	uint64_t	 timeout_ns;	/* for its address */
+};
+
+/*
+ * Start the logger (ftlog next to the running program, else on PATH)
+ * and wait until it says where it listens.  Returns 0, or -1 with
+ * errno (ETIMEDOUT: it said nothing in time; EPROTO: it ended first)
+ * and lg->pid -1.
+ */
+int	 ft__logger_start(struct ft__logger *, const struct ft__logger_cfg *);
+
+/* Stop it (SIGTERM, so that it writes what it holds) and reap it. */
+void	 ft__logger_stop(struct ft__logger *);
+
+/* Remove a log directory made for one job, and what is in it. */
+int	 ft__logdir_remove(const char *dir);
+
+#endif

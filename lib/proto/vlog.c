@@ -1,0 +1,1509 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The "vlog" protocol: pessimistic sender-based message logging, as in
+ * MPICH-V2 (ARCHITECTURE.md sections 4 and 5, ft-proto(7)).
+ *
+ * Logical clocks.  Every send and every delivery advances the process's
+ * clock.  A message's sender clock is its number on its channel (the
+ * engine's per (source, destination) seq): what names it in a resend
+ * and in a determinant.
+ *
+ * Sender-based log.  The sender keeps a copy of every message it sends
+ * to another rank (in memory up to log_mem bytes, then in a spill file
+ * it unlinks at once in the job's private directory), for as long as
+ * the job runs: a receiver that dies restarts from its beginning and
+ * needs every message again (no checkpoint yet to say otherwise).
+ *
+ * Determinants.  The receiver records one per delivery (sender, sender
+ * clock, its own clock, unsuccessful probes since the last delivery)
+ * and one per nondeterministic outcome the nondet hook sees (the
+ * source an ANY_SOURCE receive matched, probes, tests, wait-any and
+ * wait-some, the clock), and sends them to the event logger (ftlog
+ * serve) through the logger client of lib/store, which batches them,
+ * pipelines the batches and takes acknowledgements in groups.
+ *
+ * The pessimistic rule.  A message leaves only once the determinants
+ * it may depend on are acknowledged by the logger.  By default these
+ * are every determinant of a nondeterministic outcome recorded before
+ * it, and every delivery before those: a delivery to a receive that
+ * named its source is decided by the sender's channel order, which the
+ * sender's log reproduces, so a message that depends on nothing else
+ * need not wait for it (it is logged all the same, behind).  With
+ * strict, a message waits for every determinant recorded before it,
+ * as MPICH-V2 does.
+ *
+ * Restart.  ftrun starts a dead rank again from its beginning, as
+ * incarnation 1, 2...  It fetches its determinants from the logger;
+ * sends RESTART to every live peer, naming the first message of the
+ * peer's it lacks (RESTART1); each peer answers RESUME with the first
+ * message of the restarted process's it lacks, then sends again every
+ * message of its log from there (RESTART2).  The restarted process
+ * replays: an ANY_SOURCE receive takes the logged source, a probe,
+ * test, wait or clock read gets the logged outcome, in program order;
+ * a message it makes again that its receiver holds is not sent, and
+ * its digest goes to the receiver, which reports a divergence if it
+ * differs.  Once the log is used up it runs free, and logs again.
+ * Peers keep running and wait only where they need a message from it;
+ * their sends to it are logged and go out when its RESTART comes.
+ *
+ * The protocol acts only through the core's effects (proto.h); the
+ * logger client does its own I/O on an fd the engine polls for it
+ * (core->watch, the io hook).
+ */
+#include <sys/mman.h>
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "proto.h"
+#include "../store/store.h"
+
+#define LOG_MEM_DEFAULT	(1ull << 30)	/* sender log kept in memory */
+#define SMALL_DIGEST	256		/* digests without --check-divergence */
+#define SPIN_NS		50000		/* busy waits before sleeping in poll */
+#define CHUNK_BYTES	(64ull << 20)	/* the sender log's memory, a chunk */
+#define MEMFD_MIN	(16u << 10)	/* from here on, in the memfd */
+/*
+ * Deliveries to receives that named their source wait to be logged
+ * (nothing waits for them, unless strict) until this many are recorded
+ * or the oldest is this old: one write to the logger for many messages.
+ */
+#define DELIVERY_BATCH	256
+#define DELIVERY_NS	2000000ull
+
+/*
+ * The sender log's memory: chunks that are never freed before the job
+ * ends, filled in order (a bump allocator), instead of a malloc and a
+ * free each (glibc maps and unmaps every large block).  Not huge pages:
+ * with the kernel's default defrag=madvise, a fault may wait for
+ * compaction, and the measured bandwidth was worse.
+ */
+struct chunk {
+	struct chunk	*next;
+	uint8_t		*base;
+	size_t		 size, used;
+};
+
+/* A message we sent to another rank, by its number on the channel. */
+struct lent {
+	uint32_t	 ctx, csrc;
+	int32_t		 tag;
+	int		 mode;
+	size_t		 len;
+	uint8_t		*data;		/* in memory, or NULL (len 0) */
+	uint64_t	 off;		/* or at this offset of a file */
+	int		 file;		/* 1: the memfd; 2: the spill file */
+	uint64_t	 need;		/* new determinants durable first */
+};
+
+/* A message that came ahead of its turn, held by its handle. */
+struct early {
+	struct early	*next;
+	uint64_t	 seq;
+	int		 rts;
+	void		*handle;
+};
+
+/* A rank as a peer. */
+struct vpeer {
+	/* To it. */
+	struct lent	*log;		/* by seq */
+	size_t		 nlog, caplog;
+	uint64_t	 txnext;	/* next seq to transmit */
+	uint64_t	 sup;		/* it holds ours below: not sent */
+	int		 down;		/* dead, and not back yet */
+	int		 resumed;	/* we know sup (RESUME, RESTART) */
+	struct ft_vlog_digest *dig;	/* digests to send it */
+	uint32_t	 ndig;
+	/* From it. */
+	uint64_t	 rseq;		/* next seq we take */
+	uint64_t	*rts;		/* taken as RTS, payload not in */
+	size_t		 nrts, caprts;
+	struct early	*early;
+	uint32_t	*crc;		/* digest of each message, by seq */
+	size_t		 ncrc, capcrc;
+	int		 restart_due;	/* its RESTART waits for REVIVE */
+	uint64_t	 restart_from;
+};
+
+/* An ANY_SOURCE receive waiting for the log. */
+struct vwait {
+	struct ft_req	*req;
+	uint64_t	 site;
+};
+
+/* A logged ANY_SOURCE outcome, by site. */
+struct vany {
+	uint64_t	 site;
+	uint32_t	 src, csrc;
+	uint64_t	 seq;
+	int		 used;
+};
+
+enum { REPLAY_NONE = 0, REPLAY_FETCH, REPLAY_ON };
+
+struct vlog {
+	struct ft_proto		*p;
+	uint32_t		 rank, size, inc;
+	int			 strict, check, diverged, replay_off;
+	uint64_t		 clock;
+	uint32_t		 lprobes;	/* logged since the last delivery */
+	uint64_t		 lclock;	/* of the last record logged */
+	uint64_t		 unsucc;	/* tests not logged yet */
+	/* The logger. */
+	struct ft_logc		*lc;
+	int			 opened;
+	uint64_t		 base;		/* seqs it held at open */
+	uint64_t		 last;		/* seqs handed to the client */
+	uint64_t		 nrec;		/* new determinants recorded */
+	uint64_t		 need;		/* sends wait for these */
+	struct ft_det		*q;		/* recorded, not handed over */
+	size_t			 qfirst, qn, qcap;
+	int			 lerr;		/* an error is reported */
+	/* Replay. */
+	int			 replay;
+	uint32_t		 fetch_id;
+	struct ft_det		*rsync;		/* other outcomes, in order */
+	size_t			 rsfirst, rsn, rscap;
+	struct vany		*rany;		/* ANY_SOURCE, sorted by site */
+	size_t			 nany, capany, anyleft;
+	uint64_t		*rdel;		/* deliveries: hash set */
+	size_t			 rdcap, rdn, rdleft;
+	struct ft_det		*pre;		/* deliveries while fetching */
+	size_t			 npre, cappre;
+	uint64_t		 any_site;
+	struct vwait		*wait;
+	size_t			 nwait, capwait;
+	int			 started;	/* RESTARTs sent */
+	/* Sender log. */
+	struct chunk		*chunks;	/* the newest first */
+	struct vpeer		*peers;
+	uint64_t		 mem, mem_max;
+	int			 spill_fd, mem_fd;
+	uint64_t		 spill_off, mem_off;
+	const char		*spill_dir;
+	/* The message the send hook holds: a progress pass it runs must
+	 * not send it from the log (own_dst UINT32_MAX: none). */
+	uint32_t		 own_dst;
+	uint64_t		 own_seq;
+	uint64_t		 oldest;	/* now_ns of the first unsent */
+	uint64_t		 flushed;	/* seqs given to ft_logc_flush */
+	int			 told;		/* FT_NOTE_REPLAYED is sent */
+};
+
+#define CORE(s)		((s)->p->core)
+#define CORE_ARG(s)	((s)->p->cookie)
+
+static struct vlog *
+vlog_of(struct ft_proto *p)
+{
+	return p->priv;
+}
+
+#define note(s, kind, ...) \
+	ft__proto_note((s)->p, &(s)->diverged, (kind), __VA_ARGS__)
+
+static int
+is_gone(struct vlog *s, uint32_t q)
+{
+	return (CORE(s)->proc_state(CORE_ARG(s), q) & FT_PROC_GONE) != 0;
+}
+
+/* Deliveries are a hash set of sender << 40 | seq, 0 for empty. */
+static uint64_t
+dkey(uint32_t sender, uint64_t seq)
+{
+	return ((uint64_t)sender + 1) << 40 | (seq & ((1ull << 40) - 1));
+}
+
+static size_t
+dhash(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k & (cap - 1);
+}
+
+static int
+rdel_add(struct vlog *s, uint64_t k)
+{
+	uint64_t *old = s->rdel, *nt;
+	size_t oldcap = s->rdcap, i, h;
+
+	if (2 * (s->rdn + 1) > s->rdcap) {
+		s->rdcap = s->rdcap == 0 ? 1024 : 2 * s->rdcap;
+		if ((nt = calloc(s->rdcap, sizeof(*nt))) == NULL) {
+			s->rdcap = oldcap;
+			return -1;
+		}
+		s->rdel = nt;
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != 0 && old[i] != UINT64_MAX) {
+				for (h = dhash(old[i], s->rdcap); nt[h] != 0;
+				    h = (h + 1) & (s->rdcap - 1))
+					;
+				nt[h] = old[i];
+			}
+		free(old);
+	}
+	for (h = dhash(k, s->rdcap); s->rdel[h] != 0 && s->rdel[h] != k;
+	    h = (h + 1) & (s->rdcap - 1))
+		;
+	if (s->rdel[h] == 0) {
+		s->rdn++;
+		s->rdleft++;
+	}
+	s->rdel[h] = k;
+	return 0;
+}
+
+/* Take k from the set (UINT64_MAX marks a removed slot): 1 if there. */
+static int
+rdel_take(struct vlog *s, uint64_t k)
+{
+	size_t h, n;
+
+	if (s->rdcap == 0 || s->rdleft == 0)
+		return 0;
+	for (h = dhash(k, s->rdcap), n = 0; s->rdel[h] != 0 && n < s->rdcap;
+	    h = (h + 1) & (s->rdcap - 1), n++)
+		if (s->rdel[h] == k) {
+			s->rdel[h] = UINT64_MAX;
+			s->rdleft--;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * Has a restarted process done again everything its log holds?  It is
+ * then back where it died: the launcher hears it once (its events, and
+ * bench/vlog.sh, time the recovery with it).
+ */
+static void
+replay_check(struct vlog *s)
+{
+	if (s->told || s->replay != REPLAY_ON || s->inc == 0 || s->rsn > 0 ||
+	    s->anyleft > 0 || s->rdleft > 0)
+		return;
+	s->told = 1;
+	note(s, FT_NOTE_REPLAYED, "rank %u replayed its log", s->rank);
+}
+
+/* Hand recorded determinants to the logger client, in order. */
+static void
+feed(struct vlog *s)
+{
+	struct ft_det *d;
+
+	while (s->opened && s->qn > 0) {
+		d = &s->q[s->qfirst];
+		d->seq = s->last + 1;
+		if (ft_logc_append(s->lc, s->rank, d) != 0)
+			return;
+		s->last++;
+		s->qfirst++;
+		if (--s->qn == 0)
+			s->qfirst = 0;
+	}
+}
+
+/* The count of unsuccessful probes after record d (ft-log(5)). */
+static void
+lprobes_step(struct vlog *s, const struct ft_det *d)
+{
+	if (d->kind == FT_DET_DELIVERY)
+		s->lprobes = 0;
+	else if (d->kind == FT_ND_PROBE && d->v[0] == 0)
+		s->lprobes++;
+}
+
+/*
+ * Record a new determinant.  informative: sends made after it wait for
+ * it (the pessimistic rule); every one does when strict.
+ */
+static void
+record(struct vlog *s, const struct ft_det *d, int informative)
+{
+	struct ft_det *nq, *nd;
+
+	if (s->qfirst > 0 && s->qfirst + s->qn == s->qcap) {
+		memmove(s->q, s->q + s->qfirst, s->qn * sizeof(*s->q));
+		s->qfirst = 0;
+	}
+	if ((nq = ft_grow(s->q, &s->qcap, s->qfirst + s->qn,
+	    sizeof(*nq))) == NULL) {
+		/* Out of memory: the record is lost, and replay may not
+		 * be exact; say so once. */
+		note(s, FT_NOTE_DIVERGE, "rank %u: out of memory for its "
+		    "determinants; a restart may not replay it exactly",
+		    s->rank);
+		return;
+	}
+	s->q = nq;
+	nd = &s->q[s->qfirst + s->qn++];
+	*nd = *d;
+	/*
+	 * The log reads as one run (ft-log(5)): clocks never go down, a
+	 * delivery's goes up, and probes counts the unsuccessful probes
+	 * logged since the last delivery.  A restarted process's clock is
+	 * behind the log's until it has replayed it; what it logs
+	 * meanwhile (deliveries its log did not hold) takes the log's.
+	 */
+	if (nd->clock < s->lclock || (nd->kind == FT_DET_DELIVERY &&
+	    nd->clock == s->lclock))
+		nd->clock = s->lclock + (nd->kind == FT_DET_DELIVERY);
+	s->lclock = nd->clock;
+	nd->probes = s->lprobes;
+	lprobes_step(s, nd);
+	s->nrec++;
+	if (informative || s->strict)
+		s->need = s->nrec;
+	feed(s);
+}
+
+/* New determinants durable at the logger. */
+static uint64_t
+durable(const struct vlog *s)
+{
+	uint64_t d;
+
+	if (!s->opened)
+		return 0;
+	d = ft_logc_durable(s->lc, s->rank);
+	return d > s->base ? d - s->base : 0;
+}
+
+/*
+ * Keep the engine polling the client's fd for what it waits for, and
+ * waking up when the deliveries held back are due (logc_push).
+ */
+static void
+logc_watch(struct vlog *s)
+{
+	uint64_t dl = ft_logc_deadline(s->lc);
+
+	if (s->oldest != 0 && (dl == 0 || s->oldest + DELIVERY_NS < dl))
+		dl = s->oldest + DELIVERY_NS;
+	CORE(s)->watch(CORE_ARG(s), ft_logc_fd(s->lc), ft_logc_events(s->lc),
+	    dl);
+}
+
+/*
+ * Send the logger what was recorded: at once when a send waits for it
+ * (or all the time when strict, or when leaving), else in batches
+ * (DELIVERY_BATCH, DELIVERY_NS).
+ */
+static void
+logc_push(struct vlog *s, int now)
+{
+	uint64_t t;
+
+	feed(s);
+	if (!s->opened || s->last <= s->flushed)
+		return;
+	t = CORE(s)->now_ns(CORE_ARG(s));
+	if (now || s->strict || durable(s) < s->need ||
+	    s->last - s->flushed >= DELIVERY_BATCH ||
+	    (s->oldest != 0 && t - s->oldest >= DELIVERY_NS)) {
+		(void)ft_logc_flush(s->lc);
+		s->flushed = s->last;
+		s->oldest = 0;
+	} else if (s->oldest == 0)
+		s->oldest = t;
+}
+
+static void
+on_acked(void *arg, uint32_t rank, uint64_t seq, uint64_t clock)
+{
+	struct vlog *s = arg;
+
+	(void)clock;
+	if (rank != s->rank || s->opened)
+		return;
+	s->opened = 1;
+	s->base = s->last = s->flushed = seq;
+	if (s->inc > 0 && s->replay == REPLAY_FETCH && seq > 0) {
+		s->fetch_id = ft_logc_fetch(s->lc, s->rank, 1, 0);
+		if (s->fetch_id == 0)
+			s->opened = 0;	/* asked again at the reconnection */
+		return;
+	}
+	if (s->replay == REPLAY_FETCH)
+		s->replay = REPLAY_ON;	/* nothing to replay */
+	feed(s);
+}
+
+static int
+any_cmp(const void *a, const void *b)
+{
+	const struct vany *x = a, *y = b;
+
+	return x->site < y->site ? -1 : x->site > y->site;
+}
+
+static void	fetched(struct vlog *);
+
+/* The logged ANY_SOURCE outcome of site, not used yet, or NULL. */
+static struct vany *
+any_find(struct vlog *s, uint64_t site)
+{
+	struct vany *a;
+
+	if (s->anyleft == 0)
+		return NULL;
+	a = bsearch(&(struct vany){ .site = site }, s->rany, s->nany,
+	    sizeof(*s->rany), any_cmp);
+	return a != NULL && !a->used ? a : NULL;
+}
+
+static void
+on_records(void *arg, uint32_t rank, uint32_t reqid, const struct ft_det *d,
+    uint32_t n, int last)
+{
+	struct vlog *s = arg;
+	struct ft_det *nd;
+	struct vany *na;
+	uint32_t i;
+
+	if (rank != s->rank || reqid != s->fetch_id)
+		return;
+	for (i = 0; i < n; i++) {
+		s->lclock = d[i].clock;
+		lprobes_step(s, &d[i]);
+		if (s->replay_off && d[i].kind != FT_DET_DELIVERY)
+			continue;
+		if (d[i].kind == FT_DET_DELIVERY) {
+			if (rdel_add(s, dkey(d[i].sender, d[i].sclock)) != 0)
+				goto nomem;
+		} else if (d[i].kind == FT_ND_ANYSRC) {
+			if ((na = ft_grow(s->rany, &s->capany, s->nany,
+			    sizeof(*na))) == NULL)
+				goto nomem;
+			s->rany = na;
+			s->rany[s->nany++] = (struct vany){ d[i].v[1],
+			    d[i].sender, (uint32_t)d[i].v[0], d[i].sclock, 0 };
+		} else {
+			if ((nd = ft_grow(s->rsync, &s->rscap, s->rsn,
+			    sizeof(*nd))) == NULL)
+				goto nomem;
+			s->rsync = nd;
+			s->rsync[s->rsn++] = d[i];
+		}
+	}
+	if (last)
+		fetched(s);
+	return;
+nomem:
+	note(s, FT_NOTE_DIVERGE, "rank %u: out of memory for its log; the "
+	    "replay is not exact", s->rank);
+}
+
+static void
+on_error(void *arg, uint32_t rank, uint32_t reqid, uint32_t code,
+    const char *text)
+{
+	struct vlog *s = arg;
+
+	(void)rank;
+	/* A lost fetch is asked again once the connection is back. */
+	if (reqid != 0 && reqid == s->fetch_id) {
+		s->fetch_id = 0;
+		s->opened = 0;
+	}
+	/* The client tries again by itself: a few words are enough. */
+	if (s->lerr++ >= 3)
+		return;
+	note(s, FT_NOTE_WARNING, "rank %u: the event logger: %s%s", s->rank,
+	    text, s->lerr == 3 ? " (further errors not shown)" : "");
+}
+
+static const struct ft_logc_cb logc_cb = { on_acked, on_records, on_error };
+
+static int
+vlog_init(struct ft_proto *p, const struct ft_conf *cf)
+{
+	struct vlog *s = vlog_of(p);
+	uint32_t i;
+
+	s->p = p;
+	s->rank = cf->rank;
+	s->size = cf->size;
+	s->inc = cf->incarnation;
+	s->strict = cf->strict;
+	s->replay_off = cf->replay_off;
+	s->check = cf->check_divergence;
+	s->spill_fd = s->mem_fd = -1;
+	s->own_dst = UINT32_MAX;
+	s->spill_dir = cf->spill_dir;
+	s->mem_max = cf->log_mem != 0 ? cf->log_mem : LOG_MEM_DEFAULT;
+	if ((cf->ppr > 1) || cf->log_addr == NULL || cf->key == NULL) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	if ((s->peers = calloc(s->size, sizeof(*s->peers))) == NULL)
+		return -1;
+	for (i = 0; i < s->size; i++)
+		s->peers[i].resumed = s->inc == 0;
+	s->replay = s->inc > 0 ? REPLAY_FETCH : REPLAY_NONE;
+	if ((s->lc = ft_logc_new(cf->log_addr, cf->key, cf->job, cf->proc,
+	    &logc_cb, s)) == NULL)
+		return -1;
+	if (ft_logc_open(s->lc, s->rank) != 0)
+		return -1;
+	return 0;
+}
+
+static void
+vlog_fini(struct ft_proto *p)
+{
+	struct vlog *s = vlog_of(p);
+	struct early *e;
+	uint32_t i;
+
+	for (i = 0; s->peers != NULL && i < s->size; i++) {
+		struct vpeer *vp = &s->peers[i];
+
+		free(vp->log);
+		free(vp->rts);
+		free(vp->crc);
+		free(vp->dig);
+		while ((e = vp->early) != NULL) {
+			vp->early = e->next;
+			CORE(s)->drop(CORE_ARG(s), e->handle);
+			free(e);
+		}
+	}
+	free(s->peers);
+	while (s->chunks != NULL) {
+		struct chunk *c = s->chunks;
+
+		s->chunks = c->next;
+		(void)munmap(c->base, c->size);
+		free(c);
+	}
+	if (s->lc != NULL) {
+		CORE(s)->watch(CORE_ARG(s), -1, 0, 0);
+		ft_logc_free(s->lc);
+	}
+	free(s->q);
+	free(s->rsync);
+	free(s->rany);
+	free(s->rdel);
+	free(s->pre);
+	free(s->wait);
+	if (s->spill_fd != -1)
+		close(s->spill_fd);
+	if (s->mem_fd != -1)
+		close(s->mem_fd);
+}
+
+/* The first seq of peer q's messages we do not hold. */
+static uint64_t
+have_from(const struct vpeer *vp)
+{
+	uint64_t h = vp->rseq;
+	size_t i;
+
+	for (i = 0; i < vp->nrts; i++)
+		if (vp->rts[i] < h)
+			h = vp->rts[i];
+	return h;
+}
+
+static void
+send_seq(struct vlog *s, uint32_t q, unsigned int type, uint64_t seq)
+{
+	struct ft_msg_vlog_seq m = { s->inc, seq };
+	struct ft_wbuf wb;
+
+	ft_wbuf_init(&wb);
+	if (ft_msg_vlog_seq_encode(&wb, s->p->conf.proc, type, &m) == 0)
+		(void)CORE(s)->send_frame(CORE_ARG(s), q, &wb);
+	ft_wbuf_release(&wb);
+}
+
+/* A restarted process tells every live peer (RESTART1). */
+static void
+start(struct vlog *s)
+{
+	uint32_t q;
+
+	if (s->started)
+		return;
+	s->started = 1;
+	if (s->inc == 0)
+		return;
+	for (q = 0; q < s->size; q++) {
+		if (q == s->rank)
+			continue;
+		if (is_gone(s, q)) {
+			/* It tells us when it is back. */
+			s->peers[q].down = 1;
+			s->peers[q].resumed = 0;
+			continue;
+		}
+		send_seq(s, q, FT_MSG_VLOG_RESTART, have_from(&s->peers[q]));
+	}
+}
+
+/* Bytes of a spilled entry, read back into buf (len bytes). */
+static int
+spill_read(struct vlog *s, const struct lent *e, uint8_t *buf)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < e->len) {
+		n = pread(e->file == 1 ? s->mem_fd : s->spill_fd, buf + got,
+		    e->len - got,
+		    (off_t)(e->off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			errno = n == 0 ? EIO : errno;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static int
+spill_write(struct vlog *s, const void *buf, size_t len, uint64_t *off,
+    int file)
+{
+	char path[FT_WIRE_ADDR_MAX + 32];
+	int fd;
+
+	if (file == 1) {
+		/*
+		 * Large messages in memory go to a memory file: one copy by
+		 * write(2) into pages the kernel does not zero first, where
+		 * a copy into fresh anonymous memory faults and zeroes every
+		 * page before the copy (measured: twice the cost).
+		 */
+		if (s->mem_fd == -1 &&
+		    (s->mem_fd = memfd_create("vlog-log", MFD_CLOEXEC)) == -1)
+			return -1;
+		if (pwrite(s->mem_fd, buf, len, (off_t)s->mem_off) !=
+		    (ssize_t)len)
+			return -1;
+		*off = s->mem_off;
+		s->mem_off += len;
+		return 0;
+	}
+	if (s->spill_fd == -1) {
+		/* Unlinked at once: nothing is left behind, whatever ends
+		 * the process. */
+		snprintf(path, sizeof(path), "%s/vlog-spill-XXXXXX",
+		    s->spill_dir != NULL ? s->spill_dir : "/tmp");
+		if ((s->spill_fd = mkstemp(path)) == -1)
+			return -1;
+		(void)unlink(path);
+	}
+	fd = s->spill_fd;
+	if (pwrite(fd, buf, len, (off_t)s->spill_off) != (ssize_t)len)
+		return -1;
+	*off = s->spill_off;
+	s->spill_off += len;
+	return 0;
+}
+
+/* len bytes of the sender log's memory, or NULL (ENOMEM). */
+static uint8_t *
+log_mem(struct vlog *s, size_t len)
+{
+	struct chunk *c = s->chunks;
+	size_t size;
+	void *p;
+
+	if (c == NULL || c->size - c->used < len) {
+		size = len > CHUNK_BYTES ? len : CHUNK_BYTES;
+		if ((c = calloc(1, sizeof(*c))) == NULL)
+			return NULL;
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED) {
+			free(c);
+			return NULL;
+		}
+		c->base = p;
+		c->size = size;
+		c->next = s->chunks;
+		s->chunks = c;
+	}
+	c->used += len;
+	return c->base + c->used - len;
+}
+
+/* Keep a copy of m, message m->seq to m->dst. */
+static struct lent *
+log_add(struct vlog *s, const struct ft_msg *m)
+{
+	struct vpeer *vp = &s->peers[m->dst];
+	struct lent *e, *ne;
+
+	if (m->seq != vp->nlog) {
+		errno = EPROTO;
+		return NULL;
+	}
+	if ((ne = ft_grow(vp->log, &vp->caplog, vp->nlog, sizeof(*ne))) ==
+	    NULL)
+		return NULL;
+	vp->log = ne;
+	e = &vp->log[vp->nlog];
+	memset(e, 0, sizeof(*e));
+	e->ctx = m->ctx;
+	e->csrc = m->csrc;
+	e->tag = m->tag;
+	e->mode = m->mode;
+	e->len = m->len;
+	e->need = s->need;
+	if (m->len > 0) {
+		if (s->mem + m->len > s->mem_max)
+			e->file = 2;
+		else if (m->len >= MEMFD_MIN)
+			e->file = 1;
+		if (e->file == 0) {
+			if ((e->data = log_mem(s, m->len)) == NULL)
+				return NULL;
+			memcpy(e->data, m->buf, m->len);
+		} else if (spill_write(s, m->buf, m->len, &e->off, e->file) !=
+		    0)
+			return NULL;
+		if (e->file != 2)
+			s->mem += m->len;
+	}
+	vp->nlog++;
+	return e;
+}
+
+/* May entry seq go to peer d now? */
+static int
+can_tx(struct vlog *s, const struct vpeer *vp, uint64_t seq)
+{
+	return !vp->down && vp->resumed && s->replay != REPLAY_FETCH &&
+	    vp->txnext == seq && durable(s) >= vp->log[seq].need;
+}
+
+/* Transmit log entry seq to d (req: the sender's, or NULL). */
+static int
+transmit(struct vlog *s, uint32_t d, uint64_t seq, const void *ubuf,
+    struct ft_req *req)
+{
+	struct vpeer *vp = &s->peers[d];
+	struct lent *e = &vp->log[seq];
+	struct ft_msg m;
+	uint8_t *tmp = NULL;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.ctx = e->ctx;
+	m.src = s->rank;
+	m.csrc = e->csrc;
+	m.dst = d;
+	m.tag = e->tag;
+	m.seq = seq;
+	m.len = e->len;
+	m.mode = e->mode;
+	m.req = req;
+	m.buf = ubuf != NULL ? ubuf : e->data;
+	if (m.buf == NULL && e->len > 0) {
+		if ((tmp = malloc(e->len)) == NULL ||
+		    spill_read(s, e, tmp) != 0) {
+			free(tmp);
+			return -1;
+		}
+		m.buf = tmp;
+	}
+	vp->txnext = seq + 1;
+	/* A process that cannot be reached is dead: it asks again. */
+	rc = CORE(s)->send_msg(CORE_ARG(s), &d, 1, &m, NULL);
+	free(tmp);
+	return rc;
+}
+
+static void
+digest_flush(struct vlog *s, uint32_t d)
+{
+	struct vpeer *vp = &s->peers[d];
+	struct ft_msg_vlog_digest md = { vp->ndig, vp->dig };
+	struct ft_wbuf wb;
+
+	if (vp->ndig == 0)
+		return;
+	ft_wbuf_init(&wb);
+	if (ft_msg_vlog_digest_encode(&wb, s->p->conf.proc, &md) == 0)
+		(void)CORE(s)->send_frame(CORE_ARG(s), d, &wb);
+	ft_wbuf_release(&wb);
+	vp->ndig = 0;
+}
+
+/* Send what peer d may have now, in order, below limit. */
+static void
+pump_peer(struct vlog *s, uint32_t d, uint64_t limit)
+{
+	struct vpeer *vp = &s->peers[d];
+
+	if (d == s->own_dst && limit > s->own_seq)
+		limit = s->own_seq;
+	digest_flush(s, d);
+	if (vp->txnext < vp->sup)
+		vp->txnext = vp->sup;
+	while (vp->txnext < limit && can_tx(s, vp, vp->txnext))
+		if (transmit(s, d, vp->txnext, NULL, NULL) != 0)
+			break;
+}
+
+static void
+pump(struct vlog *s)
+{
+	uint32_t d;
+
+	for (d = 0; d < s->size; d++)
+		pump_peer(s, d, s->peers[d].nlog);
+}
+
+/* The restarted process has its log: deliveries made meanwhile. */
+static void
+fetched(struct vlog *s)
+{
+	struct ft_req *r;
+	struct vany *a;
+	size_t i;
+
+	s->replay = REPLAY_ON;
+	s->fetch_id = 0;
+	if (s->nany > 0)
+		qsort(s->rany, s->nany, sizeof(*s->rany), any_cmp);
+	s->anyleft = s->nany;
+	for (i = 0; i < s->npre; i++)
+		if (!rdel_take(s, dkey(s->pre[i].sender, s->pre[i].sclock)))
+			record(s, &s->pre[i], 0);
+	s->npre = 0;
+	replay_check(s);
+	/* ANY_SOURCE receives posted meanwhile learn their source. */
+	for (i = 0; i < s->nwait; i++) {
+		r = s->wait[i].req;
+		a = any_find(s, s->wait[i].site);
+		(void)CORE(s)->resolve(CORE_ARG(s), r, a != NULL ?
+		    (int)a->csrc : -1);
+	}
+	s->nwait = 0;
+	feed(s);
+}
+
+static void
+io_step(struct vlog *s)
+{
+	if (ft_logc_progress(s->lc) != 0 && errno == ENOMEM)
+		note(s, FT_NOTE_WARNING, "rank %u: out of memory in the "
+		    "logger client", s->rank);
+	feed(s);
+}
+
+/* What a send to d waits for before it knows what to do. */
+static int
+unsettled(struct vlog *s, const struct vpeer *vp)
+{
+	return !s->started || s->replay == REPLAY_FETCH ||
+	    (!vp->resumed && !vp->down);
+}
+
+/*
+ * Wait, making progress, while the send of message seq to d is
+ * unsettled (known: seq -1), or until it may go.  Returns 0, or -1 when
+ * waiting is not possible here (inside a progress pass) or d is down:
+ * the message then waits in the log.
+ */
+static int
+wait_tx(struct vlog *s, uint32_t d, uint64_t seq)
+{
+	struct vpeer *vp = &s->peers[d];
+	uint64_t t0 = 0;
+
+	for (;;) {
+		if (seq == UINT64_MAX ? !unsettled(s, vp) : can_tx(s, vp, seq))
+			return 0;
+		if (seq != UINT64_MAX && (vp->down || vp->txnext != seq))
+			return -1;
+		logc_push(s, 1);
+		logc_watch(s);
+		if (t0 == 0)
+			t0 = CORE(s)->now_ns(CORE_ARG(s));
+		if (CORE(s)->progress(CORE_ARG(s),
+		    CORE(s)->now_ns(CORE_ARG(s)) - t0 < SPIN_NS ? 0 : 10) != 0)
+			return -1;
+	}
+}
+
+static int	send_owned(struct vlog *, struct ft_msg *, struct vpeer *);
+static void	fruitless_out(struct vlog *);
+
+static int
+vlog_send(struct ft_proto *p, struct ft_msg *m)
+{
+	struct vlog *s = vlog_of(p);
+	struct vpeer *vp;
+	uint64_t seq = m->seq;
+	int rc;
+
+	s->clock++;
+	/*
+	 * Sends to ourselves are made again by re-execution.  Processes
+	 * that joined later (MPI_Comm_spawn) are not covered: their
+	 * messages go as without a protocol.
+	 */
+	if (m->dst == s->rank || m->dst >= s->size)
+		return 0;
+	vp = &s->peers[m->dst];
+	fruitless_out(s);
+	if (log_add(s, m) == NULL)
+		return -1;
+	s->own_dst = m->dst;
+	s->own_seq = seq;
+	rc = send_owned(s, m, vp);
+	s->own_dst = UINT32_MAX;
+	return rc;
+}
+
+/* The send hook's work on message m, which it holds in the log. */
+static int
+send_owned(struct vlog *s, struct ft_msg *m, struct vpeer *vp)
+{
+	uint64_t seq = m->seq;
+	uint32_t crc;
+
+	/* A restarted process learns what the receiver holds first. */
+	if (unsettled(s, vp))
+		(void)wait_tx(s, m->dst, UINT64_MAX);
+	if (seq < vp->sup) {
+		/* Its receiver has it: made again by our re-execution. */
+		crc = m->len > 0 ? ft_crc32c(0, m->buf, m->len) : 0;
+		if (vp->ndig == 0 && vp->dig == NULL &&
+		    (vp->dig = calloc(FT_VLOG_DIGEST_MAX,
+		    sizeof(*vp->dig))) == NULL)
+			return -1;
+		vp->dig[vp->ndig++] = (struct ft_vlog_digest){ seq, crc };
+		if (vp->ndig == FT_VLOG_DIGEST_MAX)
+			digest_flush(s, m->dst);
+		if (vp->txnext <= seq)
+			vp->txnext = seq + 1;
+		CORE(s)->complete(CORE_ARG(s), m->req, 0);
+		return 1;
+	}
+	/* Earlier ones first; then this one, from the sender's buffer. */
+	pump_peer(s, m->dst, seq);
+	if (vp->txnext == seq && wait_tx(s, m->dst, seq) == 0) {
+		if (transmit(s, m->dst, seq, m->buf, m->req) != 0)
+			return -1;
+		return 1;
+	}
+	/* It waits in the log: the sender's buffer is free already. */
+	CORE(s)->complete(CORE_ARG(s), m->req, 0);
+	return 1;
+}
+
+static int
+crc_put(struct vpeer *vp, uint64_t seq, uint32_t crc)
+{
+	uint32_t *nc;
+	size_t old = vp->capcrc;
+
+	if (seq >= SIZE_MAX / 2)
+		return -1;
+	while (vp->capcrc <= seq) {
+		if ((nc = ft_grow(vp->crc, &vp->capcrc, vp->capcrc,
+		    sizeof(*nc))) == NULL)
+			return -1;
+		vp->crc = nc;
+	}
+	if (vp->capcrc > old)
+		memset(vp->crc + old, 0, (vp->capcrc - old) * sizeof(*nc));
+	vp->crc[seq] = crc | 1;	/* 0: unknown */
+	if (seq >= vp->ncrc)
+		vp->ncrc = seq + 1;
+	return 0;
+}
+
+static void
+check_digest(struct vlog *s, uint32_t src, uint64_t seq, uint32_t crc)
+{
+	struct vpeer *vp = &s->peers[src];
+
+	if (seq >= vp->ncrc || vp->crc[seq] == 0 || vp->crc[seq] == (crc | 1))
+		return;
+	note(s, FT_NOTE_DIVERGE, "rank %u diverged in its replay: message "
+	    "%llu to rank %u has other bytes than the first time", src,
+	    (unsigned long long)seq, s->rank);
+}
+
+static int
+vlog_deliver(struct ft_proto *p, const struct ft_msg *m)
+{
+	struct vlog *s = vlog_of(p);
+	struct vpeer *vp;
+	struct ft_det d, *np;
+	size_t i;
+
+	if (m->src >= s->size)
+		return 0;
+	vp = &s->peers[m->src];
+	s->clock++;
+	for (i = 0; i < vp->nrts; i++)
+		if (vp->rts[i] == m->seq) {
+			vp->rts[i] = vp->rts[--vp->nrts];
+			break;
+		}
+	if (m->src != s->rank && (s->check || m->len <= SMALL_DIGEST))
+		(void)crc_put(vp, m->seq, m->len > 0 ?
+		    ft_crc32c(0, m->buf, m->len) : 0);
+	memset(&d, 0, sizeof(d));
+	d.kind = FT_DET_DELIVERY;
+	d.clock = s->clock;
+	d.sender = m->src;
+	d.sclock = m->seq;
+	if (s->replay == REPLAY_FETCH) {
+		if ((np = ft_grow(s->pre, &s->cappre, s->npre,
+		    sizeof(*np))) != NULL) {
+			s->pre = np;
+			s->pre[s->npre++] = d;
+		}
+		return 0;
+	}
+	if (s->replay == REPLAY_ON && rdel_take(s, dkey(m->src, m->seq))) {
+		replay_check(s);
+		return 0;
+	}
+	record(s, &d, 0);
+	return 0;
+}
+
+static int
+early_insert(struct vpeer *vp, const struct ft_msg *m, void *handle)
+{
+	struct early **pp, *e, *u;
+
+	for (pp = &vp->early; (e = *pp) != NULL && e->seq < m->seq;
+	    pp = &e->next)
+		;
+	if (e != NULL && e->seq == m->seq)
+		return 1;	/* a copy: the caller drops it */
+	if ((u = malloc(sizeof(*u))) == NULL)
+		return -1;
+	*u = (struct early){ e, m->seq, (m->flags & FT_MSGF_RTS) != 0,
+	    handle };
+	*pp = u;
+	return 0;
+}
+
+static void
+take(struct vpeer *vp, uint64_t seq, int rts)
+{
+	uint64_t *nr;
+
+	vp->rseq = seq + 1;
+	if (!rts)
+		return;
+	if ((nr = ft_grow(vp->rts, &vp->caprts, vp->nrts, sizeof(*nr))) ==
+	    NULL)
+		return;	/* then have_from says more than we hold */
+	vp->rts = nr;
+	vp->rts[vp->nrts++] = seq;
+}
+
+static int
+vlog_arrive(struct ft_proto *p, const struct ft_msg *m, void *handle)
+{
+	struct vlog *s = vlog_of(p);
+	struct vpeer *vp;
+	struct early *e;
+	int rc;
+
+	if (m->src >= s->size)
+		return FT_ARRIVE_MATCH;	/* a spawned process's */
+	vp = &s->peers[m->src];
+	if (m->seq < vp->rseq) {
+		/* Made again by a restarted sender: the same bytes? */
+		if (!(m->flags & FT_MSGF_RTS) &&
+		    (s->check || m->len <= SMALL_DIGEST))
+			check_digest(s, m->src, m->seq, m->len > 0 ?
+			    ft_crc32c(0, m->buf, m->len) : 0);
+		return FT_ARRIVE_DUP;
+	}
+	if (m->seq > vp->rseq) {
+		if ((rc = early_insert(vp, m, handle)) < 0) {
+			CORE(s)->drop(CORE_ARG(s), handle);
+			return -1;
+		}
+		return rc == 1 ? FT_ARRIVE_DUP : FT_ARRIVE_HELD;
+	}
+	take(vp, m->seq, (m->flags & FT_MSGF_RTS) != 0);
+	if (vp->early == NULL)
+		return FT_ARRIVE_MATCH;
+	if (CORE(s)->release(CORE_ARG(s), handle) != 0)
+		return -1;
+	while ((e = vp->early) != NULL && e->seq <= vp->rseq) {
+		vp->early = e->next;
+		if (e->seq < vp->rseq)
+			CORE(s)->drop(CORE_ARG(s), e->handle);
+		else {
+			take(vp, e->seq, e->rts);
+			if (CORE(s)->release(CORE_ARG(s), e->handle) != 0) {
+				free(e);
+				return -1;
+			}
+		}
+		free(e);
+	}
+	return FT_ARRIVE_HELD;
+}
+
+static int
+vlog_recv_any(struct ft_proto *p, struct ft_req *r, uint64_t *rtag)
+{
+	struct vlog *s = vlog_of(p);
+	uint64_t site = ++s->any_site;
+	struct vwait *nw;
+	struct vany *a;
+
+	*rtag = site;
+	if (s->replay == REPLAY_FETCH) {
+		if ((nw = ft_grow(s->wait, &s->capwait, s->nwait,
+		    sizeof(*nw))) == NULL)
+			return -1;
+		s->wait = nw;
+		s->wait[s->nwait++] = (struct vwait){ r, site };
+		return FT_RECV_WAIT;
+	}
+	if (s->replay == REPLAY_ON && (a = any_find(s, site)) != NULL)
+		return (int)a->csrc;
+	return -1;
+}
+
+static void
+vlog_recv_cancel(struct ft_proto *p, struct ft_req *r)
+{
+	struct vlog *s = vlog_of(p);
+	size_t i;
+
+	for (i = 0; i < s->nwait; i++)
+		if (s->wait[i].req == r) {
+			memmove(&s->wait[i], &s->wait[i + 1],
+			    (s->nwait - i - 1) * sizeof(*s->wait));
+			s->nwait--;
+			return;
+		}
+}
+
+static void
+vlog_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
+{
+	struct vlog *s = vlog_of(p);
+	struct vany *a;
+	struct ft_det d;
+
+	if (rtag == 0)
+		return;
+	if (s->replay == REPLAY_ON && (a = any_find(s, rtag)) != NULL) {
+		/* Replayed: the logged source, and its message. */
+		if (a->src != m->src || a->seq != m->seq)
+			note(s, FT_NOTE_DIVERGE, "rank %u diverged in its "
+			    "replay: ANY_SOURCE receive %llu matched rank %u "
+			    "message %llu, not rank %u message %llu", s->rank,
+			    (unsigned long long)rtag, m->src,
+			    (unsigned long long)m->seq, a->src,
+			    (unsigned long long)a->seq);
+		a->used = 1;
+		s->anyleft--;
+		replay_check(s);
+		return;
+	}
+	memset(&d, 0, sizeof(d));
+	d.kind = FT_ND_ANYSRC;
+	d.clock = s->clock;
+	d.sender = m->src;
+	d.sclock = m->seq;
+	d.v[0] = m->csrc;
+	d.v[1] = rtag;
+	record(s, &d, 1);
+}
+
+/*
+ * Unsuccessful tests and waits (a test's flag 0, a wait-any or test-any
+ * with nothing, a test-some with none) are many in a polling loop, and
+ * all alike: they are counted, and the count goes in one record, a flag
+ * of 0 with b the count, before the next outcome of the program's order
+ * and before a send (whose bytes may depend on it).  An unsuccessful
+ * probe is logged as itself, and counted in the probes field of the
+ * records that follow until the next delivery, as ft-log(5) and
+ * ftreplay(1) have it.
+ */
+static int
+unsuccessful(uint32_t kind, uint64_t a)
+{
+	switch (kind) {
+	case FT_ND_FLAG:
+	case FT_ND_COUNT:
+		return a == 0;
+	case FT_ND_INDEX:
+		return (int64_t)a == -1;
+	default:
+		return 0;
+	}
+}
+
+/* Log the count of unsuccessful outcomes not logged yet. */
+static void
+fruitless_out(struct vlog *s)
+{
+	struct ft_det d;
+
+	if (s->unsucc == 0)
+		return;
+	memset(&d, 0, sizeof(d));
+	d.kind = FT_ND_FLAG;
+	d.clock = s->clock;
+	d.sender = FT_DET_NOSENDER;
+	d.v[1] = s->unsucc;
+	s->unsucc = 0;
+	record(s, &d, 1);
+}
+
+/* Take the head of the logged outcomes. */
+static void
+rsync_pop(struct vlog *s)
+{
+	s->rsfirst++;
+	if (--s->rsn == 0) {
+		s->rsfirst = 0;
+		replay_check(s);
+	}
+}
+
+static int
+vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
+{
+	struct vlog *s = vlog_of(p);
+	struct ft_det d, *r;
+
+	if (s->replay == REPLAY_FETCH) {
+		logc_watch(s);
+		errno = EAGAIN;
+		return -1;
+	}
+	if (ev->op == FT_ND_ASK) {
+		ev->local = s->rsn == 0;
+		return 0;
+	}
+	if (s->rsn > 0) {
+		r = &s->rsync[s->rsfirst];
+		if (r->kind == FT_ND_FLAG && r->v[0] == 0 &&
+		    unsuccessful(ev->kind, ev->kind == FT_ND_INDEX ?
+		    (uint64_t)-1 : 0)) {
+			/* One of a count of unsuccessful outcomes. */
+			ev->v[0] = ev->kind == FT_ND_INDEX ? (uint64_t)-1 : 0;
+			ev->v[1] = ev->v[2] = 0;
+			if (r->v[1] <= 1)
+				rsync_pop(s);
+			else
+				r->v[1]--;
+			return 0;
+		}
+		if (r->kind != ev->kind) {
+			note(s, FT_NOTE_DIVERGE, "rank %u diverged in its "
+			    "replay: event at clock %llu is a %s here, a %s in "
+			    "the log", s->rank, (unsigned long long)s->clock,
+			    ft_det_kind_name(ev->kind),
+			    ft_det_kind_name(r->kind));
+			errno = EPROTO;
+			return -1;
+		}
+		memcpy(ev->v, r->v, sizeof(ev->v));
+		rsync_pop(s);
+		return 0;
+	}
+	if (unsuccessful(ev->kind, ev->v[0])) {
+		s->unsucc++;
+		return 0;
+	}
+	fruitless_out(s);
+	memset(&d, 0, sizeof(d));
+	d.kind = ev->kind;
+	d.clock = s->clock;
+	d.sender = FT_DET_NOSENDER;
+	memcpy(d.v, ev->v, sizeof(d.v));
+	record(s, &d, 1);
+	return 0;
+}
+
+/* A peer restarted and asks from seq from: answer, then resend. */
+static void
+on_restart(struct vlog *s, uint32_t q, uint64_t from)
+{
+	struct vpeer *vp = &s->peers[q];
+
+	vp->restart_due = 0;
+	vp->down = 0;
+	vp->resumed = 1;
+	vp->sup = from;
+	vp->txnext = from;
+	/* Our digests of its messages are of the incarnation before; the
+	 * new one's re-sends are checked against them. */
+	send_seq(s, q, FT_MSG_VLOG_RESUME, have_from(vp));
+	pump(s);
+}
+
+static int
+vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
+    const uint8_t *body)
+{
+	struct vlog *s = vlog_of(p);
+	size_t blen = h->len - FT_WIRE_HDRLEN;
+	struct ft_vlog_digest dg[64];
+	struct ft_msg_vlog_digest md;
+	struct ft_msg_vlog_seq ms;
+	struct ft_vlog_digest *big = NULL;
+	struct vpeer *vp;
+	uint32_t i;
+
+	if (proc >= s->size || proc == s->rank) {
+		errno = EPROTO;
+		return -1;
+	}
+	vp = &s->peers[proc];
+	switch (h->type) {
+	case FT_MSG_VLOG_RESTART:
+		if (ft_msg_vlog_seq_decode(body, blen, &ms) != 0)
+			return -1;
+		if (is_gone(s, proc)) {
+			/* Its REVIVE is not read yet: answer after it. */
+			vp->restart_due = 1;
+			vp->restart_from = ms.seq;
+			return 0;
+		}
+		on_restart(s, proc, ms.seq);
+		return 0;
+	case FT_MSG_VLOG_RESUME:
+		if (ft_msg_vlog_seq_decode(body, blen, &ms) != 0)
+			return -1;
+		if (ms.seq > vp->sup)
+			vp->sup = ms.seq;
+		vp->resumed = 1;
+		vp->down = 0;
+		pump(s);
+		return 0;
+	case FT_MSG_VLOG_DIGEST:
+		md.d = dg;
+		if (blen > 4 + sizeof(dg) / sizeof(dg[0]) * 12) {
+			if ((big = calloc(FT_VLOG_DIGEST_MAX,
+			    sizeof(*big))) == NULL)
+				return -1;
+			md.d = big;
+		}
+		if (ft_msg_vlog_digest_decode(body, blen, &md,
+		    big != NULL ? FT_VLOG_DIGEST_MAX : 64) != 0) {
+			free(big);
+			return -1;
+		}
+		for (i = 0; i < md.n; i++)
+			check_digest(s, proc, md.d[i].seq, md.d[i].crc);
+		free(big);
+		return 0;
+	default:
+		errno = EPROTO;
+		return -1;
+	}
+}
+
+static int
+vlog_view(struct ft_proto *p, const uint32_t *dead, uint32_t ndead)
+{
+	struct vlog *s = vlog_of(p);
+	uint32_t i, q;
+
+	for (i = 0; i < ndead; i++) {
+		q = dead[i];
+		if (q >= s->size || q == s->rank)
+			continue;
+		/* Sends to it wait in the log for its RESTART. */
+		s->peers[q].down = 1;
+		s->peers[q].resumed = 0;
+	}
+	return 0;
+}
+
+static void
+vlog_io(struct ft_proto *p, short revents)
+{
+	struct vlog *s = vlog_of(p);
+
+	(void)revents;
+	io_step(s);
+	logc_watch(s);
+}
+
+static void
+vlog_tick(struct ft_proto *p)
+{
+	struct vlog *s = vlog_of(p);
+	uint32_t q;
+
+	start(s);
+	for (q = 0; q < s->size; q++)
+		if (s->peers[q].restart_due && !is_gone(s, q))
+			on_restart(s, q, s->peers[q].restart_from);
+	/* What was recorded in this pass goes out, in batches. */
+	if (s->lc != NULL) {
+		logc_push(s, 0);
+		if (!ft_logc_connected(s->lc) || !s->opened)
+			io_step(s);
+		logc_watch(s);
+	}
+	pump(s);
+}
+
+static int
+vlog_busy(struct ft_proto *p)
+{
+	struct vlog *s = vlog_of(p);
+	uint32_t d;
+
+	/* A process leaves once its log is durable (a restart of it would
+	 * otherwise decide again) and its messages are out. */
+	if (s->qn > 0 || durable(s) < s->nrec || s->replay == REPLAY_FETCH) {
+		logc_push(s, 1);
+		return 1;
+	}
+	for (d = 0; d < s->size; d++)
+		if (!s->peers[d].down && s->peers[d].txnext <
+		    s->peers[d].nlog)
+			return 1;
+	return 0;
+}
+
+const struct ft_proto_ops ft__proto_vlog = {
+	.abi = FT_PROTO_ABI,
+	.name = "vlog",
+	.privsize = sizeof(struct vlog),
+	.init = vlog_init,
+	.fini = vlog_fini,
+	.send = vlog_send,
+	.deliver = vlog_deliver,
+	.flags = FT_PROTO_RESENDS | FT_PROTO_RESTARTS,
+	.arrive = vlog_arrive,
+	.recv_any = vlog_recv_any,
+	.recv_cancel = vlog_recv_cancel,
+	.match = vlog_match,
+	.nondet = vlog_nondet,
+	.frame = vlog_frame,
+	.view = vlog_view,
+	.tick = vlog_tick,
+	.busy = vlog_busy,
+	.io = vlog_io,
+};

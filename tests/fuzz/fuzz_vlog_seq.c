@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: ISC */
+/* Fuzz ft_msg_vlog_seq_decode (RESTART, RESUME), with the round trip. */
+#include "fuzz.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ft_msg_vlog_seq m, m2;
+	struct ft_wbuf b;
+	const uint8_t *body;
+
+	if (ft_msg_vlog_seq_decode(data, size, &m) != 0)
+		return fuzz_refused();
+	ft_wbuf_init(&b);
+	if (ft_msg_vlog_seq_encode(&b, FUZZ_SENDER, FT_MSG_VLOG_RESTART,
+	    &m) != 0)
+		abort();
+	body = fuzz_check_frame(&b, FT_MSG_VLOG_RESTART, data, size);
+	if (ft_msg_vlog_seq_decode(body, size, &m2) != 0 ||
+	    m.inc != m2.inc || m.seq != m2.seq)
+		abort();
+	ft_wbuf_release(&b);
+	return 0;
+}
