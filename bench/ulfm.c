@@ -8,7 +8,9 @@
  *	revoke <usec>		from MPIX_Comm_revoke at rank 0 until every
  *				rank saw MPIX_ERR_REVOKED and told rank 0
  *	detect <usec>		from a process's last act before raise(SIGKILL)
- *				until a receive from it at rank 0 returns
+ *				(a synchronous send of the time to rank 0, so
+ *				one message delay is counted in) until a
+ *				receive from it at rank 0 returns
  *				MPIX_ERR_PROC_FAILED (same host: one clock)
  *	agree_after <usec>	the first agree after that death
  *	shrink_after <usec>	the first shrink after it
@@ -109,8 +111,10 @@ main(int argc, char **argv)
 	/* The last rank dies; rank 0 learns of it in a receive. */
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == size - 1) {
+		/* Synchronous: an eager message from a process that dies
+		 * may be lost (ULFM allows it), and its time with it. */
 		dead_at = now_us();
-		MPI_Send(&dead_at, 1, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD);
+		MPI_Ssend(&dead_at, 1, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD);
 		raise(SIGKILL);
 	}
 	if (rank == 0) {

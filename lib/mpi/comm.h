@@ -59,11 +59,18 @@ struct ft_mpi_topo {
 };
 
 /*
- * Context ids from here up belong to MPI_Comm_idup (misc.c), which
- * derives them from the root's own count of calls instead of agreeing
- * on them; the ids agreed in comm.c stay below.
+ * Context ids from here up belong to MPI_Comm_idup (misc.c) and
+ * MPIX_Comm_ishrink (ulfm.c), which derive them from one member's own
+ * count of calls instead of agreeing on them; the ids agreed in comm.c
+ * stay below.  ft__mpi_ctx_own counts a call and returns the index idx
+ * (the id is FT_MPI_CTX_IDUP + 2 idx) that no other call of any
+ * process gets, or FT_MPI_CTX_OWN_NONE when none is left.
  */
 #define FT_MPI_CTX_IDUP		0x80000000u
+#define FT_MPI_CTX_OWN_LIMIT	0x3fffffffu
+#define FT_MPI_CTX_OWN_NONE	UINT32_MAX
+
+uint32_t ft__mpi_ctx_own(void);
 
 /*
  * ULFM's state of a communicator (ulfm.c), made on first use: its

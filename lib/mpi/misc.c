@@ -10,7 +10,9 @@
  * communicators may run meanwhile, and replicas would then diverge.
  * Instead each id is derived from one member's own count of calls:
  * rank 0 of the parent, process q of the job, on its v-th call to
- * MPI_Comm_idup, broadcasts v (a nonblocking collective, ordered with
+ * MPI_Comm_idup (or MPIX_Comm_ishrink, which counts with it and takes
+ * the id of whichever member the agreement picks), broadcasts v (a
+ * nonblocking collective, ordered with
  * the others on the parent), and everyone takes the id
  * FT_MPI_CTX_IDUP + 2 (v * universe size + q): the universe size
  * bounds every process id the job will ever give.  No process ever
@@ -24,11 +26,10 @@
 #include "op.h"
 
 /* Ids are even, and idx = v * size + q stays below this. */
-#define IDUP_IDX_LIMIT	0x3fffffffu
-/* What rank 0 broadcasts when it has no id left to give. */
-#define IDUP_NONE	UINT32_MAX
+#define IDUP_IDX_LIMIT	FT_MPI_CTX_OWN_LIMIT
 
-/* The count of this process's calls to MPI_Comm_idup. */
+/* The count of this process's calls to MPI_Comm_idup and
+ * MPIX_Comm_ishrink. */
 static uint32_t idup_calls;
 /* Addresses that MPI_Alloc_mem handed out and MPI_Free_mem takes. */
 static struct ft_mpi_hset allocs;
@@ -81,6 +82,16 @@ idup_release(struct ft_mpi_req *r)
 	r->state = NULL;
 }
 
+uint32_t
+ft__mpi_ctx_own(void)
+{
+	uint64_t idx;
+
+	idx = (uint64_t)idup_calls++ * ft__mpi.env.universe +
+	    ft__mpi_self_rank();
+	return idx < IDUP_IDX_LIMIT ? (uint32_t)idx : FT_MPI_CTX_OWN_NONE;
+}
+
 int
 PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
@@ -88,7 +99,6 @@ PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 	struct ft_coll_sched *s = NULL;
 	struct ft_mpi_req *r = NULL;
 	struct idup *d;
-	uint64_t idx;
 	int rc;
 
 	FT_MPI_CHECK_INIT(call);
@@ -107,9 +117,7 @@ PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 		    "out of memory");
 	}
 	/* Every member counts the call, so that counts stay distinct. */
-	idx = (uint64_t)idup_calls++ * ft__mpi.env.universe +
-	    ft__mpi_self_rank();
-	d->idx = idx < IDUP_IDX_LIMIT ? (uint32_t)idx : IDUP_NONE;
+	d->idx = ft__mpi_ctx_own();
 	/* Until the id is known the communicator matches nothing. */
 	if ((rc = ft__mpi_comm_dup_local(call, comm, FT_MPI_CTX_IDUP +
 	    2 * IDUP_IDX_LIMIT, &d->newcomm)) != MPI_SUCCESS)

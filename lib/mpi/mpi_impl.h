@@ -77,6 +77,9 @@ struct ft_mpi_req {
 	int			(*advance)(struct ft_mpi_req *);
 	void			(*release)(struct ft_mpi_req *);
 	void			*state;
+	/* MPI_Request_free may release it before completion: its work
+	 * goes on below MPI (a ULFM agreement). */
+	int			 lets_go;
 	/*
 	 * Generalized requests set these, and the completion calls run
 	 * them: query fills the status of a completed request (never

@@ -1291,7 +1291,7 @@ PMPI_Request_free(MPI_Request *req)
 	r = *req;
 	*req = MPI_REQUEST_NULL;
 	ft__mpi_fint_forget(FT_FINT_REQUEST, r);
-	if ((r->persistent && !r->active) || mreq_done(r))
+	if ((r->persistent && !r->active) || mreq_done(r) || r->lets_go)
 		rc = req_free(r);
 	else if (r->advance != NULL && r->kind != FT_MPI_REQ_GREQ)
 		/* Nobody will drive it any more: finish it here. */

@@ -294,9 +294,15 @@ shrink_make(struct agreement *a, uint32_t ctx)
 			me = n;
 		world[n++] = comm->world[i];
 	}
-	/* We are alive, so not among the failed: me >= 0. */
-	if (me < 0 || ft__mpi_ctx_take(ctx, 2) != 0 ||
-	    (nc = ft__mpi_comm_new(comm, ctx, world, n, me)) == NULL) {
+	/*
+	 * We are alive, so not among the failed: me >= 0.  ctx is the
+	 * index one member drew from its own count (ft__mpi_ctx_own): no
+	 * other communicator anywhere has it, whatever this process made
+	 * since the call started.
+	 */
+	if (me < 0 || ctx >= FT_MPI_CTX_OWN_LIMIT ||
+	    (nc = ft__mpi_comm_new(comm, FT_MPI_CTX_IDUP + 2 * ctx, world, n,
+	    me)) == NULL) {
 		free(world);
 		return MPI_ERR_INTERN;
 	}
@@ -396,6 +402,12 @@ agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	r->advance = agree_advance;
 	r->release = agree_release;
 	r->state = a;
+	/*
+	 * Freed before completion, it need not wait: the protocol's
+	 * instance goes on for the other members, and is forgotten once
+	 * decided and superseded (lib/proto/ulfm.c).
+	 */
+	r->lets_go = 1;
 	for (k = 0; k < u->nfailed; k++) {
 		if ((i = member_index(comm->world, comm->size,
 		    u->failed[k])) < 0)
@@ -410,7 +422,8 @@ agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	x.n = (uint32_t)comm->size;
 	x.me = (uint32_t)comm->rank;
 	x.flag = flag != NULL ? (uint32_t)*flag : ~0u;
-	x.ctxv = ft__mpi_ctx_next();
+	/* Shrink: an id of our own, in case the agreement picks it. */
+	x.ctxv = newcomm != NULL ? ft__mpi_ctx_own() : 0;
 	x.failed = a->failed;
 	x.acked = acked;
 	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {

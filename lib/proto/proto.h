@@ -273,6 +273,9 @@ enum ft_ext_op {
 	/* handle: the caller is done with it (the instance goes on as
 	 * long as other members may need it). */
 	FT_EXT_AGREE_FREE,
+	/* result: the number of agreement instances kept (joined and not
+	 * forgotten), for tests of their lifetime. */
+	FT_EXT_AGREE_KEPT,
 };
 
 struct ft_ext {

@@ -17,22 +17,44 @@
  *
  * The agreement relies on the launcher's views being a perfect failure
  * detector (a process is declared dead only once it is: ftrun makes
- * hangs into deaths), as ft's failure model says (ft(7)).  It is a
- * rotating coordinator consensus: the coordinator is the lowest member
- * not known dead.  Every member sends its contribution, and what it
- * holds of the instance, to the coordinator it believes in, and again
- * to each new one when a view says the old one died.  The coordinator
- * waits for every member not known dead, then decides: a value some
- * member holds committed, else the proposal of the highest round any
- * member holds, else the combination of the contributions.  It
- * proposes that value to all, waits for every live member's ACK, then
- * sends COMMIT, which each member forwards to all on first receipt.
- * A member returns on COMMIT.  Since a coordinator commits only once
- * every live member holds its proposal, any later coordinator finds
- * it (in its own state, at least) and proposes it again: the decision
- * is uniform, even when processes die during the agreement.  Messages:
- * O(n) at the coordinator per phase and O(n^2) forwarded COMMITs, in
- * three steps of latency; not yet the logarithmic trees of ULFM's ERA.
+ * hangs into deaths), as ft's failure model says (ft(7)).  It runs on a
+ * tree of radix FANOUT (4), in the manner of the Early Returning
+ * Agreement of ULFM (Herault et al., SC'15).  The root is the lowest
+ * member not known dead, and its member index names the round; the
+ * tree hangs below it by relative position (the parent of position q
+ * is q with its lowest nonzero base-4 digit cleared), and a member
+ * whose parent is dead hangs from its nearest live ancestor, so every
+ * member computes the tree from what it knows, without messages.  Four
+ * sweeps, each ceil(log4 n) message delays deep and n - 1 messages:
+ *
+ *  1. UP: each member sends its parent the combination of its own
+ *     contribution and those of its subtree, once it has them all, and
+ *     the set of members covered;
+ *  2. PROPOSE: the root, covering every member not known dead, proposes
+ *     the value it holds from an earlier round if any, else the
+ *     combination (with every member known dead in the failed set),
+ *     and it goes down the tree;
+ *  3. UP again: each member, holding the proposal, tells its parent
+ *     once its whole subtree holds it;
+ *  4. COMMIT: the root, once every live member holds its proposal,
+ *     decides, and the decision goes down (and up: a decided member
+ *     tells every tree neighbour that has not told it).  A member
+ *     returns as soon as it has the decision.
+ *
+ * Failures: a member whose parent dies sends what it has again to its
+ * new parent, which answers with the proposal or decision it holds;
+ * the subtree of a dead child comes through the nearest live ancestor,
+ * and waiting for the dead one stops; when the root dies, the next
+ * lowest live member is root of a new round and the sweeps start over
+ * (contributions already combined are kept).  Uniformity: a root
+ * decides only once every live member holds its proposal, so the root
+ * of any later round holds it too and proposes it again; a decision
+ * made by a process that died since is the decision of all.  A frame
+ * of round r tells that members below r are dead (the sender's view
+ * says so, and views are perfect).  Agreements on one context run one
+ * at a time, in order; a decided instance is kept, to answer members
+ * that have not decided it, until a later one on its context is
+ * decided (then every live member has decided it).
  */
 #include <stdlib.h>
 
@@ -41,10 +63,29 @@
 /* Frames that arrive before their agreement is joined, at most. */
 #define EARLY_MAX_BYTES	(64u << 20)
 #define REVOKED_MAX	(1u << 20)
+/* The radix of the agreement's tree: depth ceil(log4 n). */
+#define FANOUT		4
+
+/* What a member holds of an agreement. */
+enum hold {
+	HOLD_NONE = 0,
+	HOLD_PROPOSED,
+	HOLD_COMMITTED,
+};
 
 struct val {
 	uint32_t	 flag, ctxv;
 	uint8_t		*failed, *acked;
+};
+
+/* The bitmaps of an instance, nb bytes each, in one block. */
+enum {
+	BM_GONE,		/* members known dead: views, and rounds */
+	BM_COVERED,		/* members whose contribution is in acc */
+	BM_ACKS,		/* members holding the proposal of round root */
+	BM_TOLDP,		/* members we sent that proposal to */
+	BM_TOLDC,		/* members known to hold the decision */
+	BM_NUM
 };
 
 /* One agreement instance, from the moment this process joins it. */
@@ -54,23 +95,17 @@ struct agr {
 	size_t		 nb;			/* bytes of a bitmap */
 	uint32_t	*members;
 	int		 owned;			/* the MPI layer's handle */
-	struct val	 mine;
-	/* Participant. */
-	uint32_t	 sentto;		/* coordinator told, or none */
-	uint32_t	 state;			/* enum ft_agree_state */
-	uint32_t	 sround;
+	int		 started;		/* earlier ones decided */
+	uint8_t		*bm[BM_NUM];
+	uint32_t	 root;			/* the round */
+	struct val	 acc;			/* contributions combined */
+	uint32_t	 hold, hround;		/* enum hold, and its round */
 	struct val	 held;			/* proposal, or decision */
-	/* Coordinator: what the members sent us. */
-	uint8_t		*got;
-	struct val	 acc;
-	int		 acc_set;
-	uint32_t	 best_state, best_round;
-	struct val	 best;
-	int		 proposing;
-	uint8_t		*acks;
+	/* The last UP sent: to whom, in which round and phase, how full. */
+	uint32_t	 up_to, up_round, up_phase, up_count;
 };
 
-/* A frame for an agreement not joined yet. */
+/* A frame for an agreement not joined (or not started) yet. */
 struct early {
 	struct early	*next;
 	uint32_t	 proc;
@@ -117,15 +152,6 @@ is_dead(const struct ulfm *u, uint32_t proc)
 	return (size_t)proc / 8 < u->capdead && bit(u->dead, proc);
 }
 
-static int
-val_alloc(struct val *v, size_t nb)
-{
-	if ((v->failed = calloc(2, nb)) == NULL)
-		return -1;
-	v->acked = v->failed + nb;
-	return 0;
-}
-
 static void
 val_copy(struct val *d, const struct ft_agree_val *s, size_t nb)
 {
@@ -145,12 +171,7 @@ static void
 agr_free(struct agr *a)
 {
 	free(a->members);
-	free(a->mine.failed);
-	free(a->held.failed);
-	free(a->acc.failed);
-	free(a->best.failed);
-	free(a->got);
-	free(a->acks);
+	free(a->bm[0]);
 	free(a);
 }
 
@@ -189,43 +210,88 @@ ulfm_fini(struct ft_proto *p)
 	free(u->floors);
 }
 
-/* The coordinator: the lowest member not known dead. */
-static uint32_t
-coord_of(const struct ulfm *u, const struct agr *a)
-{
-	uint32_t i;
+/*
+ * The tree.  Positions are member indices relative to the root, in
+ * base FANOUT; the parent of position q > 0 is q with its lowest
+ * nonzero digit cleared, so that the descendants of q are q + 1 to
+ * q + unit(q) - 1, unit(q) being the weight of that digit, and those of
+ * the root every other position.
+ */
 
-	for (i = 0; i < a->n; i++)
-		if (!is_dead(u, a->members[i]))
-			return i;
-	return NONE;
+/* The weight of the lowest nonzero digit of q > 0. */
+static uint64_t
+unit_of(uint64_t q)
+{
+	uint64_t unit = 1;
+
+	while ((q / unit) % FANOUT == 0)
+		unit *= FANOUT;
+	return unit;
 }
 
-/* Send one AGREE step to member to (never ourselves). */
+/* The nearest live ancestor of member i (not the root). */
+static uint32_t
+parent_of(const struct agr *a, uint32_t i)
+{
+	uint64_t q = i - a->root, unit;
+
+	do {
+		unit = unit_of(q);
+		q -= (q / unit) % FANOUT * unit;
+	} while (q != 0 && bit(a->bm[BM_GONE], a->root + (uint32_t)q));
+	return a->root + (uint32_t)q;
+}
+
+/* One past the last member of i's subtree (i itself included). */
+static uint32_t
+subtree_end(const struct agr *a, uint32_t i)
+{
+	uint64_t q = i - a->root, end;
+
+	end = q == 0 ? a->n : (uint64_t)i + unit_of(q);
+	return end > a->n ? a->n : (uint32_t)end;
+}
+
+/* Does bitmap bm hold every live member of our subtree?  count: how
+ * many it holds there. */
+static int
+subtree_full(const struct agr *a, const uint8_t *bm, uint32_t *count)
+{
+	uint32_t i, end = subtree_end(a, a->me);
+	int full = 1;
+
+	*count = 0;
+	for (i = a->me; i < end; i++) {
+		if (bit(bm, i))
+			(*count)++;
+		else if (!bit(a->bm[BM_GONE], i))
+			full = 0;
+	}
+	return full;
+}
+
+/* Send one AGREE step to member to (never ourselves, nor the dead). */
 static void
 agree_send(struct ft_proto *p, struct agr *a, uint32_t to, uint32_t kind,
-    uint32_t round, const struct val *v1, uint32_t state, uint32_t sround,
-    const struct val *v2)
+    const struct val *v)
 {
-	struct ulfm *u = p->priv;
 	struct ft_msg_agree m;
 	struct ft_wbuf wb;
 
-	if (to == a->me || is_dead(u, a->members[to]))
+	if (to == a->me || bit(a->bm[BM_GONE], to))
 		return;
 	memset(&m, 0, sizeof(m));
 	m.kind = kind;
 	m.ctx = a->ctx;
 	m.seq = a->seq;
-	m.round = round;
+	m.round = kind == FT_AGREE_COMMIT ? 0 : a->root;
 	m.from = a->me;
 	m.n = a->n;
-	m.state = state;
-	m.sround = sround;
-	if (v1 != NULL)
-		m.v[m.nval++] = val_wire(v1);
-	if (v2 != NULL)
-		m.v[m.nval++] = val_wire(v2);
+	m.v = val_wire(v);
+	if (kind == FT_AGREE_UP) {
+		m.covered = a->bm[BM_COVERED];
+		m.acks = a->bm[BM_ACKS];
+	}
 	ft_wbuf_init(&wb);
 	/* A process that died meanwhile is the next view's news. */
 	if (ft_msg_agree_encode(&wb, p->conf.proc, &m) == 0)
@@ -233,111 +299,95 @@ agree_send(struct ft_proto *p, struct agr *a, uint32_t to, uint32_t kind,
 	ft_wbuf_release(&wb);
 }
 
-/* Fold member from's contribution (and what it holds) into ours. */
+/* Tell member to the decision, once. */
 static void
-contrib_apply(struct agr *a, uint32_t from, const struct ft_agree_val *v,
-    uint32_t state, uint32_t sround, const struct ft_agree_val *held)
+tell_commit(struct ft_proto *p, struct agr *a, uint32_t to)
 {
-	size_t k;
+	if (bit(a->bm[BM_TOLDC], to))
+		return;
+	bit_set(a->bm[BM_TOLDC], to);
+	agree_send(p, a, to, FT_AGREE_COMMIT, &a->held);
+}
 
-	if (bit(a->got, from))
+/* Tell member to the proposal of this round, once. */
+static void
+tell_proposal(struct ft_proto *p, struct agr *a, uint32_t to)
+{
+	if (bit(a->bm[BM_TOLDP], to))
 		return;
-	bit_set(a->got, from);
-	if (!a->acc_set) {
-		val_copy(&a->acc, v, a->nb);
-		a->acc_set = 1;
-	} else {
-		a->acc.flag &= v->flag;
-		if (v->ctxv > a->acc.ctxv)
-			a->acc.ctxv = v->ctxv;
-		for (k = 0; k < a->nb; k++) {
-			a->acc.failed[k] |= v->failed[k];
-			a->acc.acked[k] &= v->acked[k];
-		}
+	bit_set(a->bm[BM_TOLDP], to);
+	agree_send(p, a, to, FT_AGREE_PROPOSE, &a->held);
+}
+
+/*
+ * Bring what a knows of the dead up to date: the views, and members
+ * below round (a frame's root: its sender knows them dead).  A new
+ * root is a new round.
+ */
+static void
+agr_sync(const struct ulfm *u, struct agr *a, uint32_t round)
+{
+	uint32_t i, r = NONE;
+
+	for (i = 0; i < a->n; i++) {
+		if (i < round || is_dead(u, a->members[i]))
+			bit_set(a->bm[BM_GONE], i);
+		if (r == NONE && !bit(a->bm[BM_GONE], i))
+			r = i;
 	}
-	if (held == NULL || state == FT_AGREE_NONE)
-		return;
-	if (a->best_state == FT_AGREE_COMMITTED)
-		return;
-	if (state == FT_AGREE_COMMITTED || a->best_state == FT_AGREE_NONE ||
-	    sround > a->best_round) {
-		a->best_state = state;
-		a->best_round = sround;
-		val_copy(&a->best, held, a->nb);
+	/* We are alive, and round <= me was checked: r <= me. */
+	if (r != a->root) {
+		a->root = r;
+		memset(a->bm[BM_ACKS], 0, a->nb);
+		memset(a->bm[BM_TOLDP], 0, a->nb);
 	}
 }
 
-/* Our own contribution and state, to the coordinator (maybe us). */
+/* Send what a decided member sends: the decision to tree neighbours. */
 static void
-contrib_send(struct ft_proto *p, struct agr *a, uint32_t c)
+push_commit(struct ft_proto *p, struct agr *a)
 {
-	struct ft_agree_val mine = val_wire(&a->mine), held;
+	uint32_t i, end = subtree_end(a, a->me);
 
-	if (c == a->me) {
-		held = val_wire(&a->held);
-		contrib_apply(a, a->me, &mine, a->state, a->sround, &held);
-		return;
-	}
-	agree_send(p, a, c, FT_AGREE_CONTRIB, c, &a->mine, a->state,
-	    a->sround, a->state != FT_AGREE_NONE ? &a->held : NULL);
+	if (a->me != a->root)
+		tell_commit(p, a, parent_of(a, a->me));
+	for (i = a->me + 1; i < end; i++)
+		if (!bit(a->bm[BM_GONE], i) && parent_of(a, i) == a->me)
+			tell_commit(p, a, i);
 }
 
-/* The decision is in: hold it, and forward it to every member. */
 static void
-commit(struct ft_proto *p, struct agr *a, const struct ft_agree_val *v,
-    uint32_t from)
+decide(struct ft_proto *p, struct agr *a, const struct ft_agree_val *v)
 {
-	uint32_t i;
-
-	if (a->state == FT_AGREE_COMMITTED)
+	if (a->hold == HOLD_COMMITTED)
 		return;
 	if (v != NULL)
 		val_copy(&a->held, v, a->nb);
-	a->state = FT_AGREE_COMMITTED;
-	/* Whoever got COMMIT makes sure everyone does: a coordinator that
-	 * dies while sending it leaves no member behind. */
-	for (i = 0; i < a->n; i++)
-		if (i != from)
-			agree_send(p, a, i, FT_AGREE_COMMIT, from, &a->held,
-			    FT_AGREE_NONE, 0, NULL);
+	a->hold = HOLD_COMMITTED;
+	bit_set(a->bm[BM_TOLDC], a->me);
+	push_commit(p, a);
 }
 
+/* The root has every live member's contribution: propose. */
 static void
-coord_run(struct ft_proto *p, struct agr *a)
+propose(struct agr *a)
 {
-	struct ulfm *u = p->priv;
-	struct ft_agree_val v;
 	uint32_t i;
 
-	if (a->state == FT_AGREE_COMMITTED)
-		return;
-	if (!a->proposing) {
+	/* A value held from an earlier round may have been decided by
+	 * someone: it must win.  Else the combination, with the dead in
+	 * the failed set. */
+	if (a->hold == HOLD_NONE) {
+		a->held.flag = a->acc.flag;
+		a->held.ctxv = a->acc.ctxv;
+		memcpy(a->held.failed, a->acc.failed, a->nb);
+		memcpy(a->held.acked, a->acc.acked, a->nb);
 		for (i = 0; i < a->n; i++)
-			if (!bit(a->got, i) && !is_dead(u, a->members[i]))
-				return;
-		if (a->best_state != FT_AGREE_NONE)
-			v = val_wire(&a->best);
-		else {
-			/* Those we stopped waiting for are dead. */
-			for (i = 0; i < a->n; i++)
-				if (is_dead(u, a->members[i]))
-					bit_set(a->acc.failed, i);
-			v = val_wire(&a->acc);
-		}
-		val_copy(&a->held, &v, a->nb);
-		a->state = FT_AGREE_PROPOSED;
-		a->sround = a->me;
-		a->proposing = 1;
-		memset(a->acks, 0, a->nb);
-		bit_set(a->acks, a->me);
-		for (i = 0; i < a->n; i++)
-			agree_send(p, a, i, FT_AGREE_PROPOSE, a->me, &a->held,
-			    FT_AGREE_NONE, 0, NULL);
+			if (bit(a->bm[BM_GONE], i))
+				bit_set(a->held.failed, i);
 	}
-	for (i = 0; i < a->n; i++)
-		if (!bit(a->acks, i) && !is_dead(u, a->members[i]))
-			return;
-	commit(p, a, NULL, a->me);
+	a->hold = HOLD_PROPOSED;
+	a->hround = a->root;
 }
 
 /* Something changed for a: act on it. */
@@ -345,17 +395,48 @@ static void
 agr_run(struct ft_proto *p, struct agr *a)
 {
 	struct ulfm *u = p->priv;
-	uint32_t c;
+	uint32_t i, end, parent, phase, count;
+	int full;
 
-	if (a->state == FT_AGREE_COMMITTED ||
-	    (c = coord_of(u, a)) == NONE)
+	if (!a->started)
 		return;
-	if (a->sentto != c) {
-		a->sentto = c;
-		contrib_send(p, a, c);
+	agr_sync(u, a, 0);
+	if (a->hold == HOLD_COMMITTED) {
+		push_commit(p, a);
+		return;
 	}
-	if (c == a->me)
-		coord_run(p, a);
+	phase = a->hold == HOLD_PROPOSED && a->hround == a->root;
+	if (!phase) {
+		full = subtree_full(a, a->bm[BM_COVERED], &count);
+		if (!full)
+			return;
+		if (a->me != a->root)
+			goto up;
+		propose(a);
+		phase = 1;
+	}
+	/* We hold this round's proposal: so does our subtree, soon. */
+	bit_set(a->bm[BM_ACKS], a->me);
+	end = subtree_end(a, a->me);
+	for (i = a->me + 1; i < end; i++)
+		if (!bit(a->bm[BM_GONE], i) && parent_of(a, i) == a->me)
+			tell_proposal(p, a, i);
+	if (!subtree_full(a, a->bm[BM_ACKS], &count))
+		return;
+	if (a->me == a->root) {
+		decide(p, a, NULL);
+		return;
+	}
+up:
+	parent = parent_of(a, a->me);
+	if (a->up_to == parent && a->up_round == a->root &&
+	    a->up_phase == phase && a->up_count == count)
+		return;
+	a->up_to = parent;
+	a->up_round = a->root;
+	a->up_phase = phase;
+	a->up_count = count;
+	agree_send(p, a, parent, FT_AGREE_UP, &a->acc);
 }
 
 static struct agr *
@@ -393,7 +474,7 @@ is_late(const struct ulfm *u, uint32_t ctx, uint32_t seq)
 	return found && seq <= f;
 }
 
-/* Forget a (decided, and freed by the MPI layer). */
+/* Forget a (decided, freed by the MPI layer, and decided by all). */
 static void
 agr_forget(struct ulfm *u, struct agr *a)
 {
@@ -423,49 +504,68 @@ out:
 	agr_free(a);
 }
 
-/* An AGREE step for a joined instance. */
+static void
+merge(struct agr *a, const struct ft_msg_agree *m)
+{
+	size_t k;
+
+	a->acc.flag &= m->v.flag;
+	if (m->v.ctxv > a->acc.ctxv)
+		a->acc.ctxv = m->v.ctxv;
+	for (k = 0; k < a->nb; k++) {
+		a->acc.failed[k] |= m->v.failed[k];
+		a->acc.acked[k] &= m->v.acked[k];
+		a->bm[BM_COVERED][k] |= m->covered[k];
+		/* Acks are of the sender's round: ours, or none. */
+		if (m->round == a->root)
+			a->bm[BM_ACKS][k] |= m->acks[k];
+	}
+}
+
+/* An AGREE step for a started instance. */
 static int
 agree_in(struct ft_proto *p, struct agr *a, uint32_t proc,
     const struct ft_msg_agree *m)
 {
-	const struct ft_agree_val *held;
+	struct ulfm *u = p->priv;
 
+	/* A frame of round r says members below r are dead: never us. */
 	if (m->n != a->n || a->members[m->from] != proc ||
-	    m->from == a->me) {
+	    m->from == a->me || (m->kind != FT_AGREE_COMMIT &&
+	    m->round > a->me)) {
 		errno = EPROTO;
 		return -1;
 	}
+	agr_sync(u, a, m->kind == FT_AGREE_COMMIT ? 0 : m->round);
+	if (m->kind == FT_AGREE_COMMIT) {
+		bit_set(a->bm[BM_TOLDC], m->from);
+		decide(p, a, &m->v);
+		return 0;
+	}
+	if (a->hold == HOLD_COMMITTED) {
+		/* It has not decided: tell it. */
+		tell_commit(p, a, m->from);
+		return 0;
+	}
 	switch (m->kind) {
-	case FT_AGREE_CONTRIB:
-		if (a->state == FT_AGREE_COMMITTED) {
-			/* It missed the decision: tell it. */
-			agree_send(p, a, m->from, FT_AGREE_COMMIT, a->me,
-			    &a->held, FT_AGREE_NONE, 0, NULL);
-			return 0;
-		}
-		if (a->proposing)
-			return 0;	/* a copy: we have all we wait for */
-		held = m->nval > 1 ? &m->v[1] : NULL;
-		contrib_apply(a, m->from, &m->v[0], m->state, m->sround, held);
+	case FT_AGREE_UP:
+		merge(a, m);
+		/* A member that came to us after its parent died: give it
+		 * the proposal it may have missed. */
+		if (m->round == a->root && a->hold == HOLD_PROPOSED &&
+		    a->hround == a->root && !bit(m->acks, m->from))
+			tell_proposal(p, a, m->from);
 		break;
 	case FT_AGREE_PROPOSE:
-		if (a->state != FT_AGREE_COMMITTED &&
-		    (a->state == FT_AGREE_NONE || m->round >= a->sround)) {
-			val_copy(&a->held, &m->v[0], a->nb);
-			a->state = FT_AGREE_PROPOSED;
-			a->sround = m->round;
+		/* Only the root's, of our round: an older one's root is
+		 * dead, and never decided it without us. */
+		if (m->round == a->root && !(a->hold == HOLD_PROPOSED &&
+		    a->hround == a->root)) {
+			val_copy(&a->held, &m->v, a->nb);
+			a->hold = HOLD_PROPOSED;
+			a->hround = a->root;
 		}
-		agree_send(p, a, m->from, FT_AGREE_ACK, m->round, NULL,
-		    FT_AGREE_NONE, 0, NULL);
-		return 0;
-	case FT_AGREE_ACK:
-		if (!a->proposing || m->round != a->me)
-			return 0;
-		bit_set(a->acks, m->from);
 		break;
-	case FT_AGREE_COMMIT:
-		commit(p, a, &m->v[0], m->from);
-		return 0;
 	}
 	agr_run(p, a);
 	return 0;
@@ -493,8 +593,7 @@ early_keep(struct ulfm *u, uint32_t proc, const uint8_t *body, size_t len)
 }
 
 static int
-on_agree(struct ft_proto *p, uint32_t proc, const uint8_t *body, size_t len,
-    int replay)
+on_agree(struct ft_proto *p, uint32_t proc, const uint8_t *body, size_t len)
 {
 	struct ulfm *u = p->priv;
 	struct ft_msg_agree m;
@@ -502,11 +601,87 @@ on_agree(struct ft_proto *p, uint32_t proc, const uint8_t *body, size_t len,
 
 	if (ft_msg_agree_decode(body, len, &m) != 0)
 		return -1;
-	if (is_late(u, m.ctx, m.seq))
-		return 0;
-	if ((a = agr_find(u, m.ctx, m.seq)) == NULL)
-		return replay ? 0 : early_keep(u, proc, body, len);
+	if ((a = agr_find(u, m.ctx, m.seq)) == NULL) {
+		if (is_late(u, m.ctx, m.seq))
+			return 0;
+		return early_keep(u, proc, body, len);
+	}
+	if (!a->started)
+		return early_keep(u, proc, body, len);
 	return agree_in(p, a, proc, &m);
+}
+
+/* Start a: what came for it before, in arrival order, then our part. */
+static void
+agr_start(struct ft_proto *p, struct agr *a)
+{
+	struct ulfm *u = p->priv;
+	struct early *e, **ep, *last, **lastp;
+	struct ft_msg_agree m;
+
+	a->started = 1;
+	for (;;) {
+		last = NULL;
+		lastp = NULL;
+		for (ep = &u->early; (e = *ep) != NULL; ep = &e->next)
+			if (ft_msg_agree_decode(e->body, e->len, &m) == 0 &&
+			    m.ctx == a->ctx && m.seq == a->seq) {
+				last = e;
+				lastp = ep;
+			}
+		if (last == NULL)
+			break;
+		*lastp = last->next;
+		u->early_bytes -= last->len;
+		/* A bad frame is its sender's problem, not ours. */
+		if (ft_msg_agree_decode(last->body, last->len, &m) == 0)
+			(void)agree_in(p, a, last->proc, &m);
+		free(last);
+	}
+	agr_run(p, a);
+}
+
+/*
+ * Start the agreements whose predecessors on their context are
+ * decided here, and forget those decided and freed that a later
+ * decided one on their context makes useless: it had every live
+ * member's contribution, and a member contributes to an agreement only
+ * once it decided those before.
+ */
+static void
+settle(struct ft_proto *p)
+{
+	struct ulfm *u = p->priv;
+	struct agr *a, *b;
+	int again, blocked, useless;
+
+	do {
+		again = 0;
+		for (a = u->agrs; a != NULL; a = a->next) {
+			blocked = useless = 0;
+			for (b = u->agrs; b != NULL; b = b->next) {
+				if (b->ctx != a->ctx || b == a)
+					continue;
+				if (b->seq < a->seq &&
+				    b->hold != HOLD_COMMITTED)
+					blocked = 1;
+				if (b->seq > a->seq &&
+				    b->hold == HOLD_COMMITTED)
+					useless = 1;
+			}
+			if (!a->started && !blocked) {
+				agr_start(p, a);
+				again = 1;
+				break;
+			}
+			if (useless && !a->owned &&
+			    a->hold == HOLD_COMMITTED) {
+				agr_forget(u, a);
+				again = 1;
+				break;
+			}
+		}
+	} while (again);
 }
 
 static void
@@ -571,6 +746,7 @@ ulfm_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 {
 	struct ft_msg_revoke rv;
 	size_t len = h->len - FT_WIRE_HDRLEN;
+	int rc;
 
 	switch (h->type) {
 	case FT_MSG_ULFM_REVOKE:
@@ -579,7 +755,9 @@ ulfm_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 		revoke(p, &rv);
 		return 0;
 	case FT_MSG_ULFM_AGREE:
-		return on_agree(p, proc, body, len, 0);
+		rc = on_agree(p, proc, body, len);
+		settle(p);
+		return rc;
 	default:
 		errno = EPROTO;
 		return -1;
@@ -624,6 +802,7 @@ ulfm_view(struct ft_proto *p, const uint32_t *dead, uint32_t ndead)
 		next = a->next;
 		agr_run(p, a);
 	}
+	settle(p);
 	return 0;
 }
 
@@ -632,10 +811,10 @@ static int
 agree_join(struct ft_proto *p, struct ft_ext *x)
 {
 	struct ulfm *u = p->priv;
-	struct early *e, **ep;
 	struct agr *a;
-	uint32_t i;
+	uint8_t *block;
 	size_t nb = ((size_t)x->n + 7) / 8;
+	uint32_t k;
 
 	if (x->n == 0 || x->n > FT_WIRE_MAX_RANKS || x->me >= x->n ||
 	    x->members[x->me] != p->conf.proc ||
@@ -646,59 +825,44 @@ agree_join(struct ft_proto *p, struct ft_ext *x)
 	}
 	if ((a = calloc(1, sizeof(*a))) == NULL)
 		return -1;
-	a->nb = nb;
+	/* BM_NUM bitmaps, then acc's and held's two each. */
 	if ((a->members = reallocarray(NULL, x->n, sizeof(*a->members))) ==
-	    NULL || val_alloc(&a->mine, nb) != 0 ||
-	    val_alloc(&a->held, nb) != 0 || val_alloc(&a->acc, nb) != 0 ||
-	    val_alloc(&a->best, nb) != 0 || (a->got = calloc(1, nb)) == NULL ||
-	    (a->acks = calloc(1, nb)) == NULL) {
+	    NULL || (block = calloc(BM_NUM + 4, nb)) == NULL) {
 		agr_free(a);
 		return -1;
 	}
+	for (k = 0; k < BM_NUM; k++)
+		a->bm[k] = block + k * nb;
+	a->acc.failed = block + BM_NUM * nb;
+	a->acc.acked = block + (BM_NUM + 1) * nb;
+	a->held.failed = block + (BM_NUM + 2) * nb;
+	a->held.acked = block + (BM_NUM + 3) * nb;
+	a->nb = nb;
 	a->ctx = x->ctx;
 	a->seq = x->seq;
 	a->n = x->n;
 	a->me = x->me;
 	a->owned = 1;
-	a->sentto = NONE;
+	a->root = NONE;
+	a->up_to = NONE;
 	memcpy(a->members, x->members, x->n * sizeof(*a->members));
-	a->mine.flag = x->flag;
-	a->mine.ctxv = x->ctxv;
-	memcpy(a->mine.failed, x->failed, nb);
-	memcpy(a->mine.acked, x->acked, nb);
-	for (i = 0; i < x->n; i++)
-		if (is_dead(u, a->members[i]))
-			bit_set(a->mine.failed, i);
+	a->acc.flag = x->flag;
+	a->acc.ctxv = x->ctxv;
+	memcpy(a->acc.failed, x->failed, nb);
+	memcpy(a->acc.acked, x->acked, nb);
+	for (k = 0; k < x->n; k++)
+		if (is_dead(u, a->members[k]))
+			bit_set(a->acc.failed, k);
 	if (x->n % 8 != 0) {
 		/* The bits past n travel as zeros. */
-		a->mine.failed[nb - 1] &= (uint8_t)((1u << (x->n % 8)) - 1);
-		a->mine.acked[nb - 1] &= (uint8_t)((1u << (x->n % 8)) - 1);
+		a->acc.failed[nb - 1] &= (uint8_t)((1u << (x->n % 8)) - 1);
+		a->acc.acked[nb - 1] &= (uint8_t)((1u << (x->n % 8)) - 1);
 	}
+	bit_set(a->bm[BM_COVERED], a->me);
 	a->next = u->agrs;
 	u->agrs = a;
 	x->handle = a;
-	/* What came for it before we joined, in arrival order. */
-	for (;;) {
-		struct early *last = NULL, **lastp = NULL;
-
-		for (ep = &u->early; (e = *ep) != NULL; ep = &e->next) {
-			struct ft_msg_agree m;
-
-			if (ft_msg_agree_decode(e->body, e->len, &m) == 0 &&
-			    m.ctx == a->ctx && m.seq == a->seq) {
-				last = e;
-				lastp = ep;
-			}
-		}
-		if (last == NULL)
-			break;
-		*lastp = last->next;
-		u->early_bytes -= last->len;
-		/* A bad frame is its sender's problem, not ours. */
-		(void)on_agree(p, last->proc, last->body, last->len, 1);
-		free(last);
-	}
-	agr_run(p, a);
+	settle(p);
 	return 0;
 }
 
@@ -709,7 +873,7 @@ agree_test(struct ft_proto *p, struct ft_ext *x)
 	size_t k;
 
 	(void)p;
-	x->result = a->state == FT_AGREE_COMMITTED;
+	x->result = a->hold == HOLD_COMMITTED;
 	if (!x->result)
 		return 0;
 	x->flag = a->held.flag;
@@ -753,15 +917,15 @@ ulfm_ext(struct ft_proto *p, struct ft_ext *x)
 	case FT_EXT_AGREE_TEST:
 		return agree_test(p, x);
 	case FT_EXT_AGREE_FREE:
+		/* It goes on as long as other members may need us. */
 		a = x->handle;
 		a->owned = 0;
-		if (a->state == FT_AGREE_COMMITTED)
-			agr_forget(u, a);
-		/*
-		 * Else it goes on (other members may need us) and stays:
-		 * XXX(#17) an instance abandoned before its decision is
-		 * kept until MPI_Finalize.
-		 */
+		settle(p);
+		return 0;
+	case FT_EXT_AGREE_KEPT:
+		x->result = 0;
+		for (a = u->agrs; a != NULL; a = a->next)
+			x->result++;
 		return 0;
 	}
 	errno = ENOTSUP;

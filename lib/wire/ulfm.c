@@ -69,19 +69,11 @@ bmbytes(uint32_t n)
 	return ((size_t)n + 7) / 8;
 }
 
-/* How many values an AGREE of this kind and state carries. */
-static uint32_t
-agree_nval(uint32_t kind, uint32_t state)
+/* How many bitmaps an AGREE of this kind carries. */
+static size_t
+agree_nbm(uint32_t kind)
 {
-	switch (kind) {
-	case FT_AGREE_CONTRIB:
-		return state == FT_AGREE_NONE ? 1 : 2;
-	case FT_AGREE_PROPOSE:
-	case FT_AGREE_COMMIT:
-		return 1;
-	default:
-		return 0;
-	}
+	return kind == FT_AGREE_UP ? 4 : 2;
 }
 
 int
@@ -89,12 +81,10 @@ ft_msg_agree_encode(struct ft_wbuf *b, uint32_t sender,
     const struct ft_msg_agree *m)
 {
 	size_t s, nb = bmbytes(m->n);
-	uint32_t i;
 
-	if (m->kind == 0 || m->kind > FT_AGREE_KIND_MAX ||
-	    m->state > FT_AGREE_STATE_MAX || m->n == 0 ||
+	if (m->kind == 0 || m->kind > FT_AGREE_KIND_MAX || m->n == 0 ||
 	    m->n > FT_WIRE_MAX_RANKS || m->from >= m->n ||
-	    m->round >= m->n || m->nval != agree_nval(m->kind, m->state)) {
+	    m->round >= m->n) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -105,13 +95,13 @@ ft_msg_agree_encode(struct ft_wbuf *b, uint32_t sender,
 	ft_put32(b, m->round);
 	ft_put32(b, m->from);
 	ft_put32(b, m->n);
-	ft_put32(b, m->state);
-	ft_put32(b, m->sround);
-	for (i = 0; i < m->nval; i++) {
-		ft_put32(b, m->v[i].flag);
-		ft_put32(b, m->v[i].ctxv);
-		ft_putbytes(b, m->v[i].failed, nb);
-		ft_putbytes(b, m->v[i].acked, nb);
+	ft_put32(b, m->v.flag);
+	ft_put32(b, m->v.ctxv);
+	ft_putbytes(b, m->v.failed, nb);
+	ft_putbytes(b, m->v.acked, nb);
+	if (m->kind == FT_AGREE_UP) {
+		ft_putbytes(b, m->covered, nb);
+		ft_putbytes(b, m->acks, nb);
 	}
 	return ft__frame_end(b, s);
 }
@@ -126,9 +116,9 @@ bm_tail_clear(const uint8_t *bm, uint32_t n)
 int
 ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
 {
+	const uint8_t *bm[4] = { NULL, NULL, NULL, NULL };
 	struct ft_rbuf r;
-	size_t nb;
-	uint32_t i;
+	size_t nb, i, k = 0;
 
 	ft_rbuf_init(&r, p, len);
 	m->kind = ft_get32(&r);
@@ -137,26 +127,27 @@ ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
 	m->round = ft_get32(&r);
 	m->from = ft_get32(&r);
 	m->n = ft_get32(&r);
-	m->state = ft_get32(&r);
-	m->sround = ft_get32(&r);
+	m->v.flag = ft_get32(&r);
+	m->v.ctxv = ft_get32(&r);
 	if (r.err == 0 && (m->kind == 0 || m->kind > FT_AGREE_KIND_MAX ||
-	    m->state > FT_AGREE_STATE_MAX || m->n == 0 ||
-	    m->n > FT_WIRE_MAX_RANKS || m->from >= m->n ||
+	    m->n == 0 || m->n > FT_WIRE_MAX_RANKS || m->from >= m->n ||
 	    m->round >= m->n))
 		r.err = EPROTO;
-	m->nval = r.err == 0 ? agree_nval(m->kind, m->state) : 0;
-	nb = r.err == 0 ? bmbytes(m->n) : 0;
-	if (r.err == 0 && r.len - r.off != m->nval * (8 + 2 * nb))
-		r.err = EPROTO;
-	for (i = 0; r.err == 0 && i < m->nval; i++) {
-		m->v[i].flag = ft_get32(&r);
-		m->v[i].ctxv = ft_get32(&r);
-		m->v[i].failed = p + r.off;
-		m->v[i].acked = p + r.off + nb;
-		if (!bm_tail_clear(m->v[i].failed, m->n) ||
-		    !bm_tail_clear(m->v[i].acked, m->n))
+	if (r.err == 0) {
+		k = agree_nbm(m->kind);
+		nb = bmbytes(m->n);
+		if (r.len - r.off != k * nb)
 			r.err = EPROTO;
-		r.off += 2 * nb;
+		for (i = 0; r.err == 0 && i < k; i++) {
+			bm[i] = p + r.off;
+			if (!bm_tail_clear(bm[i], m->n))
+				r.err = EPROTO;
+			r.off += nb;
+		}
 	}
+	m->v.failed = bm[0];
+	m->v.acked = bm[1];
+	m->covered = bm[2];
+	m->acks = bm[3];
 	return ft__decode_done(&r);
 }

@@ -521,30 +521,23 @@ int	 ft_msg_revoke_decode(const uint8_t *, size_t, struct ft_msg_revoke *);
 uint32_t ft_msg_revoke_member(const struct ft_msg_revoke *, uint32_t i);
 
 /*
- * AGREE: one step of the agreement instance (ctx, seq) among n members
- * (FT_AGREE_CONTRIB, _PROPOSE, _ACK, _COMMIT).  round is the member
- * index of the coordinator the step belongs to, from the sender's
- * member index.  A value is a flag (bitwise AND), a context id
- * (maximum) and two bitmaps of n bits (ceil(n / 8) bytes, bit i of
- * byte i / 8 at 1 << (i % 8), the bits past n zero): failed members
- * (union) and acknowledged failures (intersection).  CONTRIB carries
- * the sender's own value, then, with state PROPOSED or COMMITTED, the
- * value it holds from round sround; PROPOSE and COMMIT carry the
- * decided value; ACK carries none.
+ * AGREE: one step of the agreement instance (ctx, seq) among n members,
+ * on a tree of the live members (lib/proto/ulfm.c, ft-ulfm(3)).  from
+ * is the sender's member index; round is the member index of the root
+ * the sender believes in (every member below it is dead), 0 in a
+ * COMMIT.  A value is a flag (bitwise AND), a context id (maximum) and
+ * two bitmaps of n bits (ceil(n / 8) bytes, bit i of byte i / 8 at
+ * 1 << (i % 8), the bits past n zero): failed members (union) and
+ * acknowledged failures (intersection).  UP carries, towards the root,
+ * the combination v of the contributions of the members in covered,
+ * and the members in acks that hold the root's proposal; PROPOSE
+ * carries the root's proposal down, COMMIT the decision.
  */
 enum ft_agree_kind {
-	FT_AGREE_CONTRIB = 1,
+	FT_AGREE_UP = 1,
 	FT_AGREE_PROPOSE,
-	FT_AGREE_ACK,
 	FT_AGREE_COMMIT,
 	FT_AGREE_KIND_MAX = FT_AGREE_COMMIT,
-};
-
-enum ft_agree_state {
-	FT_AGREE_NONE = 0,
-	FT_AGREE_PROPOSED,
-	FT_AGREE_COMMITTED,
-	FT_AGREE_STATE_MAX = FT_AGREE_COMMITTED,
 };
 
 struct ft_agree_val {
@@ -554,14 +547,13 @@ struct ft_agree_val {
 
 struct ft_msg_agree {
 	uint32_t		 kind, ctx, seq, round, from, n;
-	uint32_t		 state, sround;
-	uint32_t		 nval;		/* 0 to 2, as kind says */
-	struct ft_agree_val	 v[2];
+	struct ft_agree_val	 v;
+	const uint8_t		*covered, *acks;	/* UP only */
 };
 
 /*
  * The bitmaps of a decoded AGREE point into p.  Decode checks that
- * from and round are below n and that nval and state fit kind.
+ * from and round are below n, and that the bits past n are zero.
  */
 int	 ft_msg_agree_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_agree *);

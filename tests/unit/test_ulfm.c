@@ -14,23 +14,30 @@
  *
  * The program: NAGREE agreements in a row on one context, member i
  * giving flag ~(1 << i), so that the AND says exactly who contributed;
- * process 0 also revokes the context first.  Checked, under random
- * interleavings, a kill of every process at every step, and random
- * pairs and triples of kills: nothing waits forever; every survivor
- * decides each agreement; every process that decided (survivor, or
- * dead since) decided the same flag and failed set; every survivor
- * contributed; whoever did not contribute is in the failed set, and
- * only dead processes are; and a revoke that reached one survivor, or
- * whose initiator survived, reached every survivor once.
+ * process 0 also revokes the context first.  Variants: every process
+ * abandons agreement 0 (frees it at once, as MPI_Request_free of an
+ * iagree), or joins agreements on two contexts at once, in an order of
+ * its own.  Checked, on 1 to 32 processes, under random interleavings,
+ * a kill of every process at every step (up to 8 processes), and
+ * random sets of kills (up to 32): nothing waits forever; every
+ * survivor decides each agreement; every process that decided
+ * (survivor, or dead since) decided the same flag and failed set;
+ * every survivor contributed; whoever did not contribute is in the
+ * failed set, and only dead processes are; a survivor keeps one
+ * instance a context at the end; and a revoke that reached one
+ * survivor, or whose initiator survived, reached every survivor once.
+ * Without failures an agreement takes 4 (n - 1) frames, and decides
+ * within 4 ceil(log4 n) frames of one another (causal depth).
  */
 #include <stdlib.h>
 
 #include "proto/proto.h"
 #include "tap.h"
 
-#define MAXP	6
+#define MAXP	32
 #define NAGREE	2
 #define CTX	40
+#define NB	(MAXP / 8)
 
 struct ft_req {
 	int	 unused;
@@ -40,6 +47,7 @@ struct item {
 	struct item	*next;
 	uint8_t		*frame;
 	size_t		 len;
+	int		 depth;		/* the sender's depth + 1 */
 };
 
 struct fifo {
@@ -53,9 +61,14 @@ struct sproc {
 	int		 round;		/* agreements done */
 	void		*handle;	/* the one joined, or NULL */
 	uint32_t	 flag[NAGREE];
-	uint8_t		 failed[NAGREE];
+	uint32_t	 failed[NAGREE];
 	int		 decided[NAGREE];
 	int		 revoked;	/* fail_ctx calls */
+	void		*h[NAGREE];	/* twoctx: agreement r's handle */
+	int		 joined;	/* twoctx: agreements joined */
+	int		 depth;		/* longest chain of agreement 0's
+					 * frames read */
+	int		 ddepth;	/* depth at agreement 0's decision */
 };
 
 struct sim {
@@ -63,6 +76,23 @@ struct sim {
 	struct sproc	 P[MAXP];
 	struct fifo	 held[MAXP][MAXP], kern[MAXP][MAXP];
 	uint64_t	 rng;
+	int		 abandon;	/* programs free agreement 0 at once */
+	int		 twoctx;	/* agreement r on context CTX + 2 r, all
+					 * joined at once, in an order that
+					 * depends on the process */
+	int		 agree0;	/* AGREE frames of agreement 0 sent */
+	/*
+	 * Kills tied to progress: process kx[k] dies as it sends its
+	 * kn[k]-th frame of kind kkind[k] (0: none) in agreement 0, that
+	 * frame reaching the kernel first when kdeliver[k] (else dying
+	 * with it).
+	 */
+	uint32_t	 kx[2], kkind[2];
+	int		 kn[2], kdeliver[2], kseen[2], kdone[2];
+	int		 kafter;	/* process + 1 that dies as soon as
+					 * its program has agreement 0's
+					 * decision, or 0 */
+	int		 kafterdone;
 	int		 failed;
 	char		 why[200];
 };
@@ -108,6 +138,8 @@ fifo_clear(struct fifo *f)
 	}
 }
 
+static void	kill_proc(struct sim *, uint32_t);
+
 /* The core argument names a process: its index in the simulation. */
 struct cookie {
 	struct sim	*S;
@@ -116,11 +148,26 @@ struct cookie {
 
 static struct cookie cookies[MAXP];
 
+/* Is sending wb the step at which kill k of self is due? */
+static int
+kill_due(struct sim *S, int k, uint32_t self, const struct ft_wbuf *wb)
+{
+	if (S->kkind[k] == 0 || self != S->kx[k] || S->kdone[k] ||
+	    wb->p[3] != FT_MSG_ULFM_AGREE || wb->len < FT_WIRE_HDRLEN + 12 ||
+	    ft_rd32(wb->p + FT_WIRE_HDRLEN) != S->kkind[k] ||
+	    ft_rd32(wb->p + FT_WIRE_HDRLEN + 8) != 0 ||
+	    ++S->kseen[k] != S->kn[k])
+		return 0;
+	S->kdone[k] = 1;
+	return 1;
+}
+
 static int
 c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
 {
 	struct cookie *c = core;
 	struct item *it;
+	int k;
 
 	if (proc >= c->S->n || proc == c->self) {
 		c->S->failed = 1;
@@ -133,11 +180,29 @@ c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
 		errno = ECONNRESET;
 		return -1;
 	}
+	/* What a process sends as it dies goes nowhere. */
+	if (c->S->P[c->self].dead)
+		return 0;
 	if ((it = calloc(1, sizeof(*it))) == NULL ||
 	    (it->frame = malloc(wb->len)) == NULL)
 		abort();
 	memcpy(it->frame, wb->p, wb->len);
 	it->len = wb->len;
+	it->depth = c->S->P[c->self].depth + 1;
+	if (wb->p[3] == FT_MSG_ULFM_AGREE && wb->len >= FT_WIRE_HDRLEN + 12 &&
+	    ft_rd32(wb->p + FT_WIRE_HDRLEN + 8) == 0)
+		c->S->agree0++;
+	for (k = 0; k < 2; k++)
+		if (kill_due(c->S, k, c->self, wb)) {
+			if (c->S->kdeliver[k])
+				fifo_push(&c->S->kern[c->self][proc], it);
+			else {
+				free(it->frame);
+				free(it);
+			}
+			kill_proc(c->S, c->self);
+			return 0;
+		}
 	fifo_push(&c->S->held[c->self][proc], it);
 	return 0;
 }
@@ -176,7 +241,16 @@ sim_init(struct sim *S, uint32_t n, uint64_t seed)
 	struct ft_conf conf;
 	uint32_t i;
 
+	struct sim keep = *S;
+
 	memset(S, 0, sizeof(*S));
+	S->abandon = keep.abandon;
+	S->twoctx = keep.twoctx;
+	memcpy(S->kx, keep.kx, sizeof(S->kx));
+	memcpy(S->kkind, keep.kkind, sizeof(S->kkind));
+	memcpy(S->kn, keep.kn, sizeof(S->kn));
+	memcpy(S->kdeliver, keep.kdeliver, sizeof(S->kdeliver));
+	S->kafter = keep.kafter;
 	S->n = n;
 	S->rng = seed * 2654435761u + 1;
 	for (i = 0; i < n; i++) {
@@ -191,6 +265,84 @@ sim_init(struct sim *S, uint32_t n, uint64_t seed)
 	}
 }
 
+/* Join agreement seq on context ctx as process i: its handle. */
+static void *
+join(struct sim *S, uint32_t i, uint32_t ctx, uint32_t seq)
+{
+	struct ft_ext x;
+	uint32_t members[MAXP], k;
+	uint8_t failed[NB] = { 0 }, acked[NB] = { 0 };
+
+	for (k = 0; k < S->n; k++)
+		members[k] = k;
+	memset(&x, 0, sizeof(x));
+	x.op = FT_EXT_AGREE;
+	x.ctx = ctx;
+	x.seq = seq;
+	x.members = members;
+	x.n = S->n;
+	x.me = i;
+	x.flag = ~(1u << i);
+	x.failed = failed;
+	x.acked = acked;
+	if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0) {
+		S->failed = 1;
+		snprintf(S->why, sizeof(S->why), "process %u could not join "
+		    "agreement %u on %u", i, seq, ctx);
+		return NULL;
+	}
+	return x.handle;
+}
+
+/* Is handle h decided at process i?  Then its flag and failed set. */
+static int
+decided(struct sim *S, uint32_t i, void *h, uint32_t *flag, uint32_t *failed)
+{
+	struct ft_ext x;
+	uint8_t got[NB] = { 0 };
+	uint32_t k;
+
+	memset(&x, 0, sizeof(x));
+	x.op = FT_EXT_AGREE_TEST;
+	x.handle = h;
+	x.failed = got;
+	if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0 || !x.result)
+		return 0;
+	*flag = x.flag;
+	*failed = 0;
+	for (k = 0; k < NB; k++)
+		*failed |= (uint32_t)got[k] << (8 * k);
+	return 1;
+}
+
+/* twoctx: join the next agreement, or take one decision. */
+static void
+app_step_two(struct sim *S, uint32_t i)
+{
+	struct sproc *P = &S->P[i];
+	struct ft_ext x;
+	int r;
+
+	if (P->joined < NAGREE) {
+		r = i % 2 ? NAGREE - 1 - P->joined : P->joined;
+		P->h[r] = join(S, i, CTX + 2 * (uint32_t)r, 0);
+		P->joined++;
+		return;
+	}
+	for (r = 0; r < NAGREE; r++)
+		if (P->h[r] != NULL && decided(S, i, P->h[r], &P->flag[r],
+		    &P->failed[r])) {
+			P->decided[r] = 1;
+			memset(&x, 0, sizeof(x));
+			x.op = FT_EXT_AGREE_FREE;
+			x.handle = P->h[r];
+			(void)P->p.ops->ext(&P->p, &x);
+			P->h[r] = NULL;
+			P->round++;
+			return;
+		}
+}
+
 /* Process i's program: one step. */
 static void
 app_step(struct sim *S, uint32_t i)
@@ -198,7 +350,6 @@ app_step(struct sim *S, uint32_t i)
 	struct sproc *P = &S->P[i];
 	struct ft_ext x;
 	uint32_t members[MAXP], k;
-	uint8_t failed[1] = { 0 }, acked[1] = { 0 };
 
 	if (i == 0 && P->round == 0 && P->handle == NULL && !P->revoked) {
 		for (k = 0; k < S->n; k++)
@@ -213,36 +364,38 @@ app_step(struct sim *S, uint32_t i)
 			abort();
 		return;
 	}
-	memset(&x, 0, sizeof(x));
-	if (P->handle == NULL) {
-		for (k = 0; k < S->n; k++)
-			members[k] = k;
-		x.op = FT_EXT_AGREE;
-		x.ctx = CTX;
-		x.seq = (uint32_t)P->round;
-		x.members = members;
-		x.n = S->n;
-		x.me = i;
-		x.flag = ~(1u << i);
-		x.failed = failed;
-		x.acked = acked;
-		if (P->p.ops->ext(&P->p, &x) != 0) {
-			S->failed = 1;
-			snprintf(S->why, sizeof(S->why), "process %u could "
-			    "not join agreement %d", i, P->round);
-			return;
-		}
-		P->handle = x.handle;
+	if (S->twoctx) {
+		app_step_two(S, i);
 		return;
 	}
-	x.op = FT_EXT_AGREE_TEST;
-	x.handle = P->handle;
-	x.failed = &P->failed[P->round];
-	if (P->p.ops->ext(&P->p, &x) != 0 || !x.result)
+	memset(&x, 0, sizeof(x));
+	if (P->handle == NULL) {
+		if ((P->handle = join(S, i, CTX, (uint32_t)P->round)) == NULL)
+			return;
+		if (S->abandon && P->round == 0) {
+			/* MPI_Request_free of an iagree not complete. */
+			x.op = FT_EXT_AGREE_FREE;
+			x.handle = P->handle;
+			(void)P->p.ops->ext(&P->p, &x);
+			P->handle = NULL;
+			P->round++;
+		}
 		return;
-	P->flag[P->round] = x.flag;
+	}
+	if (!decided(S, i, P->handle, &P->flag[P->round],
+	    &P->failed[P->round]))
+		return;
 	P->decided[P->round] = 1;
+	if (P->round == 0)
+		P->ddepth = P->depth;
+	if (P->round == 0 && S->kafter == (int)i + 1) {
+		/* It returned the decision: now it dies. */
+		S->kafterdone = 1;
+		kill_proc(S, i);
+		return;
+	}
 	x.op = FT_EXT_AGREE_FREE;
+	x.handle = P->handle;
 	(void)P->p.ops->ext(&P->p, &x);
 	P->handle = NULL;
 	P->round++;
@@ -253,18 +406,19 @@ static int
 app_ready(struct sim *S, uint32_t i)
 {
 	struct sproc *P = &S->P[i];
-	struct ft_ext x;
-	uint8_t scratch[1];
+	uint32_t f, fl;
+	int r;
 
 	if (P->dead || P->round >= NAGREE)
 		return 0;
-	if (P->handle == NULL)
+	if (!S->twoctx)
+		return P->handle == NULL || decided(S, i, P->handle, &f, &fl);
+	if (P->joined < NAGREE)
 		return 1;
-	memset(&x, 0, sizeof(x));
-	x.op = FT_EXT_AGREE_TEST;
-	x.handle = P->handle;
-	x.failed = scratch;
-	return P->p.ops->ext(&P->p, &x) == 0 && x.result;
+	for (r = 0; r < NAGREE; r++)
+		if (P->h[r] != NULL && decided(S, i, P->h[r], &f, &fl))
+			return 1;
+	return 0;
 }
 
 /* Process i reads the next frame the kernel has from j. */
@@ -273,6 +427,11 @@ read_one(struct sim *S, uint32_t j, uint32_t i)
 {
 	struct item *it = fifo_pop(&S->kern[j][i]);
 	struct ft_hdr h;
+
+	if (it->frame[3] == FT_MSG_ULFM_AGREE && it->len >= FT_WIRE_HDRLEN +
+	    12 && ft_rd32(it->frame + FT_WIRE_HDRLEN + 8) == 0 &&
+	    it->depth > S->P[i].depth)
+		S->P[i].depth = it->depth;
 
 	if (ft_hdr_decode(it->frame, &h) != 0 || h.len != it->len ||
 	    S->P[i].p.ops->frame(&S->P[i].p, j, &h,
@@ -432,7 +591,7 @@ check(struct sim *S)
 			continue;
 		for (i = 0; i < S->n; i++) {
 			int contributed = !((ref->flag[r] >> i) & 1);
-			int failed = (ref->failed[r] >> i) & 1;
+			int failed = (int)((ref->failed[r] >> i) & 1);
 
 			if ((!S->P[i].dead && !contributed) ||
 			    (!contributed && !failed) ||
@@ -444,6 +603,22 @@ check(struct sim *S)
 				    "alive", contributed, failed);
 				return;
 			}
+		}
+	}
+	for (i = 0; i < S->n; i++) {
+		struct ft_ext x = { .op = FT_EXT_AGREE_KEPT };
+
+		/* The last agreement of a context is kept, to answer the
+		 * others; the one before is forgotten, freed or
+		 * abandoned. */
+		if (S->P[i].dead)
+			continue;
+		if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0 ||
+		    x.result != (S->twoctx ? NAGREE : 1)) {
+			S->failed = 1;
+			snprintf(S->why, sizeof(S->why), "survivor %u keeps "
+			    "%d agreements", i, x.result);
+			return;
 		}
 	}
 	for (i = 0; i < S->n; i++)
@@ -516,18 +691,19 @@ test_every_kill(struct sim *S, uint32_t n, int seeds)
 	    "uniform agreement, no survivor left waiting", runs, n);
 }
 
-/* Several kills at random steps. */
+/* Several kills at random steps of a run as long as a fault-free one. */
 static void
 test_many_kills(struct sim *S, uint32_t n, int nk, int runs)
 {
 	uint32_t kills[MAXP];
-	int at[MAXP], i, k, bad = 0;
-	uint64_t r = 88172645463325252ull;
+	int at[MAXP], i, k, steps, bad = 0;
+	uint64_t r = 88172645463325252ull + n * 7919u + (uint64_t)nk;
 
 	for (i = 0; i < runs && !bad; i++) {
+		steps = run_check(S, n, (uint64_t)i + 1, NULL, NULL, 0);
 		for (k = 0; k < nk; k++) {
 			kills[k] = (uint32_t)(rnd(&r) % n);
-			at[k] = (int)(rnd(&r) % 120);
+			at[k] = (int)(rnd(&r) % (uint64_t)(steps + 1));
 		}
 		(void)run_check(S, n, (uint64_t)i + 1, kills, at, nk);
 		if (S->failed) {
@@ -535,8 +711,76 @@ test_many_kills(struct sim *S, uint32_t n, int nk, int runs)
 			t_diag("n=%u run %d: %s", n, i, S->why);
 		}
 	}
-	T_OK(!bad, "%d runs of %u processes with %d kills at random steps",
-	    runs, n, nk);
+	T_OK(!bad, "%d runs of %u processes%s with %d kills at random steps",
+	    runs, n, S->abandon ? " abandoning agreement 0" : S->twoctx ?
+	    " in agreements on two contexts at once" : "", nk);
+}
+
+/*
+ * Tree repair, at chosen points of agreement 0 on 16 processes (radix
+ * 4: 0 is the root, with children 1, 2, 3, 4, 8 and 12; 4 the parent of
+ * 5, 6 and 7): a parent dies with its subtree's contributions before
+ * sending them on; a parent dies having passed the proposal to one
+ * child only; the root dies having proposed to one child only; the
+ * root dies having sent its decision to one child only, the next root
+ * (1) or another (2); and, for uniformity, that child (2, a leaf) dies
+ * too as soon as its program has the decision, so that no survivor has
+ * seen it: they must still decide the same.  Each under 100 interleavings, the kills
+ * counted as happening.
+ */
+static void
+test_tree_repair(struct sim *S)
+{
+	static const struct {
+		uint32_t	 x[2], kind[2];
+		int		 n[2], deliver[2];
+		const char	*what;
+	} c[] = {
+		{ { 4 }, { FT_AGREE_UP }, { 1 }, { 0 }, "a parent dies with "
+		    "its subtree's contributions" },
+		{ { 4 }, { FT_AGREE_PROPOSE }, { 1 }, { 1 }, "a parent dies "
+		    "having passed the proposal to one child" },
+		{ { 0 }, { FT_AGREE_PROPOSE }, { 1 }, { 1 }, "the root dies "
+		    "having proposed to one child" },
+		{ { 0 }, { FT_AGREE_COMMIT }, { 1 }, { 1 }, "the root dies "
+		    "having sent the decision to the next root" },
+		{ { 0 }, { FT_AGREE_COMMIT }, { 2 }, { 1 }, "the root dies "
+		    "having sent the decision to another child" },
+		{ { 0 }, { FT_AGREE_COMMIT }, { 2 }, { 1 }, "the root and the "
+		    "one child it told of the decision die, the child once it "
+		    "returned it" },
+	};
+	size_t k;
+	uint64_t seed;
+	int bad, missed;
+
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		bad = missed = 0;
+		memcpy(S->kx, c[k].x, sizeof(S->kx));
+		memcpy(S->kkind, c[k].kind, sizeof(S->kkind));
+		memcpy(S->kn, c[k].n, sizeof(S->kn));
+		memcpy(S->kdeliver, c[k].deliver, sizeof(S->kdeliver));
+		/* The last case: child 2 returns the decision, and dies. */
+		S->kafter = k == sizeof(c) / sizeof(c[0]) - 1 ? 3 : 0;
+		for (seed = 1; seed <= 100 && !bad; seed++) {
+			(void)run(S, 16, seed, NULL, NULL, 0);
+			if (!S->kdone[0] || (S->kkind[1] != 0 &&
+			    !S->kdone[1]) || (S->kafter != 0 &&
+			    !S->kafterdone))
+				missed++;
+			check(S);
+			if (S->failed) {
+				bad = 1;
+				t_diag("seed %llu: %s", (unsigned long long)seed,
+				    S->why);
+			}
+			sim_free(S);
+		}
+		T_OK(!bad && missed == 0, "16 processes, 100 runs: %s "
+		    "(%d runs without the kills)", c[k].what, missed);
+	}
+	memset(S->kkind, 0, sizeof(S->kkind));
+	S->kafter = 0;
 }
 
 /* The checks catch a wrong answer: a survivor that decides alone. */
@@ -555,13 +799,29 @@ test_checks_bite(struct sim *S)
 	sim_free(S);
 }
 
-/* A frame that names another process as its sender is refused. */
+/* Send process 0 an UP from process 1 that says what m says. */
+static int
+bad_frame(struct sim *S, struct ft_msg_agree *m)
+{
+	struct ft_wbuf wb;
+	struct ft_hdr h;
+	int rc;
+
+	ft_wbuf_init(&wb);
+	if (ft_msg_agree_encode(&wb, 1, m) != 0)
+		abort();
+	(void)ft_hdr_decode(wb.p, &h);
+	errno = 0;
+	rc = S->P[0].p.ops->frame(&S->P[0].p, 1, &h, wb.p + FT_WIRE_HDRLEN);
+	ft_wbuf_release(&wb);
+	return rc == -1 && errno == EPROTO;
+}
+
+/* Frames that lie about their sender, the members or the dead. */
 static void
 test_bad_frames(struct sim *S)
 {
 	struct ft_msg_agree m;
-	struct ft_wbuf wb;
-	struct ft_hdr h;
 	uint8_t bm[1] = { 0 };
 	struct ft_ext x;
 	uint32_t members[3] = { 0, 1, 2 };
@@ -579,28 +839,67 @@ test_bad_frames(struct sim *S)
 	x.acked = acked;
 	T_OK(S->P[0].p.ops->ext(&S->P[0].p, &x) == 0, "join an agreement");
 	memset(&m, 0, sizeof(m));
-	m.kind = FT_AGREE_CONTRIB;
+	m.kind = FT_AGREE_UP;
 	m.ctx = CTX;
 	m.n = 3;
 	m.from = 2;		/* but process 1 sends it */
-	m.nval = 1;
-	m.v[0] = (struct ft_agree_val){ 1, 0, bm, bm };
-	ft_wbuf_init(&wb);
-	T_OK(ft_msg_agree_encode(&wb, 1, &m) == 0, "encode a CONTRIB");
-	(void)ft_hdr_decode(wb.p, &h);
-	T_OK(S->P[0].p.ops->frame(&S->P[0].p, 1, &h, wb.p +
-	    FT_WIRE_HDRLEN) == -1 && errno == EPROTO,
-	    "a CONTRIB whose member is not its sender: EPROTO");
+	m.v = (struct ft_agree_val){ 1, 0, bm, bm };
+	m.covered = m.acks = bm;
+	T_OK(bad_frame(S, &m), "an UP whose member is not its sender: EPROTO");
 	m.n = 4;
 	m.from = 1;
-	wb.len = 0;
-	T_OK(ft_msg_agree_encode(&wb, 1, &m) == 0, "encode for 4 members");
-	(void)ft_hdr_decode(wb.p, &h);
-	T_OK(S->P[0].p.ops->frame(&S->P[0].p, 1, &h, wb.p +
-	    FT_WIRE_HDRLEN) == -1 && errno == EPROTO,
-	    "a CONTRIB for another number of members: EPROTO");
-	ft_wbuf_release(&wb);
+	T_OK(bad_frame(S, &m), "an UP for another number of members: EPROTO");
+	m.n = 3;
+	m.round = 1;		/* says member 0, who reads it, is dead */
+	T_OK(bad_frame(S, &m), "an UP whose round says its reader is dead: "
+	    "EPROTO");
 	sim_free(S);
+}
+
+/*
+ * Without failures, agreement 0 takes 4 (n - 1) frames and its
+ * decision is at most 4 ceil(log4 n) frames deep at every process
+ * (lib/proto/ulfm.c's tree has radix 4): logarithmic.
+ */
+static void
+test_log_depth(struct sim *S)
+{
+	uint32_t n, i, lg;
+	uint64_t seed;
+	int bad = 0, deepest = 0;
+
+	for (n = 2; n <= MAXP && !bad; n++) {
+		for (lg = 0; (1u << 2 * lg) < n; lg++)
+			continue;
+		for (seed = 1; seed <= 3 && !bad; seed++) {
+			(void)run(S, n, seed, NULL, NULL, 0);
+			check(S);
+			if (S->failed)
+				bad = 1;
+			else if (S->agree0 != 4 * ((int)n - 1)) {
+				bad = 1;
+				snprintf(S->why, sizeof(S->why), "%d frames",
+				    S->agree0);
+			}
+			for (i = 0; i < n && !bad; i++) {
+				if (S->P[i].ddepth > deepest)
+					deepest = S->P[i].ddepth;
+				if (S->P[i].ddepth > 4 * (int)lg) {
+					bad = 1;
+					snprintf(S->why, sizeof(S->why),
+					    "process %u decided %d frames deep",
+					    i, S->P[i].ddepth);
+				}
+			}
+			if (bad)
+				t_diag("n=%u seed=%llu: %s", n,
+				    (unsigned long long)seed, S->why);
+			sim_free(S);
+		}
+	}
+	T_OK(!bad, "no failure, 2 to %d processes: 4 (n - 1) frames, decided "
+	    "within 4 ceil(log4 n) message delays (deepest %d)", MAXP,
+	    deepest);
 }
 
 int
@@ -611,11 +910,29 @@ main(void)
 	test_fault_free(&S);
 	test_checks_bite(&S);
 	test_bad_frames(&S);
+	test_log_depth(&S);
+	test_tree_repair(&S);
 	test_every_kill(&S, 3, 4);
 	test_every_kill(&S, 4, 2);
 	test_every_kill(&S, 5, 1);
+	test_every_kill(&S, 8, 1);
 	test_many_kills(&S, 4, 2, 400);
 	test_many_kills(&S, 5, 3, 400);
 	test_many_kills(&S, 6, 4, 200);
+	test_many_kills(&S, 8, 1, 200);
+	test_many_kills(&S, 8, 3, 200);
+	test_many_kills(&S, 13, 2, 100);
+	test_many_kills(&S, 16, 4, 60);
+	test_many_kills(&S, 24, 3, 30);
+	test_many_kills(&S, 32, 6, 20);
+	S.abandon = 1;
+	test_many_kills(&S, 5, 2, 200);
+	test_many_kills(&S, 12, 3, 50);
+	S.abandon = 0;
+	S.twoctx = 1;
+	test_many_kills(&S, 4, 1, 200);
+	test_many_kills(&S, 7, 2, 100);
+	test_many_kills(&S, 16, 3, 30);
+	S.twoctx = 0;
 	return t_done();
 }

@@ -513,22 +513,20 @@ chk_agree(const uint8_t *p, size_t n)
 
 	if (ft_msg_agree_decode(p, n, &m) != 0)
 		return -1;
-	return m.kind == FT_AGREE_CONTRIB && m.ctx == 40 && m.seq == 9 &&
+	return m.kind == FT_AGREE_UP && m.ctx == 40 && m.seq == 9 &&
 	    m.round == 2 && m.from == 10 && m.n == 11 &&
-	    m.state == FT_AGREE_PROPOSED && m.sround == 1 && m.nval == 2 &&
-	    m.v[0].flag == 0xfffffffe && m.v[0].ctxv == 66 &&
-	    memcmp(m.v[0].failed, s_bm1, 2) == 0 &&
-	    memcmp(m.v[0].acked, s_bm2, 2) == 0 && m.v[1].flag == 3 &&
-	    m.v[1].ctxv == 68 && memcmp(m.v[1].failed, s_bm2, 2) == 0 &&
-	    memcmp(m.v[1].acked, s_bm1, 2) == 0 ? 0 : 1;
+	    m.v.flag == 0xfffffffe && m.v.ctxv == 66 &&
+	    memcmp(m.v.failed, s_bm1, 2) == 0 &&
+	    memcmp(m.v.acked, s_bm2, 2) == 0 &&
+	    memcmp(m.covered, s_bm2, 2) == 0 &&
+	    memcmp(m.acks, s_bm1, 2) == 0 ? 0 : 1;
 }
 
 static int
 enc_agree(struct ft_wbuf *b)
 {
-	struct ft_msg_agree m = { FT_AGREE_CONTRIB, 40, 9, 2, 10, 11,
-	    FT_AGREE_PROPOSED, 1, 2, { { 0xfffffffe, 66, s_bm1, s_bm2 },
-	    { 3, 68, s_bm2, s_bm1 } } };
+	struct ft_msg_agree m = { FT_AGREE_UP, 40, 9, 2, 10, 11,
+	    { 0xfffffffe, 66, s_bm1, s_bm2 }, s_bm2, s_bm1 };
 
 	return ft_msg_agree_encode(b, SENDER, &m);
 }
