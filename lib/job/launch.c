@@ -152,7 +152,7 @@ struct launcher {
 	uint64_t		 restarts;
 };
 
-static void	vlog_rejoined(struct launcher *, uint32_t);
+static void	process_rejoined(struct launcher *, uint32_t);
 
 static volatile sig_atomic_t got_chld, got_term;
 static volatile sig_atomic_t term_signo;
@@ -1048,7 +1048,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 			return 0;
 		}
 		if (r->incarnation > 0 && l->table_sent) {
-			vlog_rejoined(l, reg.rank);
+			process_rejoined(l, reg.rank);
 			return 0;
 		}
 		if (++l->registered == l->n0)
@@ -1400,12 +1400,12 @@ drain_output(struct launcher *l, uint32_t i, struct outbuf *o)
 }
 
 /*
- * --ft vlog: start process i again, as its next incarnation.  It
+ * Start process i again, as its next incarnation (--ft vlog).  It
  * replays what its log holds and prints again what it printed: that
  * much of its output is not shown twice (flush_lines).
  */
 static void
-vlog_restart(struct launcher *l, uint32_t i)
+restart_process(struct launcher *l, uint32_t i)
 {
 	struct lrank *r = &l->ranks[i];
 	char path[512], name[48];
@@ -1490,17 +1490,17 @@ vlog_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	}
 	ft_warnx("%s (pid %d) %s%s; restarting it (--ft vlog)",
 	    who(l, i, name, sizeof(name)), (int)r->pid, how, seen);
-	vlog_restart(l, i);
+	restart_process(l, i);
 	return 0;
 }
 
 /*
- * --ft vlog: a restarted process registered.  Every live process
+ * A restarted process registered (--ft vlog).  Every live process
  * learns its address (REVIVE) before it gets the table and can call
  * them; then it learns who is dead now.
  */
 static void
-vlog_rejoined(struct launcher *l, uint32_t i)
+process_rejoined(struct launcher *l, uint32_t i)
 {
 	struct lrank *r = &l->ranks[i];
 	struct ft_msg_revive rv;
