@@ -50,6 +50,9 @@ deps-check:
 deps-bench:
 	@sh mk/deps.sh $(PKGS_BUILD) $(PKGS_BENCH)
 
+# make -j must not compile before the packages that give the headers are in.
+$(LIB_OBJS): | deps
+
 build/obj/%.o: %.c $(LIB_HDRS) lib/include/mpi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) -c -o $@ $<
@@ -88,6 +91,7 @@ ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 FUZZ_FLAGS = -O1 -g -fsanitize=address,undefined
 ASAN_OBJS = $(LIB_SRCS:%.c=build/asan/obj/%.o)
 FUZZ_OBJS = $(LIB_SRCS:%.c=build/fuzz/obj/%.o)
+$(ASAN_OBJS) $(FUZZ_OBJS): | deps-check
 
 build/asan/obj/%.o: %.c $(LIB_HDRS) lib/include/mpi.h
 	@mkdir -p $(dir $@)
