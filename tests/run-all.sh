@@ -71,18 +71,34 @@ for s in "${suites[@]}"; do
 		bash tests/mpi/valgrind.sh >"$log/valgrind.tap" 2>&1
 		tally valgrind <"$log/valgrind.tap" ;;
 	fuzz)
-		tally fuzz < <(n=0
-		for f in build/fuzz/fuzz_*; do
-			[ -x "$f" ] || continue
-			n=$((n + 1))
+		# Each target is one busy process: run as many as there are
+		# cores at once, then report them in order.
+		fuzz_one() {
+			local f=$1 corpus
 			corpus="build/fuzz/corpus-$(basename "$f")"
 			mkdir -p "$corpus"
-			if "$f" -max_total_time="${FUZZ_SECONDS:-4}" \
+			"$f" -max_total_time="${FUZZ_SECONDS:-4}" \
 			    -print_final_stats=0 "$corpus" \
-			    >"$log/$(basename "$f").log" 2>&1; then
-				echo "ok $n - fuzz smoke $(basename "$f")"
+			    >"$log/$(basename "$f").log" 2>&1
+			echo $? >"$log/$(basename "$f").rc"
+		}
+		export -f fuzz_one
+		export log
+		targets=()
+		for f in build/fuzz/fuzz_*; do
+			[ -x "$f" ] && targets+=("$f")
+		done
+		rm -f "$log"/fuzz_*.rc
+		[ ${#targets[@]} -gt 0 ] && printf '%s\n' "${targets[@]}" |
+		    xargs -P "$(nproc)" -I{} bash -c 'fuzz_one "$1"' _ {}
+		tally fuzz < <(n=0
+		for f in "${targets[@]}"; do
+			n=$((n + 1))
+			b=$(basename "$f")
+			if [ "$(cat "$log/$b.rc" 2>/dev/null)" = 0 ]; then
+				echo "ok $n - fuzz smoke $b"
 			else
-				echo "not ok $n - fuzz smoke $(basename "$f") (see $log/$(basename "$f").log)"
+				echo "not ok $n - fuzz smoke $b (see $log/$b.log)"
 			fi
 		done) ;;
 	man)
