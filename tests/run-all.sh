@@ -46,6 +46,7 @@ run_bin() {	# suite binary
 }
 
 for s in "${suites[@]}"; do
+	t0=$SECONDS
 	case $s in
 	unit)
 		for t in build/unit/test_*; do [ -x "$t" ] && run_bin unit "$t"; done ;;
@@ -117,6 +118,8 @@ for s in "${suites[@]}"; do
 		echo "run-all: unknown suite '$s'" >&2
 		exit 100 ;;
 	esac
+	# CI's limit is on the whole run: say where the time goes.
+	echo "run-all: $s took $((SECONDS - t0)) s"
 done
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
