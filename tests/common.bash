@@ -27,6 +27,25 @@ ft_setup() {
 	export TMPDIR="$BATS_TEST_TMPDIR"
 	exec </dev/null
 	FT_BG_PIDS=()
+	# Before the test starts anything: what it must spare.
+	FT_WATCH_KEEP=" $(ft_children_of $$ | tr '\n' ' ') "
+	ft_bg ft_watchdog >/dev/null 2>&1
+}
+
+# Bats's own timeout kills only the test's children, and a job that
+# `run` started is a grandchild holding the output pipe, which bats then
+# waits for: a hung job would hang the whole run.  Shortly before that
+# timeout, kill every process the test started (what ran before the
+# test, bats's own countdown, is spared), so the test fails instead.
+ft_watchdog() {
+	local p
+	sleep $((BATS_TEST_TIMEOUT > 10 ? BATS_TEST_TIMEOUT - 5 : \
+	    BATS_TEST_TIMEOUT))
+	for p in $(ft_children_of $$); do
+		[[ $p == "$BASHPID" || $FT_WATCH_KEEP == *" $p "* ]] &&
+		    continue
+		kill -KILL $(ft_descendants "$p") "$p" 2>/dev/null
+	done
 }
 
 setup() {

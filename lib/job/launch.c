@@ -1043,6 +1043,11 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		r->registered = 1;
 		r->addr = reg.addr;
 		r->conn = lc;
+		/* MPI_Init starts the heartbeat thread before it registers,
+		 * so silence counts from here: a process stopped before its
+		 * first beat reached us is a hang too, not one to wait for. */
+		if (l->cf->hang_ns != 0 && r->hb_last == 0)
+			r->hb_last = r->hb_progress_at = ft_now_ns();
 		if (r->spec != NULL) {
 			ft__spawn_registered(l->sp, reg.rank);
 			return 0;
