@@ -35,8 +35,9 @@ ft_replay_usage(void)
 	    "       ftreplay inspect [--job J] [--json] [--svg FILE] "
 	    "[--bins N]\n"
 	    "                [--sclock clock|seq] [DIR | -]\n"
-	    "       ftreplay run [--rank R] [--gdb | --print-command] DIR "
-	    "-- PROGRAM [ARGS ...]\n");
+	    "       ftreplay run [-v] [--rank R] [--gdb | --print-command] "
+	    "DIR\n"
+	    "                -- PROGRAM [ARGS ...]\n");
 	exit(FT_EXIT_USAGE);
 }
 

@@ -87,8 +87,11 @@ ft_replay_run(int argc, char *argv[])
 	pid_t pid;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+r:", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+r:v", lo, NULL)) != -1) {
 		switch (ch) {
+		case 'v':
+			ft_diag_setlevel(1);
+			break;
 		case 'r':
 			rank = (uint32_t)strtonum(optarg, 0, FT_WIRE_MAX_RANKS - 1,
 			    &errstr);

@@ -14,6 +14,7 @@
  * process (replica 0) only; the others record nothing.
  */
 #include <bsd/string.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +26,33 @@
 struct ft__tap {
 	struct ft_rec_writer	 w;
 	uint32_t		 ndead;		/* the last view's */
+	int			 told;		/* that recording stopped */
 };
+
+/*
+ * The writer stopped on an error (a full disk, a message too large to
+ * keep): say so once, since the record now ends there.  The job goes
+ * on; ftreplay run stops at the record's end and says so.
+ */
+static void
+check(struct ft_proto *p)
+{
+	struct ft__tap *t = p->tap;
+
+	if (t->w.err == 0 || t->told)
+		return;
+	t->told = 1;
+	ft__proto_note(p, &t->told, FT_NOTE_WARNING, "ftrun --record: rank %"
+	    PRIu32 " stops recording: %s", p->conf.rank, t->w.err == EMSGSIZE ?
+	    "a message is larger than a record keeps (256 MiB)" :
+	    strerror(t->w.err));
+}
 
 static int
 tap_send(struct ft_proto *p, struct ft_msg *m)
 {
 	ft_rec_wsend(&p->tap->w, m->ctx, m->dst, m->tag, m->buf, m->len);
+	check(p);
 	return p->inner->send != NULL ? p->inner->send(p, m) : 0;
 }
 
@@ -39,6 +61,7 @@ tap_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 {
 	ft_rec_wmatch(&p->tap->w, m->ctx, m->src, m->csrc, m->tag, m->seq,
 	    m->len);
+	check(p);
 	if (p->inner->match != NULL)
 		p->inner->match(p, m, rtag);
 }
@@ -47,6 +70,7 @@ static int
 tap_deliver(struct ft_proto *p, const struct ft_msg *m)
 {
 	ft_rec_wdata(&p->tap->w, m->src, m->seq, m->buf, m->len);
+	check(p);
 	return p->inner->deliver != NULL ? p->inner->deliver(p, m) : 0;
 }
 
@@ -79,6 +103,7 @@ tap_tick(struct ft_proto *p)
 {
 	/* A process killed loses at most what one pass received. */
 	(void)ft_rec_writer_flush(&p->tap->w);
+	check(p);
 	if (p->inner->tick != NULL)
 		p->inner->tick(p);
 }

@@ -66,6 +66,9 @@ ft_rec_writer_open(struct ft_rec_writer *w, const char *dir,
 	ft_wbuf_init(&w->b);
 	if (ft_rec_path(path, sizeof(path), dir, h->rank) != 0)
 		return -1;
+	/* On a host other than ftrun's, the directory is made here. */
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return -1;
 	if ((w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0600)) == -1)
 		return -1;

@@ -728,7 +728,7 @@ int	 ft_rec_path(char *buf, size_t size, const char *dir, uint32_t rank);
 
 /*
  * The writer.  ft_rec_writer_open creates (truncates) the file of h's
- * rank in dir and writes the header; the ft_rec_w* calls append to a
+ * rank in dir (made, mode 0700, if missing) and writes the header; the ft_rec_w* calls append to a
  * buffer that ft_rec_writer_flush writes out (they flush by themselves
  * past 256 KiB).  A write error is kept in w->err and every later call
  * does nothing; ft_rec_writer_close writes END when ended, flushes and

@@ -6,8 +6,9 @@
  * MPI_ANY_SOURCE and folds the order they came in; every rank sends
  * its right neighbour a message and polls MPI_Iprobe for its left
  * neighbour's, folding how many polls it took; two receives finish by
- * MPI_Waitany, whose index is folded; an MPI_Allreduce; and MPI_Wtime's
- * microseconds are folded.  Each rank prints one line at the end: the
+ * MPI_Waitany, whose index is folded; an MPI_Allreduce; a large message
+ * (by rendezvous) around the ring; and MPI_Wtime's microseconds are
+ * folded.  Each rank prints one line at the end: the
  * same line under ftreplay run only if all of it is replayed.  Usage:
  * replaycalc [ROUNDS [CHANGE]]: with CHANGE, the value each rank sends
  * rank 0 in round CHANGE is one more (a program changed).
@@ -15,6 +16,8 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#define BIG	(100 * 1024)
 
 static unsigned long long
 fold(unsigned long long h, unsigned long long v)
@@ -30,6 +33,8 @@ main(int argc, char *argv[])
 	long v, polls = 0, a, b, out;
 	MPI_Request rq[2], sr;
 	MPI_Status st;
+	static unsigned char bout[BIG], bin[BIG];
+	size_t i;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -76,6 +81,13 @@ main(int argc, char *argv[])
 		MPI_Allreduce(&acc, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
 		    MPI_COMM_WORLD);
 		acc = fold(acc, sum);
+		for (i = 0; i < BIG; i++)
+			bout[i] = (unsigned char)(acc >> (i % 64));
+		MPI_Sendrecv(bout, BIG, MPI_BYTE, (rank + 1) % size, 4000 + r,
+		    bin, BIG, MPI_BYTE, (rank + size - 1) % size, 4000 + r,
+		    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (i = 0; i < BIG; i += 4096)
+			acc = fold(acc, bin[i]);
 		acc = fold(acc, (unsigned long long)(MPI_Wtime() * 1e6));
 	}
 	printf("rank %d: acc=%llu polls=%ld\n", rank, acc, polls);
