@@ -83,6 +83,8 @@ ft__mpi_record_setup(struct ft_pt_conf *pc)
 		ft__mpi.env.nrep = 1;
 		ft__mpi.env.replica = 0;
 		ft__mpi.env.base = 0;
+		/* Context ids of MPI_Comm_idup, MPI_UNIVERSE_SIZE. */
+		ft__mpi.env.universe = record.h.universe;
 		pc->rank = record.h.rank;
 		pc->size = record.h.size;
 		pc->ppr = 1;
@@ -97,8 +99,10 @@ ft__mpi_record_setup(struct ft_pt_conf *pc)
 		if (ft__mpi.env.spawned || ft__mpi.env.base > 0)
 			ft_warnx("ftrun --record: a spawned world is not "
 			    "recorded");
-		else
+		else {
 			pc->record_dir = dir;
+			pc->universe = ft__mpi.env.universe;
+		}
 	}
 	return 0;
 }

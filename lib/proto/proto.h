@@ -99,6 +99,7 @@ struct ft_conf {
 					 * (tap.c) writes rank-R.ftr there */
 	struct ft_rec	*record;	/* ftreplay run: the record the
 					 * replay protocol follows */
+	uint32_t	 universe;	/* MPI_UNIVERSE_SIZE, recorded */
 };
 
 /*

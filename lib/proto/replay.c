@@ -100,6 +100,8 @@ inject_next(struct ft_proto *p)
 	struct replay *s = p->priv;
 	const struct ft_rec_match *m = &s->r->m[s->injected];
 	struct ft_msg msg;
+	uint8_t *pad = NULL;
+	int rc;
 
 	if (!m->has_data) {
 		/* Matched, never delivered: the process died meanwhile. */
@@ -119,14 +121,29 @@ inject_next(struct ft_proto *p)
 	msg.seq = m->seq;
 	msg.buf = m->data;
 	msg.len = m->dlen;
-	s->injected++;
-	if (p->core->inject(p->cookie, &msg) != 0) {
-		stop(p, FT_NOTE_DIVERGE, "rank %" PRIu32 ": unable to feed "
-		    "message %zu: %s", p->conf.rank, s->injected - 1,
-		    strerror(errno));
-		return -1;
+	/*
+	 * A message cut short by a receive too small was delivered in
+	 * part: it arrives at its length as sent, so that the receive is
+	 * truncated again (MPI_ERR_TRUNCATE), the bytes past what was
+	 * delivered never reaching the program.
+	 */
+	if (m->len > m->dlen && m->len <= FT_REC_DATA_MAX) {
+		if ((pad = calloc(1, m->len)) == NULL)
+			goto fail;
+		if (m->dlen > 0)
+			memcpy(pad, m->data, m->dlen);
+		msg.buf = pad;
+		msg.len = m->len;
 	}
-	return 0;
+	s->injected++;
+	rc = p->core->inject(p->cookie, &msg);
+	free(pad);
+	if (rc == 0)
+		return 0;
+fail:
+	stop(p, FT_NOTE_DIVERGE, "rank %" PRIu32 ": unable to feed message "
+	    "%zu: %s", p->conf.rank, s->injected, strerror(errno));
+	return -1;
 }
 
 /*
@@ -238,6 +255,29 @@ replay_nondet(struct ft_proto *p, struct ft_nd *ev)
 	return 0;
 }
 
+/*
+ * ULFM's failure list and revocation (the MPI layer refuses agreement
+ * and revoke under replay): a replayed rank was told of no failure,
+ * since a record of one that was is refused.
+ */
+static int
+replay_ext(struct ft_proto *p, struct ft_ext *x)
+{
+	(void)p;
+	switch (x->op) {
+	case FT_EXT_FAILED:
+		x->dead = NULL;
+		x->ndead = 0;
+		return 0;
+	case FT_EXT_REVOKED:
+		x->result = 0;
+		return 0;
+	default:
+		errno = ENOTSUP;
+		return -1;
+	}
+}
+
 static void
 replay_tick(struct ft_proto *p)
 {
@@ -277,4 +317,5 @@ const struct ft_proto_ops ft__proto_replay = {
 	.nondet = replay_nondet,
 	.tick = replay_tick,
 	.busy = replay_busy,
+	.ext = replay_ext,
 };

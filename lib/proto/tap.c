@@ -123,6 +123,7 @@ ft__tap_init(struct ft_proto *p)
 	h.rank = p->conf.rank;
 	h.size = p->conf.size;
 	h.replica = 0;
+	h.universe = p->conf.universe;
 	h.job = p->conf.job;
 	(void)strlcpy(h.proto, p->ops->name, sizeof(h.proto));
 	if (ft_rec_writer_open(&p->tap->w, p->conf.record_dir, &h) != 0) {

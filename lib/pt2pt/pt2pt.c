@@ -309,6 +309,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	pc.replay_off = cf->replay_off;
 	pc.record_dir = cf->record_dir;
 	pc.record = cf->record;
+	pc.universe = cf->universe;
 	pt->wfd = -1;
 	if (ft_proto_init(&pt->proto, cf->proto != NULL ? cf->proto :
 	    &ft__proto_none, &pc, &core_ops, pt) != 0)

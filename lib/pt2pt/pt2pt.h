@@ -118,6 +118,7 @@ struct ft_pt_conf {
 	 * ft_conf); the engine does not look at them. */
 	const char		*record_dir;
 	struct ft_rec		*record;
+	uint32_t		 universe;
 };
 
 /*

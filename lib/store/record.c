@@ -80,7 +80,7 @@ ft_rec_writer_open(struct ft_rec_writer *w, const char *dir,
 	ft_put32(&w->b, h->rank);
 	ft_put32(&w->b, h->size);
 	ft_put32(&w->b, h->replica);
-	ft_put32(&w->b, 0);
+	ft_put32(&w->b, h->universe);
 	ft_put64(&w->b, h->job);
 	ft_putbytes(&w->b, proto, sizeof(proto));
 	ft_put32(&w->b, w->b.err == 0 ? ft_crc32c(0, w->b.p, w->b.len) : 0);
@@ -570,7 +570,7 @@ ft_rec_load_mem(struct ft_rec *r, const uint8_t *p, size_t len,
 	r->h.rank = ft_get32(&b);
 	r->h.size = ft_get32(&b);
 	r->h.replica = ft_get32(&b);
-	(void)ft_get32(&b);
+	r->h.universe = ft_get32(&b);
 	r->h.job = ft_get64(&b);
 	ft_getbytes(&b, r->h.proto, FT_REC_PROTO_MAX);
 	r->h.proto[FT_REC_PROTO_MAX] = '\0';

@@ -645,7 +645,8 @@ int	 ft_ckptc_request(struct ft_ckptc *, const struct ft_msg_ckpt_req *,
  * Records of ftrun --record (ft-record(5), issue 16): what one process
  * of a job received, sent and decided, so that ftreplay run re-executes
  * it alone.  One file a rank, DIR/rank-R.ftr: a 52-byte header (magic
- * "FTRC", version, rank, size, replica, job, protocol, CRC32C), then
+ * "FTRC", version, rank, size, replica, universe, job, protocol,
+ * CRC32C), then
  * records as in a log segment (u32 len, u32 crc32c of the length bytes
  * and the payload, payload).  A payload starts with its type:
  *	MATCH	u32 ctx, u32 src (world), u32 csrc, u32 tag, u64 seq,
@@ -681,6 +682,7 @@ enum ft_rec_type {
 
 struct ft_rec_hdr {
 	uint32_t	 version, rank, size, replica;
+	uint32_t	 universe;	/* MPI_UNIVERSE_SIZE of the job */
 	uint64_t	 job;
 	char		 proto[FT_REC_PROTO_MAX + 1];
 };
