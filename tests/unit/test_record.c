@@ -225,9 +225,11 @@ test_malformed(const char *dir)
 	    ENOENT, "a missing record");
 	T_OK(strstr(why, "unable to open '/nonexistent/rank-0.ftr'") == why,
 	    "names it: %s", why);
+	/* A directory that cannot be made: under a regular file. */
 	h.rank = 3;
-	T_FAILS(ft_rec_writer_open(&w, "/nonexistent", &h), ENOENT,
-	    "the writer says when it cannot create its file");
+	snprintf(path, sizeof(path), "%s/rank-0.ftr/sub", dir);
+	T_FAILS(ft_rec_writer_open(&w, path, &h), ENOTDIR,
+	    "the writer says when it cannot make its directory");
 }
 
 int
