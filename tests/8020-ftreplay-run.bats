@@ -60,12 +60,12 @@ same_as_job() {
 	cd "$BATS_TEST_TMPDIR"
 	record 10
 	# In round 4 each rank but 0 sends rank 0 one more: rank 2's send
-	# number 4 * 5 = 20 (five sends a round, the Allreduce's one), 8
-	# bytes, tag 4, numbered from 0.
+	# number 4 * 6 = 24 (six sends a round: to rank 0, the ring's three,
+	# the Allreduce's, the large one), 8 bytes, tag 4, numbered from 0.
 	run -1 --separate-stderr ftreplay run --rank 2 rec -- \
 	    "$FT_PROGS/replaycalc" 10 4
 	[ -z "$output" ]
-	[ "$stderr" = "ftreplay: rank 2 diverged at send 20 (to rank 0, tag 4, 8 bytes): the payload, first in bytes 0-7 differs" ]
+	[ "$stderr" = "ftreplay: rank 2 diverged at send 24 (to rank 0, tag 4, 8 bytes): the payload, first in bytes 0-7 differs" ]
 	# Rank 0 sends nothing that changed: it replays cleanly.
 	same_as_job 0 10 4
 }
@@ -78,7 +78,7 @@ same_as_job() {
 	[[ $stderr == "ftreplay: rank 1 diverged: it finished with "*" of "*" messages received"* ]]
 	run -1 --separate-stderr ftreplay run --rank 1 rec -- \
 	    "$FT_PROGS/replaycalc" 7
-	[[ $stderr == "ftreplay: rank 1 diverged at send 36 "*"the recorded process sent only 36 messages" ]]
+	[[ $stderr == "ftreplay: rank 1 diverged at send 42 "*"the recorded process sent only 42 messages" ]]
 }
 
 @test "ftreplay run: corrupt, foreign and missing records are refused" {
@@ -135,7 +135,7 @@ same_as_job() {
 	EOF
 	[[ $output == *"SIGTRAP"* ]]
 	[[ $output == *" in main "*"replaycalc.c"* ]]
-	[[ $stderr == *"ftreplay: rank 1 diverged at send 12 (to rank 0, tag 2, 8 bytes)"* ]]
+	[[ $stderr == *"ftreplay: rank 1 diverged at send 14 (to rank 0, tag 2, 8 bytes)"* ]]
 }
 
 @test "ftreplay run: MPI_Comm_spawn cannot be replayed, and says so" {
@@ -145,6 +145,13 @@ same_as_job() {
 	[ "$(ls rec)" = "rank-0.ftr" ]
 	run -100 --separate-stderr ftreplay run rec -- "$FT_PROGS/spawner" 1
 	[[ $stderr == *"MPI_Comm_spawn_multiple cannot be replayed"* ]]
+}
+
+@test "ftreplay run: a program that is not an MPI program of ft is told" {
+	cd "$BATS_TEST_TMPDIR"
+	record 2
+	run -1 --separate-stderr ftreplay run rec -- true
+	[ "$stderr" = "ftreplay: warning: 'true' never started a replay in MPI_Init (is it a program built with ftcc, and does it call MPI_Init?)" ]
 }
 
 @test "ftreplay run: usage errors" {

@@ -67,6 +67,44 @@ findable(const char *prog)
 	}
 }
 
+/*
+ * What the program said on the pipe: "started" (MPI_Init under replay),
+ * then "finished" (MPI_Finalize), or where the replay stopped.  Says
+ * it, and returns the exit status.
+ */
+static int
+verdict(char *lines, const char *prog, int status)
+{
+	int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
+	    WEXITSTATUS(status), started = 0, finished = 0;
+	char *l, *next;
+
+	for (l = lines; *l != '\0'; l = next) {
+		next = l + strcspn(l, "\n");
+		if (*next == '\n')
+			*next++ = '\0';
+		if (strcmp(l, "started") == 0)
+			started = 1;
+		else if (strcmp(l, "finished") == 0)
+			finished = 1;
+		else if (strncmp(l, "diverged ", 9) == 0 ||
+		    strncmp(l, "end ", 4) == 0) {
+			/* One line, as ftreplay's own diagnostics read. */
+			fprintf(stderr, "ftreplay: %s\n", strchr(l, ' ') + 1);
+			return FT_EXIT_NO;
+		}
+	}
+	if (!started) {
+		ft_warnx("'%s' never started a replay in MPI_Init (is it a "
+		    "program built with ftcc, and does it call MPI_Init?)",
+		    prog);
+		return code != 0 ? code : FT_EXIT_NO;
+	}
+	if (!finished && code == 0)
+		ft_warnx("'%s' exited without MPI_Finalize", prog);
+	return code;
+}
+
 int
 ft_replay_run(int argc, char *argv[])
 {
@@ -204,18 +242,5 @@ ft_replay_run(int argc, char *argv[])
 	while (waitpid(pid, &status, 0) == -1)
 		if (errno != EINTR)
 			ft_die(FT_EXIT_TEMP, "waitpid");
-	if (got > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		/* One line, as ftreplay's own diagnostics read. */
-		if (strncmp(line, "diverged ", 9) == 0)
-			fprintf(stderr, "ftreplay: %s\n", line + 9);
-		else if (strncmp(line, "end ", 4) == 0)
-			fprintf(stderr, "ftreplay: %s\n", line + 4);
-		else
-			ft_warnx("the replayed program said '%s'", line);
-		return ft_exit(FT_EXIT_NO);
-	}
-	if (WIFSIGNALED(status))
-		return ft_exit(128 + WTERMSIG(status));
-	return ft_exit(WEXITSTATUS(status));
+	return ft_exit(verdict(line, argv[1], status));
 }

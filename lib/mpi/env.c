@@ -424,6 +424,7 @@ PMPI_Finalize(void)
 	hb_publish(FT_HB_FINALIZED);
 	ft_pt_free(ft__mpi.pt);
 	ft__mpi.pt = NULL;
+	ft__mpi_replay_say("finished");
 	ft__mpi_comm_fini_end();
 	ft__mpi_errors_fini();
 	ft__mpi_fint_fini();

@@ -137,6 +137,8 @@ void	 ft__mpi_replay_refuse(const char *call);
  */
 int	 ft__mpi_record_setup(struct ft_pt_conf *);
 int	 ft__mpi_record_table(struct ft_pt *, const struct ft_rank_addr *);
+/* Under replay, tell ftreplay how far the program got (a word). */
+void	 ft__mpi_replay_say(const char *word);
 
 /*
  * Report an error on comm (MPI_COMM_WORLD's handler when comm is not

@@ -24,25 +24,49 @@
 
 static struct ft_rec	 record;
 
+/* The verdict pipe of ftreplay run (FT_REPLAY_FD), or -1. */
+static int
+verdict_fd(void)
+{
+	const char *s = getenv("FT_REPLAY_FD");
+	char *end;
+	long fd;
+
+	if (s == NULL)
+		return -1;
+	fd = strtol(s, &end, 10);
+	return *s != '\0' && *end == '\0' && fd >= 0 && fd <= 65535 ?
+	    (int)fd : -1;
+}
+
+void
+ft__mpi_replay_say(const char *word)
+{
+	char line[32];
+	int fd;
+
+	if (!ft__mpi.replay || (fd = verdict_fd()) == -1)
+		return;
+	snprintf(line, sizeof(line), "%s\n", word);
+	(void)write(fd, line, strlen(line));
+}
+
 /* Where the replay stops: tell ftreplay, stop a debugger, and end. */
 static void
 replay_notify(void *arg, uint32_t kind, const char *text)
 {
-	const char *s = getenv("FT_REPLAY_FD");
+	const char *s;
 	char line[640];
-	long fd = -1;
-	int n;
+	int fd = verdict_fd(), n;
 
 	(void)arg;
 	if (kind != FT_NOTE_DIVERGE && kind != FT_NOTE_REPLAYED) {
 		ft_warnx("%s", text);
 		return;
 	}
-	if (s != NULL)
-		fd = strtol(s, NULL, 10);
 	n = snprintf(line, sizeof(line), "%s %s\n", kind == FT_NOTE_DIVERGE ?
 	    "diverged" : "end", text);
-	if (fd < 0 || n < 0 || write((int)fd, line, strlen(line)) < 0)
+	if (fd < 0 || n < 0 || write(fd, line, strlen(line)) < 0)
 		fprintf(stderr, "ftreplay: %s\n", text);
 	if ((s = getenv("FT_REPLAY_TRAP")) != NULL && strcmp(s, "1") == 0)
 		(void)raise(SIGTRAP);
@@ -121,8 +145,10 @@ ft__mpi_record_table(struct ft_pt *pt, const struct ft_rank_addr *self)
 		t[i] = *self;
 	rc = ft_pt_set_table(pt, t, record.h.size);
 	free(t);
-	if (rc == 0)
+	if (rc == 0) {
 		ft_pt_set_notify(pt, replay_notify, NULL);
+		ft__mpi_replay_say("started");
+	}
 	return rc;
 }
 
