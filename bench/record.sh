@@ -58,7 +58,7 @@ for ((i = 0; i < runs; i++)); do
 		ft-record) rm -rf "$out/rec"
 			cmd=("$bin/ftrun" -n 2 --record "$out/rec" "$out/pp"
 			    -s "$sizes") ;;
-		openmpi) cmd=(mpirun.openmpi --oversubscribe -n 2
+		openmpi) cmd=(mpirun.openmpi --allow-run-as-root --oversubscribe -n 2
 			    "$out/pp-ompi" -s "$sizes") ;;
 		esac
 		if ! "${cmd[@]}" >"$out/$c.$i" 2>"$out/$c.$i.err"; then

@@ -758,27 +758,38 @@ ft_ckpt_verify_mem(const uint8_t *p, size_t len, char *why, size_t whysize)
  * stays the only one that includes zstd.h.
  */
 int
-ft__zstd_pack(struct ft_wbuf *out, const void *p, size_t len, int level)
+ft__zstd_pack(struct ft_wbuf *out, void **ctx, const void *p, size_t len,
+    int level)
 {
 	size_t bound = ZSTD_compressBound(len), n;
-	ZSTD_CCtx *cc;
+	ZSTD_CCtx *cc = *ctx;
 
 	if (ft_wbuf_reserve(out, bound) != 0)
 		return -1;
-	if ((cc = ZSTD_createCCtx()) == NULL) {
-		errno = ENOMEM;
-		return -1;
+	/* One context for all: making one costs more than a small frame. */
+	if (cc == NULL) {
+		if ((cc = ZSTD_createCCtx()) == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		(void)ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel,
+		    level);
+		(void)ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+		*ctx = cc;
 	}
-	(void)ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
-	(void)ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
 	n = ZSTD_compress2(cc, out->p + out->len, bound, p, len);
-	ZSTD_freeCCtx(cc);
 	if (ZSTD_isError(n)) {
 		errno = EIO;
 		return -1;
 	}
 	out->len += n;
 	return 0;
+}
+
+void
+ft__zstd_free(void *ctx)
+{
+	ZSTD_freeCCtx(ctx);
 }
 
 int

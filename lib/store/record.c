@@ -166,7 +166,7 @@ ft_rec_wdata(struct ft_rec_writer *w, uint32_t src, uint64_t seq,
 	zat = w->b.len;
 	ft_put8(&w->b, len >= FT_REC_ZMIN);
 	if (w->b.err == 0 && len >= FT_REC_ZMIN) {
-		if (ft__zstd_pack(&w->b, buf, len, ZLEVEL) != 0) {
+		if (ft__zstd_pack(&w->b, &w->zctx, buf, len, ZLEVEL) != 0) {
 			w->err = errno;
 			return;
 		}
@@ -186,6 +186,7 @@ ft_rec_digest(struct ft_rec_send *s, uint64_t n, uint32_t ctx, uint32_t dst,
     int32_t tag, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
+	uint8_t be[4 * FT_REC_BLOCKS];
 	uint32_t i;
 	size_t off, k;
 
@@ -195,7 +196,6 @@ ft_rec_digest(struct ft_rec_send *s, uint64_t n, uint32_t ctx, uint32_t dst,
 	s->dst = dst;
 	s->tag = tag;
 	s->len = len;
-	s->crc = len > 0 ? ft_crc32c(0, p, len) : 0;
 	s->bsize = 64;
 	while (len / s->bsize >= FT_REC_BLOCKS)
 		s->bsize *= 2;
@@ -204,7 +204,13 @@ ft_rec_digest(struct ft_rec_send *s, uint64_t n, uint32_t ctx, uint32_t dst,
 		off = (size_t)i * s->bsize;
 		k = len - off < s->bsize ? len - off : s->bsize;
 		s->blk[i] = ft_crc32c(0, p + off, k);
+		be[4 * i] = (uint8_t)(s->blk[i] >> 24);
+		be[4 * i + 1] = (uint8_t)(s->blk[i] >> 16);
+		be[4 * i + 2] = (uint8_t)(s->blk[i] >> 8);
+		be[4 * i + 3] = (uint8_t)s->blk[i];
 	}
+	/* The whole, from the blocks': the bytes are read only once. */
+	s->crc = ft_crc32c(0, be, 4 * (size_t)s->nblk);
 }
 
 void
@@ -295,6 +301,8 @@ ft_rec_writer_close(struct ft_rec_writer *w, int ended)
 	}
 	w->fd = -1;
 	ft_wbuf_release(&w->b);
+	ft__zstd_free(w->zctx);
+	w->zctx = NULL;
 	if (rc != 0)
 		errno = w->err;
 	return rc;
@@ -425,6 +433,7 @@ static int
 add_send(struct ft_rec *r, struct ft_rbuf *b, const char **what)
 {
 	struct ft_rec_send *s;
+	uint8_t be[4 * FT_REC_BLOCKS];
 	uint32_t i;
 
 	if ((s = ft_grow(r->s, &r->caps, r->ns, sizeof(*s))) == NULL) {
@@ -450,10 +459,21 @@ add_send(struct ft_rec *r, struct ft_rbuf *b, const char **what)
 		errno = EPROTO;
 		return -1;
 	}
-	for (i = 0; i < s->nblk; i++)
+	for (i = 0; i < s->nblk; i++) {
 		s->blk[i] = ft_get32(b);
-	if (b->err == 0)
-		r->ns++;
+		be[4 * i] = (uint8_t)(s->blk[i] >> 24);
+		be[4 * i + 1] = (uint8_t)(s->blk[i] >> 16);
+		be[4 * i + 2] = (uint8_t)(s->blk[i] >> 8);
+		be[4 * i + 3] = (uint8_t)s->blk[i];
+	}
+	if (b->err != 0)
+		return 0;
+	if (ft_crc32c(0, be, 4 * (size_t)s->nblk) != s->crc) {
+		*what = "a send digest whose blocks disagree with it";
+		errno = EPROTO;
+		return -1;
+	}
+	r->ns++;
 	return 0;
 }
 

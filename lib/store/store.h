@@ -653,8 +653,9 @@ int	 ft_ckptc_request(struct ft_ckptc *, const struct ft_msg_ckpt_req *,
  *		u64 len: a receive matched a message, in matching order
  *	DATA	u32 src, u64 seq, u64 raw length, u8 zstd (0 or 1), bytes:
  *		the delivered payload of a message matched before
- *	SEND	u64 number, u32 ctx, u32 dst, u32 tag, u64 len, u32 crc32c,
- *		u32 block size, u32 blocks (0 to 64), u32 crc32c a block
+ *	SEND	u64 number, u32 ctx, u32 dst, u32 tag, u64 len, u32 crc32c
+ *		of the blocks' (big-endian), u32 block size, u32 blocks (0
+ *		to 64), u32 crc32c a block
  *	ND	u32 kind, u64 v[3]: a settled nondeterministic outcome
  *	FAIL	u32 processes dead: a view that reported failures
  *	END	u64 sends, u64 matches, u64 outcomes: the process finished
@@ -740,6 +741,7 @@ struct ft_rec_writer {
 	int		 fd;
 	int		 err;
 	struct ft_wbuf	 b;
+	void		*zctx;		/* zstd's, made on first use */
 	uint64_t	 nsend, nmatch, nnd;
 };
 
@@ -780,9 +782,14 @@ int	 ft_rec_load_mem(struct ft_rec *, const uint8_t *p, size_t len,
 	    const char *name, char *why, size_t size);
 void	 ft_rec_free(struct ft_rec *);
 
-/* zstd in one call (image.c holds zstd.h): 0, or -1 with errno. */
-int	 ft__zstd_pack(struct ft_wbuf *out, const void *p, size_t len,
-	    int level);
+/*
+ * zstd in one call (image.c holds zstd.h): 0, or -1 with errno.  *ctx
+ * is a compression context made on first use (NULL at first), for
+ * ft__zstd_free.
+ */
+int	 ft__zstd_pack(struct ft_wbuf *out, void **ctx, const void *p,
+	    size_t len, int level);
+void	 ft__zstd_free(void *ctx);
 int	 ft__zstd_unpack(const void *p, size_t len, void *dst, size_t dstlen);
 
 #endif
