@@ -12,6 +12,7 @@ load common
 setup_file() {
 	ft_build replaycalc
 	ft_build spawner
+	ft_build ulfmdie
 }
 
 # Record a 3-rank job of ROUNDS rounds into rec with ftrun OPTIONS.
@@ -47,6 +48,14 @@ same_as_job() {
 	record 15 --ft vlog
 	same_as_job 0 15
 	same_as_job 1 15
+}
+
+@test "ftrun --record --ft vlog: a rank killed and restarted records again, and replays" {
+	cd "$BATS_TEST_TMPDIR"
+	record 10 --ft vlog --inject kill:rank=1,after-sends=25
+	[[ $stderr == *"rank 1 "*"restarting it"* ]]
+	same_as_job 1 10
+	same_as_job 2 10
 }
 
 @test "ftrun --record with -r 2: one record a rank, and it replays" {
@@ -152,6 +161,19 @@ same_as_job() {
 	record 2
 	run -1 --separate-stderr ftreplay run rec -- true
 	[ "$stderr" = "ftreplay: warning: 'true' never started a replay in MPI_Init (is it a program built with ftcc, and does it call MPI_Init?)" ]
+}
+
+@test "ftreplay run: a ULFM rank told of a failure is refused, the dead one dies again" {
+	cd "$BATS_TEST_TMPDIR"
+	run -0 --separate-stderr ftrun -n 3 --ft ulfm --record rec \
+	    "$FT_PROGS/ulfmdie" kill 2
+	run -100 --separate-stderr ftreplay run --rank 0 rec -- \
+	    "$FT_PROGS/ulfmdie" kill 2
+	[ "$stderr" = "ftreplay: fatal: record 'rec/rank-0.ftr': rank 0 was told of process failures (--ft ulfm), which cannot be replayed" ]
+	# The victim replays up to where it killed itself, and does again.
+	run -137 --separate-stderr ftreplay run --rank 2 rec -- \
+	    "$FT_PROGS/ulfmdie" kill 2
+	[[ $stderr != *diverged* ]]
 }
 
 @test "ftreplay run: usage errors" {
