@@ -5,6 +5,7 @@
  *
  *	ftreplay --verify [options] [DIR | -]		(or ftreplay verify)
  *	ftreplay inspect [options] [--svg FILE] [DIR | -]
+ *	ftreplay run --rank R [--gdb | --print-command] DIR -- PROGRAM ...
  *
  * The log is ftlog dump's output on stdin (or "-"), or a log
  * directory.  verify exits 0 when every job's log holds, 1 at the
@@ -20,12 +21,12 @@
 #include <unistd.h>
 
 #include "../../lib/replay/replay.h"
+#include "run.h"
 
-static void
-usage(void) FT_NORETURN;
+#define usage	ft_replay_usage
 
-static void
-usage(void)
+void
+ft_replay_usage(void)
 {
 	fprintf(stderr,
 	    "usage: ftreplay --verify [--sclock clock|seq] "
@@ -33,7 +34,10 @@ usage(void)
 	    "                [--max-memory MiB] [DIR | -]\n"
 	    "       ftreplay inspect [--job J] [--json] [--svg FILE] "
 	    "[--bins N]\n"
-	    "                [--sclock clock|seq] [DIR | -]\n");
+	    "                [--sclock clock|seq] [DIR | -]\n"
+	    "       ftreplay run [-v] [--rank R] [--gdb | --print-command] "
+	    "DIR\n"
+	    "                -- PROGRAM [ARGS ...]\n");
 	exit(FT_EXIT_USAGE);
 }
 
@@ -336,6 +340,8 @@ main(int argc, char *argv[])
 
 	ft_diag_init(argv[0]);
 	memset(&o, 0, sizeof(o));
+	if (argc >= 2 && strcmp(argv[1], "run") == 0)
+		return ft_replay_run(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "verify") == 0)
 		o.verify = 1;
 	else if (argc >= 2 && strcmp(argv[1], "inspect") == 0)

@@ -34,6 +34,7 @@ usage(void)
 	    "             [--detector random|rr|brr|dbrr] [--gossip-period D]\n"
 	    "             [--inject SPEC] [--check-divergence] "
 	    "[--hang-timeout D]\n"
+	    "             [--record DIR]\n"
 	    "             [--universe-size N]\n"
 	    "             [--log-server ADDR | --log-dir DIR] "
 	    "[--log-sync always|batch|memory]\n"
@@ -61,6 +62,7 @@ enum {
 	OPT_GOSSIP_PERIOD,
 	OPT_INJECT,
 	OPT_CHECK_DIV,
+	OPT_RECORD,
 	OPT_PLAN,
 	OPT_MTBF,
 	OPT_SHAPE,
@@ -99,6 +101,7 @@ static const struct option longopts[] = {
 	{ "replicas", required_argument, NULL, 'r' },
 	{ "inject", required_argument, NULL, OPT_INJECT },
 	{ "check-divergence", no_argument, NULL, OPT_CHECK_DIV },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "mtbf", required_argument, NULL, OPT_MTBF },
 	{ "weibull-shape", required_argument, NULL, OPT_SHAPE },
@@ -167,6 +170,25 @@ add_env(struct ft_launch *cf, const char *fmt, ...)
 		ft_die(FT_EXIT_TEMP, "reallocarray");
 	cf->setenv = nenv;
 	cf->setenv[cf->nsetenv++] = s;
+}
+
+/*
+ * --record DIR (issue 16): every rank records itself into DIR/rank-R.ftr
+ * (ft-record(5)); made here, absolute, so the ranks find it whatever
+ * their working directory.
+ */
+static void
+record_dir(struct ft_launch *cf, const char *dir)
+{
+	char *abs;
+
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		ft_die(FT_EXIT_TEMP, "unable to make the record directory '%s'",
+		    dir);
+	if ((abs = realpath(dir, NULL)) == NULL)
+		ft_die(FT_EXIT_USAGE, "--record '%s'", dir);
+	add_env(cf, "FT_RECORD_DIR=%s", abs);
+	free(abs);
 }
 
 /* -x VAR takes VAR's value from our own environment, as mpirun does. */
@@ -518,6 +540,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_CHECK_DIV:
 			cf.check_divergence = 1;
+			break;
+		case OPT_RECORD:
+			record_dir(&cf, optarg);
 			break;
 		case OPT_PLAN:
 			do_plan = 1;

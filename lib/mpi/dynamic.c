@@ -368,6 +368,7 @@ PMPI_Comm_spawn_multiple(int count, char *cmds[], char **argvs[],
 	uint32_t *ids = NULL;
 
 	FT_MPI_CHECK_INIT(call);
+	ft__mpi_replay_refuse(call);
 	if ((rc = check_coll(call, root, comm, intercomm)) != MPI_SUCCESS)
 		return rc;
 	if (comm->rank == root)
@@ -595,6 +596,7 @@ PMPI_Comm_accept(const char *port_name, MPI_Info info, int root,
     MPI_Comm comm, MPI_Comm *newcomm)
 {
 	(void)info;
+	ft__mpi_replay_refuse("MPI_Comm_accept");
 	return accept_connect("MPI_Comm_accept", FT_PORT_ACCEPT, port_name,
 	    root, comm, newcomm);
 }
@@ -604,6 +606,7 @@ PMPI_Comm_connect(const char *port_name, MPI_Info info, int root,
     MPI_Comm comm, MPI_Comm *newcomm)
 {
 	(void)info;
+	ft__mpi_replay_refuse("MPI_Comm_connect");
 	return accept_connect("MPI_Comm_connect", FT_PORT_CONNECT, port_name,
 	    root, comm, newcomm);
 }
@@ -667,6 +670,7 @@ PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 	int rc;
 
 	FT_MPI_CHECK_INIT(call);
+	ft__mpi_replay_refuse(call);
 	if (intercomm == NULL)
 		return ft__mpi_err(MPI_COMM_SELF, MPI_ERR_ARG, call,
 		    "NULL argument");

@@ -275,6 +275,14 @@ init_common(void)
 		/* For the tests of divergence: replay nothing. */
 		pc.replay_off = getenv("FT_VLOG_TEST_BREAK") != NULL;
 	}
+	/* ftrun --record, ftreplay run (issue 16). */
+	(void)ft__mpi_record_setup(&pc);
+	if (ft__mpi.replay) {
+		snprintf(role, sizeof(role), "rank %u (replay)",
+		    ft__mpi.env.rank);
+		ft_diag_setrole(role);
+		proto = pc.proto;
+	}
 	if ((ft__mpi.pt = ft_pt_new(&pc)) == NULL) {
 		/* The listeners, or the protocol's init, said why. */
 		snprintf(why_buf, sizeof(why_buf), "MPI_Init: unable to start "
@@ -284,7 +292,8 @@ init_common(void)
 	}
 	ft_pt_addr(ft__mpi.pt, &self);
 	if (ft__mpi.singleton) {
-		if (ft_pt_set_table(ft__mpi.pt, &self, 1) != 0)
+		if ((ft__mpi.replay ? ft__mpi_record_table(ft__mpi.pt,
+		    &self) : ft_pt_set_table(ft__mpi.pt, &self, 1)) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "out of memory");
 	} else {
 		/* No deadline of our own: the launcher ends the job if a
@@ -415,6 +424,7 @@ PMPI_Finalize(void)
 	hb_publish(FT_HB_FINALIZED);
 	ft_pt_free(ft__mpi.pt);
 	ft__mpi.pt = NULL;
+	ft__mpi_replay_say("finished");
 	ft__mpi_comm_fini_end();
 	ft__mpi_errors_fini();
 	ft__mpi_fint_fini();

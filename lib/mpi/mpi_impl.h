@@ -121,9 +121,24 @@ struct ft_mpi_state {
 		int	used;
 	}			*bsegs;
 	int			 nbsegs;
+	/* Issue 16: ftreplay run re-executes this rank from its record. */
+	int			 replay;
 };
 
 extern struct ft_mpi_state ft__mpi;
+
+/* ftreplay run: refuse what cannot be replayed (an MPI call named). */
+void	 ft__mpi_replay_refuse(const char *call);
+/*
+ * record.c: ftrun --record (pc->record_dir) and ftreplay run (the
+ * record loaded, env and pc made rank R of the recorded size under the
+ * replay protocol; exits 100 on a record it cannot use), from the
+ * environment.  ft__mpi_record_table gives a replayed rank its table.
+ */
+int	 ft__mpi_record_setup(struct ft_pt_conf *);
+int	 ft__mpi_record_table(struct ft_pt *, const struct ft_rank_addr *);
+/* Under replay, tell ftreplay how far the program got (a word). */
+void	 ft__mpi_replay_say(const char *word);
 
 /*
  * Report an error on comm (MPI_COMM_WORLD's handler when comm is not

@@ -151,6 +151,7 @@ PMPIX_Comm_revoke(MPI_Comm comm)
 	uint32_t *all = NULL;
 	int rc;
 
+	ft__mpi_replay_refuse("MPIX_Comm_revoke");	/* issue 16 */
 	if ((rc = check(comm, "MPIX_Comm_revoke")) != MPI_SUCCESS)
 		return rc;
 	x.ctx = comm->ctx;
@@ -375,6 +376,7 @@ agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	size_t nb;
 	int i, k, rc;
 
+	ft__mpi_replay_refuse(call);	/* issue 16 */
 	if ((rc = check(comm, call)) != MPI_SUCCESS)
 		return rc;
 	if (FT_MPI_INTER(comm))

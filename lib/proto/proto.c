@@ -74,12 +74,22 @@ ft_proto_init(struct ft_proto *p, const struct ft_proto_ops *ops,
 		errno = saved;
 		return -1;
 	}
+	/* ftrun --record: no tap, and no cost, without it. */
+	if (conf->record_dir != NULL && ops != &ft__proto_replay &&
+	    ft__tap_init(p) != 0) {
+		saved = errno;
+		ft_proto_release(p);
+		errno = saved;
+		return -1;
+	}
 	return 0;
 }
 
 void
 ft_proto_release(struct ft_proto *p)
 {
+	if (p->tap != NULL)
+		ft__tap_fini(p);
 	if (p->ops != NULL && p->ops->fini != NULL)
 		p->ops->fini(p);
 	free(p->priv);

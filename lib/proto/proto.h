@@ -46,6 +46,7 @@
 #define FT_PROTO_ABI	3
 
 struct ft_req;		/* the engine's request: opaque to protocols */
+struct ft_rec;		/* a record (lib/store, issue 16) */
 
 /* Send modes (the engine's ft_pt_isend mode argument). */
 enum ft_send_mode {
@@ -92,6 +93,13 @@ struct ft_conf {
 	int		 strict;	/* wait for every determinant */
 	int		 replay_off;	/* tests only: a restarted process
 					 * ignores its log (a divergence) */
+	/* Record and replay (issue 16, ft-record(5)).  The caller's,
+	 * outliving the protocol. */
+	const char	*record_dir;	/* ftrun --record: the recorder tap
+					 * (tap.c) writes rank-R.ftr there */
+	struct ft_rec	*record;	/* ftreplay run: the record the
+					 * replay protocol follows */
+	uint32_t	 universe;	/* MPI_UNIVERSE_SIZE, recorded */
 };
 
 /*
@@ -239,6 +247,15 @@ struct ft_core_ops {
 	 */
 	void	(*watch)(void *core, int fd, short events,
 		    uint64_t deadline_ns);
+	/*
+	 * Issue 16 (ftreplay run).  Message m (ctx, src: a world rank,
+	 * csrc, tag, seq, buf, len) arrives as if rank m->src had sent
+	 * it: it matches the first posted receive it can (calling match
+	 * and deliver before inject returns) or waits as unexpected.  The
+	 * bytes are copied, nothing goes to m->src, and it owes no
+	 * credit.  0, or -1 with errno (ENOMEM).
+	 */
+	int	(*inject)(void *core, const struct ft_msg *m);
 };
 
 #define FT_PROTO_FANOUT_MAX	16
@@ -409,6 +426,12 @@ struct ft_proto {
 	/* ABI 2. */
 	const struct ft_core_ops	*core;
 	void				*cookie;	/* core's first argument */
+	/* Issue 16: the recorder tap (conf.record_dir).  ops then points
+	 * at tapops, the protocol's table with the tap's hooks in front;
+	 * inner is the protocol's own. */
+	struct ft__tap			*tap;
+	const struct ft_proto_ops	*inner;
+	struct ft_proto_ops		 tapops;
 };
 
 /*
@@ -445,6 +468,16 @@ extern const struct ft_proto_ops ft__proto_none;
 extern const struct ft_proto_ops ft__proto_replicate;
 extern const struct ft_proto_ops ft__proto_ulfm;
 extern const struct ft_proto_ops ft__proto_vlog;
+/* Issue 16: not in the registry (ftrun --ft cannot name it). */
+extern const struct ft_proto_ops ft__proto_replay;
+
+/*
+ * The recorder (tap.c): put the tap in front of p's hooks and open the
+ * record.  0, or -1 with errno (from open).  ft__tap_fini writes the
+ * end record, closes, and gives p its own table back.
+ */
+int	 ft__tap_init(struct ft_proto *);
+void	 ft__tap_fini(struct ft_proto *);
 
 /*
  * Replication's tables (replicate.c), exported for their unit tests.  A

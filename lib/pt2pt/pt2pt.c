@@ -307,6 +307,9 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	pc.log_mem = cf->log_mem;
 	pc.strict = cf->strict;
 	pc.replay_off = cf->replay_off;
+	pc.record_dir = cf->record_dir;
+	pc.record = cf->record;
+	pc.universe = cf->universe;
 	pt->wfd = -1;
 	if (ft_proto_init(&pt->proto, cf->proto != NULL ? cf->proto :
 	    &ft__proto_none, &pc, &core_ops, pt) != 0)
@@ -959,6 +962,49 @@ send_self(struct ft_pt *pt, struct ft_req *s, uint32_t ctx, uint32_t src,
 	}
 	u->kind = UX_SELF;
 	u->self = s;
+	ux_append(m, u);
+	return 0;
+}
+
+/*
+ * core->inject (issue 16): a message the protocol has, as if its
+ * sender's copy had arrived whole.  Counted as our own process's, so
+ * that it owes no credit to a process that does not run.
+ */
+static int
+core_inject(void *core, const struct ft_msg *msg)
+{
+	struct ft_pt *pt = core;
+	struct ft_req *r;
+	struct unexp *u;
+	struct mctx *m;
+
+	if ((m = mctx_get(pt, msg->ctx)) == NULL)
+		return -1;
+	if ((r = posted_take(m, msg->csrc, msg->tag)) != NULL) {
+		recv_matched(r, msg->csrc, msg->tag, msg->len);
+		matched(pt, r, msg->csrc, msg->src, msg->seq, pt->self);
+		if (r->st.bytes > 0)
+			memcpy(r->buf, msg->buf, r->st.bytes);
+		deliver(pt, r, msg->src, msg->seq);
+		return 0;
+	}
+	if ((u = calloc(1, sizeof(*u))) == NULL)
+		return -1;
+	u->kind = UX_EAGER;
+	u->src = msg->csrc;
+	u->wsrc = msg->src;
+	u->proc = pt->self;
+	u->tag = msg->tag;
+	u->seq = msg->seq;
+	u->len = msg->len;
+	if (msg->len > 0 && (u->data = ft_buf_get(msg->len,
+	    &u->pooled)) == NULL) {
+		free(u);
+		return -1;
+	}
+	if (msg->len > 0)
+		memcpy(u->data, msg->buf, msg->len);
 	ux_append(m, u);
 	return 0;
 }
@@ -2717,6 +2763,7 @@ static const struct ft_core_ops core_ops = {
 	.progress = core_progress,
 	.fail_ctx = core_fail_ctx,
 	.watch = core_watch,
+	.inject = core_inject,
 };
 
 /*

@@ -114,6 +114,11 @@ struct ft_pt_conf {
 	int			 strict;
 	int			 replay_off;
 	const uint8_t		*log_key;	/* NULL: key */
+	/* Issue 16: handed to the protocol seam as they are (struct
+	 * ft_conf); the engine does not look at them. */
+	const char		*record_dir;
+	struct ft_rec		*record;
+	uint32_t		 universe;
 };
 
 /*

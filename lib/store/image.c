@@ -752,3 +752,61 @@ ft_ckpt_verify_mem(const uint8_t *p, size_t len, char *why, size_t whysize)
 	errno = saved;
 	return rc;
 }
+
+/*
+ * One-shot zstd for the records of ftrun --record (record.c): this file
+ * stays the only one that includes zstd.h.
+ */
+int
+ft__zstd_pack(struct ft_wbuf *out, void **ctx, const void *p, size_t len,
+    int level)
+{
+	size_t bound = ZSTD_compressBound(len), n;
+	ZSTD_CCtx *cc = *ctx;
+
+	if (ft_wbuf_reserve(out, bound) != 0)
+		return -1;
+	/* One context for all: making one costs more than a small frame. */
+	if (cc == NULL) {
+		if ((cc = ZSTD_createCCtx()) == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		(void)ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel,
+		    level);
+		(void)ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+		*ctx = cc;
+	}
+	n = ZSTD_compress2(cc, out->p + out->len, bound, p, len);
+	if (ZSTD_isError(n)) {
+		errno = EIO;
+		return -1;
+	}
+	out->len += n;
+	return 0;
+}
+
+void
+ft__zstd_free(void *ctx)
+{
+	ZSTD_freeCCtx(ctx);
+}
+
+int
+ft__zstd_unpack(const void *p, size_t len, void *dst, size_t dstlen)
+{
+	unsigned long long want = ZSTD_getFrameContentSize(p, len);
+	size_t n;
+
+	if (want == ZSTD_CONTENTSIZE_ERROR ||
+	    want == ZSTD_CONTENTSIZE_UNKNOWN || want != dstlen) {
+		errno = EBADMSG;
+		return -1;
+	}
+	n = ZSTD_decompress(dst, dstlen, p, len);
+	if (ZSTD_isError(n) || n != dstlen) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}

@@ -641,4 +641,155 @@ int	 ft_ckptc_get(struct ft_ckptc *, uint64_t job, uint32_t rank,
 int	 ft_ckptc_request(struct ft_ckptc *, const struct ft_msg_ckpt_req *,
 	    struct ft_ckpt_ent **ents, size_t *n);
 
+/*
+ * Records of ftrun --record (ft-record(5), issue 16): what one process
+ * of a job received, sent and decided, so that ftreplay run re-executes
+ * it alone.  One file a rank, DIR/rank-R.ftr: a 52-byte header (magic
+ * "FTRC", version, rank, size, replica, universe, job, protocol,
+ * CRC32C), then
+ * records as in a log segment (u32 len, u32 crc32c of the length bytes
+ * and the payload, payload).  A payload starts with its type:
+ *	MATCH	u32 ctx, u32 src (world), u32 csrc, u32 tag, u64 seq,
+ *		u64 len: a receive matched a message, in matching order
+ *	DATA	u32 src, u64 seq, u64 raw length, u8 zstd (0 or 1), bytes:
+ *		the delivered payload of a message matched before
+ *	SEND	u64 number, u32 ctx, u32 dst, u32 tag, u64 len, u32 crc32c
+ *		of the blocks' (big-endian), u32 block size, u32 blocks (0
+ *		to 64), u32 crc32c a block
+ *	ND	u32 kind, u64 v[3]: a settled nondeterministic outcome
+ *	FAIL	u32 processes dead: a view that reported failures
+ *	END	u64 sends, u64 matches, u64 outcomes: the process finished
+ * A record cut short at the end of the file (a torn tail) is cut; a
+ * bad checksum or a malformed record is refused, naming the offset.
+ */
+#define FT_REC_MAGIC		0x46545243u	/* "FTRC" */
+#define FT_REC_VERSION		1
+#define FT_REC_HDRLEN		52
+#define FT_REC_PROTO_MAX	16
+#define FT_REC_RECHDR		8
+#define FT_REC_MAX		((256u << 20) + 64)	/* largest payload */
+#define FT_REC_DATA_MAX		(256u << 20)	/* largest message kept */
+#define FT_REC_BLOCKS		64
+#define FT_REC_ZMIN		64	/* smaller payloads are not compressed */
+
+enum ft_rec_type {
+	FT_REC_MATCH = 1,
+	FT_REC_DATA,
+	FT_REC_SEND,
+	FT_REC_ND,
+	FT_REC_FAIL,
+	FT_REC_END,
+};
+
+struct ft_rec_hdr {
+	uint32_t	 version, rank, size, replica;
+	uint32_t	 universe;	/* MPI_UNIVERSE_SIZE of the job */
+	uint64_t	 job;
+	char		 proto[FT_REC_PROTO_MAX + 1];
+};
+
+/* A message received, in matching order, with its payload. */
+struct ft_rec_match {
+	uint32_t	 ctx, src, csrc;
+	int32_t		 tag;
+	uint64_t	 seq, len;
+	uint8_t		*data;		/* NULL until its DATA record */
+	size_t		 dlen;
+	int		 has_data;
+};
+
+/* The digest of a message sent. */
+struct ft_rec_send {
+	uint64_t	 n;
+	uint32_t	 ctx, dst;
+	int32_t		 tag;
+	uint64_t	 len;
+	uint32_t	 crc, bsize, nblk;
+	uint32_t	 blk[FT_REC_BLOCKS];
+};
+
+struct ft_rec_nd {
+	uint32_t	 kind;
+	uint64_t	 v[3];
+};
+
+/* A whole record file in memory (ft_rec_load). */
+struct ft_rec {
+	struct ft_rec_hdr	 h;
+	struct ft_rec_match	*m;
+	struct ft_rec_send	*s;
+	struct ft_rec_nd	*nd;
+	size_t			 nm, ns, nnd, capm, caps, capnd;
+	uint32_t		 nfail;		/* FAIL records */
+	int			 ended;		/* an END record */
+	uint64_t		 torn;		/* bytes cut at the end */
+	uint64_t		 bytes;		/* payload bytes, raw */
+};
+
+/* The file of rank in dir: "DIR/rank-R.ftr".  0, or -1 ENAMETOOLONG. */
+int	 ft_rec_path(char *buf, size_t size, const char *dir, uint32_t rank);
+
+/*
+ * The writer.  ft_rec_writer_open creates (truncates) the file of h's
+ * rank in dir (made, mode 0700, if missing) and writes the header; the ft_rec_w* calls append to a
+ * buffer that ft_rec_writer_flush writes out (they flush by themselves
+ * past 256 KiB).  A write error is kept in w->err and every later call
+ * does nothing; ft_rec_writer_close writes END when ended, flushes and
+ * closes, returning 0 or -1 with the first error.  0, or -1 with errno.
+ */
+struct ft_rec_writer {
+	int		 fd;
+	int		 err;
+	struct ft_wbuf	 b;
+	void		*zctx;		/* zstd's, made on first use */
+	uint64_t	 nsend, nmatch, nnd;
+};
+
+int	 ft_rec_writer_open(struct ft_rec_writer *, const char *dir,
+	    const struct ft_rec_hdr *);
+void	 ft_rec_wmatch(struct ft_rec_writer *, uint32_t ctx, uint32_t src,
+	    uint32_t csrc, int32_t tag, uint64_t seq, uint64_t len);
+void	 ft_rec_wdata(struct ft_rec_writer *, uint32_t src, uint64_t seq,
+	    const void *buf, size_t len);
+void	 ft_rec_wsend(struct ft_rec_writer *, uint32_t ctx, uint32_t dst,
+	    int32_t tag, const void *buf, size_t len);
+void	 ft_rec_wnd(struct ft_rec_writer *, uint32_t kind, const uint64_t v[3]);
+void	 ft_rec_wfail(struct ft_rec_writer *, uint32_t ndead);
+int	 ft_rec_writer_flush(struct ft_rec_writer *);
+int	 ft_rec_writer_close(struct ft_rec_writer *, int ended);
+
+/* The digest of a send (SEND's fields from number n on). */
+void	 ft_rec_digest(struct ft_rec_send *, uint64_t n, uint32_t ctx,
+	    uint32_t dst, int32_t tag, const void *buf, size_t len);
+/*
+ * Compare a send with the recorded one: 0 when alike, else 1 with what
+ * differs first described in what (the communicator, destination, tag,
+ * size, or the bytes of the first block that differs).
+ */
+int	 ft_rec_diff(const struct ft_rec_send *rec, const struct ft_rec_send *now,
+	    char *what, size_t size);
+
+/*
+ * Read a whole record file (ft_rec_load) or bytes in memory named name
+ * (ft_rec_load_mem).  Returns 0, or -1 with errno and why saying what
+ * is wrong, naming name and the offset: EPROTO (not a record, or a
+ * malformed one), ENOTSUP (another version), EBADMSG (bad checksum),
+ * EMSGSIZE (too large), ENOMEM, or the error of open or read.  A torn
+ * tail is cut (r->torn).  ft_rec_free releases.
+ */
+int	 ft_rec_load(struct ft_rec *, const char *path, char *why, size_t size);
+int	 ft_rec_load_mem(struct ft_rec *, const uint8_t *p, size_t len,
+	    const char *name, char *why, size_t size);
+void	 ft_rec_free(struct ft_rec *);
+
+/*
+ * zstd in one call (image.c holds zstd.h): 0, or -1 with errno.  *ctx
+ * is a compression context made on first use (NULL at first), for
+ * ft__zstd_free.
+ */
+int	 ft__zstd_pack(struct ft_wbuf *out, void **ctx, const void *p,
+	    size_t len, int level);
+void	 ft__zstd_free(void *ctx);
+int	 ft__zstd_unpack(const void *p, size_t len, void *dst, size_t dstlen);
+
 #endif
