@@ -3,8 +3,11 @@
  * Diagnostics sink, time, buffers, CRC32C and hex: the small things every
  * layer of ft needs.  The diagnostics sink is the one mutable global.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -362,8 +365,33 @@ ft_vis(char *dst, size_t dstsize, const char *src)
 	return dst;
 }
 
-/* Table-driven CRC32C, reflected polynomial 0x82f63b78. */
+/*
+ * CRC32C, reflected polynomial 0x82f63b78.  Every record, frame digest
+ * and image block goes through here, so on x86-64 the SSE4.2 crc32
+ * instruction does it, 8 bytes at a time (about 20 times the table's
+ * speed); elsewhere, or on a CPU without it, a table a byte at a time.
+ */
 static uint32_t crc32c_table[256];
+static pthread_once_t crc32c_once = PTHREAD_ONCE_INIT;
+static int crc32c_hw_ok;
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static uint32_t
+crc32c_hw(uint32_t crc, const uint8_t *p, size_t len)
+{
+	uint64_t c = crc, w;
+
+	for (; len > 0 && ((uintptr_t)p & 7) != 0; len--)
+		c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+	for (; len >= 8; len -= 8, p += 8) {
+		memcpy(&w, p, sizeof(w));
+		c = __builtin_ia32_crc32di(c, w);
+	}
+	for (; len > 0; len--)
+		c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+	return (uint32_t)c;
+}
+#endif
 
 static void
 crc32c_init(void)
@@ -377,21 +405,32 @@ crc32c_init(void)
 			c = (c & 1) ? (c >> 1) ^ 0x82f63b78u : c >> 1;
 		crc32c_table[i] = c;
 	}
+#if defined(__x86_64__)
+	crc32c_hw_ok = __builtin_cpu_supports("sse4.2");
+#endif
+}
+
+uint32_t
+ft__crc32c_table(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	(void)pthread_once(&crc32c_once, crc32c_init);
+	crc = ~crc;
+	while (len-- > 0)
+		crc = crc32c_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
 }
 
 uint32_t
 ft_crc32c(uint32_t crc, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-
-	/* The table is a pure function of constants: computing it twice
-	 * from two threads writes the same values. */
-	if (crc32c_table[1] == 0)
-		crc32c_init();
-	crc = ~crc;
-	while (len-- > 0)
-		crc = crc32c_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
+	(void)pthread_once(&crc32c_once, crc32c_init);
+#if defined(__x86_64__)
+	if (crc32c_hw_ok)
+		return ~crc32c_hw(~crc, buf, len);
+#endif
+	return ft__crc32c_table(crc, buf, len);
 }
 
 void

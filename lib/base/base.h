@@ -139,6 +139,8 @@ char	*ft_vis(char *dst, size_t dstsize, const char *src);
 
 /* CRC32C (Castagnoli), as iSCSI and ext4 use it; crc is 0 to start. */
 uint32_t ft_crc32c(uint32_t crc, const void *, size_t);
+/* The same, always by table: what a CPU without SSE4.2 computes (tests). */
+uint32_t ft__crc32c_table(uint32_t crc, const void *, size_t);
 
 /*
  * Growable write buffer.  ft_wbuf_init gives an empty buffer; putters
