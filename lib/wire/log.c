@@ -11,8 +11,8 @@
 
 _Static_assert(FT_DET_FIXED == 1 + 1 + 2 + 8 + 8 + 4 + 8 + 4,
     "a delivery's determinant is 36 bytes");
-_Static_assert(FT_DET_MAXLEN == FT_DET_FIXED + 3 * 8,
-    "another event's determinant is 60 bytes");
+_Static_assert(FT_DET_MAXLEN == FT_DET_FIXED + 3 * 8 + 8,
+    "another event's determinant is 60 bytes, 68 with its channel seq");
 _Static_assert(FT_WIRE_HDRLEN + 32 + FT_LOG_BATCH_MAX * FT_DET_MAXLEN <=
     FT_FRAME_MAX, "a full batch fits in a frame");
 
@@ -23,13 +23,17 @@ det_ok(const struct ft_det *d)
 {
 	return d->seq != 0 && d->kind <= FT_DET_KIND_MAX &&
 	    (d->kind != FT_DET_DELIVERY ||
-	    (d->v[0] == 0 && d->v[1] == 0 && d->v[2] == 0));
+	    (d->v[0] == 0 && d->v[1] == 0 && d->v[2] == 0)) &&
+	    (d->flags & ~FT_DET_F_CSEQ) == 0 &&
+	    ((d->flags & FT_DET_F_CSEQ) == 0 ? d->cseq == 0 :
+	    d->kind == FT_DET_DELIVERY || d->kind == FT_ND_ANYSRC_KIND);
 }
 
 size_t
 ft_det_size(const struct ft_det *d)
 {
-	return d->kind == FT_DET_DELIVERY ? FT_DET_FIXED : FT_DET_MAXLEN;
+	return (d->kind == FT_DET_DELIVERY ? FT_DET_FIXED :
+	    FT_DET_FIXED + 3 * 8) + ((d->flags & FT_DET_F_CSEQ) ? 8 : 0);
 }
 
 void
@@ -37,7 +41,7 @@ ft_det_put(struct ft_wbuf *b, const struct ft_det *d)
 {
 	ft_put8(b, FT_DET_TYPE);
 	ft_put8(b, (uint8_t)d->kind);
-	ft_put16(b, 0);
+	ft_put16(b, (uint16_t)d->flags);
 	ft_put64(b, d->seq);
 	ft_put64(b, d->clock);
 	ft_put32(b, d->sender);
@@ -48,6 +52,8 @@ ft_det_put(struct ft_wbuf *b, const struct ft_det *d)
 		ft_put64(b, d->v[1]);
 		ft_put64(b, d->v[2]);
 	}
+	if (d->flags & FT_DET_F_CSEQ)
+		ft_put64(b, d->cseq);
 }
 
 void
@@ -70,7 +76,13 @@ ft_det_get(struct ft_rbuf *r, struct ft_det *d)
 		d->v[1] = ft_get64(r);
 		d->v[2] = ft_get64(r);
 	}
-	if (r->err == 0 && (type != FT_DET_TYPE || flags != 0 ||
+	d->flags = flags;
+	if (r->err == 0 && (flags & FT_DET_F_CSEQ) != 0 &&
+	    (d->kind == FT_DET_DELIVERY || d->kind == FT_ND_ANYSRC_KIND))
+		d->cseq = ft_get64(r);
+	if (r->err == 0 && (type != FT_DET_TYPE ||
+	    (flags & ~FT_DET_F_CSEQ) != 0 || ((flags & FT_DET_F_CSEQ) != 0 &&
+	    d->kind != FT_DET_DELIVERY && d->kind != FT_ND_ANYSRC_KIND) ||
 	    d->seq == 0 || d->kind > FT_DET_KIND_MAX))
 		r->err = EPROTO;
 }
