@@ -575,6 +575,8 @@ vlog_init(struct ft_proto *p, const struct ft_conf *cf)
 	if ((s->lc = ft_logc_new(cf->log_addr, cf->key, cf->job, cf->proc,
 	    &logc_cb, s)) == NULL)
 		return -1;
+	/* The logger fences off what an older incarnation still sends. */
+	ft_logc_incarnation(s->lc, s->inc);
 	if (ft_logc_open(s->lc, s->rank) != 0)
 		return -1;
 	return 0;

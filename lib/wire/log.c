@@ -135,6 +135,8 @@ ft_msg_log_append_encode(struct ft_wbuf *b, uint32_t sender,
 	ft_put32(b, m->n);
 	for (i = 0; i < m->n; i++)
 		ft_det_put(b, &m->d[i]);
+	if (m->inc != 0)
+		ft_put32(b, m->inc);
 	return ft__frame_end(b, s);
 }
 
@@ -151,6 +153,9 @@ ft_msg_log_append_decode(const uint8_t *p, size_t len,
 	if (r.err == 0 && (m->n == 0 || m->n > FT_LOG_BATCH_MAX))
 		r.err = EPROTO;
 	dets_get(&r, m->d, m->n, cap);
+	m->inc = 0;
+	if (r.err == 0 && ft_rbuf_left(&r) == 4 && (m->inc = ft_get32(&r)) == 0)
+		r.err = EPROTO;		/* 0 is said by leaving it out */
 	if (r.err != 0)
 		m->n = 0;
 	return ft__decode_done(&r);
@@ -320,6 +325,8 @@ ft_msg_log_query_encode(struct ft_wbuf *b, uint32_t sender,
 
 	ft_put64(b, m->job);
 	ft_put32(b, m->rank);
+	if (m->inc != 0)
+		ft_put32(b, m->inc);
 	return ft__frame_end(b, s);
 }
 
@@ -332,5 +339,8 @@ ft_msg_log_query_decode(const uint8_t *p, size_t len,
 	ft_rbuf_init(&r, p, len);
 	m->job = ft_get64(&r);
 	m->rank = ft_get32(&r);
+	m->inc = 0;
+	if (r.err == 0 && ft_rbuf_left(&r) == 4 && (m->inc = ft_get32(&r)) == 0)
+		r.err = EPROTO;		/* 0 is said by leaving it out */
 	return ft__decode_done(&r);
 }

@@ -1117,6 +1117,15 @@ struct ft_msg_log_append {
 	uint32_t	 rank;
 	uint32_t	 n;
 	struct ft_det	*d;
+	/*
+	 * Issue 13: the incarnation of the rank that sends (0 for its
+	 * first process, 1, 2... for each restart), a u32 after the
+	 * determinants (after rank in QUERY), left out when 0: a frame
+	 * without it is one of incarnation 0.  The logger refuses
+	 * (FT_LOG_ESTALE) APPEND and QUERY of an incarnation older than
+	 * one it has seen in either.
+	 */
+	uint32_t	 inc;
 };
 
 /*
@@ -1171,7 +1180,9 @@ enum ft_log_err {
 	FT_LOG_ECORRUPT,	/* a segment is corrupt; text names it */
 	FT_LOG_ESEQ,		/* seq is not the one expected */
 	FT_LOG_ENOMEM,
-	FT_LOG_ERR_MAX = FT_LOG_ENOMEM,
+	FT_LOG_ESTALE,		/* a newer incarnation of the rank is in
+				 * (issue 13) */
+	FT_LOG_ERR_MAX = FT_LOG_ESTALE,
 };
 struct ft_msg_log_error {
 	uint32_t	reqid;
@@ -1186,6 +1197,7 @@ struct ft_msg_log_error {
 struct ft_msg_log_query {
 	uint64_t	job;
 	uint32_t	rank;
+	uint32_t	inc;		/* issue 13: see APPEND */
 };
 
 int	 ft_msg_log_append_encode(struct ft_wbuf *, uint32_t sender,

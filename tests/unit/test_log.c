@@ -60,7 +60,7 @@ static struct ft_log_ack s_acks[2], d_acks[FT_LOG_ACK_MAX];
 static int
 enc_append(struct ft_wbuf *b)
 {
-	struct ft_msg_log_append m = { JOB, 3, 5, s_dets };
+	struct ft_msg_log_append m = { JOB, 3, 5, s_dets, 0 };
 
 	return ft_msg_log_append_encode(b, SENDER, &m);
 }
@@ -170,7 +170,7 @@ dec_error(const uint8_t *p, size_t len)
 static int
 enc_query(struct ft_wbuf *b)
 {
-	struct ft_msg_log_query m = { JOB, 6 };
+	struct ft_msg_log_query m = { JOB, 6, 0 };
 
 	return ft_msg_log_query_encode(b, SENDER, &m);
 }
@@ -237,7 +237,7 @@ test_codec(const struct codec *c)
 static void
 test_bad_values(void)
 {
-	struct ft_msg_log_append m = { JOB, 0, 1, s_dets };
+	struct ft_msg_log_append m = { JOB, 0, 1, s_dets, 0 };
 	struct ft_msg_log_records rec = { 1, JOB, 0, 0, 0, s_dets };
 	struct ft_msg_log_error e;
 	struct ft_wbuf b;
@@ -668,7 +668,7 @@ static void
 test_cseq(void)
 {
 	struct ft_det d, e[2];
-	struct ft_msg_log_append m = { JOB, 0, 1, &d };
+	struct ft_msg_log_append m = { JOB, 0, 1, &d, 0 };
 	struct ft_seg_rec rec;
 	struct ft_wbuf b;
 	char line[FT_DET_TEXT_MAX];
@@ -724,6 +724,49 @@ test_cseq(void)
 	ft_wbuf_release(&b);
 }
 
+/* APPEND and QUERY with the sender's incarnation (issue 13). */
+static void
+test_inc(void)
+{
+	struct ft_msg_log_append m = { JOB, 3, 2, s_dets, 7 };
+	struct ft_msg_log_query q = { JOB, 6, 2 }, q2;
+	struct ft_msg_log_error e;
+	struct ft_wbuf b;
+	size_t full;
+
+	ft_wbuf_init(&b);
+	T_OK(ft_msg_log_append_encode(&b, SENDER, &m) == 0, "inc: encodes");
+	full = b.len - FT_WIRE_HDRLEN;
+	m.d = d_dets;
+	m.inc = 0;
+	T_OK(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, full, &m, 8) ==
+	    0 && m.inc == 7 && m.n == 2 && det_eq(&d_dets[1], &s_dets[1]),
+	    "inc: APPEND round-trips");
+	T_OK(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, full - 4, &m,
+	    8) == 0 && m.inc == 0, "inc: APPEND without it is incarnation 0");
+	T_FAILS(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, full - 2, &m,
+	    8), EPROTO, "inc: APPEND with 2 bytes of it fails");
+	ft_be32(b.p + b.len - 4, 0);
+	T_FAILS(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, full, &m, 8),
+	    EPROTO, "inc: APPEND with an explicit 0 fails");
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_log_query_encode(&b, SENDER, &q) == 0 &&
+	    b.len == FT_WIRE_HDRLEN + 16 &&
+	    ft_msg_log_query_decode(b.p + FT_WIRE_HDRLEN, 16, &q2) == 0 &&
+	    q2.inc == 2 && q2.rank == 6, "inc: QUERY round-trips");
+	T_OK(ft_msg_log_query_decode(b.p + FT_WIRE_HDRLEN, 12, &q2) == 0 &&
+	    q2.inc == 0, "inc: QUERY without it is incarnation 0");
+	ft_wbuf_reset(&b);
+	memset(&e, 0, sizeof(e));
+	e.code = FT_LOG_ESTALE;
+	snprintf(e.text, sizeof(e.text), "superseded");
+	T_OK(ft_msg_log_error_encode(&b, SENDER, &e) == 0 &&
+	    ft_msg_log_error_decode(b.p + FT_WIRE_HDRLEN, b.len -
+	    FT_WIRE_HDRLEN, &e) == 0 && e.code == FT_LOG_ESTALE,
+	    "inc: ERROR says FT_LOG_ESTALE");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -739,6 +782,7 @@ main(void)
 	test_records();
 	test_format();
 	test_cseq();
+	test_inc();
 	test_rlog();
 	test_foreign();
 	return t_done();
