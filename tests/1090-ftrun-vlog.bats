@@ -159,6 +159,14 @@ vlog_run() {
 	[[ $output == "job="*" ranks=4 determinants="*" result=ok" ]]
 }
 
+@test "vlog: --log-wait all (every send waits for every determinant) restarts too" {
+	vlog_run "$FT_PROGS/vlogmix" -n 4 --log-wait all \
+	    --inject kill:rank=1,after-sends=95 "$FT_PROGS/vlogmix" 60
+	cmp "$FT_PROGS/vlogmix.ref" "$out"
+	run grep -c "restarting it" "$err"
+	[ "$output" = 1 ]
+}
+
 @test "vlog: a replay that diverges is reported" {
 	# FT_VLOG_TEST_BREAK makes a restarted process ignore its log: it
 	# decides again, and its receivers see other bytes.
@@ -199,6 +207,10 @@ vlog_run() {
 	[[ $stderr == "ftrun: "*"are for --ft vlog"* ]]
 	run -100 --separate-stderr ftrun -n 1 --ft vlog --log-sync often true
 	[[ $stderr == "ftrun: "*"--log-sync 'often': always, batch or memory"* ]]
+	run -100 --separate-stderr ftrun -n 1 --ft vlog --log-wait some true
+	[[ $stderr == "ftrun: "*"--log-wait 'some': all or nondet"* ]]
+	run -100 --separate-stderr ftrun -n 1 --log-wait all true
+	[[ $stderr == "ftrun: "*"are for --ft vlog"* ]]
 	run -100 --separate-stderr ftrun -n 1 --ft vlog --log-server 1.2.3.4 true
 	[[ $stderr == "ftrun: "*"--log-server '1.2.3.4'"* ]]
 }
