@@ -1062,7 +1062,10 @@ rclk_put(struct vpeer *vp, uint64_t seq, uint64_t clock)
 	}
 	if (vp->caprclk > old)
 		memset(vp->rclk + old, 0, (vp->caprclk - old) * sizeof(*nc));
-	vp->rclk[seq] = clock;
+	/* The first copy to come is the one taken (a second one, held
+	 * early, is dropped): its clock stays. */
+	if (vp->rclk[seq] == 0)
+		vp->rclk[seq] = clock;
 	return 0;
 }
 
