@@ -146,7 +146,8 @@ for p in "$@"; do
 			why="$(grep -c 'restarting it' "$work/err") restarts"
 			why+=" for $nk kills"
 		elif pgrep -f "$work/$p" >/dev/null; then
-			why="a process of the program is left"
+			why="a process of the program is left: $(pgrep -af \
+			    "$work/$p" | head -3 | tr '\n' ';')"
 		elif [ -n "$(ls -A "$tmp")" ]; then
 			why="files left in its TMPDIR: $(ls -A "$tmp" | head -3)"
 		fi

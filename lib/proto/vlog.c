@@ -1043,25 +1043,45 @@ send_owned(struct vlog *s, struct ft_msg *m, struct vpeer *vp)
 	return 1;
 }
 
+/*
+ * Grow *ap, an array of *cap elements of size bytes indexed by a
+ * message's seq, to hold index idx; what is new is zero.  0, or -1
+ * (*ap and *cap then hold what could be had).
+ */
+static int
+grow_zeroed(void **ap, size_t *cap, uint64_t idx, size_t size)
+{
+	size_t old = *cap;
+	void *na;
+	int rc = 0;
+
+	if (idx >= SIZE_MAX / 2)
+		return -1;
+	while (*cap <= idx) {
+		if ((na = ft_grow(*ap, cap, *cap, size)) == NULL) {
+			rc = -1;
+			break;
+		}
+		*ap = na;
+	}
+	if (*cap > old)
+		memset((uint8_t *)*ap + old * size, 0, (*cap - old) * size);
+	return rc;
+}
+
 /* Keep the sender's clock of message seq from vp (0: none). */
 static int
 rclk_put(struct vpeer *vp, uint64_t seq, uint64_t clock)
 {
-	uint64_t *nc;
-	size_t old = vp->caprclk;
+	void *a = vp->rclk;
+	int rc;
 
 	if (clock == 0)
 		return 0;
-	if (seq >= SIZE_MAX / 2)
+	rc = grow_zeroed(&a, &vp->caprclk, seq, sizeof(*vp->rclk));
+	vp->rclk = a;
+	if (rc != 0)
 		return -1;
-	while (vp->caprclk <= seq) {
-		if ((nc = ft_grow(vp->rclk, &vp->caprclk, vp->caprclk,
-		    sizeof(*nc))) == NULL)
-			return -1;
-		vp->rclk = nc;
-	}
-	if (vp->caprclk > old)
-		memset(vp->rclk + old, 0, (vp->caprclk - old) * sizeof(*nc));
 	/* The first copy to come is the one taken (a second one, held
 	 * early, is dropped): its clock stays. */
 	if (vp->rclk[seq] == 0)
@@ -1085,19 +1105,13 @@ rclk_get(const struct vpeer *vp, uint64_t seq)
 static int
 crc_put(struct vpeer *vp, uint64_t seq, uint32_t crc)
 {
-	uint32_t *nc;
-	size_t old = vp->capcrc;
+	void *a = vp->crc;
+	int rc;
 
-	if (seq >= SIZE_MAX / 2)
+	rc = grow_zeroed(&a, &vp->capcrc, seq, sizeof(*vp->crc));
+	vp->crc = a;
+	if (rc != 0)
 		return -1;
-	while (vp->capcrc <= seq) {
-		if ((nc = ft_grow(vp->crc, &vp->capcrc, vp->capcrc,
-		    sizeof(*nc))) == NULL)
-			return -1;
-		vp->crc = nc;
-	}
-	if (vp->capcrc > old)
-		memset(vp->crc + old, 0, (vp->capcrc - old) * sizeof(*nc));
 	vp->crc[seq] = crc | 1;	/* 0: unknown */
 	if (seq >= vp->ncrc)
 		vp->ncrc = seq + 1;
