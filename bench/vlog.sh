@@ -6,7 +6,9 @@
 #  (a) ping-pong latency (half round trip) and bandwidth, 0 B to 4 MiB
 #      (bench/pingpong.c), --ft none against --ft vlog with the logger's
 #      --log-sync always, batch and memory (the default), and memory
-#      with FT_VLOG_STRICT=1 (every send waits for every determinant);
+#      with --log-wait all (every send waits for every determinant),
+#      and Open MPI's mpirun.openmpi beside them when it is installed
+#      (its defaults: shared memory between the two ranks);
 #      the configurations take turns, run after run, so that load from
 #      elsewhere falls on all of them;
 #  (b) an 8-rank Jacobi (examples/jacobi.c) fault-free under --ft none
@@ -58,13 +60,17 @@ stats() {
 }
 
 configs="none vlog-memory vlog-batch vlog-always vlog-strict"
+if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi \
+    >/dev/null && mpicc.openmpi -O2 -o "$out/pp_ompi" bench/pingpong.c; then
+	configs+=" ompi"
+fi
 ftargs() {
 	case $1 in
 	none) echo "--ft none" ;;
 	vlog-memory) echo "--ft vlog --log-sync memory" ;;
 	vlog-batch) echo "--ft vlog --log-sync batch" ;;
 	vlog-always) echo "--ft vlog --log-sync always" ;;
-	vlog-strict) echo "--ft vlog --log-sync memory -x FT_VLOG_STRICT=1" ;;
+	vlog-strict) echo "--ft vlog --log-sync memory --log-wait all" ;;
 	esac
 }
 
@@ -72,8 +78,14 @@ ftargs() {
 for c in $configs; do : >"$out/pp.$c"; done
 for r in $(seq "$runs"); do
 	for c in $configs; do
-		# shellcheck disable=SC2046
-		if ! timeout 600 "$bin/ftrun" -n 2 $(ftargs "$c") "$out/pp" \
+		if [ "$c" = ompi ]; then
+			run=(mpirun.openmpi --allow-run-as-root --oversubscribe
+			    -n 2 "$out/pp_ompi")
+		else
+			# shellcheck disable=SC2207
+			run=("$bin/ftrun" -n 2 $(ftargs "$c") "$out/pp")
+		fi
+		if ! timeout 600 "${run[@]}" \
 		    -s "$sizes" >"$out/pp.out" 2>"$out/pp.err"; then
 			echo "vlog.sh: ping-pong run $r, $c failed" >&2
 			cat "$out/pp.err" >&2
@@ -160,7 +172,7 @@ printf 'kill to back where it died (ms), %s kills\t%s\n' \
 rm -rf "$out/log"
 t0=$(date +%s.%N)
 timeout 900 "$bin/ftrun" -n 8 --ft vlog --log-dir "$out/log" \
-    -x FT_VLOG_STRICT=1 "$out/jacobi" 512 "$steps" >/dev/null 2>&1 ||
+    --log-wait all "$out/jacobi" 512 "$steps" >/dev/null 2>&1 ||
     failed=1
 t1=$(date +%s.%N)
 "$bin/ftlog" stat "$out/log" >"$out/stat" || failed=1

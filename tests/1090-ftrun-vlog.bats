@@ -113,10 +113,15 @@ vlog_run() {
 	for r in 0 1 2 3 4 5 6 7; do
 		args+=(--inject "kill:rank=$r,after-sends=$((100 + 60 * r))")
 	done
-	vlog_run "$FT_PROGS/jacobi" -n 8 "${args[@]}" "$FT_PROGS/jacobi" 64 200
+	vlog_run "$FT_PROGS/jacobi" -n 8 --log-dir "$BATS_TEST_TMPDIR/log" \
+	    "${args[@]}" "$FT_PROGS/jacobi" 64 200
 	cmp "$FT_PROGS/jacobi8.ref" "$out"
 	run grep -c "restarting it" "$err"
 	[ "$output" = 8 ]
+	# Every rank's clock after its restart goes on from its incarnation
+	# << 48: no clock a peer logged of its first run is used again.
+	run -0 --separate-stderr ftreplay --verify "$BATS_TEST_TMPDIR/log"
+	[[ $output == *" result=ok" ]]
 }
 
 @test "vlog: tests/mpi wildcard, probe and coll_allreduce survive kills" {
@@ -149,9 +154,17 @@ vlog_run() {
 	    --inject kill:rank=2,after-sends=50 \
 	    --inject kill:rank=0,after-sends=90 "$FT_PROGS/vlogmix" 60
 	cmp "$FT_PROGS/vlogmix.ref" "$out"
-	# The first vlog names a message by its number on its channel.
-	run -0 --separate-stderr ftreplay --verify --sclock seq "$dir"
+	# sclock is the sender's clock at the send, as ft-log(5) has it.
+	run -0 --separate-stderr ftreplay --verify "$dir"
 	[[ $output == "job="*" ranks=4 determinants="*" result=ok" ]]
+}
+
+@test "vlog: --log-wait all (every send waits for every determinant) restarts too" {
+	vlog_run "$FT_PROGS/vlogmix" -n 4 --log-wait all \
+	    --inject kill:rank=1,after-sends=95 "$FT_PROGS/vlogmix" 60
+	cmp "$FT_PROGS/vlogmix.ref" "$out"
+	run grep -c "restarting it" "$err"
+	[ "$output" = 1 ]
 }
 
 @test "vlog: a replay that diverges is reported" {
@@ -194,6 +207,10 @@ vlog_run() {
 	[[ $stderr == "ftrun: "*"are for --ft vlog"* ]]
 	run -100 --separate-stderr ftrun -n 1 --ft vlog --log-sync often true
 	[[ $stderr == "ftrun: "*"--log-sync 'often': always, batch or memory"* ]]
+	run -100 --separate-stderr ftrun -n 1 --ft vlog --log-wait some true
+	[[ $stderr == "ftrun: "*"--log-wait 'some': all or nondet"* ]]
+	run -100 --separate-stderr ftrun -n 1 --log-wait all true
+	[[ $stderr == "ftrun: "*"are for --ft vlog"* ]]
 	run -100 --separate-stderr ftrun -n 1 --ft vlog --log-server 1.2.3.4 true
 	[[ $stderr == "ftrun: "*"--log-server '1.2.3.4'"* ]]
 }

@@ -38,6 +38,7 @@ usage(void)
 	    "             [--universe-size N]\n"
 	    "             [--log-server ADDR | --log-dir DIR] "
 	    "[--log-sync always|batch|memory]\n"
+	    "             [--log-wait all|nondet]\n"
 	    "             [--host ADDR,... | --hostfile FILE | --boot ADDR] "
 	    "[-a spread|concentrate]\n"
 	    "             [--key-file F]"
@@ -80,6 +81,7 @@ enum {
 	OPT_LOG_SERVER,
 	OPT_LOG_DIR,
 	OPT_LOG_SYNC,
+	OPT_LOG_WAIT,
 	OPT_CKPT_DIR,
 	OPT_CKPT_INTERVAL,
 	OPT_CKPT_SERVER,
@@ -119,6 +121,7 @@ static const struct option longopts[] = {
 	{ "log-server", required_argument, NULL, OPT_LOG_SERVER },
 	{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
 	{ "log-sync", required_argument, NULL, OPT_LOG_SYNC },
+	{ "log-wait", required_argument, NULL, OPT_LOG_WAIT },
 	{ "ckpt-dir", required_argument, NULL, OPT_CKPT_DIR },
 	{ "ckpt-interval", required_argument, NULL, OPT_CKPT_INTERVAL },
 	{ "ckpt-server", required_argument, NULL, OPT_CKPT_SERVER },
@@ -478,7 +481,7 @@ main(int argc, char *argv[])
 	enum ft_gossip_proto detector;
 	struct across x;
 	struct ckpt ck;
-	const char *errstr, *events = NULL;
+	const char *errstr, *events = NULL, *log_wait = NULL;
 	char **nenv;
 	int ch, status, lost;
 
@@ -614,6 +617,15 @@ main(int argc, char *argv[])
 				    "batch or memory", optarg);
 			cf.log_sync = optarg;
 			break;
+		case OPT_LOG_WAIT:
+			/* The pessimistic rule (ft(7)): all, the issue's
+			 * strict one; nondet, the default. */
+			if (strcmp(optarg, "all") != 0 &&
+			    strcmp(optarg, "nondet") != 0)
+				ft_diex(FT_EXIT_USAGE, "--log-wait '%s': all or "
+				    "nondet", optarg);
+			log_wait = optarg;
+			break;
 		case OPT_TCP:
 			cf.force_tcp = 1;
 			break;
@@ -701,9 +713,12 @@ main(int argc, char *argv[])
 		cf.proto = "replicate";
 	}
 	if ((cf.log_server != NULL || cf.log_dir != NULL ||
-	    cf.log_sync != NULL) && strcmp(cf.proto, "vlog") != 0)
-		ft_diex(FT_EXIT_USAGE, "--log-server, --log-dir and --log-sync "
-		    "are for --ft vlog");
+	    cf.log_sync != NULL || log_wait != NULL) &&
+	    strcmp(cf.proto, "vlog") != 0)
+		ft_diex(FT_EXIT_USAGE, "--log-server, --log-dir, --log-sync and "
+		    "--log-wait are for --ft vlog");
+	if (log_wait != NULL && strcmp(log_wait, "all") == 0)
+		add_env(&cf, "FT_VLOG_STRICT=1");
 	if (cf.log_server != NULL && (cf.log_dir != NULL ||
 	    cf.log_sync != NULL))
 		ft_diex(FT_EXIT_USAGE, "--log-server uses a running logger: "

@@ -549,6 +549,7 @@ cmd_bad(const struct largs *a)
 	if (ft_conn_await(&c, 0, 0, &h, &body, deadline) != 0)
 		ft_die(FT_EXIT_NO, "handshake");
 	fttest_log_det(0, 1, 1, &d);
+	memset(&m, 0, sizeof(m));
 	m.job = 1;
 	m.rank = 0;
 	m.n = 1;

@@ -70,6 +70,10 @@ struct ft_msg {
 	struct ft_req	*req;		/* send: the sender's request */
 	/* ABI 3. */
 	uint32_t	 flags;		/* FT_MSGF_* */
+	/* Message logging (vlog, issue 13): the sender's logical clock.
+	 * send: the protocol sets it, the engine carries it (0: none);
+	 * arrive: the one the message carried, or 0. */
+	uint64_t	 clock;
 };
 
 /* Bits of struct ft_msg's flags. */

@@ -4,9 +4,17 @@
  * MPICH-V2 (ARCHITECTURE.md sections 4 and 5, ft-proto(7)).
  *
  * Logical clocks.  Every send and every delivery advances the process's
- * clock.  A message's sender clock is its number on its channel (the
- * engine's per (source, destination) seq): what names it in a resend
- * and in a determinant.
+ * clock.  A message carries its sender's clock at the send (the
+ * engine's FT_FLAG_CLOCK), which its determinant logs (sclock,
+ * ft-log(5)); a resend carries the clock of the first send.  The
+ * message's number on its channel (the engine's per (source,
+ * destination) seq, cseq in the determinant) is what names it in
+ * RESTART, RESUME, digests and replay: a delivery is matched at a
+ * time the program does not decide (a receive posted before a send
+ * may match before or after it), so a restarted process's clock is not
+ * the one its first run had, where the channel seq is.  Its clock
+ * therefore goes on from incarnation << 48 (INC_SHIFT): what it logs
+ * and sends anew never takes a clock value its predecessor used.
  *
  * Sender-based log.  The sender keeps a copy of every message it sends
  * to another rank (in memory up to log_mem bytes, then in a spill file
@@ -62,6 +70,7 @@
 #include "../store/store.h"
 
 #define LOG_MEM_DEFAULT	(1ull << 30)	/* sender log kept in memory */
+#define INC_SHIFT	48		/* clocks of incarnation i from i << 48 */
 #define SMALL_DIGEST	256		/* digests without --check-divergence */
 #define SPIN_NS		50000		/* busy waits before sleeping in poll */
 #define CHUNK_BYTES	(64ull << 20)	/* the sender log's memory, a chunk */
@@ -97,6 +106,7 @@ struct lent {
 	uint64_t	 off;		/* or at this offset of a file */
 	int		 file;		/* 1: the memfd; 2: the spill file */
 	uint64_t	 need;		/* new determinants durable first */
+	uint64_t	 clock;		/* ours when we sent it */
 };
 
 /* A message that came ahead of its turn, held by its handle. */
@@ -125,6 +135,8 @@ struct vpeer {
 	struct early	*early;
 	uint32_t	*crc;		/* digest of each message, by seq */
 	size_t		 ncrc, capcrc;
+	uint64_t	*rclk;		/* its clock at each send, by seq */
+	size_t		 caprclk;
 	int		 restart_due;	/* its RESTART waits for REVIVE */
 	uint64_t	 restart_from;
 };
@@ -139,7 +151,7 @@ struct vwait {
 struct vany {
 	uint64_t	 site;
 	uint32_t	 src, csrc;
-	uint64_t	 seq;
+	uint64_t	 seq;		/* its message's number on its channel */
 	int		 used;
 };
 
@@ -201,6 +213,13 @@ static struct vlog *
 vlog_of(struct ft_proto *p)
 {
 	return p->priv;
+}
+
+/* The process's logical clock as logs and messages give it. */
+static uint64_t
+lclk(const struct vlog *s)
+{
+	return ((uint64_t)s->inc << INC_SHIFT) + s->clock;
 }
 
 #define note(s, kind, ...) \
@@ -478,7 +497,9 @@ on_records(void *arg, uint32_t rank, uint32_t reqid, const struct ft_det *d,
 		if (s->replay_off && d[i].kind != FT_DET_DELIVERY)
 			continue;
 		if (d[i].kind == FT_DET_DELIVERY) {
-			if (rdel_add(s, dkey(d[i].sender, d[i].sclock)) != 0)
+			/* A log of the first vlog named it by sclock. */
+			if (rdel_add(s, dkey(d[i].sender, (d[i].flags &
+			    FT_DET_F_CSEQ) ? d[i].cseq : d[i].sclock)) != 0)
 				goto nomem;
 		} else if (d[i].kind == FT_ND_ANYSRC) {
 			if ((na = ft_grow(s->rany, &s->capany, s->nany,
@@ -486,7 +507,8 @@ on_records(void *arg, uint32_t rank, uint32_t reqid, const struct ft_det *d,
 				goto nomem;
 			s->rany = na;
 			s->rany[s->nany++] = (struct vany){ d[i].v[1],
-			    d[i].sender, (uint32_t)d[i].v[0], d[i].sclock, 0 };
+			    d[i].sender, (uint32_t)d[i].v[0], (d[i].flags &
+			    FT_DET_F_CSEQ) ? d[i].cseq : d[i].sclock, 0 };
 		} else {
 			if ((nd = ft_grow(s->rsync, &s->rscap, s->rsn,
 			    sizeof(*nd))) == NULL)
@@ -553,6 +575,8 @@ vlog_init(struct ft_proto *p, const struct ft_conf *cf)
 	if ((s->lc = ft_logc_new(cf->log_addr, cf->key, cf->job, cf->proc,
 	    &logc_cb, s)) == NULL)
 		return -1;
+	/* The logger fences off what an older incarnation still sends. */
+	ft_logc_incarnation(s->lc, s->inc);
 	if (ft_logc_open(s->lc, s->rank) != 0)
 		return -1;
 	return 0;
@@ -571,6 +595,7 @@ vlog_fini(struct ft_proto *p)
 		free(vp->log);
 		free(vp->rts);
 		free(vp->crc);
+		free(vp->rclk);
 		free(vp->dig);
 		while ((e = vp->early) != NULL) {
 			vp->early = e->next;
@@ -764,6 +789,7 @@ log_add(struct vlog *s, const struct ft_msg *m)
 	e->mode = m->mode;
 	e->len = m->len;
 	e->need = s->need;
+	e->clock = m->clock;
 	if (m->len > 0) {
 		if (s->mem + m->len > s->mem_max)
 			e->file = 2;
@@ -812,6 +838,7 @@ transmit(struct vlog *s, uint32_t d, uint64_t seq, const void *ubuf,
 	m.len = e->len;
 	m.mode = e->mode;
 	m.req = req;
+	m.clock = e->clock;
 	m.buf = ubuf != NULL ? ubuf : e->data;
 	if (m.buf == NULL && e->len > 0) {
 		if ((tmp = malloc(e->len)) == NULL ||
@@ -883,7 +910,7 @@ fetched(struct vlog *s)
 		qsort(s->rany, s->nany, sizeof(*s->rany), any_cmp);
 	s->anyleft = s->nany;
 	for (i = 0; i < s->npre; i++)
-		if (!rdel_take(s, dkey(s->pre[i].sender, s->pre[i].sclock)))
+		if (!rdel_take(s, dkey(s->pre[i].sender, s->pre[i].cseq)))
 			record(s, &s->pre[i], 0);
 	s->npre = 0;
 	replay_check(s);
@@ -942,6 +969,7 @@ wait_tx(struct vlog *s, uint32_t d, uint64_t seq)
 	}
 }
 
+static int	rclk_put(struct vpeer *, uint64_t, uint64_t);
 static int	send_owned(struct vlog *, struct ft_msg *, struct vpeer *);
 static void	fruitless_out(struct vlog *);
 
@@ -954,12 +982,18 @@ vlog_send(struct ft_proto *p, struct ft_msg *m)
 	int rc;
 
 	s->clock++;
+	m->clock = lclk(s);
 	/*
-	 * Sends to ourselves are made again by re-execution.  Processes
-	 * that joined later (MPI_Comm_spawn) are not covered: their
-	 * messages go as without a protocol.
+	 * Sends to ourselves are made again by re-execution (the engine
+	 * does not carry their clock: it is kept here for the
+	 * determinant).  Processes that joined later (MPI_Comm_spawn) are
+	 * not covered: their messages go as without a protocol.
 	 */
-	if (m->dst == s->rank || m->dst >= s->size)
+	if (m->dst == s->rank) {
+		(void)rclk_put(&s->peers[s->rank], m->seq, m->clock);
+		return 0;
+	}
+	if (m->dst >= s->size)
 		return 0;
 	vp = &s->peers[m->dst];
 	fruitless_out(s);
@@ -1009,22 +1043,75 @@ send_owned(struct vlog *s, struct ft_msg *m, struct vpeer *vp)
 	return 1;
 }
 
+/*
+ * Grow *ap, an array of *cap elements of size bytes indexed by a
+ * message's seq, to hold index idx; what is new is zero.  0, or -1
+ * (*ap and *cap then hold what could be had).
+ */
+static int
+grow_zeroed(void **ap, size_t *cap, uint64_t idx, size_t size)
+{
+	size_t old = *cap;
+	void *na;
+	int rc = 0;
+
+	if (idx >= SIZE_MAX / 2)
+		return -1;
+	while (*cap <= idx) {
+		if ((na = ft_grow(*ap, cap, *cap, size)) == NULL) {
+			rc = -1;
+			break;
+		}
+		*ap = na;
+	}
+	if (*cap > old)
+		memset((uint8_t *)*ap + old * size, 0, (*cap - old) * size);
+	return rc;
+}
+
+/* Keep the sender's clock of message seq from vp (0: none). */
+static int
+rclk_put(struct vpeer *vp, uint64_t seq, uint64_t clock)
+{
+	void *a = vp->rclk;
+	int rc;
+
+	if (clock == 0)
+		return 0;
+	rc = grow_zeroed(&a, &vp->caprclk, seq, sizeof(*vp->rclk));
+	vp->rclk = a;
+	if (rc != 0)
+		return -1;
+	/* The first copy to come is the one taken (a second one, held
+	 * early, is dropped): its clock stays. */
+	if (vp->rclk[seq] == 0)
+		vp->rclk[seq] = clock;
+	return 0;
+}
+
+/*
+ * The sender's clock of message seq from vp, what a determinant names
+ * it by (ft-log(5)).  Every message of a vlog rank carries it; should
+ * one not (out of memory here), the log says so with the clock 0,
+ * which ftreplay --verify reports, rather than a number of another
+ * kind.
+ */
+static uint64_t
+rclk_get(const struct vpeer *vp, uint64_t seq)
+{
+	return seq < vp->caprclk ? vp->rclk[seq] : 0;
+}
+
 static int
 crc_put(struct vpeer *vp, uint64_t seq, uint32_t crc)
 {
-	uint32_t *nc;
-	size_t old = vp->capcrc;
+	void *a = vp->crc;
+	int rc;
 
-	if (seq >= SIZE_MAX / 2)
+	rc = grow_zeroed(&a, &vp->capcrc, seq, sizeof(*vp->crc));
+	vp->crc = a;
+	if (rc != 0)
 		return -1;
-	while (vp->capcrc <= seq) {
-		if ((nc = ft_grow(vp->crc, &vp->capcrc, vp->capcrc,
-		    sizeof(*nc))) == NULL)
-			return -1;
-		vp->crc = nc;
-	}
-	if (vp->capcrc > old)
-		memset(vp->crc + old, 0, (vp->capcrc - old) * sizeof(*nc));
 	vp->crc[seq] = crc | 1;	/* 0: unknown */
 	if (seq >= vp->ncrc)
 		vp->ncrc = seq + 1;
@@ -1065,9 +1152,11 @@ vlog_deliver(struct ft_proto *p, const struct ft_msg *m)
 		    ft_crc32c(0, m->buf, m->len) : 0);
 	memset(&d, 0, sizeof(d));
 	d.kind = FT_DET_DELIVERY;
-	d.clock = s->clock;
+	d.clock = lclk(s);
 	d.sender = m->src;
-	d.sclock = m->seq;
+	d.sclock = rclk_get(vp, m->seq);
+	d.flags = FT_DET_F_CSEQ;
+	d.cseq = m->seq;
 	if (s->replay == REPLAY_FETCH) {
 		if ((np = ft_grow(s->pre, &s->cappre, s->npre,
 		    sizeof(*np))) != NULL) {
@@ -1128,6 +1217,10 @@ vlog_arrive(struct ft_proto *p, const struct ft_msg *m, void *handle)
 	if (m->src >= s->size)
 		return FT_ARRIVE_MATCH;	/* a spawned process's */
 	vp = &s->peers[m->src];
+	if (m->seq >= vp->rseq && rclk_put(vp, m->seq, m->clock) != 0) {
+		CORE(s)->drop(CORE_ARG(s), handle);
+		return -1;
+	}
 	if (m->seq < vp->rseq) {
 		/* Made again by a restarted sender: the same bytes? */
 		if (!(m->flags & FT_MSGF_RTS) &&
@@ -1207,9 +1300,11 @@ vlog_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 	struct vlog *s = vlog_of(p);
 	struct vany *a;
 	struct ft_det d;
+	uint64_t sclock;
 
 	if (rtag == 0)
 		return;
+	sclock = m->src < s->size ? rclk_get(&s->peers[m->src], m->seq) : 0;
 	if (s->replay == REPLAY_ON && (a = any_find(s, rtag)) != NULL) {
 		/* Replayed: the logged source, and its message. */
 		if (a->src != m->src || a->seq != m->seq)
@@ -1226,9 +1321,11 @@ vlog_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 	}
 	memset(&d, 0, sizeof(d));
 	d.kind = FT_ND_ANYSRC;
-	d.clock = s->clock;
+	d.clock = lclk(s);
 	d.sender = m->src;
-	d.sclock = m->seq;
+	d.sclock = sclock;
+	d.flags = FT_DET_F_CSEQ;
+	d.cseq = m->seq;
 	d.v[0] = m->csrc;
 	d.v[1] = rtag;
 	record(s, &d, 1);
@@ -1268,7 +1365,7 @@ fruitless_out(struct vlog *s)
 		return;
 	memset(&d, 0, sizeof(d));
 	d.kind = FT_ND_FLAG;
-	d.clock = s->clock;
+	d.clock = lclk(s);
 	d.sender = FT_DET_NOSENDER;
 	d.v[1] = s->unsucc;
 	s->unsucc = 0;
@@ -1335,7 +1432,7 @@ vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
 	fruitless_out(s);
 	memset(&d, 0, sizeof(d));
 	d.kind = ev->kind;
-	d.clock = s->clock;
+	d.clock = lclk(s);
 	d.sender = FT_DET_NOSENDER;
 	memcpy(d.v, ev->v, sizeof(d.v));
 	record(s, &d, 1);

@@ -45,6 +45,7 @@ struct unexp {
 	int		 pooled;
 	uint64_t	 sreq;		/* UX_RTS */
 	struct ft_req	*self;		/* UX_SELF */
+	uint64_t	 clock;		/* the sender's, carried for vlog */
 	int		 claimed;	/* by ft_pt_improbe: matches nothing */
 };
 
@@ -910,13 +911,15 @@ static int
 eager_send(struct ft_pt *pt, struct pconn *pc, uint32_t q,
     const struct ft_msg *m)
 {
-	uint8_t prefix[FT_WIRE_HDRLEN + FT_EAGER_FIXED];
-	struct ft_msg_eager eg = { m->ctx, m->csrc, m->tag, m->seq };
+	uint8_t prefix[FT_WIRE_HDRLEN + FT_EAGER_FIXED + FT_EAGER_CLOCK];
+	struct ft_msg_eager eg = { m->ctx, m->csrc, m->tag, m->seq,
+	    m->clock };
 
-	if (ft_msg_eager_prefix(prefix, pt->self, &eg, m->len) != 0)
+	if (ft_msg_eager_cprefix(prefix, pt->self, &eg, m->len) != 0)
 		return -1;
 	pt->procs[q].eager_out += m->len + FT_PT_EAGER_COST;
-	return ft_conn_send2(&pc->c, prefix, sizeof(prefix), m->buf, m->len);
+	return ft_conn_send2(&pc->c, prefix,
+	    FT_WIRE_HDRLEN + ft_msg_eager_fixed(&eg), m->buf, m->len);
 }
 
 /* A send to ourselves: match now, or queue as unexpected. */
@@ -1035,7 +1038,7 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	}
 	seq = pt->sseq[dst]++;
 	m = (struct ft_msg){ ctx, pt->rank, dst, tag, seq, buf, len, src, mode,
-	    pt->self, r, 0 };
+	    pt->self, r, 0, 0 };
 	if ((rc = ft_proto_send(&pt->proto, &m)) != 0)
 		return rc < 0 ? -1 : 0;	/* 1: the protocol took it */
 	if (pt->fails && (rc = ctx_failed(pt, ctx)) != 0)
@@ -1056,7 +1059,7 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	}
 	if (slot_add(pt, r) == 0)
 		return -1;
-	rts = (struct ft_msg_rts){ ctx, src, tag, seq, len, r->id };
+	rts = (struct ft_msg_rts){ ctx, src, tag, seq, len, r->id, m.clock };
 	ft_wbuf_init(&wb);
 	rc = ft_msg_rts_encode(&wb, pt->self,
 	    mode == FT_SEND_SYNC ? FT_FLAG_SYNC : 0, &rts);
@@ -1499,6 +1502,7 @@ on_rts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	u->seq = rts.seq;
 	u->len = rts.size;
 	u->sreq = rts.sreq;
+	u->clock = rts.clock;
 	if (pt->proto.ops->arrive != NULL)
 		return arrive(pt, u);
 	ux_append(m, u);
@@ -1511,13 +1515,15 @@ on_eager(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
     const uint8_t *fixed)
 {
 	struct ft_msg_eager eg;
-	size_t len = h->len - FT_WIRE_HDRLEN - FT_EAGER_FIXED;
 	struct ft_req *r;
 	struct unexp *u;
 	struct mctx *m;
+	size_t len;
 
-	if (ft_msg_eager_decode(fixed, FT_EAGER_FIXED, &eg) != 0)
+	if (ft_msg_eager_cdecode(fixed, h->len - FT_WIRE_HDRLEN, h->flags,
+	    &eg) != 0)
 		return -1;
+	len = h->len - FT_WIRE_HDRLEN - ft_msg_eager_fixed(&eg);
 	if ((m = mctx_get(pt, eg.ctx)) == NULL)
 		return -1;
 	pc->phase = RD_PAYLOAD;
@@ -1549,6 +1555,7 @@ on_eager(struct ft_pt *pt, struct pconn *pc, const struct ft_hdr *h,
 	u->tag = eg.tag;
 	u->seq = eg.seq;
 	u->len = len;
+	u->clock = eg.clock;
 	if (len > 0 && (u->data = ft_buf_get(len, &u->pooled)) == NULL) {
 		free(u);
 		return -1;
@@ -1834,7 +1841,9 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 			}
 			fixed = 0;
 			if (pc->c.hs == FT_HS_READY && h.type == FT_MSG_EAGER)
-				fixed = FT_EAGER_FIXED;
+				fixed = FT_EAGER_FIXED +
+				    ((h.flags & FT_FLAG_CLOCK) != 0 ?
+				    FT_EAGER_CLOCK : 0);
 			else if (pc->c.hs == FT_HS_READY &&
 			    h.type == FT_MSG_RDATA)
 				fixed = FT_RDATA_FIXED;
@@ -2507,7 +2516,7 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 		return -1;
 	}
 	rts = (struct ft_msg_rts){ m->ctx, m->csrc, m->tag, m->seq, m->len,
-	    inner->id };
+	    inner->id, m->clock };
 	ft_wbuf_init(&wb);
 	if (ft_msg_rts_encode(&wb, pt->self,
 	    m->mode == FT_SEND_SYNC ? FT_FLAG_SYNC : 0, &rts) != 0) {
@@ -2545,6 +2554,7 @@ arrive(struct ft_pt *pt, struct unexp *u)
 	m.csrc = u->src;
 	m.proc = u->proc;
 	m.flags = u->kind == UX_RTS ? FT_MSGF_RTS : 0;
+	m.clock = u->clock;
 	rc = pt->proto.ops->arrive(&pt->proto, &m, u);
 	switch (rc) {
 	case FT_ARRIVE_MATCH:

@@ -12,12 +12,12 @@
 
 enum {
 	K_JOB, K_RANK, K_SEQ, K_CLOCK, K_KIND, K_SENDER, K_SCLOCK, K_PROBES,
-	K_A, K_B, K_C, K_N
+	K_A, K_B, K_C, K_CSEQ, K_N
 };
 
 static const char *const keys[K_N] = {
 	"job", "rank", "seq", "clock", "kind", "sender", "sclock", "probes",
-	"a", "b", "c",
+	"a", "b", "c", "cseq",
 };
 
 struct pstate {
@@ -163,6 +163,12 @@ field(struct pstate *p, int k, const char *v, size_t n, int quoted,
 		break;
 	case K_SCLOCK:
 		d->sclock = x;
+		break;
+	case K_CSEQ:
+		/* The message's number on its channel (vlog): names it in
+		 * a replay; no rule needs it. */
+		d->cseq = x;
+		d->flags |= FT_DET_F_CSEQ;
 		break;
 	default:
 		d->v[k - K_A] = x;

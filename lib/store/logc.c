@@ -47,6 +47,7 @@ struct ft_logc {
 	uint32_t		 self;
 	struct ft_logc_cb	 cb;
 	void			*arg;
+	uint32_t		 inc;		/* the incarnation (issue 13) */
 	struct ft_conn		 c;
 	int			 state;		/* DOWN, UP, READY */
 	int			 warned;	/* the loss is reported */
@@ -159,7 +160,7 @@ queue(struct ft_logc *c)
 static int
 send_query(struct ft_logc *c, struct crank *r)
 {
-	struct ft_msg_log_query m = { c->job, r->rank };
+	struct ft_msg_log_query m = { c->job, r->rank, c->inc };
 
 	if (ft_msg_log_query_encode(&c->wb, c->self, &m) != 0)
 		return -1;
@@ -190,6 +191,7 @@ send_rank(struct ft_logc *c, struct crank *r, int force)
 		m.n = left < FT_LOG_BATCH_MAX ? (uint32_t)left :
 		    FT_LOG_BATCH_MAX;
 		m.d = r->q + r->qhead + (r->sent - r->durable);
+		m.inc = c->inc;
 		if (ft_msg_log_append_encode(&c->wb, c->self, &m) != 0)
 			return -1;
 		r->sent += m.n;
@@ -197,6 +199,12 @@ send_rank(struct ft_logc *c, struct crank *r, int force)
 			return -1;
 	}
 	return 0;
+}
+
+void
+ft_logc_incarnation(struct ft_logc *c, uint32_t inc)
+{
+	c->inc = inc;
 }
 
 int
@@ -498,7 +506,13 @@ on_frame(struct ft_logc *c, const struct ft_hdr *h, const uint8_t *body)
 			if (!has_fetch(c, e.reqid))
 				return 0;
 			forget_fetch(c, e.reqid);
-		} else if ((r = find(c, e.rank)) != NULL) {
+		} else if ((r = find(c, e.rank)) != NULL &&
+		    e.code == FT_LOG_ESTALE) {
+			/* A newer process of the rank is in: this one is
+			 * dead to the logger, asking again is no use. */
+			r->dead = 1;
+			r->asking = 0;
+		} else if (r != NULL) {
 			/* Ask again after the backoff, then resend. */
 			r->asking = 0;
 			r->sent = r->durable;

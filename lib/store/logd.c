@@ -56,6 +56,7 @@ struct lconn {
 /* The logger's state of a rank log (rl->user). */
 struct rstate {
 	int		 listed;	/* in d->dirty */
+	uint32_t	 inc;		/* newest incarnation seen (issue 13) */
 	int		 failed;	/* this group: code, text */
 	uint32_t	 code;
 	char		 text[FT_LOG_WHY];
@@ -346,6 +347,46 @@ commit(struct logd *d, struct ft_rlog *rl)
 	return -1;
 }
 
+/*
+ * The incarnation fence (issue 13).  A restarted rank's process
+ * announces its incarnation in its QUERY and APPENDs; from then on the
+ * logger refuses those of an older one, whose appends may still be on
+ * their way (sent before it died, read after).  Else they would be
+ * taken after the new process learnt what the log holds, and its own
+ * appends refused as out of sequence, or worse, stale records taken as
+ * its.  What the older one appended before is written at once, so that
+ * the newer one's answer holds it and its own appends follow it.  The
+ * fence is kept in memory: a logger that restarts has closed every
+ * connection of a dead process, whose frames die with them.  Returns
+ * 1 after an ERROR went to sc (*rc: could it be sent), or 0.
+ */
+static int
+fence(struct logd *d, struct ft__srv_conn *sc, struct ft_rlog *rl,
+    uint32_t inc, int *rc)
+{
+	struct rstate *rs = rl->user;
+	char text[160];
+
+	if (inc < rs->inc) {
+		snprintf(text, sizeof(text), "incarnation %u of rank %u is "
+		    "superseded by incarnation %u: its records are refused",
+		    inc, rl->rank, rs->inc);
+		*rc = send_error(d, sc, 0, rl->job, rl->rank, FT_LOG_ESTALE,
+		    held_seq(d, rl), text);
+		return 1;
+	}
+	if (inc > rs->inc) {
+		rs->inc = inc;
+		if (held_seq(d, rl) < rl->last_seq && commit(d, rl) != 0) {
+			rs->failed = 0;
+			*rc = send_error(d, sc, 0, rl->job, rl->rank,
+			    rs->code, held_seq(d, rl), rs->text);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int
 on_append(struct logd *d, struct ft__srv_conn *sc, const uint8_t *body,
     size_t len)
@@ -360,7 +401,8 @@ on_append(struct logd *d, struct ft__srv_conn *sc, const uint8_t *body,
 	m.d = d->dets;
 	if (ft_msg_log_append_decode(body, len, &m, FT_LOG_BATCH_MAX) != 0)
 		return -1;
-	if ((rl = rlog_get(d, sc, 0, m.job, m.rank, &rc)) == NULL)
+	if ((rl = rlog_get(d, sc, 0, m.job, m.rank, &rc)) == NULL ||
+	    fence(d, sc, rl, m.inc, &rc))
 		return rc;
 	rs = rl->user;
 	if (ft_rlog_add(rl, m.d, m.n, realtime_ns(), &expect) != 0) {
@@ -400,7 +442,8 @@ on_query(struct logd *d, struct ft__srv_conn *sc, const uint8_t *body,
 
 	if (ft_msg_log_query_decode(body, len, &m) != 0)
 		return -1;
-	if ((rl = rlog_get(d, sc, 0, m.job, m.rank, &rc)) == NULL)
+	if ((rl = rlog_get(d, sc, 0, m.job, m.rank, &rc)) == NULL ||
+	    fence(d, sc, rl, m.inc, &rc))
 		return rc;
 	ack_one(d, rl);
 	return send_ack(d, sc, 1);

@@ -356,6 +356,15 @@ struct ft_logc *ft_logc_new(const char *addr, const uint8_t *key,
 	    uint64_t job, uint32_t self, const struct ft_logc_cb *, void *arg);
 void	 ft_logc_free(struct ft_logc *);
 int	 ft_logc_open(struct ft_logc *, uint32_t rank);
+/*
+ * Issue 13: the incarnation of the process the client speaks for (0,
+ * the default, then 1, 2... for each restart), sent in every QUERY and
+ * APPEND; set it before ft_logc_open.  Once a newer incarnation of a
+ * rank has spoken, the logger refuses an older one's with ERROR
+ * FT_LOG_ESTALE, after which the client gives that rank up (the error
+ * callback says so).
+ */
+void	 ft_logc_incarnation(struct ft_logc *, uint32_t inc);
 int	 ft_logc_append(struct ft_logc *, uint32_t rank, const struct ft_det *);
 int	 ft_logc_flush(struct ft_logc *);
 uint64_t ft_logc_durable(const struct ft_logc *, uint32_t rank);

@@ -58,6 +58,9 @@ ft_det_format(char *buf, size_t size, uint64_t job, uint32_t rank,
 			ft_appendf(buf, size, &off, ",\"a\":%" PRIu64 ","
 			    "\"b\":%" PRIu64 ",\"c\":%" PRIu64, d->v[0],
 			    d->v[1], d->v[2]);
+		if (d->flags & FT_DET_F_CSEQ)
+			ft_appendf(buf, size, &off, ",\"cseq\":%" PRIu64,
+			    d->cseq);
 		ft_appendf(buf, size, &off, "}\n");
 	} else {
 		if (d->sender == FT_DET_NOSENDER)
@@ -72,6 +75,8 @@ ft_det_format(char *buf, size_t size, uint64_t job, uint32_t rank,
 		if (d->kind != FT_DET_DELIVERY)
 			ft_appendf(buf, size, &off, " a=%" PRIu64 " b=%" PRIu64
 			    " c=%" PRIu64, d->v[0], d->v[1], d->v[2]);
+		if (d->flags & FT_DET_F_CSEQ)
+			ft_appendf(buf, size, &off, " cseq=%" PRIu64, d->cseq);
 		ft_appendf(buf, size, &off, "\n");
 	}
 	if (off + 1 >= size)

@@ -11,8 +11,8 @@
 
 _Static_assert(FT_DET_FIXED == 1 + 1 + 2 + 8 + 8 + 4 + 8 + 4,
     "a delivery's determinant is 36 bytes");
-_Static_assert(FT_DET_MAXLEN == FT_DET_FIXED + 3 * 8,
-    "another event's determinant is 60 bytes");
+_Static_assert(FT_DET_MAXLEN == FT_DET_FIXED + 3 * 8 + 8,
+    "another event's determinant is 60 bytes, 68 with its channel seq");
 _Static_assert(FT_WIRE_HDRLEN + 32 + FT_LOG_BATCH_MAX * FT_DET_MAXLEN <=
     FT_FRAME_MAX, "a full batch fits in a frame");
 
@@ -23,13 +23,17 @@ det_ok(const struct ft_det *d)
 {
 	return d->seq != 0 && d->kind <= FT_DET_KIND_MAX &&
 	    (d->kind != FT_DET_DELIVERY ||
-	    (d->v[0] == 0 && d->v[1] == 0 && d->v[2] == 0));
+	    (d->v[0] == 0 && d->v[1] == 0 && d->v[2] == 0)) &&
+	    (d->flags & ~FT_DET_F_CSEQ) == 0 &&
+	    ((d->flags & FT_DET_F_CSEQ) == 0 ? d->cseq == 0 :
+	    d->kind == FT_DET_DELIVERY || d->kind == FT_ND_ANYSRC_KIND);
 }
 
 size_t
 ft_det_size(const struct ft_det *d)
 {
-	return d->kind == FT_DET_DELIVERY ? FT_DET_FIXED : FT_DET_MAXLEN;
+	return (d->kind == FT_DET_DELIVERY ? FT_DET_FIXED :
+	    FT_DET_FIXED + 3 * 8) + ((d->flags & FT_DET_F_CSEQ) ? 8 : 0);
 }
 
 void
@@ -37,7 +41,7 @@ ft_det_put(struct ft_wbuf *b, const struct ft_det *d)
 {
 	ft_put8(b, FT_DET_TYPE);
 	ft_put8(b, (uint8_t)d->kind);
-	ft_put16(b, 0);
+	ft_put16(b, (uint16_t)d->flags);
 	ft_put64(b, d->seq);
 	ft_put64(b, d->clock);
 	ft_put32(b, d->sender);
@@ -48,6 +52,8 @@ ft_det_put(struct ft_wbuf *b, const struct ft_det *d)
 		ft_put64(b, d->v[1]);
 		ft_put64(b, d->v[2]);
 	}
+	if (d->flags & FT_DET_F_CSEQ)
+		ft_put64(b, d->cseq);
 }
 
 void
@@ -70,7 +76,13 @@ ft_det_get(struct ft_rbuf *r, struct ft_det *d)
 		d->v[1] = ft_get64(r);
 		d->v[2] = ft_get64(r);
 	}
-	if (r->err == 0 && (type != FT_DET_TYPE || flags != 0 ||
+	d->flags = flags;
+	if (r->err == 0 && (flags & FT_DET_F_CSEQ) != 0 &&
+	    (d->kind == FT_DET_DELIVERY || d->kind == FT_ND_ANYSRC_KIND))
+		d->cseq = ft_get64(r);
+	if (r->err == 0 && (type != FT_DET_TYPE ||
+	    (flags & ~FT_DET_F_CSEQ) != 0 || ((flags & FT_DET_F_CSEQ) != 0 &&
+	    d->kind != FT_DET_DELIVERY && d->kind != FT_ND_ANYSRC_KIND) ||
 	    d->seq == 0 || d->kind > FT_DET_KIND_MAX))
 		r->err = EPROTO;
 }
@@ -123,6 +135,8 @@ ft_msg_log_append_encode(struct ft_wbuf *b, uint32_t sender,
 	ft_put32(b, m->n);
 	for (i = 0; i < m->n; i++)
 		ft_det_put(b, &m->d[i]);
+	if (m->inc != 0)
+		ft_put32(b, m->inc);
 	return ft__frame_end(b, s);
 }
 
@@ -139,6 +153,9 @@ ft_msg_log_append_decode(const uint8_t *p, size_t len,
 	if (r.err == 0 && (m->n == 0 || m->n > FT_LOG_BATCH_MAX))
 		r.err = EPROTO;
 	dets_get(&r, m->d, m->n, cap);
+	m->inc = 0;
+	if (r.err == 0 && ft_rbuf_left(&r) == 4 && (m->inc = ft_get32(&r)) == 0)
+		r.err = EPROTO;		/* 0 is said by leaving it out */
 	if (r.err != 0)
 		m->n = 0;
 	return ft__decode_done(&r);
@@ -308,6 +325,8 @@ ft_msg_log_query_encode(struct ft_wbuf *b, uint32_t sender,
 
 	ft_put64(b, m->job);
 	ft_put32(b, m->rank);
+	if (m->inc != 0)
+		ft_put32(b, m->inc);
 	return ft__frame_end(b, s);
 }
 
@@ -320,5 +339,8 @@ ft_msg_log_query_decode(const uint8_t *p, size_t len,
 	ft_rbuf_init(&r, p, len);
 	m->job = ft_get64(&r);
 	m->rank = ft_get32(&r);
+	m->inc = 0;
+	if (r.err == 0 && ft_rbuf_left(&r) == 4 && (m->inc = ft_get32(&r)) == 0)
+		r.err = EPROTO;		/* 0 is said by leaving it out */
 	return ft__decode_done(&r);
 }

@@ -510,6 +510,10 @@ ft_msg_rts_encode(struct ft_wbuf *b, uint32_t sender, uint32_t flags,
 	ft_put64(b, m->seq);
 	ft_put64(b, m->size);
 	ft_put64(b, m->sreq);
+	/* The sender's clock (vlog), only when there is one: an RTS
+	 * without it is the 36 bytes it always was. */
+	if (m->clock != 0)
+		ft_put64(b, m->clock);
 	return frame_end(b, s);
 }
 
@@ -525,6 +529,10 @@ ft_msg_rts_decode(const uint8_t *p, size_t len, struct ft_msg_rts *m)
 	m->seq = ft_get64(&r);
 	m->size = ft_get64(&r);
 	m->sreq = ft_get64(&r);
+	m->clock = 0;
+	if (r.err == 0 && r.len - r.off == 8 &&
+	    (m->clock = ft_get64(&r)) == 0)
+		r.err = EPROTO;		/* 0 is said by leaving it out */
 	if (m->tag < 0)
 		r.err = EPROTO;
 	return decode_done(&r);
@@ -910,9 +918,9 @@ ft_msg_decide_decode(const uint8_t *p, size_t len, struct ft_msg_decide *m,
 
 static int
 data_prefix(uint8_t *out, unsigned int type, uint32_t sender, size_t fixed,
-    size_t payload)
+    size_t payload, uint32_t flags)
 {
-	struct ft_hdr h = { FT_WIRE_VERSION, (uint8_t)type, 0, sender, 0 };
+	struct ft_hdr h = { FT_WIRE_VERSION, (uint8_t)type, 0, sender, flags };
 
 	if (payload > FT_FRAME_MAX - FT_WIRE_HDRLEN - fixed) {
 		errno = EMSGSIZE;
@@ -923,26 +931,48 @@ data_prefix(uint8_t *out, unsigned int type, uint32_t sender, size_t fixed,
 	return 0;
 }
 
+size_t
+ft_msg_eager_fixed(const struct ft_msg_eager *m)
+{
+	return FT_EAGER_FIXED + (m->clock != 0 ? FT_EAGER_CLOCK : 0);
+}
+
 int
-ft_msg_eager_prefix(uint8_t *out, uint32_t sender,
+ft_msg_eager_cprefix(uint8_t *out, uint32_t sender,
     const struct ft_msg_eager *m, size_t payload)
 {
 	uint8_t *q = out + FT_WIRE_HDRLEN;
 
-	if (data_prefix(out, FT_MSG_EAGER, sender, FT_EAGER_FIXED,
-	    payload) != 0)
+	if (data_prefix(out, FT_MSG_EAGER, sender, ft_msg_eager_fixed(m),
+	    payload, m->clock != 0 ? FT_FLAG_CLOCK : 0) != 0)
 		return -1;
 	ft_be32(q, m->ctx);
 	ft_be32(q + 4, m->src);
 	ft_be32(q + 8, (uint32_t)m->tag);
 	ft_be64(q + 12, m->seq);
+	if (m->clock != 0)
+		ft_be64(q + FT_EAGER_FIXED, m->clock);
 	return 0;
 }
 
 int
-ft_msg_eager_decode(const uint8_t *p, size_t len, struct ft_msg_eager *m)
+ft_msg_eager_prefix(uint8_t *out, uint32_t sender,
+    const struct ft_msg_eager *m, size_t payload)
 {
-	if (len < FT_EAGER_FIXED) {
+	struct ft_msg_eager m0 = *m;
+
+	m0.clock = 0;
+	return ft_msg_eager_cprefix(out, sender, &m0, payload);
+}
+
+int
+ft_msg_eager_cdecode(const uint8_t *p, size_t len, uint32_t flags,
+    struct ft_msg_eager *m)
+{
+	size_t need = FT_EAGER_FIXED +
+	    ((flags & FT_FLAG_CLOCK) != 0 ? FT_EAGER_CLOCK : 0);
+
+	if (len < need) {
 		errno = EPROTO;
 		return -1;
 	}
@@ -950,11 +980,19 @@ ft_msg_eager_decode(const uint8_t *p, size_t len, struct ft_msg_eager *m)
 	m->src = ft_rd32(p + 4);
 	m->tag = (int32_t)ft_rd32(p + 8);
 	m->seq = ft_rd64(p + 12);
-	if (m->tag < 0) {
+	m->clock = (flags & FT_FLAG_CLOCK) != 0 ?
+	    ft_rd64(p + FT_EAGER_FIXED) : 0;
+	if (m->tag < 0 || ((flags & FT_FLAG_CLOCK) != 0 && m->clock == 0)) {
 		errno = EPROTO;
 		return -1;
 	}
 	return 0;
+}
+
+int
+ft_msg_eager_decode(const uint8_t *p, size_t len, struct ft_msg_eager *m)
+{
+	return ft_msg_eager_cdecode(p, len, 0, m);
 }
 
 int
@@ -964,7 +1002,7 @@ ft_msg_rdata_prefix(uint8_t *out, uint32_t sender,
 	uint8_t *q = out + FT_WIRE_HDRLEN;
 
 	if (data_prefix(out, FT_MSG_RDATA, sender, FT_RDATA_FIXED,
-	    payload) != 0)
+	    payload, 0) != 0)
 		return -1;
 	ft_be64(q, m->rreq);
 	ft_be64(q + 8, m->offset);

@@ -116,7 +116,9 @@ enum ft_msg_type {
 
 /* Header flags.  Unknown bits must be zero. */
 #define FT_FLAG_SYNC	0x1u	/* RTS of a synchronous-mode send */
-#define FT_FLAG_KNOWN	(FT_FLAG_SYNC)
+#define FT_FLAG_CLOCK	0x2u	/* EAGER: the sender's clock follows the
+				 * fixed part (vlog, issue 13) */
+#define FT_FLAG_KNOWN	(FT_FLAG_SYNC | FT_FLAG_CLOCK)
 
 struct ft_hdr {
 	uint8_t		version;
@@ -187,13 +189,19 @@ struct ft_msg_abort {
 	char		reason[FT_WIRE_TEXT_MAX];
 };
 
-/* The fixed part of EAGER; the payload follows it to the frame's end. */
+/*
+ * The fixed part of EAGER; the payload follows it to the frame's end.
+ * With FT_FLAG_CLOCK in the header, FT_EAGER_CLOCK bytes more (the
+ * sender's logical clock, u64) come between the two (vlog, issue 13).
+ */
 #define FT_EAGER_FIXED	20
+#define FT_EAGER_CLOCK	8
 struct ft_msg_eager {
 	uint32_t	ctx;
 	uint32_t	src;		/* rank in the communicator */
 	int32_t		tag;
 	uint64_t	seq;		/* per (sender, receiver) message number */
+	uint64_t	clock;		/* the sender's clock, or 0: none */
 };
 
 struct ft_msg_rts {
@@ -203,6 +211,8 @@ struct ft_msg_rts {
 	uint64_t	seq;
 	uint64_t	size;
 	uint64_t	sreq;		/* sender's handle, echoed in CTS */
+	uint64_t	clock;		/* the sender's clock, or 0: none (a
+					 * trailing u64 when not 0; vlog) */
 };
 
 struct ft_msg_cts {
@@ -777,6 +787,21 @@ int	 ft_msg_ack_decode(const uint8_t *, size_t, struct ft_msg_ack *);
 int	 ft_msg_eager_prefix(uint8_t *out, uint32_t sender,
 	    const struct ft_msg_eager *, size_t payload);
 int	 ft_msg_eager_decode(const uint8_t *, size_t, struct ft_msg_eager *);
+/*
+ * EAGER with the sender's clock (vlog, issue 13).  The prefix is
+ * ft_msg_eager_fixed(m) bytes of body: FT_EAGER_FIXED, plus
+ * FT_EAGER_CLOCK when m->clock is not 0, which also sets FT_FLAG_CLOCK
+ * in the header; out must hold FT_WIRE_HDRLEN + that.  The decoder
+ * takes the header's flags: with FT_FLAG_CLOCK it needs the
+ * FT_EAGER_CLOCK bytes more and reads the clock (EPROTO when the clock
+ * is 0), else clock is 0.  ft_msg_eager_prefix and _decode are these
+ * with clock 0.
+ */
+size_t	 ft_msg_eager_fixed(const struct ft_msg_eager *);
+int	 ft_msg_eager_cprefix(uint8_t *out, uint32_t sender,
+	    const struct ft_msg_eager *, size_t payload);
+int	 ft_msg_eager_cdecode(const uint8_t *, size_t, uint32_t flags,
+	    struct ft_msg_eager *);
 int	 ft_msg_rdata_prefix(uint8_t *out, uint32_t sender,
 	    const struct ft_msg_rdata *, size_t payload);
 int	 ft_msg_rdata_decode(const uint8_t *, size_t, struct ft_msg_rdata *);
@@ -1046,8 +1071,15 @@ int	 ft_msg_job_members_decode(const uint8_t *, size_t,
 #define FT_DET_DELIVERY		0
 #define FT_DET_KIND_MAX		6	/* FT_ND_KIND_MAX */
 #define FT_DET_FIXED		36
-#define FT_DET_MAXLEN		60
+#define FT_DET_MAXLEN		68
 #define FT_DET_NOSENDER		UINT32_MAX
+/*
+ * flags: FT_DET_F_CSEQ on a delivery or an FT_ND_ANYSRC event (vlog,
+ * issue 13): the message's number on its channel (u64) follows, last,
+ * so that a replay names it whatever the sender's clock was.
+ */
+#define FT_DET_F_CSEQ		0x1u
+#define FT_ND_ANYSRC_KIND	1	/* FT_ND_ANYSRC of lib/proto */
 #define FT_LOG_BATCH_MAX	4096u	/* determinants in APPEND, RECORDS */
 #define FT_LOG_ACK_MAX		4096u	/* entries in one ACK */
 
@@ -1059,9 +1091,12 @@ struct ft_det {
 	uint32_t	probes;		/* unsuccessful probes before it */
 	uint32_t	kind;		/* FT_DET_DELIVERY or enum ft_nd_kind */
 	uint64_t	v[3];		/* kind's values; 0 for a delivery */
+	uint32_t	flags;		/* FT_DET_F_* (issue 13) */
+	uint64_t	cseq;		/* with FT_DET_F_CSEQ */
 };
 
-/* Bytes of d's encoding: FT_DET_FIXED or FT_DET_MAXLEN. */
+/* Bytes of d's encoding: FT_DET_FIXED or FT_DET_MAXLEN, 8 more with
+ * FT_DET_F_CSEQ. */
 size_t	 ft_det_size(const struct ft_det *);
 void	 ft_det_put(struct ft_wbuf *, const struct ft_det *);
 /*
@@ -1082,6 +1117,15 @@ struct ft_msg_log_append {
 	uint32_t	 rank;
 	uint32_t	 n;
 	struct ft_det	*d;
+	/*
+	 * Issue 13: the incarnation of the rank that sends (0 for its
+	 * first process, 1, 2... for each restart), a u32 after the
+	 * determinants (after rank in QUERY), left out when 0: a frame
+	 * without it is one of incarnation 0.  The logger refuses
+	 * (FT_LOG_ESTALE) APPEND and QUERY of an incarnation older than
+	 * one it has seen in either.
+	 */
+	uint32_t	 inc;
 };
 
 /*
@@ -1136,7 +1180,9 @@ enum ft_log_err {
 	FT_LOG_ECORRUPT,	/* a segment is corrupt; text names it */
 	FT_LOG_ESEQ,		/* seq is not the one expected */
 	FT_LOG_ENOMEM,
-	FT_LOG_ERR_MAX = FT_LOG_ENOMEM,
+	FT_LOG_ESTALE,		/* a newer incarnation of the rank is in
+				 * (issue 13) */
+	FT_LOG_ERR_MAX = FT_LOG_ESTALE,
 };
 struct ft_msg_log_error {
 	uint32_t	reqid;
@@ -1151,6 +1197,7 @@ struct ft_msg_log_error {
 struct ft_msg_log_query {
 	uint64_t	job;
 	uint32_t	rank;
+	uint32_t	inc;		/* issue 13: see APPEND */
 };
 
 int	 ft_msg_log_append_encode(struct ft_wbuf *, uint32_t sender,

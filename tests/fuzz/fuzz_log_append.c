@@ -20,7 +20,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	body = fuzz_check_frame(&b, FT_MSG_LOG_APPEND, data, size);
 	m2.d = b2;
 	if (ft_msg_log_append_decode(body, size, &m2, FT_LOG_BATCH_MAX) != 0 ||
-	    m.n != m2.n || memcmp(a, b2, m.n * sizeof(a[0])) != 0)
+	    m.n != m2.n || m.inc != m2.inc ||
+	    memcmp(a, b2, m.n * sizeof(a[0])) != 0)
 		abort();
 	ft_wbuf_release(&b);
 	return 0;

@@ -19,7 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	body = fuzz_check_frame(&b, FT_MSG_RTS, data, size);
 	if (ft_msg_rts_decode(body, size, &m2) != 0 || m.ctx != m2.ctx ||
 	    m.src != m2.src || m.tag != m2.tag || m.seq != m2.seq ||
-	    m.size != m2.size || m.sreq != m2.sreq)
+	    m.size != m2.size || m.sreq != m2.sreq || m.clock != m2.clock)
 		abort();
 	ft_wbuf_release(&b);
 	return 0;

@@ -17,6 +17,7 @@
 
 #define SENDER	0x01020304u
 #define JOB	0x2aull
+#define DET60	(FT_DET_FIXED + 3 * 8)	/* a record of another event */
 
 static void
 mkdet(uint64_t seq, struct ft_det *d)
@@ -41,7 +42,8 @@ det_eq(const struct ft_det *a, const struct ft_det *b)
 	return a->seq == b->seq && a->clock == b->clock &&
 	    a->sender == b->sender && a->sclock == b->sclock &&
 	    a->probes == b->probes && a->kind == b->kind &&
-	    a->v[0] == b->v[0] && a->v[1] == b->v[1] && a->v[2] == b->v[2];
+	    a->v[0] == b->v[0] && a->v[1] == b->v[1] && a->v[2] == b->v[2] &&
+	    a->flags == b->flags && a->cseq == b->cseq;
 }
 
 /* Each codec: encode a sample, decode it, cut it everywhere. */
@@ -58,7 +60,7 @@ static struct ft_log_ack s_acks[2], d_acks[FT_LOG_ACK_MAX];
 static int
 enc_append(struct ft_wbuf *b)
 {
-	struct ft_msg_log_append m = { JOB, 3, 5, s_dets };
+	struct ft_msg_log_append m = { JOB, 3, 5, s_dets, 0 };
 
 	return ft_msg_log_append_encode(b, SENDER, &m);
 }
@@ -168,7 +170,7 @@ dec_error(const uint8_t *p, size_t len)
 static int
 enc_query(struct ft_wbuf *b)
 {
-	struct ft_msg_log_query m = { JOB, 6 };
+	struct ft_msg_log_query m = { JOB, 6, 0 };
 
 	return ft_msg_log_query_encode(b, SENDER, &m);
 }
@@ -235,7 +237,7 @@ test_codec(const struct codec *c)
 static void
 test_bad_values(void)
 {
-	struct ft_msg_log_append m = { JOB, 0, 1, s_dets };
+	struct ft_msg_log_append m = { JOB, 0, 1, s_dets, 0 };
 	struct ft_msg_log_records rec = { 1, JOB, 0, 0, 0, s_dets };
 	struct ft_msg_log_error e;
 	struct ft_wbuf b;
@@ -617,15 +619,15 @@ test_records(void)
 	mkdet(3, &d);
 	ft_seg_put_det(&b, &d);
 	ft_seg_put_time(&b, 77);
-	T_EQ_INT(b.len, FT_SEG_RECHDR + FT_DET_MAXLEN + FT_SEG_RECHDR +
+	T_EQ_INT(b.len, FT_SEG_RECHDR + DET60 + FT_SEG_RECHDR +
 	    FT_SEG_TIMELEN, "records: 68 and 20 bytes");
 	T_OK(ft_seg_rec_get(b.p, b.len, &rec, &used) == 1 &&
 	    rec.type == FT_DET_TYPE && det_eq(&rec.det, &d) &&
-	    used == FT_SEG_RECHDR + FT_DET_MAXLEN, "records: a determinant");
+	    used == FT_SEG_RECHDR + DET60, "records: a determinant");
 	T_OK(ft_seg_rec_get(b.p + used, b.len - used, &rec, &used) == 1 &&
 	    rec.type == FT_SEG_TIME && rec.time_ns == 77,
 	    "records: a time stamp");
-	for (cut = 0; cut < FT_SEG_RECHDR + FT_DET_MAXLEN; cut++)
+	for (cut = 0; cut < FT_SEG_RECHDR + DET60; cut++)
 		if (ft_seg_rec_get(b.p, cut, &rec, &used) != 0)
 			bad++;
 	T_OK(bad == 0, "records: every cut says 'more'");
@@ -633,9 +635,9 @@ test_records(void)
 	T_OK(ft_seg_rec_get(b.p, b.len, &rec, &used) == -1 &&
 	    errno == EBADMSG, "records: a flipped bit fails the checksum");
 	T_OK(ft_seg_tail_torn(b.p, b.len, &good) == 0 &&
-	    good == FT_SEG_RECHDR + FT_DET_MAXLEN,
+	    good == FT_SEG_RECHDR + DET60,
 	    "records: a good record after a bad one is found");
-	T_OK(ft_seg_tail_torn(b.p, FT_SEG_RECHDR + FT_DET_MAXLEN, &good) == 1,
+	T_OK(ft_seg_tail_torn(b.p, FT_SEG_RECHDR + DET60, &good) == 1,
 	    "records: a bad one alone is a torn tail");
 	ft_wbuf_release(&b);
 }
@@ -661,6 +663,110 @@ test_format(void)
 	    "format: a short buffer is -1");
 }
 
+/* A determinant with its message's number on its channel (issue 13). */
+static void
+test_cseq(void)
+{
+	struct ft_det d, e[2];
+	struct ft_msg_log_append m = { JOB, 0, 1, &d, 0 };
+	struct ft_seg_rec rec;
+	struct ft_wbuf b;
+	char line[FT_DET_TEXT_MAX];
+	size_t used;
+	uint8_t *body;
+
+	ft_wbuf_init(&b);
+	mkdet(1, &d);
+	d.flags = FT_DET_F_CSEQ;
+	d.cseq = 0;	/* the first message of a channel */
+	T_EQ_UINT(ft_det_size(&d), FT_DET_FIXED + 8,
+	    "cseq: a delivery takes 8 bytes more");
+	T_OK(ft_msg_log_append_encode(&b, SENDER, &m) == 0, "cseq: encodes");
+	m.d = e;
+	T_OK(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, b.len -
+	    FT_WIRE_HDRLEN, &m, 2) == 0 && m.n == 1 && det_eq(&e[0], &d),
+	    "cseq: round-trips, 0 included");
+	body = b.p + FT_WIRE_HDRLEN;
+	body[16 + 3] = 0x2;
+	T_FAILS(ft_msg_log_append_decode(body, b.len - FT_WIRE_HDRLEN, &m, 2),
+	    EPROTO, "cseq: an unknown flag fails");
+	ft_wbuf_reset(&b);
+	m.d = &d;
+	m.n = 1;
+	mkdet(3, &d);
+	d.kind = 2;	/* a probe has no message */
+	d.flags = FT_DET_F_CSEQ;
+	T_FAILS(ft_msg_log_append_encode(&b, SENDER, &m), EINVAL,
+	    "cseq: on a probe it is refused");
+	d.kind = 1;	/* an ANY_SOURCE match has one */
+	d.cseq = 77;
+	T_OK(ft_msg_log_append_encode(&b, SENDER, &m) == 0 &&
+	    b.len == FT_WIRE_HDRLEN + 16 + FT_DET_MAXLEN,
+	    "cseq: an ANY_SOURCE match takes FT_DET_MAXLEN");
+	ft_wbuf_reset(&b);
+	mkdet(1, &d);
+	d.cseq = 5;
+	T_FAILS(ft_msg_log_append_encode(&b, SENDER, &m), EINVAL,
+	    "cseq: a value without the flag is refused");
+	d.flags = FT_DET_F_CSEQ;
+	ft_seg_put_det(&b, &d);
+	T_OK(ft_seg_rec_get(b.p, b.len, &rec, &used) == 1 &&
+	    det_eq(&rec.det, &d) && used == b.len,
+	    "cseq: a segment record round-trips");
+	ft_det_format(line, sizeof(line), JOB, 2, &d, 0);
+	T_EQ_STR(line, "job=000000000000002a rank=2 seq=1 clock=3 "
+	    "kind=deliver sender=1 sclock=2 probes=1 cseq=5\n",
+	    "cseq: key=value");
+	ft_det_format(line, sizeof(line), JOB, 2, &d, 1);
+	T_EQ_STR(line, "{\"job\":\"000000000000002a\",\"rank\":2,\"seq\":1,"
+	    "\"clock\":3,\"kind\":\"deliver\",\"sender\":1,\"sclock\":2,"
+	    "\"probes\":1,\"cseq\":5}\n", "cseq: JSON");
+	ft_wbuf_release(&b);
+}
+
+/* APPEND and QUERY with the sender's incarnation (issue 13). */
+static void
+test_inc(void)
+{
+	struct ft_msg_log_append m = { JOB, 3, 2, s_dets, 7 };
+	struct ft_msg_log_query q = { JOB, 6, 2 }, q2;
+	struct ft_msg_log_error e;
+	struct ft_wbuf b;
+	size_t full;
+
+	ft_wbuf_init(&b);
+	T_OK(ft_msg_log_append_encode(&b, SENDER, &m) == 0, "inc: encodes");
+	full = b.len - FT_WIRE_HDRLEN;
+	m.d = d_dets;
+	m.inc = 0;
+	T_OK(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, full, &m, 8) ==
+	    0 && m.inc == 7 && m.n == 2 && det_eq(&d_dets[1], &s_dets[1]),
+	    "inc: APPEND round-trips");
+	T_OK(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, full - 4, &m,
+	    8) == 0 && m.inc == 0, "inc: APPEND without it is incarnation 0");
+	T_FAILS(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, full - 2, &m,
+	    8), EPROTO, "inc: APPEND with 2 bytes of it fails");
+	ft_be32(b.p + b.len - 4, 0);
+	T_FAILS(ft_msg_log_append_decode(b.p + FT_WIRE_HDRLEN, full, &m, 8),
+	    EPROTO, "inc: APPEND with an explicit 0 fails");
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_log_query_encode(&b, SENDER, &q) == 0 &&
+	    b.len == FT_WIRE_HDRLEN + 16 &&
+	    ft_msg_log_query_decode(b.p + FT_WIRE_HDRLEN, 16, &q2) == 0 &&
+	    q2.inc == 2 && q2.rank == 6, "inc: QUERY round-trips");
+	T_OK(ft_msg_log_query_decode(b.p + FT_WIRE_HDRLEN, 12, &q2) == 0 &&
+	    q2.inc == 0, "inc: QUERY without it is incarnation 0");
+	ft_wbuf_reset(&b);
+	memset(&e, 0, sizeof(e));
+	e.code = FT_LOG_ESTALE;
+	snprintf(e.text, sizeof(e.text), "superseded");
+	T_OK(ft_msg_log_error_encode(&b, SENDER, &e) == 0 &&
+	    ft_msg_log_error_decode(b.p + FT_WIRE_HDRLEN, b.len -
+	    FT_WIRE_HDRLEN, &e) == 0 && e.code == FT_LOG_ESTALE,
+	    "inc: ERROR says FT_LOG_ESTALE");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -675,6 +781,8 @@ main(void)
 	test_bad_values();
 	test_records();
 	test_format();
+	test_cseq();
+	test_inc();
 	test_rlog();
 	test_foreign();
 	return t_done();

@@ -1665,7 +1665,7 @@ static int
 peer_dies_mid_message(void *arg)
 {
 	struct ft_rank_addr t[2];
-	struct ft_msg_eager eg = { 1, 0, 5, 0 };
+	struct ft_msg_eager eg = { 1, 0, 5, 0, 0 };
 	uint8_t pre[FT_WIRE_HDRLEN + FT_EAGER_FIXED], part[10];
 	const uint8_t *body;
 	struct ft_conn c;

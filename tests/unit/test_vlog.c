@@ -140,6 +140,7 @@ static uint8_t	 log_key[FT_WIRE_KEYLEN];
 static pid_t	 log_pid = -1;
 static char	 log_dir[] = "/tmp/ft-test-vlog.XXXXXX";
 static uint64_t	 next_job = 1;
+static int	 sim_strict;	/* --log-wait all for the runs that follow */
 
 
 static void
@@ -621,6 +622,7 @@ proc_init(struct sim *S, uint32_t i, uint64_t seed)
 	cf.spill_dir = "/tmp";
 	/* Small: a run spills every message past the first few. */
 	cf.log_mem = 2 * PAYLOAD;
+	cf.strict = sim_strict;
 	if (ft_proto_init(&P->proto, S->ops, &cf, &sim_core, &cores[i]) !=
 	    0) {
 		fail(S, "init: %s", strerror(errno));
@@ -1076,6 +1078,228 @@ test_checks_bite(struct sim *S)
 	    "caught (%d of %d runs)", caught, runs);
 }
 
+/*
+ * The logger race (issue 13): the appends of a process that died reach
+ * the logger after its restarted incarnation has asked what the log
+ * holds.  Reproduced in order with two clients of the real logger: the
+ * first one's appends wait in its client until the second one has its
+ * answer.
+ */
+struct fclient {
+	struct ft_logc	*c;
+	int		 opened;
+	uint64_t	 durable;
+	uint32_t	 code;		/* of the last error */
+	char		 text[256];
+	struct ft_det	 got[16];
+	uint32_t	 ngot;
+	int		 last;
+};
+
+static void
+f_acked(void *arg, uint32_t rank, uint64_t seq, uint64_t clock)
+{
+	struct fclient *f = arg;
+
+	(void)rank;
+	(void)clock;
+	f->opened = 1;
+	f->durable = seq;
+}
+
+static void
+f_records(void *arg, uint32_t rank, uint32_t reqid, const struct ft_det *d,
+    uint32_t n, int last)
+{
+	struct fclient *f = arg;
+	uint32_t i;
+
+	(void)rank;
+	(void)reqid;
+	for (i = 0; i < n && f->ngot < FT_NELEM(f->got); i++)
+		f->got[f->ngot++] = d[i];
+	f->last = last;
+}
+
+static void
+f_error(void *arg, uint32_t rank, uint32_t reqid, uint32_t code,
+    const char *text)
+{
+	struct fclient *f = arg;
+
+	(void)rank;
+	(void)reqid;
+	f->code = code;
+	snprintf(f->text, sizeof(f->text), "%s", text);
+}
+
+static const struct ft_logc_cb f_cb = { f_acked, f_records, f_error };
+
+static uint64_t	 f_want;
+
+static int
+f_opened(void *arg)
+{
+	return ((struct fclient *)arg)->opened;
+}
+
+static int
+f_durable(void *arg)
+{
+	return ((struct fclient *)arg)->durable >= f_want;
+}
+
+static int
+f_failed(void *arg)
+{
+	return ((struct fclient *)arg)->code != 0;
+}
+
+static int
+f_fetched(void *arg)
+{
+	return ((struct fclient *)arg)->last;
+}
+
+/* A client of incarnation inc for rank 0 of job, opened. */
+static int
+f_open(struct fclient *f, uint64_t job, uint32_t inc)
+{
+	memset(f, 0, sizeof(*f));
+	if ((f->c = ft_logc_new(log_addr, log_key, job, inc, &f_cb, f)) ==
+	    NULL)
+		return -1;
+	ft_logc_incarnation(f->c, inc);
+	/* The first progress connects. */
+	if (ft_logc_open(f->c, 0) != 0 || ft_logc_progress(f->c) != 0)
+		return -1;
+	return ft_logc_wait(f->c, f_opened, f, ft_now_ns() + 10000000000ull);
+}
+
+/* Append deliveries from seq first to last, of clock base + seq. */
+static int
+f_append(struct fclient *f, uint64_t first, uint64_t last, uint64_t base)
+{
+	struct ft_det d;
+	uint64_t i;
+
+	for (i = first; i <= last; i++) {
+		memset(&d, 0, sizeof(d));
+		d.seq = i;
+		d.clock = base + i;
+		d.sender = 1;
+		d.sclock = i;
+		if (ft_logc_append(f->c, 0, &d) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+f_sync(struct fclient *f, uint64_t seq)
+{
+	f_want = seq;
+	if (ft_logc_flush(f->c) != 0)
+		return -1;
+	return ft_logc_wait(f->c, f_durable, f, ft_now_ns() + 10000000000ull);
+}
+
+static void
+test_fence(void)
+{
+	struct fclient old, cur, next;
+	uint64_t job = next_job++, deadline;
+	uint32_t i;
+	int ok;
+
+	T_OK(f_open(&old, job, 0) == 0 && old.durable == 0 &&
+	    f_append(&old, 1, 5, 0) == 0 && f_sync(&old, 5) == 0,
+	    "fence: incarnation 0 logs 5 records");
+	/* Its last three wait in its client: sent after it died. */
+	T_OK(f_append(&old, 6, 8, 0) == 0, "fence: 3 more, not sent yet");
+	T_OK(f_open(&cur, job, 1) == 0 && cur.durable == 5,
+	    "fence: incarnation 1 is told the log holds 5");
+	deadline = ft_now_ns() + 10000000000ull;
+	T_OK(ft_logc_flush(old.c) == 0 &&
+	    ft_logc_wait(old.c, f_failed, &old, deadline) == 0 &&
+	    old.code == FT_LOG_ESTALE &&
+	    strstr(old.text, "incarnation 0 of rank 0 is superseded by "
+	    "incarnation 1") != NULL, "fence: the late appends of "
+	    "incarnation 0 are refused, saying why (%s)", old.text);
+	T_OK(f_append(&cur, 6, 7, 100) == 0 && f_sync(&cur, 7) == 0 &&
+	    cur.code == 0, "fence: incarnation 1 appends 6 and 7, and is "
+	    "not refused because of incarnation 0");
+	T_OK(ft_logc_fetch(cur.c, 0, 1, 0) != 0 &&
+	    ft_logc_wait(cur.c, f_fetched, &cur, ft_now_ns() +
+	    10000000000ull) == 0 && cur.ngot == 7, "fence: the log holds 7");
+	for (ok = 1, i = 0; i < cur.ngot; i++)
+		if (cur.got[i].seq != i + 1 ||
+		    cur.got[i].clock != (i < 5 ? 0 : 100) + i + 1)
+			ok = 0;
+	T_OK(ok, "fence: 6 and 7 are incarnation 1's, not the stale ones");
+	/* A second restart fences off the first one's too. */
+	T_OK(f_open(&next, job, 2) == 0 && next.durable == 7,
+	    "fence: incarnation 2 is told the log holds 7");
+	cur.code = 0;
+	T_OK(f_append(&cur, 8, 8, 100) == 0 && ft_logc_flush(cur.c) == 0 &&
+	    ft_logc_wait(cur.c, f_failed, &cur, ft_now_ns() +
+	    10000000000ull) == 0 && cur.code == FT_LOG_ESTALE,
+	    "fence: then incarnation 1 is refused");
+	T_OK(f_append(&next, 8, 8, 200) == 0 && f_sync(&next, 8) == 0,
+	    "fence: and incarnation 2 goes on");
+	ft_logc_free(old.c);
+	ft_logc_free(cur.c);
+	ft_logc_free(next.c);
+}
+
+/*
+ * The pessimistic rule (ft(7)): by default a send waits only for the
+ * determinants of nondeterministic outcomes and what was recorded before
+ * them (--log-wait nondet), strictly for every determinant (all).  The
+ * same seeds and kill schedules, under each rule: every restart must
+ * give every process the program's messages, in the program's order,
+ * with the bytes their senders made, under the relaxed rule as under
+ * the strict one.  Kills fall anywhere, so under the relaxed rule many
+ * of them find deliveries made and not yet logged.
+ */
+static void
+test_rules(struct sim *S, uint32_t nranks, int runs)
+{
+	uint64_t rng = 777, at[2];
+	uint32_t kills[2];
+	long steps;
+	int i, k, ok = 1, done = 0;
+
+	for (i = 0; i < runs && ok; i++) {
+		uint64_t seed = 1 + rnd(&rng) % 1000;
+
+		sim_strict = 0;
+		if (!run_check(S, &ft__proto_vlog, nranks, seed, NULL, NULL, 0,
+		    &steps) || steps <= 0) {
+			ok = 0;
+			break;
+		}
+		for (k = 0; k < 2; k++) {
+			kills[k] = (uint32_t)(rnd(&rng) % nranks);
+			at[k] = (k > 0 ? at[k - 1] : 0) +
+			    rnd(&rng) % (uint64_t)(steps / 2 + 1);
+		}
+		for (sim_strict = 1; sim_strict >= 0 && ok; sim_strict--) {
+			ok = run_check(S, &ft__proto_vlog, nranks, seed, kills,
+			    at, 2, NULL);
+			if (!ok)
+				t_diag("seed %" PRIu64 ", --log-wait %s: %s",
+				    seed, sim_strict ? "all" : "nondet",
+				    S->err);
+		}
+		done++;
+	}
+	sim_strict = 0;
+	T_OK(ok, "sim: %u ranks, 2 kills: restarts under the relaxed rule "
+	    "hold as under the strict one (%d schedules, each under both)",
+	    nranks, done);
+}
+
 static volatile sig_atomic_t logger_stop;
 
 static int
@@ -1130,6 +1354,7 @@ main(void)
 		stop_logger();
 		return t_done();
 	}
+	test_fence();
 	test_fault_free(&S);
 	test_checks_bite(&S);
 	test_every_kill(&S, 3, 2, 1);
@@ -1137,6 +1362,7 @@ main(void)
 	test_kills(&S, 3, 2, 1, 60);
 	test_kills(&S, 3, 3, 1, 40);
 	test_kills(&S, 4, 4, 0, 40);
+	test_rules(&S, 3, 20);
 	stop_logger();
 	return t_done();
 }

@@ -2180,6 +2180,67 @@ test_vlog_digest(void)
 	ft_wbuf_release(&b);
 }
 
+/* EAGER and RTS with the sender's clock (vlog, issue 13). */
+static void
+test_clock(void)
+{
+	uint8_t pre[FT_WIRE_HDRLEN + FT_EAGER_FIXED + FT_EAGER_CLOCK];
+	struct ft_msg_eager e = { 3, 1, 7, 42, 0x0102030405060708ull }, e2;
+	struct ft_msg_rts rts = { 3, 1, 7, 42, 1 << 20, 99, 12345 }, r2;
+	struct ft_hdr h;
+	struct ft_wbuf b;
+	size_t n, bad;
+
+	T_EQ_UINT(ft_msg_eager_fixed(&e), FT_EAGER_FIXED + FT_EAGER_CLOCK,
+	    "eager: the clock takes 8 bytes");
+	T_OK(ft_msg_eager_cprefix(pre, SENDER, &e, 100) == 0 &&
+	    ft_hdr_decode(pre, &h) == 0 && h.flags == FT_FLAG_CLOCK &&
+	    h.len == sizeof(pre) + 100, "eager: a clock sets FT_FLAG_CLOCK");
+	T_OK(ft_msg_eager_cdecode(pre + FT_WIRE_HDRLEN, sizeof(pre) -
+	    FT_WIRE_HDRLEN, h.flags, &e2) == 0 && e2.clock == e.clock &&
+	    e2.seq == e.seq && e2.tag == e.tag && e2.ctx == e.ctx &&
+	    e2.src == e.src, "eager: the clock round-trips");
+	for (bad = 0, n = 0; n < FT_EAGER_FIXED + FT_EAGER_CLOCK; n++) {
+		errno = 0;
+		if (ft_msg_eager_cdecode(pre + FT_WIRE_HDRLEN, n,
+		    FT_FLAG_CLOCK, &e2) != -1 || errno != EPROTO)
+			bad++;
+	}
+	T_OK(bad == 0, "eager: a clock cut anywhere fails");
+	T_OK(ft_msg_eager_cdecode(pre + FT_WIRE_HDRLEN, FT_EAGER_FIXED, 0,
+	    &e2) == 0 && e2.clock == 0,
+	    "eager: without the flag, no clock is read");
+	memset(pre + FT_WIRE_HDRLEN + FT_EAGER_FIXED, 0, FT_EAGER_CLOCK);
+	T_FAILS(ft_msg_eager_cdecode(pre + FT_WIRE_HDRLEN, sizeof(pre) -
+	    FT_WIRE_HDRLEN, FT_FLAG_CLOCK, &e2), EPROTO,
+	    "eager: a clock of 0 with the flag fails");
+	e.clock = 0;
+	T_OK(ft_msg_eager_cprefix(pre, SENDER, &e, 0) == 0 &&
+	    ft_hdr_decode(pre, &h) == 0 && h.flags == 0 &&
+	    h.len == FT_WIRE_HDRLEN + FT_EAGER_FIXED,
+	    "eager: no clock, the frame of old");
+
+	ft_wbuf_init(&b);
+	T_OK(ft_msg_rts_encode(&b, SENDER, 0, &rts) == 0 &&
+	    b.len == FT_WIRE_HDRLEN + 44, "rts: a clock adds 8 bytes");
+	T_OK(ft_msg_rts_decode(b.p + FT_WIRE_HDRLEN, b.len - FT_WIRE_HDRLEN,
+	    &r2) == 0 && r2.clock == 12345 && r2.sreq == 99 &&
+	    r2.size == 1 << 20, "rts: the clock round-trips");
+	T_OK(ft_msg_rts_decode(b.p + FT_WIRE_HDRLEN, 36, &r2) == 0 &&
+	    r2.clock == 0, "rts: the 36 bytes of old have no clock");
+	for (bad = 0, n = 37; n < 44; n++) {
+		errno = 0;
+		if (ft_msg_rts_decode(b.p + FT_WIRE_HDRLEN, n, &r2) != -1 ||
+		    errno != EPROTO)
+			bad++;
+	}
+	T_OK(bad == 0, "rts: 37 to 43 bytes fail");
+	memset(b.p + FT_WIRE_HDRLEN + 36, 0, 8);
+	T_FAILS(ft_msg_rts_decode(b.p + FT_WIRE_HDRLEN, 44, &r2), EPROTO,
+	    "rts: a trailing clock of 0 fails (it is left out)");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -2198,5 +2259,6 @@ main(void)
 	test_decide();
 	test_dynamic();
 	test_vlog_digest();
+	test_clock();
 	return t_done();
 }
