@@ -33,6 +33,9 @@ struct ft__rank_env {
 	uint64_t	 job_id;	/* FT_JOB_ID */
 	uint32_t	 incarnation;	/* FT_INCARNATION: restarts so far */
 	int		 log_keyfd;	/* FT_LOG_KEY_FD, or -1 */
+	/* --ft coord: a rollback to rollback_epoch (FT_CKPT_ROLLBACK). */
+	int		 rollback;
+	uint64_t	 rollback_epoch;
 };
 
 #define FT__ENV_MAX	24

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "coord.h"
 #include "child.h"
 #include "logger.h"
 #include "remote.h"
@@ -73,6 +74,10 @@ struct lrank {
 	 * the last one died (ft_now_ns). */
 	uint32_t	 incarnation;
 	uint64_t	 died_ns;
+	/* --ft coord: the newest epoch it made durable, and where its
+	 * output stood at its recent cuts (coord.c). */
+	uint64_t	 ck_durable;
+	struct ft__coord_cut ck_cut[FT__COORD_CUTS];
 };
 
 struct lconn {
@@ -150,9 +155,13 @@ struct launcher {
 	const char		*logdir_used;	/* the one it logs in */
 	uint32_t		 logger_restarts;
 	uint64_t		 restarts;
+	/* --ft coord: every rank rolls back on a failure. */
+	struct ft__coord	 coord;
 };
 
 static void	process_rejoined(struct launcher *, uint32_t);
+static int	coord_note(struct launcher *, struct lconn *, const char *);
+static void	coord_reaped(struct launcher *);
 
 static volatile sig_atomic_t got_chld, got_term;
 static volatile sig_atomic_t term_signo;
@@ -474,7 +483,7 @@ end_outputs(struct launcher *l)
 	uint32_t i;
 	int k;
 
-	if (l->nrep == 1 && !l->vlog)
+	if (l->nrep == 1 && !l->vlog && !l->coord.on)
 		return;
 	for (i = 0; i < l->n; i++) {
 		r = &l->ranks[i];
@@ -504,7 +513,8 @@ read_output(struct launcher *l, uint32_t rank, struct outbuf *o)
 		if (n <= 0) {
 			/* Replicated, a cut line is printed at the end, from
 			 * a replica that ended well (end_outputs). */
-			flush_lines(l, rank, o, l->nrep == 1 && !l->vlog);
+			flush_lines(l, rank, o, l->nrep == 1 && !l->vlog &&
+			    !l->coord.on);
 			close(o->fd);
 			o->fd = -1;
 			break;
@@ -802,6 +812,10 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	    l->ranks[i].incarnation, l->ranks[i].rank, l->ranks[i].replica,
 	    &re.kill_after, &re.kill_signal))
 		l->ranks[i].injected = 1;
+	if (l->coord.on && l->coord.rolling) {
+		re.rollback = 1;
+		re.rollback_epoch = l->coord.target;
+	}
 	if (l->vlog) {
 		re.log_addr = l->log_addr;
 		re.job_id = l->job_id;
@@ -1007,6 +1021,8 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 		    (double)(ft_now_ns() - r->died_ns) / 1e6 : 0.0);
 		return 0;
 	}
+	if (n.kind == FT_NOTE_CKPT)
+		return coord_note(l, lc, n.text);
 	if (n.kind == FT_NOTE_WARNING) {
 		len = strlen(shown);
 		shown[len++] = '\n';
@@ -1064,6 +1080,9 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	case FT_MSG_ABORT:
 		if (ft_msg_abort_decode(body, blen, &ab) != 0)
 			return -1;
+		/* --ft coord: it is being killed to roll back. */
+		if (l->coord.rolling)
+			return 0;
 		/* It exits by itself, with its code. */
 		r->aborted = 1;
 		json_quote(ab.reason[0] != '\0' ? ab.reason : "MPI_Abort",
@@ -1539,6 +1558,144 @@ process_rejoined(struct launcher *l, uint32_t i)
 	    "\"incarnation\":%u", i, (int)r->pid, r->incarnation);
 }
 
+/*
+ * --ft coord: rank lc->rank is at the cut of an epoch (its output is
+ * flushed: where it stands now is where a rollback to that epoch
+ * starts printing again), or has committed an image.  The newest
+ * epoch that every rank made durable is the job's complete global
+ * checkpoint (ft(7)).
+ */
+static int
+coord_note(struct launcher *l, struct lconn *lc, const char *text)
+{
+	struct lrank *r = &l->ranks[lc->rank];
+	uint64_t epoch, min = UINT64_MAX;
+	int cut, durable;
+	uint32_t k;
+
+	if (!l->coord.on || r->spec != NULL ||
+	    ft__coord_note_parse(text, &epoch, &cut, &durable) != 0)
+		return -1;
+	if (cut) {
+		/* What it wrote before telling us is in its pipes. */
+		read_output(l, (uint32_t)lc->rank, &r->out);
+		read_output(l, (uint32_t)lc->rank, &r->err);
+		ft__coord_cut_put(r->ck_cut, epoch, r->out.off + r->out.len,
+		    r->err.off + r->err.len);
+		return 0;
+	}
+	if (!durable || epoch <= r->ck_durable)
+		return 0;
+	r->ck_durable = epoch;
+	for (k = 0; k < l->n; k++)
+		if (l->ranks[k].ck_durable < min)
+			min = l->ranks[k].ck_durable;
+	if (min > l->coord.complete) {
+		l->coord.complete = min;
+		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
+		    "\"complete\":true", (unsigned long long)min);
+	}
+	return 0;
+}
+
+/* --ft coord: every process of the job is gone; start them all again. */
+static void
+coord_restart_all(struct launcher *l)
+{
+	struct lrank *r;
+	uint64_t out, err;
+	uint32_t k;
+
+	l->registered = l->finalized = 0;
+	l->ndead = 0;
+	l->table_sent = 0;
+	l->unjoined = -1;
+	for (k = 0; k < l->n; k++) {
+		r = &l->ranks[k];
+		r->dead = 0;
+		r->ck_durable = l->coord.target;
+		if (ft__coord_cut_get(r->ck_cut, l->coord.target, &out,
+		    &err) != 0)
+			out = err = 0;	/* not reached: checked before */
+		restart_process(l, k);
+		if (l->aborting)
+			return;
+		/* It prints again from there: what was shown is not. */
+		r->out.off = out;
+		r->err.off = err;
+	}
+	event(l, "\"event\":\"rollback\",\"epoch\":%llu,\"ms\":%.3f",
+	    (unsigned long long)l->coord.target,
+	    (double)(ft_now_ns() - l->coord.failed_ns) / 1e6);
+	l->coord.rolling = 0;
+}
+
+/* --ft coord: a process is reaped while the job rolls back. */
+static void
+coord_reaped(struct launcher *l)
+{
+	if (l->running == 0)
+		coord_restart_all(l);
+}
+
+/*
+ * --ft coord: process i died by a signal (or hung).  Every rank rolls
+ * back to the newest complete global checkpoint: the others are
+ * killed, and once all are reaped, all start again from it (or from
+ * the beginning when there is none yet).
+ */
+static int
+coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
+{
+	struct lrank *r = &l->ranks[i];
+	uint64_t out, err;
+	char name[48];
+	uint32_t k;
+
+	if (!(WIFSIGNALED(r->status) || r->hung) || r->remote)
+		return -1;
+	if (l->coord.rolling) {
+		coord_reaped(l);
+		return 0;
+	}
+	failure_events(l, i, how, ft_now_ns());
+	if (++l->coord.rollbacks > FT__COORD_ROLLBACKS_MAX) {
+		ft_warnx("%s (pid %d) %s%s; %u rollbacks already: aborting "
+		    "the job", who(l, i, name, sizeof(name)), (int)r->pid,
+		    how, seen, FT__COORD_ROLLBACKS_MAX);
+		return -1;
+	}
+	/* Every rank must know where its output stood then. */
+	for (k = 0; k < l->n; k++)
+		if (ft__coord_cut_get(l->ranks[k].ck_cut, l->coord.complete,
+		    &out, &err) != 0) {
+			ft_warnx("%s (pid %d) %s%s; rank %u's output at epoch "
+			    "%llu is not known: aborting the job", who(l, i,
+			    name, sizeof(name)), (int)r->pid, how, seen, k,
+			    (unsigned long long)l->coord.complete);
+			return -1;
+		}
+	l->coord.target = l->coord.complete;
+	l->coord.rolling = 1;
+	l->coord.failed_ns = ft_now_ns();
+	if (l->coord.target > 0)
+		ft_warnx("%s (pid %d) %s%s; every rank rolls back to epoch "
+		    "%llu (--ft coord)", who(l, i, name, sizeof(name)),
+		    (int)r->pid, how, seen,
+		    (unsigned long long)l->coord.target);
+	else
+		ft_warnx("%s (pid %d) %s%s; no complete checkpoint yet: every "
+		    "rank starts again (--ft coord)", who(l, i, name,
+		    sizeof(name)), (int)r->pid, how, seen);
+	for (k = 0; k < l->n; k++)
+		if (l->ranks[k].state == R_RUNNING && l->ranks[k].pid > 0) {
+			l->ranks[k].sent_sig = SIGKILL;
+			proc_signal(l, k, SIGKILL);
+		}
+	coord_reaped(l);
+	return 0;
+}
+
 static void
 process_failed(struct launcher *l, uint32_t i, const char *how)
 {
@@ -1551,6 +1708,9 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 
 	if (l->vlog && l->table_sent && !l->aborting &&
 	    vlog_failed(l, i, how, seen) == 0)
+		return;
+	if (l->coord.on && !l->aborting && (l->table_sent ||
+	    l->coord.rolling) && coord_failed(l, i, how, seen) == 0)
 		return;
 	if (l->ulfm && l->table_sent && !r->dead) {
 		/* Past MPI_Finalize it is no failure: its status counts. */
@@ -1720,6 +1880,11 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 	/* A spawn that this process was part of fails with it. */
 	if (r->spec != NULL && ft__spawn_exited(l->sp, i))
 		return;
+	/* --ft coord: killed to roll back, or died meanwhile. */
+	if (l->coord.rolling && !l->aborting) {
+		coord_reaped(l);
+		return;
+	}
 	/* Declared failed when it fell silent, or ended the job itself. */
 	if (r->hung || r->aborted)
 		return;
@@ -2606,6 +2771,7 @@ ft_launch_run(const struct ft_launch *cf)
 	l.nrep = cf->nrep > 1 ? cf->nrep : 1;
 	l.ulfm = cf->proto != NULL && strcmp(cf->proto, "ulfm") == 0;
 	l.vlog = cf->proto != NULL && strcmp(cf->proto, "vlog") == 0;
+	l.coord.on = cf->proto != NULL && strcmp(cf->proto, "coord") == 0;
 	l.logger.pid = -1;
 	l.n = cf->nranks * l.nrep;
 	l.n0 = l.n;

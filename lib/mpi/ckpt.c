@@ -48,6 +48,8 @@
 #define ENV_RESTART	"FT_CKPT_RESTART"
 #define ENV_KEEP	"FT_CKPT_KEEP"
 #define ENV_LEVEL	"FT_CKPT_LEVEL"
+#define ENV_ROLLBACK	"FT_CKPT_ROLLBACK"	/* --ft coord: epoch limit */
+#define PSTATE_MAX	(UINT64_C(1) << 32)
 #define CHECKS		10		/* checks per interval */
 #define STRIDE_MAX	100000u
 #define PUSH_TIMEOUT	(60ull * 1000000000u)
@@ -90,6 +92,16 @@ static struct {
 	int		 lease;
 	struct ft_ckpt_stat st;
 	struct pusher	 push;
+	/* --ft coord: the last cut, the cut whose channel state is still
+	 * being recorded (its regions copied), the last epoch ftrun was
+	 * told is durable. */
+	int		 coord;
+	uint64_t	 cut;
+	struct {
+		uint64_t	 epoch, t0;
+		void		**copy;
+	}		 pend;
+	uint64_t	 told_durable;
 } S = { .lease = -1 };
 
 static int
@@ -226,10 +238,10 @@ newest_good(const uint64_t *eps, size_t n, uint64_t limit)
  * are removed, so that they can never be mistaken for one.
  */
 static void
-restart_agree(void)
+restart_agree(uint64_t limit)
 {
 	char path[PATH_MAX];
-	uint64_t *eps, c = UINT64_MAX, mine;
+	uint64_t *eps, c = limit, mine;
 	size_t n, i;
 
 	if (local_epochs(&eps, &n) != 0)
@@ -250,10 +262,10 @@ restart_agree(void)
 	free(eps);
 	S.epoch = c;
 	S.restarted = c > 0;
-	if (c == 0 && S.rank == 0)
+	if (c == 0 && S.rank == 0 && limit == UINT64_MAX)
 		ft_warnx("no complete checkpoint of job %016" PRIx64 " in "
 		    "'%s': starting from the beginning", S.job, S.dir);
-	else if (S.rank == 0)
+	else if (S.rank == 0 && c > 0)
 		ft_info("restarting job %016" PRIx64 " from epoch %" PRIu64,
 		    S.job, c);
 }
@@ -297,8 +309,14 @@ setup(void)
 		S.size = (uint32_t)sz;
 	}
 	S.enabled = 1;
-	if ((s = getenv(ENV_RESTART)) != NULL && strcmp(s, "1") == 0)
-		restart_agree();
+	S.coord = strcmp(ft__mpi.env.proto, "coord") == 0;
+	if ((s = getenv(ENV_ROLLBACK)) != NULL && *s != '\0')
+		/* --ft coord: ftrun rolls the job back to the newest epoch
+		 * every rank made durable (ft(7)). */
+		restart_agree(env_u64(ENV_ROLLBACK, 0, 10));
+	else if ((s = getenv(ENV_RESTART)) != NULL && strcmp(s, "1") == 0)
+		restart_agree(UINT64_MAX);
+	S.cut = S.epoch;
 	S.lease = ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch, -1, why,
 	    sizeof(why));
 	if (S.lease < 0)
@@ -333,6 +351,38 @@ ft_restarted(void)
 {
 	ensure();
 	return S.restarted;
+}
+
+/*
+ * The protocol's state in the image (coord: the messages in flight at
+ * the cut) goes back to the protocol, which delivers them again.
+ */
+static int
+restore_pstate(struct ft_ckpt_reader *r, const char *path)
+{
+	struct ft_rbuf rb;
+	uint8_t *buf;
+	int rc;
+
+	if (r->h->pstate == 0)
+		return 0;
+	if (r->h->pstate > PSTATE_MAX || (buf = malloc(r->h->pstate)) ==
+	    NULL) {
+		snprintf(r->why, sizeof(r->why), "image '%.200s': no room for "
+		    "%" PRIu64 " bytes of protocol state", path, r->h->pstate);
+		return -1;
+	}
+	if ((rc = ft_ckpt_read(r, buf, r->h->pstate)) == 0) {
+		ft_rbuf_init(&rb, buf, r->h->pstate);
+		if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
+			snprintf(r->why, sizeof(r->why), "image '%.200s': its "
+			    "%s state is not this protocol's, or is damaged",
+			    path, r->h->proto);
+			rc = -1;
+		}
+	}
+	free(buf);
+	return rc;
 }
 
 FT_EXPORT int
@@ -382,6 +432,8 @@ ft_recover(void)
 		    r.h->reg[i].size) != 0)
 			goto out;
 	}
+	if (restore_pstate(&r, path) != 0)
+		goto out;
 	rc = ft_ckpt_done(&r);
 out:
 	if (rc != 0)
@@ -442,43 +494,42 @@ due(void)
 	return out[0] != 0;
 }
 
-FT_EXPORT int
-ft_checkpoint(void)
+/*
+ * Write epoch's image from src[] (the regions' bytes) and pstate (the
+ * protocol's state, may be NULL), then retire, pin and push.  t0: when
+ * its ft_checkpoint() began.  0, or -1 (said why).
+ */
+static int
+write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
+    uint64_t t0)
 {
 	struct ft_ckpt_hdr *h;
-	const void **src;
-	char name[FT_CKPT_NAME_MAX], why[FT_LOG_WHY];
-	uint64_t t0 = ft_now_ns();
+	char name[FT_CKPT_NAME_MAX], why[FT_LOG_WHY], text[64];
 	size_t i;
 	int dfd, rc = -1;
 
-	ensure();
-	if (!S.enabled || !due())
-		return 0;
-	if ((h = calloc(1, sizeof(*h))) == NULL ||
-	    (src = calloc(S.nreg + 1, sizeof(*src))) == NULL) {
-		free(h);
+	if ((h = calloc(1, sizeof(*h))) == NULL)
 		return -1;
-	}
 	h->job = S.job;
 	h->rank = S.rank;
 	h->nranks = S.size;
-	h->epoch = S.epoch + 1;
+	h->epoch = epoch;
 	snprintf(h->proto, sizeof(h->proto), "%.15s", ft__mpi.env.proto[0] !=
 	    '\0' ? ft__mpi.env.proto : "none");
 	h->level = (uint8_t)S.level;
 	h->nregions = (uint32_t)S.nreg;
+	h->pstate = pstate != NULL ? pstate->len : 0;
 	for (i = 0; i < S.nreg; i++) {
 		h->reg[i].id = (uint32_t)S.reg[i].id;
 		h->reg[i].size = S.reg[i].size;
-		src[i] = S.reg[i].p;
 	}
 	(void)ft_ckpt_name(name, sizeof(name), S.job, S.rank, h->epoch);
 	if ((dfd = open(S.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		ft_error("checkpoint directory '%s'", S.dir);
 		goto out;
 	}
-	rc = ft_ckpt_write(dfd, name, h, src, NULL, why, sizeof(why));
+	rc = ft_ckpt_write(dfd, name, h, src, pstate != NULL ? pstate->p :
+	    NULL, why, sizeof(why));
 	close(dfd);
 	if (rc != 0) {
 		ft_errorx("checkpoint of epoch %" PRIu64 ": %s", h->epoch,
@@ -491,22 +542,231 @@ ft_checkpoint(void)
 		(void)ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch - 1, S.lease,
 		    why, sizeof(why));
 	retire();
+	if (S.push.started)
+		pthread_mutex_lock(&S.push.mu);
 	S.st.epoch = S.epoch;
 	S.st.raw = h->raw;
 	S.st.stored = h->hdrlen + h->stored;
 	S.st.held_ns = ft_now_ns() - t0;
 	if (S.push.started) {
-		pthread_mutex_lock(&S.push.mu);
 		S.push.want = S.epoch;
 		S.push.want_t0 = t0;
 		pthread_cond_signal(&S.push.cv);
 		pthread_mutex_unlock(&S.push.mu);
 	}
-	rc = 1;
+	if (S.coord) {
+		/* Without a server, the directory is the store. */
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=%d",
+		    S.epoch, !S.push.started);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+		if (!S.push.started)
+			S.told_durable = S.epoch;
+	}
+	rc = 0;
 out:
 	free(h);
-	free(src);
 	return rc;
+}
+
+/* Regions' current bytes, for write_image (calloc'd array). */
+static const void **
+regions_now(void)
+{
+	const void **src;
+	size_t i;
+
+	if ((src = calloc(S.nreg + 1, sizeof(*src))) == NULL)
+		return NULL;
+	for (i = 0; i < S.nreg; i++)
+		src[i] = S.reg[i].p;
+	return src;
+}
+
+static void
+pend_free(void)
+{
+	size_t i;
+
+	if (S.pend.copy != NULL)
+		for (i = 0; i < S.nreg; i++)
+			free(S.pend.copy[i]);
+	free(S.pend.copy);
+	S.pend.copy = NULL;
+	S.pend.epoch = 0;
+}
+
+static int
+markers_in(void *arg)
+{
+	struct ft_ext x = { .op = FT_EXT_CKPT_MARKERS };
+
+	x.epoch = *(uint64_t *)arg;
+	return ft_pt_ext(ft__mpi.pt, &x) != 0 || x.result;
+}
+
+/*
+ * --ft coord: the cut's channel state is whole (1), not yet (0), or
+ * the cut is inconsistent (-1, said why).
+ */
+static int
+coord_ready(uint64_t epoch)
+{
+	struct ft_ext x = { .op = FT_EXT_CKPT_READY };
+
+	x.epoch = epoch;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {
+		ft_error("epoch %" PRIu64, epoch);
+		return -1;
+	}
+	if (x.err) {
+		ft_warnx("epoch %" PRIu64 " is not saved: a message sent after "
+		    "its sender's checkpoint was received before this rank's "
+		    "(ft_checkpoint() must be called where no such message "
+		    "is under way)", epoch);
+		return -1;
+	}
+	return x.result;
+}
+
+/* Write the cut's image: the regions (now, or as copied), the state. */
+static int
+coord_write(uint64_t epoch, const void **src, uint64_t t0)
+{
+	struct ft_wbuf wb;
+	int rc;
+
+	ft_wbuf_init(&wb);
+	if (ft_pt_save(ft__mpi.pt, &wb) != 0) {
+		ft_error("epoch %" PRIu64 ": the protocol's state", epoch);
+		ft_wbuf_release(&wb);
+		return -1;
+	}
+	rc = write_image(epoch, src, &wb, t0);
+	ft_wbuf_release(&wb);
+	return rc;
+}
+
+static void
+coord_abandon(void)
+{
+	struct ft_ext x = { .op = FT_EXT_CKPT_ABANDON };
+
+	(void)ft_pt_ext(ft__mpi.pt, &x);
+	pend_free();
+}
+
+/*
+ * --ft coord, at every call: a cut whose channel state is now whole is
+ * written; an epoch the server acknowledged is told to ftrun.
+ */
+static void
+coord_poll(void)
+{
+	char text[64];
+	uint64_t d;
+	int r;
+
+	if (S.pend.epoch != 0 && (r = coord_ready(S.pend.epoch)) != 0) {
+		if (r == 1)
+			(void)coord_write(S.pend.epoch,
+			    (const void **)S.pend.copy, S.pend.t0);
+		if (r != 1)
+			coord_abandon();
+		pend_free();
+	}
+	if (!S.push.started)
+		return;
+	pthread_mutex_lock(&S.push.mu);
+	d = S.st.durable_epoch;
+	pthread_mutex_unlock(&S.push.mu);
+	if (d > S.told_durable) {
+		S.told_durable = d;
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=1", d);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+	}
+}
+
+/*
+ * --ft coord: the cut of the next epoch.  Output so far is flushed and
+ * ftrun told (what a rollback to it must not print again), markers go
+ * out, and once every rank's marker is here the image is written, or,
+ * while messages in flight across the cut are still to be received,
+ * the regions are copied and written when they are.
+ */
+static int
+coord_checkpoint(uint64_t t0)
+{
+	struct ft_ext x = { .op = FT_EXT_CKPT_CUT };
+	const void **src;
+	char text[64];
+	uint64_t e;
+	size_t i;
+	int r;
+
+	if (S.pend.epoch != 0) {
+		ft_warnx("epoch %" PRIu64 " is not saved: messages in flight "
+		    "at its checkpoint were not received before the next",
+		    S.pend.epoch);
+		coord_abandon();
+	}
+	e = x.epoch = ++S.cut;
+	fflush(stdout);
+	fflush(stderr);
+	snprintf(text, sizeof(text), "epoch=%" PRIu64 " cut=1", e);
+	ft__mpi_note(FT_NOTE_CKPT, text);
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {
+		ft_error("checkpoint of epoch %" PRIu64, e);
+		return -1;
+	}
+	ft__mpi_wait(markers_in, &e);
+	if ((r = coord_ready(e)) < 0) {
+		coord_abandon();
+		return 0;
+	}
+	if (r == 1) {
+		if ((src = regions_now()) == NULL)
+			return -1;
+		r = coord_write(e, src, t0);
+		free(src);
+		return r == 0 ? 1 : -1;
+	}
+	if ((S.pend.copy = calloc(S.nreg + 1, sizeof(void *))) == NULL)
+		return -1;
+	for (i = 0; i < S.nreg; i++) {
+		if (S.reg[i].size > 0 && (S.pend.copy[i] =
+		    malloc(S.reg[i].size)) == NULL) {
+			coord_abandon();
+			return -1;
+		}
+		if (S.reg[i].size > 0)
+			memcpy(S.pend.copy[i], S.reg[i].p, S.reg[i].size);
+	}
+	S.pend.epoch = e;
+	S.pend.t0 = t0;
+	return 1;
+}
+
+FT_EXPORT int
+ft_checkpoint(void)
+{
+	const void **src;
+	uint64_t t0 = ft_now_ns();
+	int rc;
+
+	ensure();
+	if (!S.enabled)
+		return 0;
+	if (S.coord)
+		coord_poll();
+	if (!due())
+		return 0;
+	if (S.coord)
+		return coord_checkpoint(t0);
+	if ((src = regions_now()) == NULL)
+		return -1;
+	rc = write_image(S.epoch + 1, src, NULL, t0);
+	free(src);
+	return rc == 0 ? 1 : -1;
 }
 
 FT_EXPORT int

@@ -45,6 +45,12 @@ to_launcher(uint32_t kind, const char *text)
 	ft_wbuf_release(&wb);
 }
 
+void
+ft__mpi_note(uint32_t kind, const char *text)
+{
+	to_launcher(kind, text);
+}
+
 static void
 diag_to_launcher(const char *line, size_t len)
 {

@@ -288,5 +288,7 @@ void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
 
 /* ckpt.c: push what is left to the checkpoint server, free its comm. */
 void	 ft__ckpt_finalize(void);
+/* Tell the launcher something (enum ft_note_kind), best effort. */
+void	 ft__mpi_note(uint32_t kind, const char *text);
 
 #endif

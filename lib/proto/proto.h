@@ -239,7 +239,21 @@ struct ft_core_ops {
 	 */
 	void	(*watch)(void *core, int fd, short events,
 		    uint64_t deadline_ns);
+	/*
+	 * Coordinated checkpoint (coord), appended.  Deliver again message
+	 * m, which a checkpoint image recorded in flight (m->src sent it
+	 * before its cut, we had not received it at ours): it is matched
+	 * as an eager message from m->src (m->csrc in context m->ctx)
+	 * that arrived before any other from m->src not injected, after
+	 * those injected before it.  m->seq must have FT_SEQ_INJECTED set;
+	 * it comes back so in deliver.  The bytes are copied.  Never calls
+	 * a hook but match and deliver.  0, or -1 with errno.
+	 */
+	int	(*inject)(void *core, const struct ft_msg *m);
 };
+
+/* coord: the bit of an injected message's seq (core->inject). */
+#define FT_SEQ_INJECTED	(UINT64_C(1) << 63)
 
 #define FT_PROTO_FANOUT_MAX	16
 
@@ -276,6 +290,20 @@ enum ft_ext_op {
 	/* result: the number of agreement instances kept (joined and not
 	 * forgotten), for tests of their lifetime. */
 	FT_EXT_AGREE_KEPT,
+	/*
+	 * Coordinated checkpoint (coord), appended.  CUT: this process
+	 * reached the cut of epoch (ft_checkpoint): markers go out on
+	 * every channel.  MARKERS: result 1 once every other rank's marker
+	 * of that epoch is here.  READY: result 1 once the channel state
+	 * is whole (every message in flight across the cut was delivered
+	 * and recorded); err 1 when the cut is not consistent (a message
+	 * sent after its sender's cut was received before ours), and the
+	 * epoch must not be saved.  ABANDON: forget the cut.
+	 */
+	FT_EXT_CKPT_CUT,
+	FT_EXT_CKPT_MARKERS,
+	FT_EXT_CKPT_READY,
+	FT_EXT_CKPT_ABANDON,
 };
 
 struct ft_ext {
@@ -291,6 +319,8 @@ struct ft_ext {
 	void		*handle;
 	const uint32_t	*dead;
 	uint32_t	 ndead;
+	/* Coordinated checkpoint (coord), appended: FT_EXT_CKPT_*. */
+	uint64_t	 epoch;
 };
 
 struct ft_proto_ops {
@@ -445,6 +475,7 @@ extern const struct ft_proto_ops ft__proto_none;
 extern const struct ft_proto_ops ft__proto_replicate;
 extern const struct ft_proto_ops ft__proto_ulfm;
 extern const struct ft_proto_ops ft__proto_vlog;
+extern const struct ft_proto_ops ft__proto_coord;
 
 /*
  * Replication's tables (replicate.c), exported for their unit tests.  A

@@ -2704,6 +2704,80 @@ core_watch(void *core, int fd, short events, uint64_t deadline_ns)
 	pt->wdeadline = deadline_ns;
 }
 
+/*
+ * coord: a message a checkpoint recorded in flight, received again
+ * after a rollback.  It owes its sender no credit (proc is ours).
+ */
+static int
+core_inject(void *core, const struct ft_msg *msg)
+{
+	struct ft_pt *pt = core;
+	struct unexp *u, *x, *prev = NULL;
+	struct ft_req *r;
+	struct mctx *m;
+
+	if (!(msg->seq & FT_SEQ_INJECTED) || msg->src >= pt->size ||
+	    (msg->len > 0 && msg->buf == NULL)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((m = mctx_get(pt, msg->ctx)) == NULL ||
+	    (u = calloc(1, sizeof(*u))) == NULL)
+		return -1;
+	u->kind = UX_EAGER;
+	u->src = msg->csrc;
+	u->wsrc = msg->src;
+	u->proc = pt->self;
+	u->ctx = msg->ctx;
+	u->tag = msg->tag;
+	u->seq = msg->seq;
+	u->len = msg->len;
+	if (msg->len > 0) {
+		if ((u->data = ft_buf_get(msg->len, &u->pooled)) == NULL) {
+			free(u);
+			return -1;
+		}
+		memcpy(u->data, msg->buf, msg->len);
+	}
+	if ((r = posted_take(m, u->src, u->tag)) != NULL)
+		return take_ux(pt, r, u);
+	/* Before what came from its sender since, after what was injected
+	 * before it. */
+	for (x = m->ux_head; x != NULL; prev = x, x = x->next)
+		if (x->wsrc == u->wsrc && !(x->seq & FT_SEQ_INJECTED))
+			break;
+	if (x == NULL)
+		ux_append(m, u);
+	else if (prev == NULL) {
+		u->next = x;
+		m->ux_head = u;
+	} else {
+		u->next = x;
+		prev->next = u;
+	}
+	return 0;
+}
+
+int
+ft_pt_save(struct ft_pt *pt, struct ft_wbuf *wb)
+{
+	if (pt->proto.ops->save == NULL)
+		return 0;
+	return pt->proto.ops->save(&pt->proto, wb);
+}
+
+int
+ft_pt_restore(struct ft_pt *pt, struct ft_rbuf *rb)
+{
+	if (pt->proto.ops->restore == NULL) {
+		if (rb->len == 0)
+			return 0;
+		errno = EPROTO;
+		return -1;
+	}
+	return pt->proto.ops->restore(&pt->proto, rb);
+}
+
 static const struct ft_core_ops core_ops = {
 	.send_frame = core_send_frame,
 	.send_msg = core_send_msg,
@@ -2717,6 +2791,7 @@ static const struct ft_core_ops core_ops = {
 	.progress = core_progress,
 	.fail_ctx = core_fail_ctx,
 	.watch = core_watch,
+	.inject = core_inject,
 };
 
 /*
