@@ -42,7 +42,8 @@ usage(void)
 	    "             [--key-file F]"
 	    "             [--stage FILE|URL]\n"
 	    "             [--ckpt-dir DIR [--ckpt-interval D] "
-	    "[--ckpt-server ADDR] [--restart[=JOB]]]\n"
+	    "[--ckpt-server ADDR] [--restart[=JOB]]\n"
+	    "             [--ckpt-policy all|rr|adaptive]]\n"
 	    "             [--] PROGRAM [ARGS ...]\n"
 	    "       ftrun [-n N] --plan --mtbf D --runtime D "
 	    "[--weibull-shape K]\n"
@@ -81,6 +82,7 @@ enum {
 	OPT_CKPT_DIR,
 	OPT_CKPT_INTERVAL,
 	OPT_CKPT_SERVER,
+	OPT_CKPT_POLICY,
 	OPT_RESTART,
 };
 
@@ -119,6 +121,7 @@ static const struct option longopts[] = {
 	{ "ckpt-dir", required_argument, NULL, OPT_CKPT_DIR },
 	{ "ckpt-interval", required_argument, NULL, OPT_CKPT_INTERVAL },
 	{ "ckpt-server", required_argument, NULL, OPT_CKPT_SERVER },
+	{ "ckpt-policy", required_argument, NULL, OPT_CKPT_POLICY },
 	{ "restart", optional_argument, NULL, OPT_RESTART },
 	{ NULL, 0, NULL, 0 },
 };
@@ -364,7 +367,7 @@ setup_hosts(struct ft_launch *cf, struct across *x)
 
 /* What --ckpt-* and --restart gathered. */
 struct ckpt {
-	const char	*dir, *server, *restart_job;
+	const char	*dir, *server, *restart_job, *policy;
 	uint64_t	 interval_ns;
 	int		 restart;
 };
@@ -405,6 +408,25 @@ restart_job(const struct ckpt *k, const char *dir)
 	return job;
 }
 
+/*
+ * --ckpt-policy: who checkpoints when one is due.  all: every rank at
+ * the same call (coordinated; what --ft coord and --ft none need).  rr
+ * and adaptive are MPICH-V2's per-rank policies for message logging
+ * (round-robin; by each rank's received/sent ratio): they need vlog
+ * images, which are not built yet (ftrun(1)).
+ */
+static void
+ckpt_policy(const char *p)
+{
+	if (strcmp(p, "all") == 0)
+		return;
+	if (strcmp(p, "rr") == 0 || strcmp(p, "adaptive") == 0)
+		ft_diex(FT_EXIT_USAGE, "--ckpt-policy %s: checkpoints of one "
+		    "rank at a time are for message logging (--ft vlog), "
+		    "whose images are not built yet; use all", p);
+	ft_diex(FT_EXIT_USAGE, "--ckpt-policy '%s': all, rr or adaptive", p);
+}
+
 /* The environment that tells the ranks where and when to checkpoint. */
 static void
 setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
@@ -413,9 +435,10 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 	uint64_t job = 0;
 
 	if (k->dir == NULL) {
-		if (k->server != NULL || k->restart || k->interval_ns != 0)
-			ft_diex(FT_EXIT_USAGE, "--ckpt-interval, --ckpt-server "
-			    "and --restart need --ckpt-dir");
+		if (k->server != NULL || k->restart || k->interval_ns != 0 ||
+		    k->policy != NULL)
+			ft_diex(FT_EXIT_USAGE, "--ckpt-interval, --ckpt-server, "
+			    "--ckpt-policy and --restart need --ckpt-dir");
 		return;
 	}
 	if (mkdir(k->dir, 0700) != 0 && errno != EEXIST)
@@ -643,6 +666,10 @@ main(int argc, char *argv[])
 		case OPT_CKPT_SERVER:
 			ck.server = optarg;
 			break;
+		case OPT_CKPT_POLICY:
+			ckpt_policy(optarg);
+			ck.policy = optarg;
+			break;
 		case OPT_RESTART:
 			ck.restart = 1;
 			ck.restart_job = optarg;
@@ -687,6 +714,13 @@ main(int argc, char *argv[])
 	    x.boot != NULL))
 		ft_diex(FT_EXIT_USAGE, "--ft vlog runs on this host only for "
 		    "now (no --host, --hostfile or --boot)");
+	if (strcmp(cf.proto, "coord") == 0 && (x.nspecs > 0 ||
+	    x.boot != NULL))
+		ft_diex(FT_EXIT_USAGE, "--ft coord runs on this host only for "
+		    "now (no --host, --hostfile or --boot)");
+	if (strcmp(cf.proto, "coord") == 0 && ck.restart)
+		ft_diex(FT_EXIT_USAGE, "--ft coord rolls back within the run: "
+		    "no --restart with it");
 	for (size_t k = 0; k < cf.ninject; k++) {
 		if (cf.inject[k].target != FT_INJECT_RANDOM &&
 		    cf.inject[k].rank >= cf.nranks)

@@ -14,6 +14,8 @@ ft__coord_note_parse(const char *text, uint64_t *epoch, int *cut,
 	uint64_t e;
 	int v, len = 0;
 
+	if (strncmp(text, "epoch=", 6) != 0 || text[6] < '0' || text[6] > '9')
+		return -1;
 	if (sscanf(text, "epoch=%" SCNu64 " %15[a-z]=%d%n", &e, word, &v,
 	    &len) != 3 || text[len] != '\0' || e == 0 || (v != 0 && v != 1))
 		return -1;

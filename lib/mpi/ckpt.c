@@ -50,6 +50,7 @@
 #define ENV_LEVEL	"FT_CKPT_LEVEL"
 #define ENV_ROLLBACK	"FT_CKPT_ROLLBACK"	/* --ft coord: epoch limit */
 #define PSTATE_MAX	(UINT64_C(1) << 32)
+#define HOLD_NS		(10ull * 1000000000u)	/* ft__ckpt_hold */
 #define CHECKS		10		/* checks per interval */
 #define STRIDE_MAX	100000u
 #define PUSH_TIMEOUT	(60ull * 1000000000u)
@@ -869,4 +870,18 @@ ft__ckpt_finalize(void)
 		PMPI_Comm_free(&S.comm);
 		S.have_comm = 0;
 	}
+}
+
+void
+ft__ckpt_hold(void)
+{
+	struct timespec ts = { 0, 10000000 };
+	uint64_t end;
+
+	if (ft__mpi.pt == NULL || strcmp(ft__mpi.env.proto, "coord") != 0)
+		return;
+	end = ft_now_ns() + HOLD_NS;
+	while (ft_now_ns() < end)
+		if (ft_pt_progress(ft__mpi.pt, 100) != 0)
+			(void)nanosleep(&ts, NULL);
 }

@@ -2180,6 +2180,40 @@ test_vlog_digest(void)
 	ft_wbuf_release(&b);
 }
 
+/* The coordinated checkpoint's MARKER (--ft coord). */
+static void
+test_marker(void)
+{
+	struct ft_msg_marker m = { 7, 12345 }, d;
+	struct ft_wbuf b;
+	struct ft_hdr h;
+	uint8_t zero[16] = { 0 };
+
+	ft_wbuf_init(&b);
+	T_OK(ft_msg_marker_encode(&b, SENDER, &m) == 0 &&
+	    ft_hdr_decode(b.p, &h) == 0 && h.type == FT_MSG_COORD_MARKER &&
+	    h.len == FT_WIRE_HDRLEN + 16 && h.sender == SENDER,
+	    "MARKER: encoded with its header");
+	T_OK(ft_msg_marker_decode(b.p + FT_WIRE_HDRLEN, 16, &d) == 0 &&
+	    d.epoch == 7 && d.count == 12345, "MARKER: round trip");
+	errno = 0;
+	T_OK(ft_msg_marker_decode(b.p + FT_WIRE_HDRLEN, 15, &d) == -1 &&
+	    errno == EPROTO, "MARKER: a short body is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_marker_decode(zero, 16, &d) == -1 && errno == EPROTO,
+	    "MARKER: epoch 0 is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_marker_decode(zero, 17, &d) == -1 && errno == EPROTO,
+	    "MARKER: a byte too many is EPROTO");
+	m.epoch = 0;
+	errno = 0;
+	T_OK(ft_msg_marker_encode(&b, SENDER, &m) == -1 && errno == EINVAL,
+	    "MARKER: encoding epoch 0 is EINVAL");
+	T_EQ_STR(ft_msg_name(FT_MSG_COORD_MARKER), "COORD_MARKER",
+	    "MARKER: its name");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -2198,5 +2232,6 @@ main(void)
 	test_decide();
 	test_dynamic();
 	test_vlog_digest();
+	test_marker();
 	return t_done();
 }
