@@ -10,13 +10,19 @@
 
 #include <stdint.h>
 
-#define FT__COORD_CUTS		8	/* cuts remembered per rank */
 #define FT__COORD_ROLLBACKS_MAX	64	/* then the job ends */
 
 /* Where a rank's stdout and stderr stood at the cut of epoch. */
 struct ft__coord_cut {
-	uint64_t	 epoch;		/* 0: unused */
+	uint64_t	 epoch;
 	uint64_t	 out, err;
+	int		 durable;	/* its image is in the store */
+};
+
+/* A rank's cuts since the complete epoch, ascending. */
+struct ft__coord_cuts {
+	struct ft__coord_cut	*v;
+	size_t			 n, cap;
 };
 
 struct ft__coord {
@@ -36,11 +42,28 @@ struct ft__coord {
  */
 int	 ft__coord_note_parse(const char *text, uint64_t *epoch, int *cut,
 	    int *durable);
-/* Remember the output offsets at the cut of epoch. */
-void	 ft__coord_cut_put(struct ft__coord_cut *ring, uint64_t epoch,
+/*
+ * Remember the output offsets at the cut of epoch; what was known of
+ * epoch and later (a generation rolled back) is forgotten.  0, or -1
+ * with ENOMEM.
+ */
+int	 ft__coord_cut_put(struct ft__coord_cuts *, uint64_t epoch,
 	    uint64_t out, uint64_t err);
 /* The offsets at the cut of epoch (0: the start): 0, or -1 unknown. */
-int	 ft__coord_cut_get(const struct ft__coord_cut *ring, uint64_t epoch,
+int	 ft__coord_cut_get(const struct ft__coord_cuts *, uint64_t epoch,
 	    uint64_t *out, uint64_t *err);
+/* Forget the cuts before epoch (no rollback goes there any more). */
+void	 ft__coord_cut_forget(struct ft__coord_cuts *, uint64_t epoch);
+void	 ft__coord_cuts_free(struct ft__coord_cuts *);
+/* Forget the cuts after epoch (a rollback to it). */
+void	 ft__coord_cut_truncate(struct ft__coord_cuts *, uint64_t epoch);
+/* The rank's image of epoch is durable: 0, or -1 (no such cut). */
+int	 ft__coord_cut_durable(struct ft__coord_cuts *, uint64_t epoch);
+/*
+ * The newest epoch above floor that every one of n ranks' cuts has
+ * durable, or floor: the job's complete global checkpoint.
+ */
+uint64_t ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
+	    uint64_t floor);
 
 #endif

@@ -74,10 +74,9 @@ struct lrank {
 	 * the last one died (ft_now_ns). */
 	uint32_t	 incarnation;
 	uint64_t	 died_ns;
-	/* --ft coord: the newest epoch it made durable, and where its
-	 * output stood at its recent cuts (coord.c). */
-	uint64_t	 ck_durable;
-	struct ft__coord_cut ck_cut[FT__COORD_CUTS];
+	/* --ft coord: where its output stood at its cuts since the
+	 * complete epoch, and which images are durable (coord.c). */
+	struct ft__coord_cuts ck_cuts;
 };
 
 struct lconn {
@@ -1569,7 +1568,9 @@ static int
 coord_note(struct launcher *l, struct lconn *lc, const char *text)
 {
 	struct lrank *r = &l->ranks[lc->rank];
-	uint64_t epoch, min = UINT64_MAX;
+	struct ft__coord_cuts **all;
+	uint64_t epoch, min;
+	struct ft_wbuf wb;
 	int cut, durable;
 	uint32_t k;
 
@@ -1580,20 +1581,33 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		/* What it wrote before telling us is in its pipes. */
 		read_output(l, (uint32_t)lc->rank, &r->out);
 		read_output(l, (uint32_t)lc->rank, &r->err);
-		ft__coord_cut_put(r->ck_cut, epoch, r->out.off + r->out.len,
-		    r->err.off + r->err.len);
+		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
+		    r->out.len, r->err.off + r->err.len) != 0)
+			ft_die(FT_EXIT_TEMP, "out of memory");
 		return 0;
 	}
-	if (!durable || epoch <= r->ck_durable)
+	if (!durable || ft__coord_cut_durable(&r->ck_cuts, epoch) != 0)
 		return 0;
-	r->ck_durable = epoch;
+	if ((all = calloc(l->n, sizeof(*all))) == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
 	for (k = 0; k < l->n; k++)
-		if (l->ranks[k].ck_durable < min)
-			min = l->ranks[k].ck_durable;
+		all[k] = &l->ranks[k].ck_cuts;
+	min = ft__coord_complete(all, l->n, l->coord.complete);
+	free(all);
 	if (min > l->coord.complete) {
 		l->coord.complete = min;
 		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
 		    "\"complete\":true", (unsigned long long)min);
+		for (k = 0; k < l->n; k++)
+			ft__coord_cut_forget(&l->ranks[k].ck_cuts, min);
+		/* The ranks keep their images of it (COMPLETE). */
+		ft_wbuf_init(&wb);
+		if (ft_msg_complete_encode(&wb, FT_WIRE_LAUNCHER, min) != 0)
+			ft_die(FT_EXIT_TEMP, "unable to encode COMPLETE");
+		for (k = 0; k < l->n; k++)
+			if (l->ranks[k].state == R_RUNNING)
+				send_frame(l->ranks[k].conn, &wb);
+		ft_wbuf_release(&wb);
 	}
 	return 0;
 }
@@ -1613,8 +1627,9 @@ coord_restart_all(struct launcher *l)
 	for (k = 0; k < l->n; k++) {
 		r = &l->ranks[k];
 		r->dead = 0;
-		r->ck_durable = l->coord.target;
-		if (ft__coord_cut_get(r->ck_cut, l->coord.target, &out,
+		/* What the dead generation did after it never happened. */
+		ft__coord_cut_truncate(&r->ck_cuts, l->coord.target);
+		if (ft__coord_cut_get(&r->ck_cuts, l->coord.target, &out,
 		    &err) != 0)
 			out = err = 0;	/* not reached: checked before */
 		restart_process(l, k);
@@ -1667,7 +1682,7 @@ coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	}
 	/* Every rank must know where its output stood then. */
 	for (k = 0; k < l->n; k++)
-		if (ft__coord_cut_get(l->ranks[k].ck_cut, l->coord.complete,
+		if (ft__coord_cut_get(&l->ranks[k].ck_cuts, l->coord.complete,
 		    &out, &err) != 0) {
 			ft_warnx("%s (pid %d) %s%s; rank %u's output at epoch "
 			    "%llu is not known: aborting the job", who(l, i,
@@ -2950,6 +2965,8 @@ ft_launch_run(const struct ft_launch *cf)
 		free(l.ranks[i].err.buf);
 	}
 	ft__spawn_free(l.sp);
+	for (i = 0; i < l.n; i++)
+		ft__coord_cuts_free(&l.ranks[i].ck_cuts);
 	free(l.ranks);
 	free(l.printed);
 	free(l.inj_next);

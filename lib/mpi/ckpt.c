@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -50,6 +51,7 @@
 #define ENV_LEVEL	"FT_CKPT_LEVEL"
 #define ENV_ROLLBACK	"FT_CKPT_ROLLBACK"	/* --ft coord: epoch limit */
 #define PSTATE_MAX	(UINT64_C(1) << 32)
+#define ENV_TEST_DIE	"FT_CKPT_TEST_DIE"	/* tests: WHERE:EPOCH */
 #define HOLD_NS		(10ull * 1000000000u)	/* ft__ckpt_hold */
 #define CHECKS		10		/* checks per interval */
 #define STRIDE_MAX	100000u
@@ -103,7 +105,29 @@ static struct {
 		void		**copy;
 	}		 pend;
 	uint64_t	 told_durable;
+	uint64_t	 complete;	/* ftrun's newest complete epoch */
+	/* Tests (FT_CKPT_TEST_DIE=cut|written|push:E, first run only):
+	 * die there at epoch E. */
+	char		 die_at[16];
+	uint64_t	 die_epoch;
 } S = { .lease = -1 };
+
+/* A test's fault at a point of the checkpoint of epoch: SIGKILL. */
+static void
+test_die(const char *where, uint64_t epoch)
+{
+	char cmd[PATH_MAX + 64];
+
+	if (S.die_epoch != epoch || strcmp(S.die_at, where) != 0)
+		return;
+	if (strcmp(where, "lost") == 0) {
+		/* Its disk is lost with it: its local images go. */
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s/job-%016" PRIx64
+		    "/rank-%u'", S.dir, S.job, S.rank);
+		(void)!system(cmd);
+	}
+	(void)raise(SIGKILL);
+}
 
 static int
 find(int id)
@@ -273,6 +297,96 @@ restart_agree(uint64_t limit)
 
 static void *push_main(void *);
 
+/*
+ * --ft coord: our image of epoch is missing or damaged here: get it
+ * from the checkpoint server, if there is one.  0, or -1 (said why).
+ */
+static int
+fetch(uint64_t epoch)
+{
+	const char *addr = getenv(ENV_SERVER), *keyfile = getenv(ENV_KEYFILE);
+	char name[FT_CKPT_NAME_MAX], why[FT_LOG_WHY];
+	uint8_t key[FT_WIRE_KEYLEN];
+	struct ft_ckptc k;
+	uint64_t got;
+	int dfd, rc = -1;
+
+	if (addr == NULL || *addr == '\0' || keyfile == NULL)
+		return -1;
+	if (ft_cluster_key_load(keyfile, key, why, sizeof(why)) != 0) {
+		ft_warnx("checkpoint server %s: %s", addr, why);
+		return -1;
+	}
+	if ((dfd = ft__ckpt_rankdir(S.dir, S.job, S.rank, why,
+	    sizeof(why))) < 0) {
+		ft_warnx("%s", why);
+		explicit_bzero(key, sizeof(key));
+		return -1;
+	}
+	close(dfd);
+	if ((dfd = open(S.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		ft_warn("checkpoint directory '%s'", S.dir);
+		explicit_bzero(key, sizeof(key));
+		return -1;
+	}
+	memset(&k, 0, sizeof(k));
+	(void)ft_ckpt_name(name, sizeof(name), S.job, S.rank, epoch);
+	if (ft_ckptc_open(&k, addr, key, PUSH_TIMEOUT) == 0 &&
+	    ft_ckptc_get(&k, S.job, S.rank, epoch, dfd, name, &got) == 0) {
+		ft_warnx("rank %u: epoch %" PRIu64 " was not here: fetched "
+		    "from the checkpoint server %s", S.rank, epoch, addr);
+		rc = 0;
+	} else
+		ft_warnx("rank %u: epoch %" PRIu64 " is not here, nor on the "
+		    "checkpoint server: %s", S.rank, epoch, k.why);
+	ft_ckptc_close(&k);
+	close(dfd);
+	explicit_bzero(key, sizeof(key));
+	return rc;
+}
+
+/*
+ * --ft coord: ftrun rolls every rank back to the newest epoch all of
+ * them made durable (ft(7)).  An image missing here comes from the
+ * server.  Restoring another epoch would print the wrong output and
+ * mix epochs: the job ends instead.
+ */
+static void
+rollback(uint64_t target)
+{
+	char path[PATH_MAX], why[FT_LOG_WHY];
+
+	S.complete = target;
+	if (target > 0) {
+		rank_path(path, sizeof(path), target);
+		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
+		    sizeof(why)) != 0)
+			(void)fetch(target);
+	}
+	restart_agree(target);
+	if (S.epoch != target) {
+		ft_errorx("rank %u: the job rolls back to epoch %" PRIu64 ", "
+		    "which not every rank could restore; it cannot go on",
+		    S.rank, target);
+		exit(FT_EXIT_TEMP);
+	}
+}
+
+/* --ft coord: ftrun's news of the newest complete epoch (COMPLETE). */
+void
+ft__ckpt_complete(uint64_t epoch)
+{
+	char why[FT_LOG_WHY];
+
+	if (!S.enabled || epoch <= S.complete)
+		return;
+	S.complete = epoch;
+	/* It is what this rank may restart from: prune leaves it. */
+	if (S.lease >= 0)
+		(void)ft_ckpt_lease(S.dir, S.job, S.rank, epoch, S.lease, why,
+		    sizeof(why));
+}
+
 static void
 setup(void)
 {
@@ -312,12 +426,15 @@ setup(void)
 	S.enabled = 1;
 	S.coord = strcmp(ft__mpi.env.proto, "coord") == 0;
 	if ((s = getenv(ENV_ROLLBACK)) != NULL && *s != '\0')
-		/* --ft coord: ftrun rolls the job back to the newest epoch
-		 * every rank made durable (ft(7)). */
-		restart_agree(env_u64(ENV_ROLLBACK, 0, 10));
+		rollback(env_u64(ENV_ROLLBACK, 0, 10));
 	else if ((s = getenv(ENV_RESTART)) != NULL && strcmp(s, "1") == 0)
 		restart_agree(UINT64_MAX);
 	S.cut = S.epoch;
+	/* A test's fault happens once: never in a rolled-back process. */
+	if ((s = getenv(ENV_TEST_DIE)) != NULL && getenv(ENV_ROLLBACK) ==
+	    NULL && sscanf(s, "%15[a-z]:%" SCNu64, S.die_at,
+	    &S.die_epoch) != 2)
+		S.die_epoch = 0;
 	S.lease = ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch, -1, why,
 	    sizeof(why));
 	if (S.lease < 0)
@@ -455,7 +572,9 @@ retire(void)
 	if (local_epochs(&eps, &n) != 0)
 		return;
 	for (i = 0; i + S.keep < n; i++)
-		if (eps[i] + S.keep <= S.epoch) {
+		/* --ft coord: what a rollback goes back to stays. */
+		if (eps[i] + S.keep <= S.epoch && !(S.coord &&
+		    eps[i] >= S.complete)) {
 			rank_path(path, sizeof(path), eps[i]);
 			(void)unlink(path);
 		}
@@ -540,8 +659,8 @@ write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
 	S.epoch = h->epoch;
 	S.last_ns = ft_now_ns();
 	if (S.lease >= 0)
-		(void)ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch - 1, S.lease,
-		    why, sizeof(why));
+		(void)ft_ckpt_lease(S.dir, S.job, S.rank, S.coord ? S.complete :
+		    S.epoch - 1, S.lease, why, sizeof(why));
 	retire();
 	if (S.push.started)
 		pthread_mutex_lock(&S.push.mu);
@@ -555,6 +674,8 @@ write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
 		pthread_cond_signal(&S.push.cv);
 		pthread_mutex_unlock(&S.push.mu);
 	}
+	test_die("written", S.epoch);
+	test_die("lost", S.epoch);
 	if (S.coord) {
 		/* Without a server, the directory is the store. */
 		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=%d",
@@ -720,6 +841,7 @@ coord_checkpoint(uint64_t t0)
 		return -1;
 	}
 	ft__mpi_wait(markers_in, &e);
+	test_die("cut", e);
 	if ((r = coord_ready(e)) < 0) {
 		coord_abandon();
 		return 0;
@@ -801,6 +923,7 @@ push_one(uint64_t epoch)
 		close(fd);
 		return -1;
 	}
+	test_die("push", epoch);
 	rc = ft_ckptc_put(&S.push.k, fd, S.job, S.rank, epoch);
 	close(fd);
 	if (rc == 0) {

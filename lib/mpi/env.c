@@ -94,6 +94,18 @@ on_revive(const struct ft_hdr *h, const uint8_t *body)
 		ft_warnx("ignored a malformed REVIVE from the launcher");
 }
 
+/* --ft coord: the newest complete global checkpoint. */
+static void
+on_complete(const struct ft_hdr *h, const uint8_t *body)
+{
+	uint64_t epoch;
+
+	if (ft_msg_complete_decode(body, h->len - FT_WIRE_HDRLEN, &epoch) != 0)
+		ft_warnx("ignored a malformed COMPLETE from the launcher");
+	else
+		ft__ckpt_complete(epoch);
+}
+
 static void
 on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 {
@@ -111,6 +123,8 @@ on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 		on_view(h, body);
 	else if (h->type == FT_MSG_REVIVE)
 		on_revive(h, body);
+	else if (h->type == FT_MSG_COORD_COMPLETE)
+		on_complete(h, body);
 	else if (h->type == FT_MSG_REPLY || h->type == FT_MSG_PROCS)
 		ft__mpi_dyn_ctl(h, body);
 	else

@@ -294,6 +294,8 @@ void	 ft__ckpt_finalize(void);
  * at once under other protocols.
  */
 void	 ft__ckpt_hold(void);
+/* --ft coord: ftrun says epoch is the newest complete one. */
+void	 ft__ckpt_complete(uint64_t epoch);
 /* Tell the launcher something (enum ft_note_kind), best effort. */
 void	 ft__mpi_note(uint32_t kind, const char *text);
 

@@ -175,6 +175,8 @@ ft_msg_name(unsigned int type)
 		return "VLOG_RESTART";
 	case FT_MSG_COORD_MARKER:
 		return "COORD_MARKER";
+	case FT_MSG_COORD_COMPLETE:
+		return "COORD_COMPLETE";
 	case FT_MSG_VLOG_RESUME:
 		return "VLOG_RESUME";
 	case FT_MSG_VLOG_DIGEST:

@@ -114,6 +114,7 @@ enum ft_msg_type {
 	FT_MSG_CKPT_RESULT = 132,
 	/* Coordinated checkpoint (protocol "coord", lib/proto/coord.c). */
 	FT_MSG_COORD_MARKER = 160,	/* rank to rank */
+	FT_MSG_COORD_COMPLETE = 161,	/* launcher to rank */
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -520,6 +521,14 @@ struct ft_msg_marker {
 int	 ft_msg_marker_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_marker *);
 int	 ft_msg_marker_decode(const uint8_t *, size_t, struct ft_msg_marker *);
+
+/*
+ * COMPLETE (launcher to rank, --ft coord): epoch (>= 1) is the newest
+ * complete global checkpoint; a rank keeps its image of it.
+ */
+int	 ft_msg_complete_encode(struct ft_wbuf *, uint32_t sender,
+	    uint64_t epoch);
+int	 ft_msg_complete_decode(const uint8_t *, size_t, uint64_t *epoch);
 
 /*
  * ULFM's frames (lib/wire/ulfm.c, ft-ulfm(3)).  REVOKE: the context ids

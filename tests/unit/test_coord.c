@@ -674,7 +674,7 @@ test_bad_state(struct sim *S)
 static void
 test_launcher_side(void)
 {
-	struct ft__coord_cut ring[FT__COORD_CUTS];
+	struct ft__coord_cuts cuts = { NULL, 0, 0 };
 	const char *bad[] = { "", "epoch=0 cut=1", "epoch=3 cut=0",
 	    "epoch=3 durable=2", "epoch=3 durable=1 x", "epoch=3 foo=1",
 	    "epoch=-1 cut=1", "epoch=3" };
@@ -691,16 +691,51 @@ test_launcher_side(void)
 	for (i = 0; i < FT_NELEM(bad); i++)
 		refused += ft__coord_note_parse(bad[i], &e, &cut, &dur) == -1;
 	T_EQ_INT(refused, (int)FT_NELEM(bad), "note: malformed texts refused");
-	memset(ring, 0, sizeof(ring));
-	T_OK(ft__coord_cut_get(ring, 0, &o, &er) == 0 && o == 0 && er == 0,
+	T_OK(ft__coord_cut_get(&cuts, 0, &o, &er) == 0 && o == 0 && er == 0,
 	    "cuts: epoch 0 is the start");
-	T_OK(ft__coord_cut_get(ring, 3, &o, &er) == -1, "cuts: unknown");
-	for (e = 1; e <= 20; e++)
-		ft__coord_cut_put(ring, e, e * 10, e);
-	T_OK(ft__coord_cut_get(ring, 20, &o, &er) == 0 && o == 200 &&
-	    er == 20, "cuts: the newest");
-	T_OK(ft__coord_cut_get(ring, 20 - FT__COORD_CUTS, &o, &er) == -1,
-	    "cuts: too old is unknown, never another epoch's");
+	T_OK(ft__coord_cut_get(&cuts, 3, &o, &er) == -1, "cuts: unknown");
+	for (e = 1; e <= 40; e++)
+		(void)ft__coord_cut_put(&cuts, e, e * 10, e);
+	T_OK(ft__coord_cut_get(&cuts, 40, &o, &er) == 0 && o == 400 &&
+	    er == 40 && ft__coord_cut_get(&cuts, 2, &o, &er) == 0 && o == 20,
+	    "cuts: every one since the complete epoch is kept");
+	ft__coord_cut_forget(&cuts, 30);
+	T_OK(ft__coord_cut_get(&cuts, 29, &o, &er) == -1 &&
+	    ft__coord_cut_get(&cuts, 30, &o, &er) == 0 && o == 300,
+	    "cuts: those before the complete epoch are forgotten");
+	(void)ft__coord_cut_put(&cuts, 32, 1, 1);
+	T_OK(ft__coord_cut_get(&cuts, 32, &o, &er) == 0 && o == 1 &&
+	    ft__coord_cut_get(&cuts, 33, &o, &er) == -1,
+	    "cuts: after a rollback, the new generation's replace the old");
+	{
+		struct ft__coord_cuts a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+		struct ft__coord_cuts *ab[2] = { &a, &b };
+
+		for (e = 1; e <= 5; e++) {
+			(void)ft__coord_cut_put(&a, e, 0, 0);
+			(void)ft__coord_cut_put(&b, e, 0, 0);
+		}
+		(void)ft__coord_cut_durable(&a, 2);
+		(void)ft__coord_cut_durable(&a, 5);
+		(void)ft__coord_cut_durable(&b, 3);
+		(void)ft__coord_cut_durable(&b, 5);
+		T_EQ_UINT(ft__coord_complete(ab, 2, 0), 5,
+		    "complete: the newest epoch both made durable");
+		ft__coord_cut_truncate(&b, 4);
+		T_EQ_UINT(ft__coord_complete(ab, 2, 0), 0,
+		    "complete: a rank's newest durable image alone is not "
+		    "enough (one pushed 2 and 5, the other 3)");
+		(void)ft__coord_cut_durable(&b, 2);
+		T_EQ_UINT(ft__coord_complete(ab, 2, 0), 2,
+		    "complete: an older epoch both hold");
+		T_EQ_UINT(ft__coord_complete(ab, 2, 2), 2,
+		    "complete: never below what ftrun knew");
+		T_OK(ft__coord_cut_durable(&b, 9) == -1,
+		    "durable: an unknown cut is refused");
+		ft__coord_cuts_free(&a);
+		ft__coord_cuts_free(&b);
+	}
+	ft__coord_cuts_free(&cuts);
 }
 
 int

@@ -2211,6 +2211,21 @@ test_marker(void)
 	    "MARKER: encoding epoch 0 is EINVAL");
 	T_EQ_STR(ft_msg_name(FT_MSG_COORD_MARKER), "COORD_MARKER",
 	    "MARKER: its name");
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_complete_encode(&b, FT_WIRE_LAUNCHER, 9) == 0 &&
+	    ft_hdr_decode(b.p, &h) == 0 && h.type == FT_MSG_COORD_COMPLETE &&
+	    h.len == FT_WIRE_HDRLEN + 8 && ft_msg_complete_decode(b.p +
+	    FT_WIRE_HDRLEN, 8, &d.epoch) == 0 && d.epoch == 9,
+	    "COMPLETE: round trip");
+	errno = 0;
+	T_OK(ft_msg_complete_decode(zero, 8, &d.epoch) == -1 &&
+	    errno == EPROTO, "COMPLETE: epoch 0 is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_complete_decode(b.p + FT_WIRE_HDRLEN, 7, &d.epoch) ==
+	    -1 && errno == EPROTO, "COMPLETE: a short body is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_complete_encode(&b, FT_WIRE_LAUNCHER, 0) == -1 &&
+	    errno == EINVAL, "COMPLETE: encoding epoch 0 is EINVAL");
 	ft_wbuf_release(&b);
 }
 
