@@ -455,6 +455,11 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 	add_env(cf, "FT_CKPT_INTERVAL_NS=%" PRIu64, k->interval_ns);
 	if (k->restart)
 		add_env(cf, "FT_CKPT_RESTART=1");
+	/* --ft coord: ftrun says when a checkpoint is due (DUE). */
+	if (strcmp(cf->proto, "coord") == 0 && k->interval_ns > 0) {
+		add_env(cf, "FT_CKPT_SCHED=ftrun");
+		cf->ckpt_interval_ns = k->interval_ns;
+	}
 	if (k->server != NULL) {
 		if (keyfile == NULL && ft_cluster_key_path(key,
 		    sizeof(key)) != 0)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* The launcher's side of --ft coord (coord.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,27 +11,40 @@
 #include "coord.h"
 
 int
-ft__coord_note_parse(const char *text, uint64_t *epoch, int *cut,
-    int *durable)
+ft__coord_note_parse(const char *text, uint64_t *epoch, int *kind,
+    uint64_t *value)
 {
-	char word[16];
-	uint64_t e;
-	int v, len = 0;
+	const char *w, *eq;
+	char word[16], *end;
+	uint64_t e, v;
 
 	if (strncmp(text, "epoch=", 6) != 0 || text[6] < '0' || text[6] > '9')
 		return -1;
-	if (sscanf(text, "epoch=%" SCNu64 " %15[a-z]=%d%n", &e, word, &v,
-	    &len) != 3 || text[len] != '\0' || e == 0 || (v != 0 && v != 1))
+	errno = 0;
+	e = strtoull(text + 6, &end, 10);
+	if (errno != 0 || *end != ' ' || e == 0)
 		return -1;
-	if (strcmp(word, "cut") == 0 && v == 1) {
-		*cut = 1;
-		*durable = 0;
-	} else if (strcmp(word, "durable") == 0) {
-		*cut = 0;
-		*durable = v;
-	} else
+	w = end + 1;
+	if ((eq = strchr(w, '=')) == NULL || eq == w ||
+	    (size_t)(eq - w) >= sizeof(word) || eq[1] < '0' || eq[1] > '9')
+		return -1;
+	memcpy(word, w, (size_t)(eq - w));
+	word[eq - w] = '\0';
+	v = strtoull(eq + 1, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	if (strcmp(word, "cut") == 0 && v == 1)
+		*kind = FT__COORD_CUT;
+	else if (strcmp(word, "durable") == 0 && v <= 1)
+		*kind = FT__COORD_DURABLE;
+	else if (strcmp(word, "call") == 0 && v >= 1)
+		*kind = FT__COORD_CALL;
+	else if (strcmp(word, "missed") == 0 && v == 1)
+		*kind = FT__COORD_MISSED;
+	else
 		return -1;
 	*epoch = e;
+	*value = v;
 	return 0;
 }
 

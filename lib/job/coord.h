@@ -32,16 +32,33 @@ struct ft__coord {
 	uint64_t	 target;	/* the epoch of the rollback under way */
 	uint32_t	 rollbacks;
 	uint64_t	 failed_ns;	/* when the rollback began */
+	/* The scheduler (--ckpt-interval): DUE rounds. */
+	uint64_t	 interval_ns;	/* 0: the ranks' own scheduler */
+	uint64_t	 next_ns;	/* when the next is due, 0: unset */
+	uint64_t	 epoch;		/* the last one asked for */
+	int		 asking;	/* waiting for every rank's call */
+	uint32_t	 nreplied;
+	uint64_t	 maxcall;
+	uint64_t	 margin;	/* calls beyond the highest, doubled
+					 * at every miss */
+	uint64_t	 missed;	/* rounds called off so */
 };
 
-/*
- * A FT_NOTE_CKPT text: "epoch=E cut=1" (the rank is at the cut of E,
- * its output flushed) or "epoch=E durable=D" (its image of E is
- * committed: in the store when D is 1, locally when 0).  0, or -1 for
- * anything else.
- */
-int	 ft__coord_note_parse(const char *text, uint64_t *epoch, int *cut,
-	    int *durable);
+/* What a FT_NOTE_CKPT says. */
+enum ft__coord_note {
+	FT__COORD_CUT = 1,	/* "epoch=E cut=1": at the cut of E, its
+				 * output flushed */
+	FT__COORD_DURABLE,	/* "epoch=E durable=D": its image of E is
+				 * committed, in the store when D is 1 */
+	FT__COORD_CALL,		/* "epoch=E call=C": asked by DUE, it is
+				 * at its Cth ft_checkpoint() call */
+	FT__COORD_MISSED,	/* "epoch=E missed=1": it was past the call
+				 * DUE named */
+};
+
+/* Parse a FT_NOTE_CKPT text: 0 with *kind and *value, or -1. */
+int	 ft__coord_note_parse(const char *text, uint64_t *epoch, int *kind,
+	    uint64_t *value);
 /*
  * Remember the output offsets at the cut of epoch; what was known of
  * epoch and later (a generation rolled back) is forgotten.  0, or -1

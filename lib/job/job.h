@@ -205,6 +205,9 @@ struct ft_launch {
 	/* The key of log_server (the cluster key file's): ranks get it
 	 * on a pipe, FT_LOG_KEY_FD.  NULL: the job key. */
 	const uint8_t	 *log_key;
+	/* --ft coord: ftrun's checkpoint scheduler (--ckpt-interval with
+	 * --ckpt-dir); 0: the ranks' own. */
+	uint64_t	  ckpt_interval_ns;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

@@ -77,6 +77,7 @@ struct lrank {
 	/* --ft coord: where its output stood at its cuts since the
 	 * complete epoch, and which images are durable (coord.c). */
 	struct ft__coord_cuts ck_cuts;
+	int		 ck_replied;	/* to the DUE round under way */
 };
 
 struct lconn {
@@ -160,6 +161,7 @@ struct launcher {
 
 static void	process_rejoined(struct launcher *, uint32_t);
 static int	coord_note(struct launcher *, struct lconn *, const char *);
+static void	coord_finalized(struct launcher *);
 static void	coord_reaped(struct launcher *);
 
 static volatile sig_atomic_t got_chld, got_term;
@@ -1114,6 +1116,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		/* Read after its death was reaped, it is counted as dead. */
 		if (!r->dead)
 			l->finalized++;
+		coord_finalized(l);
 		finalize_check(l);
 		return 0;
 	case FT_MSG_NOTE:
@@ -1557,6 +1560,106 @@ process_rejoined(struct launcher *l, uint32_t i)
 	    "\"incarnation\":%u", i, (int)r->pid, r->incarnation);
 }
 
+/* --ft coord: DUE(epoch, call) to every running rank. */
+static void
+coord_due(struct launcher *l, uint64_t epoch, uint64_t call)
+{
+	struct ft_msg_due d = { epoch, call };
+	struct ft_wbuf wb;
+	uint32_t k;
+
+	ft_wbuf_init(&wb);
+	if (ft_msg_due_encode(&wb, FT_WIRE_LAUNCHER, &d) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode DUE");
+	for (k = 0; k < l->n; k++) {
+		l->ranks[k].ck_replied = 0;
+		if (l->ranks[k].state == R_RUNNING)
+			send_frame(l->ranks[k].conn, &wb);
+	}
+	ft_wbuf_release(&wb);
+}
+
+/*
+ * --ft coord, --ckpt-interval D: a checkpoint is due every D.  ftrun
+ * asks every rank where it is (DUE, ASK); each answers at its next
+ * ft_checkpoint() call with that call's number, and goes on; the epoch
+ * is taken at the highest of them plus a margin (DUE, that call).  A
+ * rank already past it says so: the epoch is called off (DUE, OFF) and
+ * the margin doubles.  No round while a rank has finalized, or while
+ * the job rolls back.
+ */
+static void
+coord_tick(struct launcher *l, uint64_t now)
+{
+	if (!l->coord.on || l->coord.interval_ns == 0 || !l->table_sent ||
+	    l->coord.rolling || l->aborting || l->coord.asking)
+		return;
+	if (l->coord.next_ns == 0)
+		l->coord.next_ns = now + l->coord.interval_ns;
+	if (l->finalized > 0 || now < l->coord.next_ns)
+		return;
+	l->coord.asking = 1;
+	l->coord.nreplied = 0;
+	l->coord.maxcall = 0;
+	coord_due(l, ++l->coord.epoch, FT_DUE_ASK);
+}
+
+/* When coord_tick wants to run next, or 0. */
+static uint64_t
+coord_next(const struct launcher *l)
+{
+	if (!l->coord.on || l->coord.interval_ns == 0 || l->coord.asking ||
+	    l->coord.rolling)
+		return 0;
+	return l->coord.next_ns;
+}
+
+/* A rank answered DUE's ASK: at its call'th ft_checkpoint() call. */
+static void
+coord_called(struct launcher *l, struct lrank *r, uint64_t epoch,
+    uint64_t call)
+{
+	if (!l->coord.asking || epoch != l->coord.epoch || r->ck_replied)
+		return;
+	r->ck_replied = 1;
+	if (call > l->coord.maxcall)
+		l->coord.maxcall = call;
+	if (++l->coord.nreplied < l->n)
+		return;
+	l->coord.asking = 0;
+	l->coord.next_ns = ft_now_ns() + l->coord.interval_ns;
+	if (l->coord.margin == 0)
+		l->coord.margin = 2;
+	coord_due(l, epoch, l->coord.maxcall + l->coord.margin);
+}
+
+/* A rank was past the call of epoch: call it off, widen the margin. */
+static void
+coord_missed(struct launcher *l, uint64_t epoch)
+{
+	if (epoch != l->coord.epoch || l->coord.asking)
+		return;
+	l->coord.missed++;
+	if (l->coord.margin < (UINT64_C(1) << 30))
+		l->coord.margin *= 2;
+	event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
+	    "\"missed\":true,\"margin\":%llu", (unsigned long long)epoch,
+	    (unsigned long long)l->coord.margin);
+	coord_due(l, epoch, FT_DUE_OFF);
+	/* The next round comes at once. */
+	l->coord.next_ns = ft_now_ns();
+}
+
+/* A rank finalized: a round under way is called off. */
+static void
+coord_finalized(struct launcher *l)
+{
+	if (!l->coord.asking)
+		return;
+	l->coord.asking = 0;
+	coord_due(l, l->coord.epoch, FT_DUE_OFF);
+}
+
 /*
  * --ft coord: rank lc->rank is at the cut of an epoch (its output is
  * flushed: where it stands now is where a rollback to that epoch
@@ -1569,15 +1672,23 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 {
 	struct lrank *r = &l->ranks[lc->rank];
 	struct ft__coord_cuts **all;
-	uint64_t epoch, min;
+	uint64_t epoch, min, v;
 	struct ft_wbuf wb;
-	int cut, durable;
 	uint32_t k;
+	int kind;
 
 	if (!l->coord.on || r->spec != NULL ||
-	    ft__coord_note_parse(text, &epoch, &cut, &durable) != 0)
+	    ft__coord_note_parse(text, &epoch, &kind, &v) != 0)
 		return -1;
-	if (cut) {
+	if (kind == FT__COORD_CALL) {
+		coord_called(l, r, epoch, v);
+		return 0;
+	}
+	if (kind == FT__COORD_MISSED) {
+		coord_missed(l, epoch);
+		return 0;
+	}
+	if (kind == FT__COORD_CUT) {
 		/* What it wrote before telling us is in its pipes. */
 		read_output(l, (uint32_t)lc->rank, &r->out);
 		read_output(l, (uint32_t)lc->rank, &r->err);
@@ -1586,7 +1697,7 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 			ft_die(FT_EXIT_TEMP, "out of memory");
 		return 0;
 	}
-	if (!durable || ft__coord_cut_durable(&r->ck_cuts, epoch) != 0)
+	if (v == 0 || ft__coord_cut_durable(&r->ck_cuts, epoch) != 0)
 		return 0;
 	if ((all = calloc(l->n, sizeof(*all))) == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
@@ -1639,6 +1750,10 @@ coord_restart_all(struct launcher *l)
 		r->out.off = out;
 		r->err.off = err;
 	}
+	/* The scheduler goes on from there. */
+	l->coord.asking = 0;
+	l->coord.epoch = l->coord.target;
+	l->coord.next_ns = 0;
 	event(l, "\"event\":\"rollback\",\"epoch\":%llu,\"ms\":%.3f",
 	    (unsigned long long)l->coord.target,
 	    (double)(ft_now_ns() - l->coord.failed_ns) / 1e6);
@@ -2516,6 +2631,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		check_hangs(l);
 		now = ft_now_ns();
 		inject_due(l, now);
+		coord_tick(l, now);
 		if (l->deadline != 0 && now >= l->deadline && !l->aborting && l->running > 0)
 			on_timeout(l);
 		if (l->aborting && l->kill_at != 0 && now >= l->kill_at) {
@@ -2596,6 +2712,8 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		if (!l->aborting && inject_next(l) != 0 &&
 		    (wake == 0 || inject_next(l) < wake))
 			wake = inject_next(l);
+		if (coord_next(l) != 0 && (wake == 0 || coord_next(l) < wake))
+			wake = coord_next(l);
 		if (next_hang_check(l) != 0 &&
 		    (wake == 0 || next_hang_check(l) < wake))
 			wake = next_hang_check(l);
@@ -2787,6 +2905,7 @@ ft_launch_run(const struct ft_launch *cf)
 	l.ulfm = cf->proto != NULL && strcmp(cf->proto, "ulfm") == 0;
 	l.vlog = cf->proto != NULL && strcmp(cf->proto, "vlog") == 0;
 	l.coord.on = cf->proto != NULL && strcmp(cf->proto, "coord") == 0;
+	l.coord.interval_ns = l.coord.on ? cf->ckpt_interval_ns : 0;
 	l.logger.pid = -1;
 	l.n = cf->nranks * l.nrep;
 	l.n0 = l.n;

@@ -51,6 +51,7 @@
 #define ENV_LEVEL	"FT_CKPT_LEVEL"
 #define ENV_ROLLBACK	"FT_CKPT_ROLLBACK"	/* --ft coord: epoch limit */
 #define PSTATE_MAX	(UINT64_C(1) << 32)
+#define ENV_SCHED	"FT_CKPT_SCHED"	/* "ftrun": DUE frames decide */
 #define ENV_TEST_DIE	"FT_CKPT_TEST_DIE"	/* tests: WHERE:EPOCH */
 #define HOLD_NS		(10ull * 1000000000u)	/* ft__ckpt_hold */
 #define CHECKS		10		/* checks per interval */
@@ -106,6 +107,11 @@ static struct {
 	}		 pend;
 	uint64_t	 told_durable;
 	uint64_t	 complete;	/* ftrun's newest complete epoch */
+	/* ftrun's scheduler (--ft coord --ckpt-interval): the epoch it
+	 * asked for, and the call to take it at (0: not known yet). */
+	int		 sched;
+	int		 asked, replied;
+	uint64_t	 due_epoch, due_call;
 	/* Tests (FT_CKPT_TEST_DIE=cut|written|push:E, first run only):
 	 * die there at epoch E. */
 	char		 die_at[16];
@@ -118,7 +124,11 @@ test_die(const char *where, uint64_t epoch)
 {
 	char cmd[PATH_MAX + 64];
 
-	if (S.die_epoch != epoch || strcmp(S.die_at, where) != 0)
+	/* A push may skip epochs (only the newest is wanted): the first
+	 * push at or after it. */
+	if (strcmp(S.die_at, where) != 0 || S.die_epoch == 0 ||
+	    (strcmp(where, "push") == 0 ? epoch < S.die_epoch :
+	    epoch != S.die_epoch))
 		return;
 	if (strcmp(where, "lost") == 0) {
 		/* Its disk is lost with it: its local images go. */
@@ -372,6 +382,65 @@ rollback(uint64_t target)
 	}
 }
 
+/*
+ * --ft coord: ftrun's scheduler (DUE).  ASK: a checkpoint of epoch is
+ * due; OFF: it is called off; else: take it at that call.
+ */
+void
+ft__ckpt_due(uint64_t epoch, uint64_t call)
+{
+	/* Kept even before the first ft_checkpoint() call sets S up. */
+	if (call == FT_DUE_ASK) {
+		S.asked = 1;
+		S.replied = 0;
+		S.due_epoch = epoch;
+		S.due_call = 0;
+	} else if (S.asked && epoch == S.due_epoch)
+		S.due_call = call;
+}
+
+/*
+ * ftrun's scheduler: at the first call after its ASK, tell it this
+ * call's number and go on; it picks a call a little beyond the highest
+ * any rank was at, and the checkpoint is taken there.  A rank already
+ * past it says so, and ftrun calls the epoch off.  Nothing here waits
+ * for another rank.  1 with *epoch when due.
+ */
+static int
+sched_due(uint64_t *epoch)
+{
+	char text[80];
+
+	S.calls++;
+	ft__mpi_poll();
+	if (!S.asked)
+		return 0;
+	if (!S.replied) {
+		S.replied = 1;
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " call=%" PRIu64,
+		    S.due_epoch, S.calls);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+	}
+	if (S.due_call == 0)
+		return 0;
+	if (S.due_call == FT_DUE_OFF) {
+		S.asked = 0;
+		return 0;
+	}
+	if (S.calls > S.due_call) {
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " missed=1",
+		    S.due_epoch);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+		S.asked = 0;
+		return 0;
+	}
+	if (S.calls < S.due_call)
+		return 0;
+	S.asked = 0;
+	*epoch = S.due_epoch;
+	return 1;
+}
+
 /* --ft coord: ftrun's news of the newest complete epoch (COMPLETE). */
 void
 ft__ckpt_complete(uint64_t epoch)
@@ -425,6 +494,8 @@ setup(void)
 	}
 	S.enabled = 1;
 	S.coord = strcmp(ft__mpi.env.proto, "coord") == 0;
+	S.sched = S.coord && (s = getenv(ENV_SCHED)) != NULL &&
+	    strcmp(s, "ftrun") == 0;
 	if ((s = getenv(ENV_ROLLBACK)) != NULL && *s != '\0')
 		rollback(env_u64(ENV_ROLLBACK, 0, 10));
 	else if ((s = getenv(ENV_RESTART)) != NULL && strcmp(s, "1") == 0)
@@ -788,6 +859,10 @@ coord_poll(void)
 	uint64_t d;
 	int r;
 
+	/* ftrun called the epoch off: a rank missed its call. */
+	if (S.pend.epoch != 0 && S.pend.epoch == S.due_epoch &&
+	    S.due_call == FT_DUE_OFF)
+		coord_abandon();
 	if (S.pend.epoch != 0 && (r = coord_ready(S.pend.epoch)) != 0) {
 		if (r == 1)
 			(void)coord_write(S.pend.epoch,
@@ -816,7 +891,7 @@ coord_poll(void)
  * the regions are copied and written when they are.
  */
 static int
-coord_checkpoint(uint64_t t0)
+coord_checkpoint(uint64_t t0, uint64_t epoch)
 {
 	struct ft_ext x = { .op = FT_EXT_CKPT_CUT };
 	const void **src;
@@ -831,7 +906,14 @@ coord_checkpoint(uint64_t t0)
 		    S.pend.epoch);
 		coord_abandon();
 	}
-	e = x.epoch = ++S.cut;
+	/* ftrun numbers the epochs it schedules; else they follow. */
+	e = x.epoch = epoch != 0 ? epoch : S.cut + 1;
+	if (e <= S.cut) {
+		ft_warnx("epoch %" PRIu64 " is not after %" PRIu64 ": not "
+		    "taken", e, S.cut);
+		return 0;
+	}
+	S.cut = e;
 	fflush(stdout);
 	fflush(stderr);
 	snprintf(text, sizeof(text), "epoch=%" PRIu64 " cut=1", e);
@@ -840,7 +922,12 @@ coord_checkpoint(uint64_t t0)
 		ft_error("checkpoint of epoch %" PRIu64, e);
 		return -1;
 	}
-	ft__mpi_wait(markers_in, &e);
+	/* The collective scheduler has every rank here: the markers come
+	 * at once, and no message sent after a cut can be received before
+	 * another.  Under ftrun's, nothing waits: the image is written
+	 * once they are in. */
+	if (!S.sched)
+		ft__mpi_wait(markers_in, &e);
 	test_die("cut", e);
 	if ((r = coord_ready(e)) < 0) {
 		coord_abandon();
@@ -876,15 +963,17 @@ ft_checkpoint(void)
 	uint64_t t0 = ft_now_ns();
 	int rc;
 
+	uint64_t epoch = 0;
+
 	ensure();
 	if (!S.enabled)
 		return 0;
 	if (S.coord)
 		coord_poll();
-	if (!due())
+	if (S.sched ? !sched_due(&epoch) : !due())
 		return 0;
 	if (S.coord)
-		return coord_checkpoint(t0);
+		return coord_checkpoint(t0, epoch);
 	if ((src = regions_now()) == NULL)
 		return -1;
 	rc = write_image(S.epoch + 1, src, NULL, t0);

@@ -106,6 +106,18 @@ on_complete(const struct ft_hdr *h, const uint8_t *body)
 		ft__ckpt_complete(epoch);
 }
 
+/* --ft coord: ftrun's checkpoint scheduler. */
+static void
+on_due(const struct ft_hdr *h, const uint8_t *body)
+{
+	struct ft_msg_due d;
+
+	if (ft_msg_due_decode(body, h->len - FT_WIRE_HDRLEN, &d) != 0)
+		ft_warnx("ignored a malformed DUE from the launcher");
+	else
+		ft__ckpt_due(d.epoch, d.call);
+}
+
 static void
 on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 {
@@ -125,6 +137,8 @@ on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 		on_revive(h, body);
 	else if (h->type == FT_MSG_COORD_COMPLETE)
 		on_complete(h, body);
+	else if (h->type == FT_MSG_COORD_DUE)
+		on_due(h, body);
 	else if (h->type == FT_MSG_REPLY || h->type == FT_MSG_PROCS)
 		ft__mpi_dyn_ctl(h, body);
 	else

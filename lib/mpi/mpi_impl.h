@@ -296,6 +296,8 @@ void	 ft__ckpt_finalize(void);
 void	 ft__ckpt_hold(void);
 /* --ft coord: ftrun says epoch is the newest complete one. */
 void	 ft__ckpt_complete(uint64_t epoch);
+/* --ft coord: ftrun's scheduler (DUE). */
+void	 ft__ckpt_due(uint64_t epoch, uint64_t call);
 /* Tell the launcher something (enum ft_note_kind), best effort. */
 void	 ft__mpi_note(uint32_t kind, const char *text);
 

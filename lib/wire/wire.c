@@ -177,6 +177,8 @@ ft_msg_name(unsigned int type)
 		return "COORD_MARKER";
 	case FT_MSG_COORD_COMPLETE:
 		return "COORD_COMPLETE";
+	case FT_MSG_COORD_DUE:
+		return "COORD_DUE";
 	case FT_MSG_VLOG_RESUME:
 		return "VLOG_RESUME";
 	case FT_MSG_VLOG_DIGEST:

@@ -115,6 +115,7 @@ enum ft_msg_type {
 	/* Coordinated checkpoint (protocol "coord", lib/proto/coord.c). */
 	FT_MSG_COORD_MARKER = 160,	/* rank to rank */
 	FT_MSG_COORD_COMPLETE = 161,	/* launcher to rank */
+	FT_MSG_COORD_DUE = 162,		/* launcher to rank */
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -529,6 +530,25 @@ int	 ft_msg_marker_decode(const uint8_t *, size_t, struct ft_msg_marker *);
 int	 ft_msg_complete_encode(struct ft_wbuf *, uint32_t sender,
 	    uint64_t epoch);
 int	 ft_msg_complete_decode(const uint8_t *, size_t, uint64_t *epoch);
+
+/*
+ * DUE (launcher to rank, --ft coord): ftrun's checkpoint scheduler.
+ * call FT_DUE_ASK: a checkpoint of epoch (>= 1) is due; tell ftrun the
+ * number of your current ft_checkpoint() call and wait.  FT_DUE_OFF:
+ * epoch is called off.  Any other call: take epoch's checkpoint at
+ * that call.
+ */
+#define FT_DUE_ASK	0
+#define FT_DUE_OFF	UINT64_MAX
+
+struct ft_msg_due {
+	uint64_t	 epoch;
+	uint64_t	 call;
+};
+
+int	 ft_msg_due_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_due *);
+int	 ft_msg_due_decode(const uint8_t *, size_t, struct ft_msg_due *);
 
 /*
  * ULFM's frames (lib/wire/ulfm.c, ft-ulfm(3)).  REVOKE: the context ids

@@ -677,19 +677,25 @@ test_launcher_side(void)
 	struct ft__coord_cuts cuts = { NULL, 0, 0 };
 	const char *bad[] = { "", "epoch=0 cut=1", "epoch=3 cut=0",
 	    "epoch=3 durable=2", "epoch=3 durable=1 x", "epoch=3 foo=1",
-	    "epoch=-1 cut=1", "epoch=3" };
-	uint64_t e, o, er;
-	int cut, dur, refused = 0;
+	    "epoch=-1 cut=1", "epoch=3", "epoch=3 call=0", "epoch=3 call=-4",
+	    "epoch=3 cut=1 ", "epoch=3 =1", "epoch= 3 cut=1",
+	    "epoch=99999999999999999999 cut=1" };
+	uint64_t e, o, er, val;
+	int kind, refused = 0;
 	size_t i;
 
-	T_OK(ft__coord_note_parse("epoch=12 cut=1", &e, &cut, &dur) == 0 &&
-	    e == 12 && cut == 1 && dur == 0, "note: a cut");
-	T_OK(ft__coord_note_parse("epoch=5 durable=1", &e, &cut, &dur) == 0 &&
-	    e == 5 && cut == 0 && dur == 1, "note: durable");
-	T_OK(ft__coord_note_parse("epoch=6 durable=0", &e, &cut, &dur) == 0 &&
-	    e == 6 && dur == 0, "note: committed locally only");
+	T_OK(ft__coord_note_parse("epoch=12 cut=1", &e, &kind, &val) == 0 &&
+	    e == 12 && kind == FT__COORD_CUT, "note: a cut");
+	T_OK(ft__coord_note_parse("epoch=5 durable=1", &e, &kind, &val) ==
+	    0 && e == 5 && kind == FT__COORD_DURABLE && val == 1,
+	    "note: durable");
+	T_OK(ft__coord_note_parse("epoch=6 durable=0", &e, &kind, &val) ==
+	    0 && e == 6 && val == 0, "note: committed locally only");
+	T_OK(ft__coord_note_parse("epoch=7 call=123456789012", &e, &kind,
+	    &val) == 0 && e == 7 && kind == FT__COORD_CALL &&
+	    val == 123456789012u, "note: the call a rank is at");
 	for (i = 0; i < FT_NELEM(bad); i++)
-		refused += ft__coord_note_parse(bad[i], &e, &cut, &dur) == -1;
+		refused += ft__coord_note_parse(bad[i], &e, &kind, &val) == -1;
 	T_EQ_INT(refused, (int)FT_NELEM(bad), "note: malformed texts refused");
 	T_OK(ft__coord_cut_get(&cuts, 0, &o, &er) == 0 && o == 0 && er == 0,
 	    "cuts: epoch 0 is the start");

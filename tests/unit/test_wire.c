@@ -2226,6 +2226,25 @@ test_marker(void)
 	errno = 0;
 	T_OK(ft_msg_complete_encode(&b, FT_WIRE_LAUNCHER, 0) == -1 &&
 	    errno == EINVAL, "COMPLETE: encoding epoch 0 is EINVAL");
+	{
+		struct ft_msg_due u = { 4, FT_DUE_OFF }, v;
+
+		ft_wbuf_reset(&b);
+		T_OK(ft_msg_due_encode(&b, FT_WIRE_LAUNCHER, &u) == 0 &&
+		    ft_hdr_decode(b.p, &h) == 0 && h.type == FT_MSG_COORD_DUE &&
+		    ft_msg_due_decode(b.p + FT_WIRE_HDRLEN, 16, &v) == 0 &&
+		    v.epoch == 4 && v.call == FT_DUE_OFF, "DUE: round trip");
+		errno = 0;
+		T_OK(ft_msg_due_decode(zero, 16, &v) == -1 && errno == EPROTO,
+		    "DUE: epoch 0 is EPROTO");
+		errno = 0;
+		T_OK(ft_msg_due_decode(b.p + FT_WIRE_HDRLEN, 12, &v) == -1 &&
+		    errno == EPROTO, "DUE: a short body is EPROTO");
+		u.epoch = 0;
+		errno = 0;
+		T_OK(ft_msg_due_encode(&b, FT_WIRE_LAUNCHER, &u) == -1 &&
+		    errno == EINVAL, "DUE: encoding epoch 0 is EINVAL");
+	}
 	ft_wbuf_release(&b);
 }
 
