@@ -176,7 +176,7 @@ rollbacks() {
 	run -100 ftrun -n 2 --ckpt-dir "$FC_DIR/c" --ckpt-policy bogus true
 	[[ $output == *"'bogus': all, rr or adaptive"* ]]
 	run -100 ftrun -n 2 --ckpt-policy all true
-	[[ $output == *"need --ckpt-dir"* ]]
+	[[ $output == *"--ckpt-policy needs --ckpt-dir"* ]]
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-policy all "$J" 64 400
 	cmp "$FT_PROGS/jacobi.ref" "$out"
 }

@@ -435,10 +435,11 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 	uint64_t job = 0;
 
 	if (k->dir == NULL) {
-		if (k->server != NULL || k->restart || k->interval_ns != 0 ||
-		    k->policy != NULL)
-			ft_diex(FT_EXIT_USAGE, "--ckpt-interval, --ckpt-server, "
-			    "--ckpt-policy and --restart need --ckpt-dir");
+		if (k->server != NULL || k->restart || k->interval_ns != 0)
+			ft_diex(FT_EXIT_USAGE, "--ckpt-interval, --ckpt-server "
+			    "and --restart need --ckpt-dir");
+		if (k->policy != NULL)
+			ft_diex(FT_EXIT_USAGE, "--ckpt-policy needs --ckpt-dir");
 		return;
 	}
 	if (mkdir(k->dir, 0700) != 0 && errno != EEXIST)
