@@ -150,6 +150,26 @@ rollbacks() {
 	    "$err"
 }
 
+@test "coord: --ckpt-server auto runs the server for the job, and a lost image comes from it" {
+	tmp=$BATS_TEST_TMPDIR/tmp
+	mkdir -p "$tmp"
+	TMPDIR=$tmp coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server auto -x FT_CKPT_TEST_DIE=lost:60 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	addr=$(sed -n 's/.*"event":"ckpt_server","addr":"\([^"]*\)".*/\1/p' \
+	    "$ev")
+	[[ $addr == tcp:127.0.0.1:* ]]
+	grep -q "was not here: fetched from the checkpoint server $addr" \
+	    "$err"
+	# The server stored the job's images, and is gone with its key.
+	[ "$(fc_count "$FC_DIR/c/server")" -gt 0 ]
+	[ -z "$(ls -A "$tmp")" ]
+	! pgrep -f "ftckpt serve --dir $FC_DIR/c/server" >/dev/null
+	run -100 ftrun -n 2 --host 127.0.0.1 --ckpt-dir "$FC_DIR/c" \
+	    --ckpt-server auto true
+	[[ $output == *"--ckpt-server auto listens on this host's loopback only"* ]]
+}
+
 @test "coord: ftckpt prune in a loop while the job checkpoints and fails" {
 	mkdir -p "$FC_DIR/c"
 	(

@@ -427,6 +427,43 @@ ckpt_policy(const char *p)
 	ft_diex(FT_EXIT_USAGE, "--ckpt-policy '%s': all, rr or adaptive", p);
 }
 
+/* --ckpt-server auto: what ftrun made for its server, removed at exit. */
+static char auto_dir[PATH_MAX], auto_key[PATH_MAX + 16];
+static char auto_store[PATH_MAX + 16];
+
+static void
+ckpt_auto_clean(void)
+{
+	if (auto_key[0] != '\0')
+		(void)unlink(auto_key);
+	if (auto_dir[0] != '\0')
+		(void)rmdir(auto_dir);
+}
+
+/*
+ * --ckpt-server auto: ftrun starts `ftckpt serve` on loopback for the
+ * job, storing in DIR/server, with a fresh key in a private directory
+ * of its own.
+ */
+static void
+ckpt_auto(struct ft_launch *cf, const char *dir)
+{
+	const char *tmp = getenv("TMPDIR");
+	char why[256];
+
+	snprintf(auto_dir, sizeof(auto_dir), "%s/ftckpt.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(auto_dir) == NULL)
+		ft_die(FT_EXIT_TEMP, "--ckpt-server auto: '%s'", auto_dir);
+	atexit(ckpt_auto_clean);
+	snprintf(auto_key, sizeof(auto_key), "%s/key", auto_dir);
+	if (ft_cluster_key_write(auto_key, 0, why, sizeof(why)) != 0)
+		ft_diex(FT_EXIT_TEMP, "--ckpt-server auto: %s", why);
+	snprintf(auto_store, sizeof(auto_store), "%s/server", dir);
+	cf->ckpt_serve_dir = auto_store;
+	cf->ckpt_serve_key = auto_key;
+}
+
 /* The environment that tells the ranks where and when to checkpoint. */
 static void
 setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
@@ -461,7 +498,9 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 		add_env(cf, "FT_CKPT_SCHED=ftrun");
 		cf->ckpt_interval_ns = k->interval_ns;
 	}
-	if (k->server != NULL) {
+	if (k->server != NULL && strcmp(k->server, "auto") == 0) {
+		ckpt_auto(cf, dir);
+	} else if (k->server != NULL) {
 		if (keyfile == NULL && ft_cluster_key_path(key,
 		    sizeof(key)) != 0)
 			ft_diex(FT_EXIT_USAGE, "--ckpt-server: no --key-file "
@@ -724,6 +763,11 @@ main(int argc, char *argv[])
 	    x.boot != NULL))
 		ft_diex(FT_EXIT_USAGE, "--ft coord runs on this host only for "
 		    "now (no --host, --hostfile or --boot)");
+	if (ck.server != NULL && strcmp(ck.server, "auto") == 0 &&
+	    (x.nspecs > 0 || x.boot != NULL))
+		ft_diex(FT_EXIT_USAGE, "--ckpt-server auto listens on this "
+		    "host's loopback only: across hosts, name a server every "
+		    "host reaches");
 	if (strcmp(cf.proto, "coord") == 0 && ck.restart)
 		ft_diex(FT_EXIT_USAGE, "--ft coord rolls back within the run: "
 		    "no --restart with it");

@@ -36,6 +36,8 @@ struct ft__rank_env {
 	/* --ft coord: a rollback to rollback_epoch (FT_CKPT_ROLLBACK). */
 	int		 rollback;
 	uint64_t	 rollback_epoch;
+	/* --ckpt-server auto: FT_CKPT_SERVER, FT_CKPT_KEY_FILE. */
+	const char	*ckpt_server, *ckpt_keyfile;
 };
 
 #define FT__ENV_MAX	24

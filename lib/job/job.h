@@ -208,6 +208,11 @@ struct ft_launch {
 	/* --ft coord: ftrun's checkpoint scheduler (--ckpt-interval with
 	 * --ckpt-dir); 0: the ranks' own. */
 	uint64_t	  ckpt_interval_ns;
+	/* --ckpt-server auto: ftrun runs `ftckpt serve` on loopback,
+	 * storing in ckpt_serve_dir (NULL: none), with the key in the
+	 * file ckpt_serve_key. */
+	const char	 *ckpt_serve_dir;
+	const char	 *ckpt_serve_key;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

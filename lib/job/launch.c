@@ -157,6 +157,9 @@ struct launcher {
 	uint64_t		 restarts;
 	/* --ft coord: every rank rolls back on a failure. */
 	struct ft__coord	 coord;
+	/* --ckpt-server auto: the checkpoint server we run, its key. */
+	struct ft__logger	 ckserver;	/* pid -1: none */
+	char			 ckkey[320];
 };
 
 static void	process_rejoined(struct launcher *, uint32_t);
@@ -813,6 +816,10 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	    l->ranks[i].incarnation, l->ranks[i].rank, l->ranks[i].replica,
 	    &re.kill_after, &re.kill_signal))
 		l->ranks[i].injected = 1;
+	if (l->ckserver.pid > 0) {
+		re.ckpt_server = l->ckserver.addr;
+		re.ckpt_keyfile = l->ckkey;
+	}
 	if (l->coord.on && l->coord.rolling) {
 		re.rollback = 1;
 		re.rollback_epoch = l->coord.target;
@@ -2096,6 +2103,47 @@ rank_stopped(struct launcher *l, uint32_t i, int st)
 		    silent, sizeof(silent)));
 }
 
+/*
+ * --ckpt-server auto: the server died.  It is not started again:
+ * images stop being durable, and the job goes on from what it holds.
+ */
+static void
+ckserver_died(struct launcher *l, int st)
+{
+	char how[128];
+
+	l->ckserver.pid = -1;
+	if (l->aborting)
+		return;
+	describe_status(st, how, sizeof(how));
+	ft_warnx("the checkpoint server %s; images are no longer pushed",
+	    how);
+	event(l, "\"event\":\"ckpt_server\",\"status\":\"%s\"", how);
+}
+
+/*
+ * --ckpt-server auto: start `ftckpt serve` on loopback, storing in
+ * cf->ckpt_serve_dir, with the key ftrun made for it.
+ */
+static int
+start_ckserver(struct launcher *l)
+{
+	snprintf(l->ckkey, sizeof(l->ckkey), "%s", l->cf->ckpt_serve_key);
+	if (mkdir(l->cf->ckpt_serve_dir, 0700) != 0 && errno != EEXIST) {
+		ft_warn("checkpoint server directory '%s'",
+		    l->cf->ckpt_serve_dir);
+		return -1;
+	}
+	if (ft__ckserver_start(&l->ckserver, l->cf->ckpt_serve_dir, l->ckkey,
+	    l->origmask, 10000000000ull) != 0) {
+		ft_warn("unable to start the checkpoint server");
+		return -1;
+	}
+	event(l, "\"event\":\"ckpt_server\",\"addr\":\"%s\",\"pid\":%d",
+	    l->ckserver.addr, (int)l->ckserver.pid);
+	return 0;
+}
+
 static void
 reap_children(struct launcher *l)
 {
@@ -2108,6 +2156,11 @@ reap_children(struct launcher *l)
 		if (pid == l->logger.pid) {
 			if (!WIFSTOPPED(st) && !WIFCONTINUED(st))
 				logger_died(l, st);
+			continue;
+		}
+		if (pid == l->ckserver.pid) {
+			if (!WIFSTOPPED(st) && !WIFCONTINUED(st))
+				ckserver_died(l, st);
 			continue;
 		}
 		for (i = 0; i < l->n; i++) {
@@ -2907,6 +2960,7 @@ ft_launch_run(const struct ft_launch *cf)
 	l.coord.on = cf->proto != NULL && strcmp(cf->proto, "coord") == 0;
 	l.coord.interval_ns = l.coord.on ? cf->ckpt_interval_ns : 0;
 	l.logger.pid = -1;
+	l.ckserver.pid = -1;
 	l.n = cf->nranks * l.nrep;
 	l.n0 = l.n;
 	l.lfd = -1;
@@ -2982,6 +3036,11 @@ ft_launch_run(const struct ft_launch *cf)
 		    l.ranks[i].rank, l.ranks[i].replica, &after, &sig);
 	}
 	if (l.vlog && start_logger(&l) != 0) {
+		remove_jobdir(&l);
+		return FT_EXIT_TEMP;
+	}
+	if (cf->ckpt_serve_dir != NULL && start_ckserver(&l) != 0) {
+		stop_logger(&l, FT_EXIT_TEMP);
 		remove_jobdir(&l);
 		return FT_EXIT_TEMP;
 	}
@@ -3073,6 +3132,7 @@ ft_launch_run(const struct ft_launch *cf)
 	}
 	kill_leftovers(&l);
 	ft__remote_free(l.rm);
+	ft__logger_stop(&l.ckserver);
 	remove_jobdir(&l);
 	if (l.vlog)
 		stop_logger(&l, status);
