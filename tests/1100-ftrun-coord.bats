@@ -64,6 +64,12 @@ rollbacks() {
 	grep -c '"event":"rollback"' "$ev" || true
 }
 
+# The epoch of the (first) rollback.
+rollback_epoch() {
+	sed -n 's/.*"event":"rollback","epoch":\([0-9]*\),.*/\1/p' "$ev" |
+	    head -1
+}
+
 @test "coord: jacobi, three kills at seeded moments, the fault-free output" {
 	for seed in 11 23; do
 		seeded_kills "$seed" 4 3 100 500
@@ -99,7 +105,7 @@ rollbacks() {
 	    -x FT_CKPT_TEST_DIE=cut:40 "$J" 64 400
 	cmp "$FT_PROGS/jacobi.ref" "$out"
 	# Epoch 40 was never complete: the rollback went to an older one.
-	e=$(sed -n 's/.*"event":"rollback","epoch":\([0-9]*\),.*/\1/p' "$ev")
+	e=$(rollback_epoch)
 	[ "$e" -ge 1 ] && [ "$e" -lt 40 ]
 }
 
@@ -107,7 +113,7 @@ rollbacks() {
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
 	    -x FT_CKPT_TEST_DIE=written:40 "$J" 64 400
 	cmp "$FT_PROGS/jacobi.ref" "$out"
-	e=$(sed -n 's/.*"event":"rollback","epoch":\([0-9]*\),.*/\1/p' "$ev")
+	e=$(rollback_epoch)
 	[ "$e" -ge 1 ] && [ "$e" -lt 40 ]
 }
 
@@ -119,7 +125,7 @@ rollbacks() {
 	cmp "$FT_PROGS/coordring.ref" "$out"
 	# Killed in its first push of epoch 3 or later: only what the
 	# server acknowledged counts, and that is below 3.
-	e=$(sed -n 's/.*"event":"rollback","epoch":\([0-9]*\),.*/\1/p' "$ev")
+	e=$(rollback_epoch)
 	[ "$e" -lt 3 ]
 	# The server goes once a complete epoch is on it: the job goes on,
 	# and a later failure rolls back to what it acknowledged before.
@@ -144,7 +150,7 @@ rollbacks() {
 	    --ckpt-server "$FC_ADDR" --key-file "$FC_KEY" \
 	    -x FT_CKPT_TEST_DIE=lost:60 "$J" 64 400
 	cmp "$FT_PROGS/jacobi.ref" "$out"
-	e=$(sed -n 's/.*"event":"rollback","epoch":\([0-9]*\),.*/\1/p' "$ev")
+	e=$(rollback_epoch)
 	[ "$e" -ge 1 ] && [ "$e" -lt 60 ]
 	grep -q "epoch $e was not here: fetched from the checkpoint server" \
 	    "$err"
