@@ -104,6 +104,8 @@ static struct {
 	struct {
 		uint64_t	 epoch, t0;
 		void		**copy;
+		size_t		 n;	/* regions copied */
+		struct region	*was;	/* and what they were */
 	}		 pend;
 	uint64_t	 told_durable;
 	uint64_t	 complete;	/* ftrun's newest complete epoch */
@@ -775,16 +777,31 @@ regions_now(void)
 	return src;
 }
 
+/* Are the protected regions (ids and sizes) still those of was[n]? */
+static int
+regions_same(const struct region *was, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (S.reg[i].id != was[i].id || S.reg[i].size != was[i].size)
+			return 0;
+	return 1;
+}
+
 static void
 pend_free(void)
 {
 	size_t i;
 
 	if (S.pend.copy != NULL)
-		for (i = 0; i < S.nreg; i++)
+		for (i = 0; i < S.pend.n; i++)
 			free(S.pend.copy[i]);
 	free(S.pend.copy);
+	free(S.pend.was);
 	S.pend.copy = NULL;
+	S.pend.was = NULL;
+	S.pend.n = 0;
 	S.pend.epoch = 0;
 }
 
@@ -863,6 +880,13 @@ coord_poll(void)
 	if (S.pend.epoch != 0 && S.pend.epoch == S.due_epoch &&
 	    S.due_call == FT_DUE_OFF)
 		coord_abandon();
+	if (S.pend.epoch != 0 && (S.pend.n != S.nreg ||
+	    !regions_same(S.pend.was, S.pend.n))) {
+		ft_warnx("epoch %" PRIu64 " is not saved: regions were "
+		    "protected or unprotected since its checkpoint",
+		    S.pend.epoch);
+		coord_abandon();
+	}
 	if (S.pend.epoch != 0 && (r = coord_ready(S.pend.epoch)) != 0) {
 		if (r == 1)
 			(void)coord_write(S.pend.epoch,
@@ -940,8 +964,13 @@ coord_checkpoint(uint64_t t0, uint64_t epoch)
 		free(src);
 		return r == 0 ? 1 : -1;
 	}
-	if ((S.pend.copy = calloc(S.nreg + 1, sizeof(void *))) == NULL)
+	if ((S.pend.copy = calloc(S.nreg + 1, sizeof(void *))) == NULL ||
+	    (S.pend.was = calloc(S.nreg + 1, sizeof(*S.pend.was))) == NULL) {
+		pend_free();
 		return -1;
+	}
+	S.pend.n = S.nreg;
+	memcpy(S.pend.was, S.reg, S.nreg * sizeof(*S.reg));
 	for (i = 0; i < S.nreg; i++) {
 		if (S.reg[i].size > 0 && (S.pend.copy[i] =
 		    malloc(S.reg[i].size)) == NULL) {
