@@ -155,3 +155,75 @@ ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
 	}
 	return floor;
 }
+
+int
+ft__coord_sched_tick(struct ft__coord *c, uint64_t now, int ok,
+    uint64_t *epoch)
+{
+	if (c->interval_ns == 0 || c->asking || c->rolling)
+		return 0;
+	if (c->next_ns == 0)
+		c->next_ns = now + c->interval_ns;
+	if (!ok || now < c->next_ns)
+		return 0;
+	c->asking = 1;
+	c->nreplied = 0;
+	c->maxcall = 0;
+	*epoch = ++c->epoch;
+	return 1;
+}
+
+int
+ft__coord_sched_called(struct ft__coord *c, uint32_t nranks,
+    uint64_t epoch, uint64_t call, uint64_t now, uint64_t *at)
+{
+	if (!c->asking || epoch != c->epoch)
+		return 0;
+	if (call > c->maxcall)
+		c->maxcall = call;
+	if (++c->nreplied < nranks)
+		return 0;
+	c->asking = 0;
+	c->next_ns = now + c->interval_ns;
+	if (c->margin == 0)
+		c->margin = 2;
+	*at = c->maxcall + c->margin;
+	return 1;
+}
+
+int
+ft__coord_sched_missed(struct ft__coord *c, uint64_t epoch, uint64_t now)
+{
+	if (epoch != c->epoch || c->asking)
+		return 0;
+	c->missed++;
+	if (c->margin < (UINT64_C(1) << 30))
+		c->margin *= 2;
+	c->next_ns = now;
+	return 1;
+}
+
+int
+ft__coord_sched_off(struct ft__coord *c)
+{
+	if (!c->asking)
+		return 0;
+	c->asking = 0;
+	return 1;
+}
+
+uint64_t
+ft__coord_sched_next(const struct ft__coord *c)
+{
+	if (c->interval_ns == 0 || c->asking || c->rolling)
+		return 0;
+	return c->next_ns;
+}
+
+void
+ft__coord_sched_reset(struct ft__coord *c, uint64_t epoch)
+{
+	c->asking = 0;
+	c->epoch = epoch;
+	c->next_ns = 0;
+}

@@ -83,4 +83,28 @@ int	 ft__coord_cut_durable(struct ft__coord_cuts *, uint64_t epoch);
 uint64_t ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
 	    uint64_t floor);
 
+/*
+ * ftrun's checkpoint scheduler (--ckpt-interval D under --ft coord),
+ * as pure state: launch.c sends what these decide.
+ *
+ * ft__coord_sched_tick: at now, may a round start (ok: the job runs,
+ * no rank finalized)?  1 with *epoch to ask every rank for, else 0.
+ * ft__coord_sched_called: one more of nranks answered epoch at call; 1
+ * with *at, the call to cut at, once all did.  ft__coord_sched_missed:
+ * a rank was past it: 1 when the epoch is called off (the margin
+ * doubles, the next round starts at once).  ft__coord_sched_off: a rank
+ * finalized: 1 when a round under way is called off.
+ * ft__coord_sched_next: when tick wants to run next, or 0.
+ * ft__coord_sched_reset: after a rollback to epoch.
+ */
+int	 ft__coord_sched_tick(struct ft__coord *, uint64_t now, int ok,
+	    uint64_t *epoch);
+int	 ft__coord_sched_called(struct ft__coord *, uint32_t nranks,
+	    uint64_t epoch, uint64_t call, uint64_t now, uint64_t *at);
+int	 ft__coord_sched_missed(struct ft__coord *, uint64_t epoch,
+	    uint64_t now);
+int	 ft__coord_sched_off(struct ft__coord *);
+uint64_t ft__coord_sched_next(const struct ft__coord *);
+void	 ft__coord_sched_reset(struct ft__coord *, uint64_t epoch);
+
 #endif

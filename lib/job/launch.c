@@ -1598,27 +1598,11 @@ coord_due(struct launcher *l, uint64_t epoch, uint64_t call)
 static void
 coord_tick(struct launcher *l, uint64_t now)
 {
-	if (!l->coord.on || l->coord.interval_ns == 0 || !l->table_sent ||
-	    l->coord.rolling || l->aborting || l->coord.asking)
-		return;
-	if (l->coord.next_ns == 0)
-		l->coord.next_ns = now + l->coord.interval_ns;
-	if (l->finalized > 0 || now < l->coord.next_ns)
-		return;
-	l->coord.asking = 1;
-	l->coord.nreplied = 0;
-	l->coord.maxcall = 0;
-	coord_due(l, ++l->coord.epoch, FT_DUE_ASK);
-}
+	uint64_t epoch;
 
-/* When coord_tick wants to run next, or 0. */
-static uint64_t
-coord_next(const struct launcher *l)
-{
-	if (!l->coord.on || l->coord.interval_ns == 0 || l->coord.asking ||
-	    l->coord.rolling)
-		return 0;
-	return l->coord.next_ns;
+	if (l->coord.on && l->table_sent && !l->aborting &&
+	    ft__coord_sched_tick(&l->coord, now, l->finalized == 0, &epoch))
+		coord_due(l, epoch, FT_DUE_ASK);
 }
 
 /* A rank answered DUE's ASK: at its call'th ft_checkpoint() call. */
@@ -1626,45 +1610,34 @@ static void
 coord_called(struct launcher *l, struct lrank *r, uint64_t epoch,
     uint64_t call)
 {
-	if (!l->coord.asking || epoch != l->coord.epoch || r->ck_replied)
+	uint64_t at;
+
+	if (r->ck_replied || !l->coord.asking || epoch != l->coord.epoch)
 		return;
 	r->ck_replied = 1;
-	if (call > l->coord.maxcall)
-		l->coord.maxcall = call;
-	if (++l->coord.nreplied < l->n)
-		return;
-	l->coord.asking = 0;
-	l->coord.next_ns = ft_now_ns() + l->coord.interval_ns;
-	if (l->coord.margin == 0)
-		l->coord.margin = 2;
-	coord_due(l, epoch, l->coord.maxcall + l->coord.margin);
+	if (ft__coord_sched_called(&l->coord, l->n, epoch, call, ft_now_ns(),
+	    &at))
+		coord_due(l, epoch, at);
 }
 
 /* A rank was past the call of epoch: call it off, widen the margin. */
 static void
 coord_missed(struct launcher *l, uint64_t epoch)
 {
-	if (epoch != l->coord.epoch || l->coord.asking)
+	if (!ft__coord_sched_missed(&l->coord, epoch, ft_now_ns()))
 		return;
-	l->coord.missed++;
-	if (l->coord.margin < (UINT64_C(1) << 30))
-		l->coord.margin *= 2;
 	event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
 	    "\"missed\":true,\"margin\":%llu", (unsigned long long)epoch,
 	    (unsigned long long)l->coord.margin);
 	coord_due(l, epoch, FT_DUE_OFF);
-	/* The next round comes at once. */
-	l->coord.next_ns = ft_now_ns();
 }
 
 /* A rank finalized: a round under way is called off. */
 static void
 coord_finalized(struct launcher *l)
 {
-	if (!l->coord.asking)
-		return;
-	l->coord.asking = 0;
-	coord_due(l, l->coord.epoch, FT_DUE_OFF);
+	if (ft__coord_sched_off(&l->coord))
+		coord_due(l, l->coord.epoch, FT_DUE_OFF);
 }
 
 /*
@@ -1758,9 +1731,7 @@ coord_restart_all(struct launcher *l)
 		r->err.off = err;
 	}
 	/* The scheduler goes on from there. */
-	l->coord.asking = 0;
-	l->coord.epoch = l->coord.target;
-	l->coord.next_ns = 0;
+	ft__coord_sched_reset(&l->coord, l->coord.target);
 	event(l, "\"event\":\"rollback\",\"epoch\":%llu,\"ms\":%.3f",
 	    (unsigned long long)l->coord.target,
 	    (double)(ft_now_ns() - l->coord.failed_ns) / 1e6);
@@ -2765,8 +2736,9 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		if (!l->aborting && inject_next(l) != 0 &&
 		    (wake == 0 || inject_next(l) < wake))
 			wake = inject_next(l);
-		if (coord_next(l) != 0 && (wake == 0 || coord_next(l) < wake))
-			wake = coord_next(l);
+		if (ft__coord_sched_next(&l->coord) != 0 && (wake == 0 ||
+		    ft__coord_sched_next(&l->coord) < wake))
+			wake = ft__coord_sched_next(&l->coord);
 		if (next_hang_check(l) != 0 &&
 		    (wake == 0 || next_hang_check(l) < wake))
 			wake = next_hang_check(l);

@@ -744,6 +744,56 @@ test_launcher_side(void)
 	ft__coord_cuts_free(&cuts);
 }
 
+/* ftrun's scheduler, as state (coord.h). */
+static void
+test_scheduler(void)
+{
+	struct ft__coord c;
+	uint64_t e = 0, at = 0;
+	int ok;
+
+	memset(&c, 0, sizeof(c));
+	c.interval_ns = 100;
+	T_OK(!ft__coord_sched_tick(&c, 1000, 1, &e) &&
+	    ft__coord_sched_next(&c) == 1100, "sched: the first round one "
+	    "interval after the start");
+	T_OK(!ft__coord_sched_tick(&c, 1099, 1, &e), "sched: not before");
+	T_OK(!ft__coord_sched_tick(&c, 1100, 0, &e), "sched: not while a "
+	    "rank has finalized");
+	T_OK(ft__coord_sched_tick(&c, 1100, 1, &e) && e == 1 && c.asking,
+	    "sched: epoch 1 is asked for");
+	T_OK(ft__coord_sched_next(&c) == 0 &&
+	    !ft__coord_sched_tick(&c, 5000, 1, &e), "sched: one round at a "
+	    "time");
+	ok = !ft__coord_sched_called(&c, 3, 1, 40, 1200, &at) &&
+	    !ft__coord_sched_called(&c, 3, 2, 99, 1200, &at) &&
+	    !ft__coord_sched_called(&c, 3, 1, 42, 1200, &at);
+	T_OK(ok, "sched: answers counted, another epoch's ignored");
+	T_OK(ft__coord_sched_called(&c, 3, 1, 41, 1300, &at) && at == 44 &&
+	    !c.asking && ft__coord_sched_next(&c) == 1400,
+	    "sched: once all answered, the highest call plus 2");
+	T_OK(ft__coord_sched_missed(&c, 1, 1350) && c.margin == 4 &&
+	    ft__coord_sched_next(&c) == 1350, "sched: a miss calls it off, "
+	    "doubles the margin, and the next round comes at once");
+	T_OK(ft__coord_sched_missed(&c, 1, 1360) && c.margin == 8,
+	    "sched: a second miss of it widens again");
+	T_OK(ft__coord_sched_tick(&c, 1400, 1, &e) && e == 2,
+	    "sched: epoch 2 is asked for");
+	T_OK(ft__coord_sched_off(&c) && !c.asking && !ft__coord_sched_off(&c),
+	    "sched: a rank finalizing calls the round off, once");
+	ft__coord_sched_reset(&c, 1);
+	T_OK(c.epoch == 1 && ft__coord_sched_next(&c) == 0 &&
+	    !ft__coord_sched_tick(&c, 2000, 1, &e) &&
+	    ft__coord_sched_tick(&c, 2100, 1, &e) && e == 2,
+	    "sched: after a rollback to 1, epochs go on from 2, an interval "
+	    "later");
+	c.interval_ns = 0;
+	c.asking = 0;
+	T_OK(!ft__coord_sched_tick(&c, 9999, 1, &e) &&
+	    ft__coord_sched_next(&c) == 0, "sched: interval 0 is the ranks' "
+	    "own scheduler");
+}
+
 int
 main(void)
 {
@@ -757,5 +807,6 @@ main(void)
 	test_orphan(&S);
 	test_bad_state(&S);
 	test_launcher_side();
+	test_scheduler();
 	return t_done();
 }
