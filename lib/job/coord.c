@@ -157,37 +157,84 @@ ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
 }
 
 int
+ft__coord_sched_init(struct ft__coord *c, uint32_t nranks)
+{
+	if ((c->ans = calloc(nranks, sizeof(*c->ans))) == NULL)
+		return -1;
+	c->nranks = nranks;
+	c->margin = 2;
+	return 0;
+}
+
+void
+ft__coord_sched_free(struct ft__coord *c)
+{
+	free(c->ans);
+	c->ans = NULL;
+	c->nranks = 0;
+}
+
+int
 ft__coord_sched_tick(struct ft__coord *c, uint64_t now, int ok,
     uint64_t *epoch)
 {
-	if (c->interval_ns == 0 || c->asking || c->rolling)
+	uint32_t k;
+
+	if (c->interval_ns == 0 || c->asking || c->rolling || c->ans == NULL)
 		return 0;
 	if (c->next_ns == 0)
 		c->next_ns = now + c->interval_ns;
 	if (!ok || now < c->next_ns)
 		return 0;
+	/* The last round went well: a narrower margin. */
+	if (!c->lastmiss && c->margin > 2)
+		c->margin /= 2;
+	c->lastmiss = 0;
 	c->asking = 1;
 	c->nreplied = 0;
-	c->maxcall = 0;
+	for (k = 0; k < c->nranks; k++)
+		c->ans[k].fresh = 0;
 	*epoch = ++c->epoch;
 	return 1;
 }
 
 int
-ft__coord_sched_called(struct ft__coord *c, uint32_t nranks,
-    uint64_t epoch, uint64_t call, uint64_t now, uint64_t *at)
+ft__coord_sched_called(struct ft__coord *c, uint32_t rank, uint64_t epoch,
+    uint64_t call, uint64_t now, uint64_t *at)
 {
-	if (!c->asking || epoch != c->epoch)
+	struct ft__coord_ans *a;
+	uint64_t max = 0, proj;
+	double rate;
+	uint32_t k;
+
+	if (!c->asking || epoch != c->epoch || rank >= c->nranks ||
+	    c->ans[rank].fresh)
 		return 0;
-	if (call > c->maxcall)
-		c->maxcall = call;
-	if (++c->nreplied < nranks)
+	a = &c->ans[rank];
+	a->pcall = a->call;
+	a->pt = a->t;
+	a->call = call;
+	a->t = now;
+	a->fresh = 1;
+	if (++c->nreplied < c->nranks)
 		return 0;
 	c->asking = 0;
 	c->next_ns = now + c->interval_ns;
-	if (c->margin == 0)
-		c->margin = 2;
-	*at = c->maxcall + c->margin;
+	for (k = 0; k < c->nranks; k++) {
+		a = &c->ans[k];
+		proj = a->call;
+		/* Its pace between the last two rounds, calls per ns, for
+		 * twice the time since it answered (DUE must reach it). */
+		if (a->pt != 0 && a->t > a->pt && a->call > a->pcall) {
+			rate = (double)(a->call - a->pcall) /
+			    (double)(a->t - a->pt);
+			proj += (uint64_t)(rate * 2.0 * (double)(now - a->t +
+			    1000000)) + 1;
+		}
+		if (proj > max)
+			max = proj;
+	}
+	*at = max + c->margin;
 	return 1;
 }
 
@@ -197,6 +244,7 @@ ft__coord_sched_missed(struct ft__coord *c, uint64_t epoch, uint64_t now)
 	if (epoch != c->epoch || c->asking)
 		return 0;
 	c->missed++;
+	c->lastmiss = 1;
 	if (c->margin < (UINT64_C(1) << 30))
 		c->margin *= 2;
 	c->next_ns = now;
@@ -215,7 +263,7 @@ ft__coord_sched_off(struct ft__coord *c)
 uint64_t
 ft__coord_sched_next(const struct ft__coord *c)
 {
-	if (c->interval_ns == 0 || c->asking || c->rolling)
+	if (c->interval_ns == 0 || c->asking || c->rolling || c->ans == NULL)
 		return 0;
 	return c->next_ns;
 }
@@ -226,4 +274,7 @@ ft__coord_sched_reset(struct ft__coord *c, uint64_t epoch)
 	c->asking = 0;
 	c->epoch = epoch;
 	c->next_ns = 0;
+	/* A new generation: its pace is not known yet. */
+	if (c->ans != NULL)
+		memset(c->ans, 0, c->nranks * sizeof(*c->ans));
 }

@@ -25,6 +25,13 @@ struct ft__coord_cuts {
 	size_t			 n, cap;
 };
 
+/* A rank's answers to the scheduler's last two rounds. */
+struct ft__coord_ans {
+	uint64_t	 call, t;	/* its call, when we heard (ns) */
+	uint64_t	 pcall, pt;	/* the round before; pt 0: none */
+	int		 fresh;		/* answered this round */
+};
+
 struct ft__coord {
 	int		 on;		/* --ft coord */
 	int		 rolling;	/* every rank is being killed */
@@ -42,6 +49,9 @@ struct ft__coord {
 	uint64_t	 margin;	/* calls beyond the highest, doubled
 					 * at every miss */
 	uint64_t	 missed;	/* rounds called off so */
+	int		 lastmiss;	/* the last round was */
+	struct ft__coord_ans *ans;	/* nranks of them */
+	uint32_t	 nranks;
 };
 
 /* What a FT_NOTE_CKPT says. */
@@ -87,19 +97,24 @@ uint64_t ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
  * ftrun's checkpoint scheduler (--ckpt-interval D under --ft coord),
  * as pure state: launch.c sends what these decide.
  *
+ * ft__coord_sched_init: for nranks ranks (0, or -1 ENOMEM).
  * ft__coord_sched_tick: at now, may a round start (ok: the job runs,
  * no rank finalized)?  1 with *epoch to ask every rank for, else 0.
- * ft__coord_sched_called: one more of nranks answered epoch at call; 1
- * with *at, the call to cut at, once all did.  ft__coord_sched_missed:
+ * ft__coord_sched_called: rank answered epoch at call (heard at now);
+ * 1 with *at, the call to cut at, once all did: beyond the highest by
+ * what each rank, at its pace of the round before, will have done
+ * meanwhile, plus a margin that halves after a round that went well.  ft__coord_sched_missed:
  * a rank was past it: 1 when the epoch is called off (the margin
  * doubles, the next round starts at once).  ft__coord_sched_off: a rank
  * finalized: 1 when a round under way is called off.
  * ft__coord_sched_next: when tick wants to run next, or 0.
  * ft__coord_sched_reset: after a rollback to epoch.
  */
+int	 ft__coord_sched_init(struct ft__coord *, uint32_t nranks);
+void	 ft__coord_sched_free(struct ft__coord *);
 int	 ft__coord_sched_tick(struct ft__coord *, uint64_t now, int ok,
 	    uint64_t *epoch);
-int	 ft__coord_sched_called(struct ft__coord *, uint32_t nranks,
+int	 ft__coord_sched_called(struct ft__coord *, uint32_t rank,
 	    uint64_t epoch, uint64_t call, uint64_t now, uint64_t *at);
 int	 ft__coord_sched_missed(struct ft__coord *, uint64_t epoch,
 	    uint64_t now);

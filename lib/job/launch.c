@@ -77,7 +77,6 @@ struct lrank {
 	/* --ft coord: where its output stood at its cuts since the
 	 * complete epoch, and which images are durable (coord.c). */
 	struct ft__coord_cuts ck_cuts;
-	int		 ck_replied;	/* to the DUE round under way */
 };
 
 struct lconn {
@@ -1578,11 +1577,9 @@ coord_due(struct launcher *l, uint64_t epoch, uint64_t call)
 	ft_wbuf_init(&wb);
 	if (ft_msg_due_encode(&wb, FT_WIRE_LAUNCHER, &d) != 0)
 		ft_die(FT_EXIT_TEMP, "unable to encode DUE");
-	for (k = 0; k < l->n; k++) {
-		l->ranks[k].ck_replied = 0;
+	for (k = 0; k < l->n; k++)
 		if (l->ranks[k].state == R_RUNNING)
 			send_frame(l->ranks[k].conn, &wb);
-	}
 	ft_wbuf_release(&wb);
 }
 
@@ -1612,11 +1609,8 @@ coord_called(struct launcher *l, struct lrank *r, uint64_t epoch,
 {
 	uint64_t at;
 
-	if (r->ck_replied || !l->coord.asking || epoch != l->coord.epoch)
-		return;
-	r->ck_replied = 1;
-	if (ft__coord_sched_called(&l->coord, l->n, epoch, call, ft_now_ns(),
-	    &at))
+	if (ft__coord_sched_called(&l->coord, (uint32_t)(r - l->ranks),
+	    epoch, call, ft_now_ns(), &at))
 		coord_due(l, epoch, at);
 }
 
@@ -2931,6 +2925,9 @@ ft_launch_run(const struct ft_launch *cf)
 	l.vlog = cf->proto != NULL && strcmp(cf->proto, "vlog") == 0;
 	l.coord.on = cf->proto != NULL && strcmp(cf->proto, "coord") == 0;
 	l.coord.interval_ns = l.coord.on ? cf->ckpt_interval_ns : 0;
+	if (l.coord.interval_ns > 0 && ft__coord_sched_init(&l.coord,
+	    cf->nranks) != 0)
+		ft_die(FT_EXIT_TEMP, "out of memory");
 	l.logger.pid = -1;
 	l.ckserver.pid = -1;
 	l.n = cf->nranks * l.nrep;
@@ -3118,6 +3115,7 @@ ft_launch_run(const struct ft_launch *cf)
 	ft__spawn_free(l.sp);
 	for (i = 0; i < l.n; i++)
 		ft__coord_cuts_free(&l.ranks[i].ck_cuts);
+	ft__coord_sched_free(&l.coord);
 	free(l.ranks);
 	free(l.printed);
 	free(l.inj_next);

@@ -754,6 +754,8 @@ test_scheduler(void)
 
 	memset(&c, 0, sizeof(c));
 	c.interval_ns = 100;
+	T_OK(ft__coord_sched_init(&c, 3) == 0 && c.margin == 2,
+	    "sched: set up for 3 ranks");
 	T_OK(!ft__coord_sched_tick(&c, 1000, 1, &e) &&
 	    ft__coord_sched_next(&c) == 1100, "sched: the first round one "
 	    "interval after the start");
@@ -765,33 +767,48 @@ test_scheduler(void)
 	T_OK(ft__coord_sched_next(&c) == 0 &&
 	    !ft__coord_sched_tick(&c, 5000, 1, &e), "sched: one round at a "
 	    "time");
-	ok = !ft__coord_sched_called(&c, 3, 1, 40, 1200, &at) &&
-	    !ft__coord_sched_called(&c, 3, 2, 99, 1200, &at) &&
-	    !ft__coord_sched_called(&c, 3, 1, 42, 1200, &at);
-	T_OK(ok, "sched: answers counted, another epoch's ignored");
-	T_OK(ft__coord_sched_called(&c, 3, 1, 41, 1300, &at) && at == 44 &&
+	ok = !ft__coord_sched_called(&c, 0, 1, 40, 1200, &at) &&
+	    !ft__coord_sched_called(&c, 1, 2, 99, 1200, &at) &&
+	    !ft__coord_sched_called(&c, 0, 1, 90, 1200, &at) &&
+	    !ft__coord_sched_called(&c, 1, 1, 42, 1200, &at);
+	T_OK(ok, "sched: answers counted once, another epoch's ignored");
+	T_OK(ft__coord_sched_called(&c, 2, 1, 41, 1300, &at) && at == 44 &&
 	    !c.asking && ft__coord_sched_next(&c) == 1400,
-	    "sched: once all answered, the highest call plus 2");
+	    "sched: once all answered, the highest call plus 2 (no pace "
+	    "known yet)");
 	T_OK(ft__coord_sched_missed(&c, 1, 1350) && c.margin == 4 &&
 	    ft__coord_sched_next(&c) == 1350, "sched: a miss calls it off, "
 	    "doubles the margin, and the next round comes at once");
 	T_OK(ft__coord_sched_missed(&c, 1, 1360) && c.margin == 8,
 	    "sched: a second miss of it widens again");
-	T_OK(ft__coord_sched_tick(&c, 1400, 1, &e) && e == 2,
-	    "sched: epoch 2 is asked for");
+	T_OK(ft__coord_sched_tick(&c, 1400, 1, &e) && e == 2 &&
+	    c.margin == 8, "sched: epoch 2 is asked for, the margin kept "
+	    "after a miss");
+	/* Paces since the last round: 0 at 1 call per 1000 ns, 1 and 2
+	 * at none.  Rank 0 answered 1 ms before the end. */
+	(void)ft__coord_sched_called(&c, 0, 2, 1040, 1000000 + 1200, &at);
+	(void)ft__coord_sched_called(&c, 1, 2, 50, 2000000 + 1200, &at);
+	T_OK(ft__coord_sched_called(&c, 2, 2, 60, 2000000 + 1300, &at) &&
+	    at == 1040 + (uint64_t)(2.0 * (1000000 + 100 + 1000000) /
+	    1000.0) + 1 + 8, "sched: the call is projected at each rank's "
+	    "pace");
+	T_OK(ft__coord_sched_tick(&c, 9000000, 1, &e) && e == 3 &&
+	    c.margin == 4, "sched: a round that went well halves the "
+	    "margin");
 	T_OK(ft__coord_sched_off(&c) && !c.asking && !ft__coord_sched_off(&c),
 	    "sched: a rank finalizing calls the round off, once");
 	ft__coord_sched_reset(&c, 1);
 	T_OK(c.epoch == 1 && ft__coord_sched_next(&c) == 0 &&
-	    !ft__coord_sched_tick(&c, 2000, 1, &e) &&
-	    ft__coord_sched_tick(&c, 2100, 1, &e) && e == 2,
-	    "sched: after a rollback to 1, epochs go on from 2, an interval "
-	    "later");
+	    !ft__coord_sched_tick(&c, 20000000, 1, &e) &&
+	    ft__coord_sched_tick(&c, 20000100, 1, &e) && e == 2 &&
+	    c.ans[0].pt == 0, "sched: after a rollback to 1, epochs go on "
+	    "from 2, an interval later, paces forgotten");
 	c.interval_ns = 0;
 	c.asking = 0;
-	T_OK(!ft__coord_sched_tick(&c, 9999, 1, &e) &&
+	T_OK(!ft__coord_sched_tick(&c, 99999999, 1, &e) &&
 	    ft__coord_sched_next(&c) == 0, "sched: interval 0 is the ranks' "
 	    "own scheduler");
+	ft__coord_sched_free(&c);
 }
 
 int
