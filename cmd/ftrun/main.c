@@ -44,7 +44,8 @@ usage(void)
 	    "             [--key-file F]"
 	    "             [--stage FILE|URL]\n"
 	    "             [--ckpt-dir DIR [--ckpt-interval D] "
-	    "[--ckpt-server ADDR] [--restart[=JOB]]]\n"
+	    "[--ckpt-server ADDR] [--restart[=JOB]]\n"
+	    "             [--ckpt-policy all|rr|adaptive]]\n"
 	    "             [--] PROGRAM [ARGS ...]\n"
 	    "       ftrun [-n N] --plan --mtbf D --runtime D "
 	    "[--weibull-shape K]\n"
@@ -85,6 +86,7 @@ enum {
 	OPT_CKPT_DIR,
 	OPT_CKPT_INTERVAL,
 	OPT_CKPT_SERVER,
+	OPT_CKPT_POLICY,
 	OPT_RESTART,
 };
 
@@ -125,6 +127,7 @@ static const struct option longopts[] = {
 	{ "ckpt-dir", required_argument, NULL, OPT_CKPT_DIR },
 	{ "ckpt-interval", required_argument, NULL, OPT_CKPT_INTERVAL },
 	{ "ckpt-server", required_argument, NULL, OPT_CKPT_SERVER },
+	{ "ckpt-policy", required_argument, NULL, OPT_CKPT_POLICY },
 	{ "restart", optional_argument, NULL, OPT_RESTART },
 	{ NULL, 0, NULL, 0 },
 };
@@ -389,7 +392,7 @@ setup_hosts(struct ft_launch *cf, struct across *x)
 
 /* What --ckpt-* and --restart gathered. */
 struct ckpt {
-	const char	*dir, *server, *restart_job;
+	const char	*dir, *server, *restart_job, *policy;
 	uint64_t	 interval_ns;
 	int		 restart;
 };
@@ -430,6 +433,62 @@ restart_job(const struct ckpt *k, const char *dir)
 	return job;
 }
 
+/*
+ * --ckpt-policy: who checkpoints when one is due.  all: every rank at
+ * the same call (coordinated; what --ft coord and --ft none need).  rr
+ * and adaptive are MPICH-V2's per-rank policies for message logging
+ * (round-robin; by each rank's received/sent ratio): they need vlog
+ * images, which are not built yet (ftrun(1)).
+ */
+static void
+ckpt_policy(const char *p)
+{
+	if (strcmp(p, "all") == 0)
+		return;
+	if (strcmp(p, "rr") == 0 || strcmp(p, "adaptive") == 0)
+		ft_diex(FT_EXIT_USAGE, "--ckpt-policy %s: checkpoints of one "
+		    "rank at a time are for message logging (--ft vlog), "
+		    "whose images are not built yet; use all", p);
+	ft_diex(FT_EXIT_USAGE, "--ckpt-policy '%s': all, rr or adaptive", p);
+}
+
+/* --ckpt-server auto: what ftrun made for its server, removed at exit. */
+static char auto_dir[PATH_MAX], auto_key[PATH_MAX + 16];
+static char auto_store[PATH_MAX + 16];
+
+static void
+ckpt_auto_clean(void)
+{
+	if (auto_key[0] != '\0')
+		(void)unlink(auto_key);
+	if (auto_dir[0] != '\0')
+		(void)rmdir(auto_dir);
+}
+
+/*
+ * --ckpt-server auto: ftrun starts `ftckpt serve` on loopback for the
+ * job, storing in DIR/server, with a fresh key in a private directory
+ * of its own.
+ */
+static void
+ckpt_auto(struct ft_launch *cf, const char *dir)
+{
+	const char *tmp = getenv("TMPDIR");
+	char why[256];
+
+	snprintf(auto_dir, sizeof(auto_dir), "%s/ftckpt.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(auto_dir) == NULL)
+		ft_die(FT_EXIT_TEMP, "--ckpt-server auto: '%s'", auto_dir);
+	atexit(ckpt_auto_clean);
+	snprintf(auto_key, sizeof(auto_key), "%s/key", auto_dir);
+	if (ft_cluster_key_write(auto_key, 0, why, sizeof(why)) != 0)
+		ft_diex(FT_EXIT_TEMP, "--ckpt-server auto: %s", why);
+	snprintf(auto_store, sizeof(auto_store), "%s/server", dir);
+	cf->ckpt_serve_dir = auto_store;
+	cf->ckpt_serve_key = auto_key;
+}
+
 /* The environment that tells the ranks where and when to checkpoint. */
 static void
 setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
@@ -441,6 +500,8 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 		if (k->server != NULL || k->restart || k->interval_ns != 0)
 			ft_diex(FT_EXIT_USAGE, "--ckpt-interval, --ckpt-server "
 			    "and --restart need --ckpt-dir");
+		if (k->policy != NULL)
+			ft_diex(FT_EXIT_USAGE, "--ckpt-policy needs --ckpt-dir");
 		return;
 	}
 	if (mkdir(k->dir, 0700) != 0 && errno != EEXIST)
@@ -457,7 +518,14 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 	add_env(cf, "FT_CKPT_INTERVAL_NS=%" PRIu64, k->interval_ns);
 	if (k->restart)
 		add_env(cf, "FT_CKPT_RESTART=1");
-	if (k->server != NULL) {
+	/* --ft coord: ftrun says when a checkpoint is due (DUE). */
+	if (strcmp(cf->proto, "coord") == 0 && k->interval_ns > 0) {
+		add_env(cf, "FT_CKPT_SCHED=ftrun");
+		cf->ckpt_interval_ns = k->interval_ns;
+	}
+	if (k->server != NULL && strcmp(k->server, "auto") == 0) {
+		ckpt_auto(cf, dir);
+	} else if (k->server != NULL) {
 		if (keyfile == NULL && ft_cluster_key_path(key,
 		    sizeof(key)) != 0)
 			ft_diex(FT_EXIT_USAGE, "--ckpt-server: no --key-file "
@@ -680,6 +748,10 @@ main(int argc, char *argv[])
 		case OPT_CKPT_SERVER:
 			ck.server = optarg;
 			break;
+		case OPT_CKPT_POLICY:
+			ckpt_policy(optarg);
+			ck.policy = optarg;
+			break;
 		case OPT_RESTART:
 			ck.restart = 1;
 			ck.restart_job = optarg;
@@ -727,6 +799,18 @@ main(int argc, char *argv[])
 	    x.boot != NULL))
 		ft_diex(FT_EXIT_USAGE, "--ft vlog runs on this host only for "
 		    "now (no --host, --hostfile or --boot)");
+	if (strcmp(cf.proto, "coord") == 0 && (x.nspecs > 0 ||
+	    x.boot != NULL))
+		ft_diex(FT_EXIT_USAGE, "--ft coord runs on this host only for "
+		    "now (no --host, --hostfile or --boot)");
+	if (ck.server != NULL && strcmp(ck.server, "auto") == 0 &&
+	    (x.nspecs > 0 || x.boot != NULL))
+		ft_diex(FT_EXIT_USAGE, "--ckpt-server auto listens on this "
+		    "host's loopback only: across hosts, name a server every "
+		    "host reaches");
+	if (strcmp(cf.proto, "coord") == 0 && ck.restart)
+		ft_diex(FT_EXIT_USAGE, "--ft coord rolls back within the run: "
+		    "no --restart with it");
 	for (size_t k = 0; k < cf.ninject; k++) {
 		if (cf.inject[k].target != FT_INJECT_RANDOM &&
 		    cf.inject[k].rank >= cf.nranks)

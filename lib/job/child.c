@@ -78,6 +78,13 @@ ft__rank_env(const struct ft__rank_env *e, char **x)
 			x[n++] = env_entry(FT_ENV_LOG_KEYFD, "%d",
 			    e->log_keyfd);
 	}
+	if (e->ckpt_server != NULL) {
+		x[n++] = env_entry("FT_CKPT_SERVER", "%s", e->ckpt_server);
+		x[n++] = env_entry("FT_CKPT_KEY_FILE", "%s", e->ckpt_keyfile);
+	}
+	if (e->rollback)
+		x[n++] = env_entry("FT_CKPT_ROLLBACK", "%llu",
+		    (unsigned long long)e->rollback_epoch);
 	if (e->kill_after != 0) {
 		x[n++] = env_entry(FT_ENV_KILL_AFTER, "%llu",
 		    (unsigned long long)e->kill_after);

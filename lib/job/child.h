@@ -33,6 +33,11 @@ struct ft__rank_env {
 	uint64_t	 job_id;	/* FT_JOB_ID */
 	uint32_t	 incarnation;	/* FT_INCARNATION: restarts so far */
 	int		 log_keyfd;	/* FT_LOG_KEY_FD, or -1 */
+	/* --ft coord: a rollback to rollback_epoch (FT_CKPT_ROLLBACK). */
+	int		 rollback;
+	uint64_t	 rollback_epoch;
+	/* --ckpt-server auto: FT_CKPT_SERVER, FT_CKPT_KEY_FILE. */
+	const char	*ckpt_server, *ckpt_keyfile;
 };
 
 #define FT__ENV_MAX	24

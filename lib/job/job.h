@@ -205,6 +205,14 @@ struct ft_launch {
 	/* The key of log_server (the cluster key file's): ranks get it
 	 * on a pipe, FT_LOG_KEY_FD.  NULL: the job key. */
 	const uint8_t	 *log_key;
+	/* --ft coord: ftrun's checkpoint scheduler (--ckpt-interval with
+	 * --ckpt-dir); 0: the ranks' own. */
+	uint64_t	  ckpt_interval_ns;
+	/* --ckpt-server auto: ftrun runs `ftckpt serve` on loopback,
+	 * storing in ckpt_serve_dir (NULL: none), with the key in the
+	 * file ckpt_serve_key. */
+	const char	 *ckpt_serve_dir;
+	const char	 *ckpt_serve_key;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

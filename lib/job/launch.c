@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "coord.h"
 #include "child.h"
 #include "logger.h"
 #include "remote.h"
@@ -73,6 +74,9 @@ struct lrank {
 	 * the last one died (ft_now_ns). */
 	uint32_t	 incarnation;
 	uint64_t	 died_ns;
+	/* --ft coord: where its output stood at its cuts since the
+	 * complete epoch, and which images are durable (coord.c). */
+	struct ft__coord_cuts ck_cuts;
 };
 
 struct lconn {
@@ -150,9 +154,17 @@ struct launcher {
 	const char		*logdir_used;	/* the one it logs in */
 	uint32_t		 logger_restarts;
 	uint64_t		 restarts;
+	/* --ft coord: every rank rolls back on a failure. */
+	struct ft__coord	 coord;
+	/* --ckpt-server auto: the checkpoint server we run, its key. */
+	struct ft__logger	 ckserver;	/* pid -1: none */
+	char			 ckkey[320];
 };
 
 static void	process_rejoined(struct launcher *, uint32_t);
+static int	coord_note(struct launcher *, struct lconn *, const char *);
+static void	coord_finalized(struct launcher *);
+static void	coord_reaped(struct launcher *);
 
 static volatile sig_atomic_t got_chld, got_term;
 static volatile sig_atomic_t term_signo;
@@ -474,7 +486,7 @@ end_outputs(struct launcher *l)
 	uint32_t i;
 	int k;
 
-	if (l->nrep == 1 && !l->vlog)
+	if (l->nrep == 1 && !l->vlog && !l->coord.on)
 		return;
 	for (i = 0; i < l->n; i++) {
 		r = &l->ranks[i];
@@ -504,7 +516,8 @@ read_output(struct launcher *l, uint32_t rank, struct outbuf *o)
 		if (n <= 0) {
 			/* Replicated, a cut line is printed at the end, from
 			 * a replica that ended well (end_outputs). */
-			flush_lines(l, rank, o, l->nrep == 1 && !l->vlog);
+			flush_lines(l, rank, o, l->nrep == 1 && !l->vlog &&
+			    !l->coord.on);
 			close(o->fd);
 			o->fd = -1;
 			break;
@@ -802,6 +815,14 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 	    l->ranks[i].incarnation, l->ranks[i].rank, l->ranks[i].replica,
 	    &re.kill_after, &re.kill_signal))
 		l->ranks[i].injected = 1;
+	if (l->ckserver.pid > 0) {
+		re.ckpt_server = l->ckserver.addr;
+		re.ckpt_keyfile = l->ckkey;
+	}
+	if (l->coord.on && l->coord.rolling) {
+		re.rollback = 1;
+		re.rollback_epoch = l->coord.target;
+	}
 	if (l->vlog) {
 		re.log_addr = l->log_addr;
 		re.job_id = l->job_id;
@@ -1007,6 +1028,8 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 		    (double)(ft_now_ns() - r->died_ns) / 1e6 : 0.0);
 		return 0;
 	}
+	if (n.kind == FT_NOTE_CKPT)
+		return coord_note(l, lc, n.text);
 	if (n.kind == FT_NOTE_WARNING) {
 		len = strlen(shown);
 		shown[len++] = '\n';
@@ -1069,6 +1092,9 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	case FT_MSG_ABORT:
 		if (ft_msg_abort_decode(body, blen, &ab) != 0)
 			return -1;
+		/* --ft coord: it is being killed to roll back. */
+		if (l->coord.rolling)
+			return 0;
 		/* It exits by itself, with its code. */
 		r->aborted = 1;
 		json_quote(ab.reason[0] != '\0' ? ab.reason : "MPI_Abort",
@@ -1101,6 +1127,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		/* Read after its death was reaped, it is counted as dead. */
 		if (!r->dead)
 			l->finalized++;
+		coord_finalized(l);
 		finalize_check(l);
 		return 0;
 	case FT_MSG_NOTE:
@@ -1544,6 +1571,238 @@ process_rejoined(struct launcher *l, uint32_t i)
 	    "\"incarnation\":%u", i, (int)r->pid, r->incarnation);
 }
 
+/* --ft coord: DUE(epoch, call) to every running rank. */
+static void
+coord_due(struct launcher *l, uint64_t epoch, uint64_t call)
+{
+	struct ft_msg_due d = { epoch, call };
+	struct ft_wbuf wb;
+	uint32_t k;
+
+	ft_wbuf_init(&wb);
+	if (ft_msg_due_encode(&wb, FT_WIRE_LAUNCHER, &d) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode DUE");
+	for (k = 0; k < l->n; k++)
+		if (l->ranks[k].state == R_RUNNING)
+			send_frame(l->ranks[k].conn, &wb);
+	ft_wbuf_release(&wb);
+}
+
+/*
+ * --ft coord, --ckpt-interval D: a checkpoint is due every D.  ftrun
+ * asks every rank where it is (DUE, ASK); each answers at its next
+ * ft_checkpoint() call with that call's number, and goes on; the epoch
+ * is taken at the highest of them plus a margin (DUE, that call).  A
+ * rank already past it says so: the epoch is called off (DUE, OFF) and
+ * the margin doubles.  No round while a rank has finalized, or while
+ * the job rolls back.
+ */
+static void
+coord_tick(struct launcher *l, uint64_t now)
+{
+	uint64_t epoch;
+
+	if (l->coord.on && l->table_sent && !l->aborting &&
+	    ft__coord_sched_tick(&l->coord, now, l->finalized == 0, &epoch))
+		coord_due(l, epoch, FT_DUE_ASK);
+}
+
+/* A rank answered DUE's ASK: at its call'th ft_checkpoint() call. */
+static void
+coord_called(struct launcher *l, struct lrank *r, uint64_t epoch,
+    uint64_t call)
+{
+	uint64_t at;
+
+	if (ft__coord_sched_called(&l->coord, (uint32_t)(r - l->ranks),
+	    epoch, call, ft_now_ns(), &at))
+		coord_due(l, epoch, at);
+}
+
+/* A rank was past the call of epoch: call it off, widen the margin. */
+static void
+coord_missed(struct launcher *l, uint64_t epoch)
+{
+	if (!ft__coord_sched_missed(&l->coord, epoch, ft_now_ns()))
+		return;
+	event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
+	    "\"missed\":true,\"margin\":%llu", (unsigned long long)epoch,
+	    (unsigned long long)l->coord.margin);
+	coord_due(l, epoch, FT_DUE_OFF);
+}
+
+/* A rank finalized: a round under way is called off. */
+static void
+coord_finalized(struct launcher *l)
+{
+	if (ft__coord_sched_off(&l->coord))
+		coord_due(l, l->coord.epoch, FT_DUE_OFF);
+}
+
+/*
+ * --ft coord: rank lc->rank is at the cut of an epoch (its output is
+ * flushed: where it stands now is where a rollback to that epoch
+ * starts printing again), or has committed an image.  The newest
+ * epoch that every rank made durable is the job's complete global
+ * checkpoint (ft(7)).
+ */
+static int
+coord_note(struct launcher *l, struct lconn *lc, const char *text)
+{
+	struct lrank *r = &l->ranks[lc->rank];
+	struct ft__coord_cuts **all;
+	uint64_t epoch, min, v;
+	struct ft_wbuf wb;
+	uint32_t k;
+	int kind;
+
+	if (!l->coord.on || r->spec != NULL ||
+	    ft__coord_note_parse(text, &epoch, &kind, &v) != 0)
+		return -1;
+	if (kind == FT__COORD_CALL) {
+		coord_called(l, r, epoch, v);
+		return 0;
+	}
+	if (kind == FT__COORD_MISSED) {
+		coord_missed(l, epoch);
+		return 0;
+	}
+	if (kind == FT__COORD_CUT) {
+		/* What it wrote before telling us is in its pipes. */
+		read_output(l, (uint32_t)lc->rank, &r->out);
+		read_output(l, (uint32_t)lc->rank, &r->err);
+		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
+		    r->out.len, r->err.off + r->err.len) != 0)
+			ft_die(FT_EXIT_TEMP, "out of memory");
+		return 0;
+	}
+	if (v == 0 || ft__coord_cut_durable(&r->ck_cuts, epoch) != 0)
+		return 0;
+	if ((all = calloc(l->n, sizeof(*all))) == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	for (k = 0; k < l->n; k++)
+		all[k] = &l->ranks[k].ck_cuts;
+	min = ft__coord_complete(all, l->n, l->coord.complete);
+	free(all);
+	if (min > l->coord.complete) {
+		l->coord.complete = min;
+		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
+		    "\"complete\":true", (unsigned long long)min);
+		for (k = 0; k < l->n; k++)
+			ft__coord_cut_forget(&l->ranks[k].ck_cuts, min);
+		/* The ranks keep their images of it (COMPLETE). */
+		ft_wbuf_init(&wb);
+		if (ft_msg_complete_encode(&wb, FT_WIRE_LAUNCHER, min) != 0)
+			ft_die(FT_EXIT_TEMP, "unable to encode COMPLETE");
+		for (k = 0; k < l->n; k++)
+			if (l->ranks[k].state == R_RUNNING)
+				send_frame(l->ranks[k].conn, &wb);
+		ft_wbuf_release(&wb);
+	}
+	return 0;
+}
+
+/* --ft coord: every process of the job is gone; start them all again. */
+static void
+coord_restart_all(struct launcher *l)
+{
+	struct lrank *r;
+	uint64_t out, err;
+	uint32_t k;
+
+	l->registered = l->finalized = 0;
+	l->ndead = 0;
+	l->table_sent = 0;
+	l->unjoined = -1;
+	for (k = 0; k < l->n; k++) {
+		r = &l->ranks[k];
+		r->dead = 0;
+		/* What the dead generation did after it never happened. */
+		ft__coord_cut_truncate(&r->ck_cuts, l->coord.target);
+		if (ft__coord_cut_get(&r->ck_cuts, l->coord.target, &out,
+		    &err) != 0)
+			out = err = 0;	/* not reached: checked before */
+		restart_process(l, k);
+		if (l->aborting)
+			return;
+		/* It prints again from there: what was shown is not. */
+		r->out.off = out;
+		r->err.off = err;
+	}
+	/* The scheduler goes on from there. */
+	ft__coord_sched_reset(&l->coord, l->coord.target);
+	event(l, "\"event\":\"rollback\",\"epoch\":%llu,\"ms\":%.3f",
+	    (unsigned long long)l->coord.target,
+	    (double)(ft_now_ns() - l->coord.failed_ns) / 1e6);
+	l->coord.rolling = 0;
+}
+
+/* --ft coord: a process is reaped while the job rolls back. */
+static void
+coord_reaped(struct launcher *l)
+{
+	if (l->running == 0)
+		coord_restart_all(l);
+}
+
+/*
+ * --ft coord: process i died by a signal (or hung).  Every rank rolls
+ * back to the newest complete global checkpoint: the others are
+ * killed, and once all are reaped, all start again from it (or from
+ * the beginning when there is none yet).
+ */
+static int
+coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
+{
+	struct lrank *r = &l->ranks[i];
+	uint64_t out, err;
+	char name[48];
+	uint32_t k;
+
+	if (!(WIFSIGNALED(r->status) || r->hung) || r->remote)
+		return -1;
+	if (l->coord.rolling) {
+		coord_reaped(l);
+		return 0;
+	}
+	failure_events(l, i, how, ft_now_ns());
+	if (++l->coord.rollbacks > FT__COORD_ROLLBACKS_MAX) {
+		ft_warnx("%s (pid %d) %s%s; %u rollbacks already: aborting "
+		    "the job", who(l, i, name, sizeof(name)), (int)r->pid,
+		    how, seen, FT__COORD_ROLLBACKS_MAX);
+		return -1;
+	}
+	/* Every rank must know where its output stood then. */
+	for (k = 0; k < l->n; k++)
+		if (ft__coord_cut_get(&l->ranks[k].ck_cuts, l->coord.complete,
+		    &out, &err) != 0) {
+			ft_warnx("%s (pid %d) %s%s; rank %u's output at epoch "
+			    "%llu is not known: aborting the job", who(l, i,
+			    name, sizeof(name)), (int)r->pid, how, seen, k,
+			    (unsigned long long)l->coord.complete);
+			return -1;
+		}
+	l->coord.target = l->coord.complete;
+	l->coord.rolling = 1;
+	l->coord.failed_ns = ft_now_ns();
+	if (l->coord.target > 0)
+		ft_warnx("%s (pid %d) %s%s; every rank rolls back to epoch "
+		    "%llu (--ft coord)", who(l, i, name, sizeof(name)),
+		    (int)r->pid, how, seen,
+		    (unsigned long long)l->coord.target);
+	else
+		ft_warnx("%s (pid %d) %s%s; no complete checkpoint yet: every "
+		    "rank starts again (--ft coord)", who(l, i, name,
+		    sizeof(name)), (int)r->pid, how, seen);
+	for (k = 0; k < l->n; k++)
+		if (l->ranks[k].state == R_RUNNING && l->ranks[k].pid > 0) {
+			l->ranks[k].sent_sig = SIGKILL;
+			proc_signal(l, k, SIGKILL);
+		}
+	coord_reaped(l);
+	return 0;
+}
+
 static void
 process_failed(struct launcher *l, uint32_t i, const char *how)
 {
@@ -1556,6 +1815,9 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 
 	if (l->vlog && l->table_sent && !l->aborting &&
 	    vlog_failed(l, i, how, seen) == 0)
+		return;
+	if (l->coord.on && !l->aborting && (l->table_sent ||
+	    l->coord.rolling) && coord_failed(l, i, how, seen) == 0)
 		return;
 	if (l->ulfm && l->table_sent && !r->dead) {
 		/* Past MPI_Finalize it is no failure: its status counts. */
@@ -1725,6 +1987,11 @@ rank_exited(struct launcher *l, uint32_t i, int st)
 	/* A spawn that this process was part of fails with it. */
 	if (r->spec != NULL && ft__spawn_exited(l->sp, i))
 		return;
+	/* --ft coord: killed to roll back, or died meanwhile. */
+	if (l->coord.rolling && !l->aborting) {
+		coord_reaped(l);
+		return;
+	}
 	/* Declared failed when it fell silent, or ended the job itself. */
 	if (r->hung || r->aborted)
 		return;
@@ -1806,6 +2073,47 @@ rank_stopped(struct launcher *l, uint32_t i, int st)
 		    silent, sizeof(silent)));
 }
 
+/*
+ * --ckpt-server auto: the server died.  It is not started again:
+ * images stop being durable, and the job goes on from what it holds.
+ */
+static void
+ckserver_died(struct launcher *l, int st)
+{
+	char how[128];
+
+	l->ckserver.pid = -1;
+	if (l->aborting)
+		return;
+	describe_status(st, how, sizeof(how));
+	ft_warnx("the checkpoint server %s; images are no longer pushed",
+	    how);
+	event(l, "\"event\":\"ckpt_server\",\"status\":\"%s\"", how);
+}
+
+/*
+ * --ckpt-server auto: start `ftckpt serve` on loopback, storing in
+ * cf->ckpt_serve_dir, with the key ftrun made for it.
+ */
+static int
+start_ckserver(struct launcher *l)
+{
+	snprintf(l->ckkey, sizeof(l->ckkey), "%s", l->cf->ckpt_serve_key);
+	if (mkdir(l->cf->ckpt_serve_dir, 0700) != 0 && errno != EEXIST) {
+		ft_warn("checkpoint server directory '%s'",
+		    l->cf->ckpt_serve_dir);
+		return -1;
+	}
+	if (ft__ckserver_start(&l->ckserver, l->cf->ckpt_serve_dir, l->ckkey,
+	    l->origmask, 10000000000ull) != 0) {
+		ft_warn("unable to start the checkpoint server");
+		return -1;
+	}
+	event(l, "\"event\":\"ckpt_server\",\"addr\":\"%s\",\"pid\":%d",
+	    l->ckserver.addr, (int)l->ckserver.pid);
+	return 0;
+}
+
 static void
 reap_children(struct launcher *l)
 {
@@ -1818,6 +2126,11 @@ reap_children(struct launcher *l)
 		if (pid == l->logger.pid) {
 			if (!WIFSTOPPED(st) && !WIFCONTINUED(st))
 				logger_died(l, st);
+			continue;
+		}
+		if (pid == l->ckserver.pid) {
+			if (!WIFSTOPPED(st) && !WIFCONTINUED(st))
+				ckserver_died(l, st);
 			continue;
 		}
 		for (i = 0; i < l->n; i++) {
@@ -2341,6 +2654,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		check_hangs(l);
 		now = ft_now_ns();
 		inject_due(l, now);
+		coord_tick(l, now);
 		if (l->deadline != 0 && now >= l->deadline && !l->aborting && l->running > 0)
 			on_timeout(l);
 		if (l->aborting && l->kill_at != 0 && now >= l->kill_at) {
@@ -2421,6 +2735,9 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		if (!l->aborting && inject_next(l) != 0 &&
 		    (wake == 0 || inject_next(l) < wake))
 			wake = inject_next(l);
+		if (ft__coord_sched_next(&l->coord) != 0 && (wake == 0 ||
+		    ft__coord_sched_next(&l->coord) < wake))
+			wake = ft__coord_sched_next(&l->coord);
 		if (next_hang_check(l) != 0 &&
 		    (wake == 0 || next_hang_check(l) < wake))
 			wake = next_hang_check(l);
@@ -2611,7 +2928,13 @@ ft_launch_run(const struct ft_launch *cf)
 	l.nrep = cf->nrep > 1 ? cf->nrep : 1;
 	l.ulfm = cf->proto != NULL && strcmp(cf->proto, "ulfm") == 0;
 	l.vlog = cf->proto != NULL && strcmp(cf->proto, "vlog") == 0;
+	l.coord.on = cf->proto != NULL && strcmp(cf->proto, "coord") == 0;
+	l.coord.interval_ns = l.coord.on ? cf->ckpt_interval_ns : 0;
+	if (l.coord.interval_ns > 0 && ft__coord_sched_init(&l.coord,
+	    cf->nranks) != 0)
+		ft_die(FT_EXIT_TEMP, "out of memory");
 	l.logger.pid = -1;
+	l.ckserver.pid = -1;
 	l.n = cf->nranks * l.nrep;
 	l.n0 = l.n;
 	l.lfd = -1;
@@ -2687,6 +3010,11 @@ ft_launch_run(const struct ft_launch *cf)
 		    l.ranks[i].rank, l.ranks[i].replica, &after, &sig);
 	}
 	if (l.vlog && start_logger(&l) != 0) {
+		remove_jobdir(&l);
+		return FT_EXIT_TEMP;
+	}
+	if (cf->ckpt_serve_dir != NULL && start_ckserver(&l) != 0) {
+		stop_logger(&l, FT_EXIT_TEMP);
 		remove_jobdir(&l);
 		return FT_EXIT_TEMP;
 	}
@@ -2778,6 +3106,7 @@ ft_launch_run(const struct ft_launch *cf)
 	}
 	kill_leftovers(&l);
 	ft__remote_free(l.rm);
+	ft__logger_stop(&l.ckserver);
 	remove_jobdir(&l);
 	if (l.vlog)
 		stop_logger(&l, status);
@@ -2789,6 +3118,9 @@ ft_launch_run(const struct ft_launch *cf)
 		free(l.ranks[i].err.buf);
 	}
 	ft__spawn_free(l.sp);
+	for (i = 0; i < l.n; i++)
+		ft__coord_cuts_free(&l.ranks[i].ck_cuts);
+	ft__coord_sched_free(&l.coord);
 	free(l.ranks);
 	free(l.printed);
 	free(l.inj_next);

@@ -3,6 +3,8 @@
  * The event logger of a --ft vlog job (logger.h): ftrun starts `ftlog
  * serve` with the job key on an inherited pipe, reads the address it
  * prints once ready, and stops it with SIGTERM at the end of the job.
+ * The checkpoint server of --ckpt-server auto (`ftckpt serve`) is
+ * started and stopped the same way, with a key file.
  */
 #include <sys/wait.h>
 
@@ -58,25 +60,79 @@ read_addr(int fd, char *out, size_t size, uint64_t deadline)
 	}
 }
 
+/*
+ * Start helper prog with argv (and setenv, keeping fd keep open in it)
+ * and read the address it prints once ready.
+ */
+static int
+helper_start(struct ft__logger *lg, const char *name, char **argv,
+    char **setenv, size_t nsetenv, int keep, const sigset_t *mask,
+    uint64_t timeout_ns)
+{
+	char prog[PATH_MAX];
+	int out[2] = { -1, -1 }, e;
+	struct ft__spawn sp;
+	pid_t parent = getpid();
+
+	lg->pid = -1;
+	lg->addr[0] = '\0';
+	if (ft__helper_path(name, prog, sizeof(prog)) != 0)
+		return -1;
+	if (pipe2(out, O_CLOEXEC) != 0)
+		return -1;
+	fflush(NULL);
+	if ((lg->pid = fork()) == -1)
+		goto fail;
+	if (lg->pid == 0) {
+		sp = (struct ft__spawn){ .prog = prog, .argv = argv,
+		    .setenv = setenv, .nsetenv = nsetenv, .in_fd = -1,
+		    .out_fd = out[1], .err_fd = STDERR_FILENO,
+		    .keep = { keep, -1, -1 }, .mask = mask,
+		    .parent = parent, .errfd = -1 };
+		ft__spawn_exec(&sp);
+	}
+	close(out[1]);
+	out[1] = -1;
+	if (read_addr(out[0], lg->addr, sizeof(lg->addr), ft_now_ns() +
+	    timeout_ns) != 0) {
+		e = errno;
+		ft__logger_stop(lg);
+		errno = e;
+		goto fail;
+	}
+	/* It prints nothing more; a closed pipe must not stop it. */
+	close(out[0]);
+	return 0;
+fail:
+	e = errno;
+	if (out[0] != -1)
+		close(out[0]);
+	if (out[1] != -1)
+		close(out[1]);
+	lg->pid = -1;
+	errno = e;
+	return -1;
+}
+
 int
 ft__logger_start(struct ft__logger *lg, const struct ft__logger_cfg *cf)
 {
-	char prog[PATH_MAX], keyenv[32], *argv[12], *setenv[1];
-	int out[2] = { -1, -1 }, key[2] = { -1, -1 }, e;
-	struct ft__spawn sp;
-	pid_t parent = getpid();
+	char keyenv[32], *argv[12], *setenv[1];
+	int key[2] = { -1, -1 }, e, rc;
 	size_t k = 0;
 
 	lg->pid = -1;
 	lg->addr[0] = '\0';
-	if (ft__helper_path("ftlog", prog, sizeof(prog)) != 0)
+	if (pipe2(key, O_CLOEXEC) != 0)
 		return -1;
-	if (pipe2(out, O_CLOEXEC) != 0 || pipe2(key, O_CLOEXEC) != 0)
-		goto fail;
-	if (write(key[1], cf->key, FT_WIRE_KEYLEN) != FT_WIRE_KEYLEN)
-		goto fail;
+	if (write(key[1], cf->key, FT_WIRE_KEYLEN) != FT_WIRE_KEYLEN) {
+		e = errno;
+		close(key[0]);
+		close(key[1]);
+		errno = e;
+		return -1;
+	}
 	close(key[1]);
-	key[1] = -1;
 	snprintf(keyenv, sizeof(keyenv), "%s=%d", FT_ENV_KEYFD, key[0]);
 	argv[k++] = "ftlog";
 	argv[k++] = "serve";
@@ -90,42 +146,24 @@ ft__logger_start(struct ft__logger *lg, const struct ft__logger_cfg *cf)
 	}
 	argv[k] = NULL;
 	setenv[0] = keyenv;
-	fflush(NULL);
-	if ((lg->pid = fork()) == -1)
-		goto fail;
-	if (lg->pid == 0) {
-		sp = (struct ft__spawn){ .prog = prog, .argv = argv,
-		    .setenv = setenv, .nsetenv = 1, .in_fd = -1,
-		    .out_fd = out[1], .err_fd = STDERR_FILENO,
-		    .keep = { key[0], -1, -1 }, .mask = cf->mask,
-		    .parent = parent, .errfd = -1 };
-		ft__spawn_exec(&sp);
-	}
-	close(out[1]);
-	out[1] = -1;
-	close(key[0]);
-	key[0] = -1;
-	if (read_addr(out[0], lg->addr, sizeof(lg->addr), ft_now_ns() +
-	    cf->timeout_ns) != 0) {
-		e = errno;
-		ft__logger_stop(lg);
-		errno = e;
-		goto fail;
-	}
-	/* It prints nothing more; a closed pipe must not stop it. */
-	close(out[0]);
-	return 0;
-fail:
+	rc = helper_start(lg, "ftlog", argv, setenv, 1, key[0], cf->mask,
+	    cf->timeout_ns);
 	e = errno;
-	for (k = 0; k < 2; k++) {
-		if (out[k] != -1)
-			close(out[k]);
-		if (key[k] != -1)
-			close(key[k]);
-	}
-	lg->pid = -1;
+	close(key[0]);
 	errno = e;
-	return -1;
+	return rc;
+}
+
+int
+ft__ckserver_start(struct ft__logger *srv, const char *dir,
+    const char *keyfile, const sigset_t *mask, uint64_t timeout_ns)
+{
+	char *argv[] = { "ftckpt", "serve", "--dir", (char *)(uintptr_t)dir,
+	    "--listen", "tcp:127.0.0.1:0", "--key-file",
+	    (char *)(uintptr_t)keyfile, NULL };
+
+	return helper_start(srv, "ftckpt", argv, NULL, 0, -1, mask,
+	    timeout_ns);
 }
 
 void

@@ -34,6 +34,15 @@ struct ft__logger_cfg {
  */
 int	 ft__logger_start(struct ft__logger *, const struct ft__logger_cfg *);
 
+/*
+ * --ckpt-server auto: start `ftckpt serve --dir dir --key-file keyfile`
+ * on loopback (ftckpt next to the running program, else on PATH), and
+ * wait until it says where it listens; srv->addr holds it.  As
+ * ft__logger_start.  ft__logger_stop stops it too.
+ */
+int	 ft__ckserver_start(struct ft__logger *srv, const char *dir,
+	    const char *keyfile, const sigset_t *mask, uint64_t timeout_ns);
+
 /* Stop it (SIGTERM, so that it writes what it holds) and reap it. */
 void	 ft__logger_stop(struct ft__logger *);
 

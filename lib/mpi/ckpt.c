@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -48,6 +49,11 @@
 #define ENV_RESTART	"FT_CKPT_RESTART"
 #define ENV_KEEP	"FT_CKPT_KEEP"
 #define ENV_LEVEL	"FT_CKPT_LEVEL"
+#define ENV_ROLLBACK	"FT_CKPT_ROLLBACK"	/* --ft coord: epoch limit */
+#define PSTATE_MAX	(UINT64_C(1) << 32)
+#define ENV_SCHED	"FT_CKPT_SCHED"	/* "ftrun": DUE frames decide */
+#define ENV_TEST_DIE	"FT_CKPT_TEST_DIE"	/* tests: WHERE:EPOCH */
+#define HOLD_NS		(10ull * 1000000000u)	/* ft__ckpt_hold */
 #define CHECKS		10		/* checks per interval */
 #define STRIDE_MAX	100000u
 #define PUSH_TIMEOUT	(60ull * 1000000000u)
@@ -90,7 +96,50 @@ static struct {
 	int		 lease;
 	struct ft_ckpt_stat st;
 	struct pusher	 push;
+	/* --ft coord: the last cut, the cut whose channel state is still
+	 * being recorded (its regions copied), the last epoch ftrun was
+	 * told is durable. */
+	int		 coord;
+	uint64_t	 cut;
+	struct {
+		uint64_t	 epoch, t0;
+		void		**copy;
+		size_t		 n;	/* regions copied */
+		struct region	*was;	/* and what they were */
+	}		 pend;
+	uint64_t	 told_durable;
+	uint64_t	 complete;	/* ftrun's newest complete epoch */
+	/* ftrun's scheduler (--ft coord --ckpt-interval): the epoch it
+	 * asked for, and the call to take it at (0: not known yet). */
+	int		 sched;
+	int		 asked, replied;
+	uint64_t	 due_epoch, due_call;
+	/* Tests (FT_CKPT_TEST_DIE=cut|written|push:E, first run only):
+	 * die there at epoch E. */
+	char		 die_at[16];
+	uint64_t	 die_epoch;
 } S = { .lease = -1 };
+
+/* A test's fault at a point of the checkpoint of epoch: SIGKILL. */
+static void
+test_die(const char *where, uint64_t epoch)
+{
+	char cmd[PATH_MAX + 64];
+
+	/* A push may skip epochs (only the newest is wanted): the first
+	 * push at or after it. */
+	if (strcmp(S.die_at, where) != 0 || S.die_epoch == 0 ||
+	    (strcmp(where, "push") == 0 ? epoch < S.die_epoch :
+	    epoch != S.die_epoch))
+		return;
+	if (strcmp(where, "lost") == 0) {
+		/* Its disk is lost with it: its local images go. */
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s/job-%016" PRIx64
+		    "/rank-%u'", S.dir, S.job, S.rank);
+		(void)!system(cmd);
+	}
+	(void)raise(SIGKILL);
+}
 
 static int
 find(int id)
@@ -226,10 +275,10 @@ newest_good(const uint64_t *eps, size_t n, uint64_t limit)
  * are removed, so that they can never be mistaken for one.
  */
 static void
-restart_agree(void)
+restart_agree(uint64_t limit)
 {
 	char path[PATH_MAX];
-	uint64_t *eps, c = UINT64_MAX, mine;
+	uint64_t *eps, c = limit, mine;
 	size_t n, i;
 
 	if (local_epochs(&eps, &n) != 0)
@@ -250,15 +299,164 @@ restart_agree(void)
 	free(eps);
 	S.epoch = c;
 	S.restarted = c > 0;
-	if (c == 0 && S.rank == 0)
+	if (c == 0 && S.rank == 0 && limit == UINT64_MAX)
 		ft_warnx("no complete checkpoint of job %016" PRIx64 " in "
 		    "'%s': starting from the beginning", S.job, S.dir);
-	else if (S.rank == 0)
+	else if (S.rank == 0 && c > 0)
 		ft_info("restarting job %016" PRIx64 " from epoch %" PRIu64,
 		    S.job, c);
 }
 
 static void *push_main(void *);
+
+/*
+ * --ft coord: our image of epoch is missing or damaged here: get it
+ * from the checkpoint server, if there is one.  0, or -1 (said why).
+ */
+static int
+fetch(uint64_t epoch)
+{
+	const char *addr = getenv(ENV_SERVER), *keyfile = getenv(ENV_KEYFILE);
+	char name[FT_CKPT_NAME_MAX], why[FT_LOG_WHY];
+	uint8_t key[FT_WIRE_KEYLEN];
+	struct ft_ckptc k;
+	uint64_t got;
+	int dfd, rc = -1;
+
+	if (addr == NULL || *addr == '\0' || keyfile == NULL)
+		return -1;
+	if (ft_cluster_key_load(keyfile, key, why, sizeof(why)) != 0) {
+		ft_warnx("checkpoint server %s: %s", addr, why);
+		return -1;
+	}
+	if ((dfd = ft__ckpt_rankdir(S.dir, S.job, S.rank, why,
+	    sizeof(why))) < 0) {
+		ft_warnx("%s", why);
+		explicit_bzero(key, sizeof(key));
+		return -1;
+	}
+	close(dfd);
+	if ((dfd = open(S.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		ft_warn("checkpoint directory '%s'", S.dir);
+		explicit_bzero(key, sizeof(key));
+		return -1;
+	}
+	memset(&k, 0, sizeof(k));
+	(void)ft_ckpt_name(name, sizeof(name), S.job, S.rank, epoch);
+	if (ft_ckptc_open(&k, addr, key, PUSH_TIMEOUT) == 0 &&
+	    ft_ckptc_get(&k, S.job, S.rank, epoch, dfd, name, &got) == 0) {
+		ft_warnx("rank %u: epoch %" PRIu64 " was not here: fetched "
+		    "from the checkpoint server %s", S.rank, epoch, addr);
+		rc = 0;
+	} else
+		ft_warnx("rank %u: epoch %" PRIu64 " is not here, nor on the "
+		    "checkpoint server: %s", S.rank, epoch, k.why);
+	ft_ckptc_close(&k);
+	close(dfd);
+	explicit_bzero(key, sizeof(key));
+	return rc;
+}
+
+/*
+ * --ft coord: ftrun rolls every rank back to the newest epoch all of
+ * them made durable (ft(7)).  An image missing here comes from the
+ * server.  Restoring another epoch would print the wrong output and
+ * mix epochs: the job ends instead.
+ */
+static void
+rollback(uint64_t target)
+{
+	char path[PATH_MAX], why[FT_LOG_WHY];
+
+	S.complete = target;
+	if (target > 0) {
+		rank_path(path, sizeof(path), target);
+		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
+		    sizeof(why)) != 0)
+			(void)fetch(target);
+	}
+	restart_agree(target);
+	if (S.epoch != target) {
+		ft_errorx("rank %u: the job rolls back to epoch %" PRIu64 ", "
+		    "which not every rank could restore; it cannot go on",
+		    S.rank, target);
+		exit(FT_EXIT_TEMP);
+	}
+}
+
+/*
+ * --ft coord: ftrun's scheduler (DUE).  ASK: a checkpoint of epoch is
+ * due; OFF: it is called off; else: take it at that call.
+ */
+void
+ft__ckpt_due(uint64_t epoch, uint64_t call)
+{
+	/* Kept even before the first ft_checkpoint() call sets S up. */
+	if (call == FT_DUE_ASK) {
+		S.asked = 1;
+		S.replied = 0;
+		S.due_epoch = epoch;
+		S.due_call = 0;
+	} else if (S.asked && epoch == S.due_epoch)
+		S.due_call = call;
+}
+
+/*
+ * ftrun's scheduler: at the first call after its ASK, tell it this
+ * call's number and go on; it picks a call a little beyond the highest
+ * any rank was at, and the checkpoint is taken there.  A rank already
+ * past it says so, and ftrun calls the epoch off.  Nothing here waits
+ * for another rank.  1 with *epoch when due.
+ */
+static int
+sched_due(uint64_t *epoch)
+{
+	char text[80];
+
+	S.calls++;
+	ft__mpi_poll();
+	if (!S.asked)
+		return 0;
+	if (!S.replied) {
+		S.replied = 1;
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " call=%" PRIu64,
+		    S.due_epoch, S.calls);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+	}
+	if (S.due_call == 0)
+		return 0;
+	if (S.due_call == FT_DUE_OFF) {
+		S.asked = 0;
+		return 0;
+	}
+	if (S.calls > S.due_call) {
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " missed=1",
+		    S.due_epoch);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+		S.asked = 0;
+		return 0;
+	}
+	if (S.calls < S.due_call)
+		return 0;
+	S.asked = 0;
+	*epoch = S.due_epoch;
+	return 1;
+}
+
+/* --ft coord: ftrun's news of the newest complete epoch (COMPLETE). */
+void
+ft__ckpt_complete(uint64_t epoch)
+{
+	char why[FT_LOG_WHY];
+
+	if (!S.enabled || epoch <= S.complete)
+		return;
+	S.complete = epoch;
+	/* It is what this rank may restart from: prune leaves it. */
+	if (S.lease >= 0)
+		(void)ft_ckpt_lease(S.dir, S.job, S.rank, epoch, S.lease, why,
+		    sizeof(why));
+}
 
 static void
 setup(void)
@@ -297,8 +495,19 @@ setup(void)
 		S.size = (uint32_t)sz;
 	}
 	S.enabled = 1;
-	if ((s = getenv(ENV_RESTART)) != NULL && strcmp(s, "1") == 0)
-		restart_agree();
+	S.coord = strcmp(ft__mpi.env.proto, "coord") == 0;
+	S.sched = S.coord && (s = getenv(ENV_SCHED)) != NULL &&
+	    strcmp(s, "ftrun") == 0;
+	if ((s = getenv(ENV_ROLLBACK)) != NULL && *s != '\0')
+		rollback(env_u64(ENV_ROLLBACK, 0, 10));
+	else if ((s = getenv(ENV_RESTART)) != NULL && strcmp(s, "1") == 0)
+		restart_agree(UINT64_MAX);
+	S.cut = S.epoch;
+	/* A test's fault happens once: never in a rolled-back process. */
+	if ((s = getenv(ENV_TEST_DIE)) != NULL && getenv(ENV_ROLLBACK) ==
+	    NULL && sscanf(s, "%15[a-z]:%" SCNu64, S.die_at,
+	    &S.die_epoch) != 2)
+		S.die_epoch = 0;
 	S.lease = ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch, -1, why,
 	    sizeof(why));
 	if (S.lease < 0)
@@ -333,6 +542,38 @@ ft_restarted(void)
 {
 	ensure();
 	return S.restarted;
+}
+
+/*
+ * The protocol's state in the image (coord: the messages in flight at
+ * the cut) goes back to the protocol, which delivers them again.
+ */
+static int
+restore_pstate(struct ft_ckpt_reader *r, const char *path)
+{
+	struct ft_rbuf rb;
+	uint8_t *buf;
+	int rc;
+
+	if (r->h->pstate == 0)
+		return 0;
+	if (r->h->pstate > PSTATE_MAX || (buf = malloc(r->h->pstate)) ==
+	    NULL) {
+		snprintf(r->why, sizeof(r->why), "image '%.200s': no room for "
+		    "%" PRIu64 " bytes of protocol state", path, r->h->pstate);
+		return -1;
+	}
+	if ((rc = ft_ckpt_read(r, buf, r->h->pstate)) == 0) {
+		ft_rbuf_init(&rb, buf, r->h->pstate);
+		if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
+			snprintf(r->why, sizeof(r->why), "image '%.200s': its "
+			    "%s state is not this protocol's, or is damaged",
+			    path, r->h->proto);
+			rc = -1;
+		}
+	}
+	free(buf);
+	return rc;
 }
 
 FT_EXPORT int
@@ -382,6 +623,8 @@ ft_recover(void)
 		    r.h->reg[i].size) != 0)
 			goto out;
 	}
+	if (restore_pstate(&r, path) != 0)
+		goto out;
 	rc = ft_ckpt_done(&r);
 out:
 	if (rc != 0)
@@ -402,7 +645,9 @@ retire(void)
 	if (local_epochs(&eps, &n) != 0)
 		return;
 	for (i = 0; i + S.keep < n; i++)
-		if (eps[i] + S.keep <= S.epoch) {
+		/* --ft coord: what a rollback goes back to stays. */
+		if (eps[i] + S.keep <= S.epoch && !(S.coord &&
+		    eps[i] >= S.complete)) {
 			rank_path(path, sizeof(path), eps[i]);
 			(void)unlink(path);
 		}
@@ -442,43 +687,42 @@ due(void)
 	return out[0] != 0;
 }
 
-FT_EXPORT int
-ft_checkpoint(void)
+/*
+ * Write epoch's image from src[] (the regions' bytes) and pstate (the
+ * protocol's state, may be NULL), then retire, pin and push.  t0: when
+ * its ft_checkpoint() began.  0, or -1 (said why).
+ */
+static int
+write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
+    uint64_t t0)
 {
 	struct ft_ckpt_hdr *h;
-	const void **src;
-	char name[FT_CKPT_NAME_MAX], why[FT_LOG_WHY];
-	uint64_t t0 = ft_now_ns();
+	char name[FT_CKPT_NAME_MAX], why[FT_LOG_WHY], text[64];
 	size_t i;
 	int dfd, rc = -1;
 
-	ensure();
-	if (!S.enabled || !due())
-		return 0;
-	if ((h = calloc(1, sizeof(*h))) == NULL ||
-	    (src = calloc(S.nreg + 1, sizeof(*src))) == NULL) {
-		free(h);
+	if ((h = calloc(1, sizeof(*h))) == NULL)
 		return -1;
-	}
 	h->job = S.job;
 	h->rank = S.rank;
 	h->nranks = S.size;
-	h->epoch = S.epoch + 1;
+	h->epoch = epoch;
 	snprintf(h->proto, sizeof(h->proto), "%.15s", ft__mpi.env.proto[0] !=
 	    '\0' ? ft__mpi.env.proto : "none");
 	h->level = (uint8_t)S.level;
 	h->nregions = (uint32_t)S.nreg;
+	h->pstate = pstate != NULL ? pstate->len : 0;
 	for (i = 0; i < S.nreg; i++) {
 		h->reg[i].id = (uint32_t)S.reg[i].id;
 		h->reg[i].size = S.reg[i].size;
-		src[i] = S.reg[i].p;
 	}
 	(void)ft_ckpt_name(name, sizeof(name), S.job, S.rank, h->epoch);
 	if ((dfd = open(S.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		ft_error("checkpoint directory '%s'", S.dir);
 		goto out;
 	}
-	rc = ft_ckpt_write(dfd, name, h, src, NULL, why, sizeof(why));
+	rc = ft_ckpt_write(dfd, name, h, src, pstate != NULL ? pstate->p :
+	    NULL, why, sizeof(why));
 	close(dfd);
 	if (rc != 0) {
 		ft_errorx("checkpoint of epoch %" PRIu64 ": %s", h->epoch,
@@ -488,25 +732,282 @@ ft_checkpoint(void)
 	S.epoch = h->epoch;
 	S.last_ns = ft_now_ns();
 	if (S.lease >= 0)
-		(void)ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch - 1, S.lease,
-		    why, sizeof(why));
+		(void)ft_ckpt_lease(S.dir, S.job, S.rank, S.coord ? S.complete :
+		    S.epoch - 1, S.lease, why, sizeof(why));
 	retire();
+	if (S.push.started)
+		pthread_mutex_lock(&S.push.mu);
 	S.st.epoch = S.epoch;
 	S.st.raw = h->raw;
 	S.st.stored = h->hdrlen + h->stored;
 	S.st.held_ns = ft_now_ns() - t0;
 	if (S.push.started) {
-		pthread_mutex_lock(&S.push.mu);
 		S.push.want = S.epoch;
 		S.push.want_t0 = t0;
 		pthread_cond_signal(&S.push.cv);
 		pthread_mutex_unlock(&S.push.mu);
 	}
-	rc = 1;
+	test_die("written", S.epoch);
+	test_die("lost", S.epoch);
+	if (S.coord) {
+		/* Without a server, the directory is the store. */
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=%d",
+		    S.epoch, !S.push.started);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+		if (!S.push.started)
+			S.told_durable = S.epoch;
+	}
+	rc = 0;
 out:
 	free(h);
-	free(src);
 	return rc;
+}
+
+/* Regions' current bytes, for write_image (calloc'd array). */
+static const void **
+regions_now(void)
+{
+	const void **src;
+	size_t i;
+
+	if ((src = calloc(S.nreg + 1, sizeof(*src))) == NULL)
+		return NULL;
+	for (i = 0; i < S.nreg; i++)
+		src[i] = S.reg[i].p;
+	return src;
+}
+
+/* Are the protected regions (ids and sizes) still those of was[n]? */
+static int
+regions_same(const struct region *was, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (S.reg[i].id != was[i].id || S.reg[i].size != was[i].size)
+			return 0;
+	return 1;
+}
+
+static void
+pend_free(void)
+{
+	size_t i;
+
+	if (S.pend.copy != NULL)
+		for (i = 0; i < S.pend.n; i++)
+			free(S.pend.copy[i]);
+	free(S.pend.copy);
+	free(S.pend.was);
+	S.pend.copy = NULL;
+	S.pend.was = NULL;
+	S.pend.n = 0;
+	S.pend.epoch = 0;
+}
+
+static int
+markers_in(void *arg)
+{
+	struct ft_ext x = { .op = FT_EXT_CKPT_MARKERS };
+
+	x.epoch = *(uint64_t *)arg;
+	return ft_pt_ext(ft__mpi.pt, &x) != 0 || x.result;
+}
+
+/*
+ * --ft coord: the cut's channel state is whole (1), not yet (0), or
+ * the cut is inconsistent (-1, said why).
+ */
+static int
+coord_ready(uint64_t epoch)
+{
+	struct ft_ext x = { .op = FT_EXT_CKPT_READY };
+
+	x.epoch = epoch;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {
+		ft_error("epoch %" PRIu64, epoch);
+		return -1;
+	}
+	if (x.err) {
+		ft_warnx("epoch %" PRIu64 " is not saved: a message sent after "
+		    "its sender's checkpoint was received before this rank's "
+		    "(ft_checkpoint() must be called where no such message "
+		    "is under way)", epoch);
+		return -1;
+	}
+	return x.result;
+}
+
+/* Write the cut's image: the regions (now, or as copied), the state. */
+static int
+coord_write(uint64_t epoch, const void **src, uint64_t t0)
+{
+	struct ft_wbuf wb;
+	int rc;
+
+	ft_wbuf_init(&wb);
+	if (ft_pt_save(ft__mpi.pt, &wb) != 0) {
+		ft_error("epoch %" PRIu64 ": the protocol's state", epoch);
+		ft_wbuf_release(&wb);
+		return -1;
+	}
+	rc = write_image(epoch, src, &wb, t0);
+	ft_wbuf_release(&wb);
+	return rc;
+}
+
+static void
+coord_abandon(void)
+{
+	struct ft_ext x = { .op = FT_EXT_CKPT_ABANDON };
+
+	(void)ft_pt_ext(ft__mpi.pt, &x);
+	pend_free();
+}
+
+/*
+ * --ft coord, at every call: a cut whose channel state is now whole is
+ * written; an epoch the server acknowledged is told to ftrun.
+ */
+static void
+coord_poll(void)
+{
+	char text[64];
+	uint64_t d;
+	int r;
+
+	/* ftrun called the epoch off: a rank missed its call. */
+	if (S.pend.epoch != 0 && S.pend.epoch == S.due_epoch &&
+	    S.due_call == FT_DUE_OFF)
+		coord_abandon();
+	if (S.pend.epoch != 0 && (S.pend.n != S.nreg ||
+	    !regions_same(S.pend.was, S.pend.n))) {
+		ft_warnx("epoch %" PRIu64 " is not saved: regions were "
+		    "protected or unprotected since its checkpoint",
+		    S.pend.epoch);
+		coord_abandon();
+	}
+	if (S.pend.epoch != 0 && (r = coord_ready(S.pend.epoch)) != 0) {
+		if (r == 1)
+			(void)coord_write(S.pend.epoch,
+			    (const void **)S.pend.copy, S.pend.t0);
+		if (r != 1)
+			coord_abandon();
+		pend_free();
+	}
+	if (!S.push.started)
+		return;
+	pthread_mutex_lock(&S.push.mu);
+	d = S.st.durable_epoch;
+	pthread_mutex_unlock(&S.push.mu);
+	if (d > S.told_durable) {
+		S.told_durable = d;
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=1", d);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+	}
+}
+
+/*
+ * --ft coord: the cut of the next epoch.  Output so far is flushed and
+ * ftrun told (what a rollback to it must not print again), markers go
+ * out, and once every rank's marker is here the image is written, or,
+ * while messages in flight across the cut are still to be received,
+ * the regions are copied and written when they are.
+ */
+static int
+coord_checkpoint(uint64_t t0, uint64_t epoch)
+{
+	struct ft_ext x = { .op = FT_EXT_CKPT_CUT };
+	const void **src;
+	char text[64];
+	uint64_t e;
+	size_t i;
+	int r;
+
+	if (S.pend.epoch != 0) {
+		ft_warnx("epoch %" PRIu64 " is not saved: messages in flight "
+		    "at its checkpoint were not received before the next",
+		    S.pend.epoch);
+		coord_abandon();
+	}
+	/* ftrun numbers the epochs it schedules; else they follow. */
+	e = x.epoch = epoch != 0 ? epoch : S.cut + 1;
+	if (e <= S.cut) {
+		ft_warnx("epoch %" PRIu64 " is not after %" PRIu64 ": not "
+		    "taken", e, S.cut);
+		return 0;
+	}
+	S.cut = e;
+	fflush(stdout);
+	fflush(stderr);
+	snprintf(text, sizeof(text), "epoch=%" PRIu64 " cut=1", e);
+	ft__mpi_note(FT_NOTE_CKPT, text);
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {
+		ft_error("checkpoint of epoch %" PRIu64, e);
+		return -1;
+	}
+	/* The collective scheduler has every rank here: the markers come
+	 * at once, and no message sent after a cut can be received before
+	 * another.  Under ftrun's, nothing waits: the image is written
+	 * once they are in. */
+	if (!S.sched)
+		ft__mpi_wait(markers_in, &e);
+	test_die("cut", e);
+	if ((r = coord_ready(e)) < 0) {
+		coord_abandon();
+		return 0;
+	}
+	if (r == 1) {
+		if ((src = regions_now()) == NULL)
+			return -1;
+		r = coord_write(e, src, t0);
+		free(src);
+		return r == 0 ? 1 : -1;
+	}
+	if ((S.pend.copy = calloc(S.nreg + 1, sizeof(void *))) == NULL ||
+	    (S.pend.was = calloc(S.nreg + 1, sizeof(*S.pend.was))) == NULL) {
+		pend_free();
+		return -1;
+	}
+	S.pend.n = S.nreg;
+	memcpy(S.pend.was, S.reg, S.nreg * sizeof(*S.reg));
+	for (i = 0; i < S.nreg; i++) {
+		if (S.reg[i].size > 0 && (S.pend.copy[i] =
+		    malloc(S.reg[i].size)) == NULL) {
+			coord_abandon();
+			return -1;
+		}
+		if (S.reg[i].size > 0)
+			memcpy(S.pend.copy[i], S.reg[i].p, S.reg[i].size);
+	}
+	S.pend.epoch = e;
+	S.pend.t0 = t0;
+	return 1;
+}
+
+FT_EXPORT int
+ft_checkpoint(void)
+{
+	const void **src;
+	uint64_t t0 = ft_now_ns();
+	int rc;
+
+	uint64_t epoch = 0;
+
+	ensure();
+	if (!S.enabled)
+		return 0;
+	if (S.coord)
+		coord_poll();
+	if (S.sched ? !sched_due(&epoch) : !due())
+		return 0;
+	if (S.coord)
+		return coord_checkpoint(t0, epoch);
+	if ((src = regions_now()) == NULL)
+		return -1;
+	rc = write_image(S.epoch + 1, src, NULL, t0);
+	free(src);
+	return rc == 0 ? 1 : -1;
 }
 
 FT_EXPORT int
@@ -540,6 +1041,7 @@ push_one(uint64_t epoch)
 		close(fd);
 		return -1;
 	}
+	test_die("push", epoch);
 	rc = ft_ckptc_put(&S.push.k, fd, S.job, S.rank, epoch);
 	close(fd);
 	if (rc == 0) {
@@ -609,4 +1111,18 @@ ft__ckpt_finalize(void)
 		PMPI_Comm_free(&S.comm);
 		S.have_comm = 0;
 	}
+}
+
+void
+ft__ckpt_hold(void)
+{
+	struct timespec ts = { 0, 10000000 };
+	uint64_t end;
+
+	if (ft__mpi.pt == NULL || strcmp(ft__mpi.env.proto, "coord") != 0)
+		return;
+	end = ft_now_ns() + HOLD_NS;
+	while (ft_now_ns() < end)
+		if (ft_pt_progress(ft__mpi.pt, 100) != 0)
+			(void)nanosleep(&ts, NULL);
 }

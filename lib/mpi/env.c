@@ -45,6 +45,12 @@ to_launcher(uint32_t kind, const char *text)
 	ft_wbuf_release(&wb);
 }
 
+void
+ft__mpi_note(uint32_t kind, const char *text)
+{
+	to_launcher(kind, text);
+}
+
 static void
 diag_to_launcher(const char *line, size_t len)
 {
@@ -88,6 +94,30 @@ on_revive(const struct ft_hdr *h, const uint8_t *body)
 		ft_warnx("ignored a malformed REVIVE from the launcher");
 }
 
+/* --ft coord: the newest complete global checkpoint. */
+static void
+on_complete(const struct ft_hdr *h, const uint8_t *body)
+{
+	uint64_t epoch;
+
+	if (ft_msg_complete_decode(body, h->len - FT_WIRE_HDRLEN, &epoch) != 0)
+		ft_warnx("ignored a malformed COMPLETE from the launcher");
+	else
+		ft__ckpt_complete(epoch);
+}
+
+/* --ft coord: ftrun's checkpoint scheduler. */
+static void
+on_due(const struct ft_hdr *h, const uint8_t *body)
+{
+	struct ft_msg_due d;
+
+	if (ft_msg_due_decode(body, h->len - FT_WIRE_HDRLEN, &d) != 0)
+		ft_warnx("ignored a malformed DUE from the launcher");
+	else
+		ft__ckpt_due(d.epoch, d.call);
+}
+
 static void
 on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 {
@@ -105,6 +135,10 @@ on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 		on_view(h, body);
 	else if (h->type == FT_MSG_REVIVE)
 		on_revive(h, body);
+	else if (h->type == FT_MSG_COORD_COMPLETE)
+		on_complete(h, body);
+	else if (h->type == FT_MSG_COORD_DUE)
+		on_due(h, body);
 	else if (h->type == FT_MSG_REPLY || h->type == FT_MSG_PROCS)
 		ft__mpi_dyn_ctl(h, body);
 	else

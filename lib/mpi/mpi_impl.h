@@ -303,5 +303,17 @@ void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
 
 /* ckpt.c: push what is left to the checkpoint server, free its comm. */
 void	 ft__ckpt_finalize(void);
+/*
+ * --ft coord: before an error ends the process, give ftrun time to
+ * kill it for a rollback (the error may be a dead peer's).  Returns
+ * at once under other protocols.
+ */
+void	 ft__ckpt_hold(void);
+/* --ft coord: ftrun says epoch is the newest complete one. */
+void	 ft__ckpt_complete(uint64_t epoch);
+/* --ft coord: ftrun's scheduler (DUE). */
+void	 ft__ckpt_due(uint64_t epoch, uint64_t call);
+/* Tell the launcher something (enum ft_note_kind), best effort. */
+void	 ft__mpi_note(uint32_t kind, const char *text);
 
 #endif

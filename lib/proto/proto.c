@@ -15,6 +15,7 @@ static const struct ft_proto_ops *const registry[] = {
 	&ft__proto_replicate,
 	&ft__proto_ulfm,
 	&ft__proto_vlog,
+	&ft__proto_coord,
 };
 
 const struct ft_proto_ops *

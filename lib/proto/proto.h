@@ -252,15 +252,22 @@ struct ft_core_ops {
 	void	(*watch)(void *core, int fd, short events,
 		    uint64_t deadline_ns);
 	/*
-	 * Issue 16 (ftreplay run).  Message m (ctx, src: a world rank,
-	 * csrc, tag, seq, buf, len) arrives as if rank m->src had sent
-	 * it: it matches the first posted receive it can (calling match
-	 * and deliver before inject returns) or waits as unexpected.  The
-	 * bytes are copied, nothing goes to m->src, and it owes no
-	 * credit.  0, or -1 with errno (ENOMEM).
+	 * Deliver message m (ctx, src: a world rank, csrc, tag, seq,
+	 * buf, len) as if rank m->src had sent it and it arrived whole
+	 * now: it is matched as an eager message from m->src, after those
+	 * injected before it and before any other from m->src not
+	 * injected.  Nothing goes to m->src and it owes no credit; the
+	 * bytes are copied.  Used by coord (a message a checkpoint image
+	 * recorded in flight: m->seq has FT_SEQ_INJECTED set, and comes
+	 * back so in deliver) and by the replay protocol of ftreplay run
+	 * (the record's messages, no sender running).  Never calls a hook
+	 * but match and deliver.  0, or -1 with errno (EINVAL, ENOMEM).
 	 */
 	int	(*inject)(void *core, const struct ft_msg *m);
 };
+
+/* coord: the bit of an injected message's seq (core->inject). */
+#define FT_SEQ_INJECTED	(UINT64_C(1) << 63)
 
 #define FT_PROTO_FANOUT_MAX	16
 
@@ -297,6 +304,20 @@ enum ft_ext_op {
 	/* result: the number of agreement instances kept (joined and not
 	 * forgotten), for tests of their lifetime. */
 	FT_EXT_AGREE_KEPT,
+	/*
+	 * Coordinated checkpoint (coord), appended.  CUT: this process
+	 * reached the cut of epoch (ft_checkpoint): markers go out on
+	 * every channel.  MARKERS: result 1 once every other rank's marker
+	 * of that epoch is here.  READY: result 1 once the channel state
+	 * is whole (every message in flight across the cut was delivered
+	 * and recorded); err 1 when the cut is not consistent (a message
+	 * sent after its sender's cut was received before ours), and the
+	 * epoch must not be saved.  ABANDON: forget the cut.
+	 */
+	FT_EXT_CKPT_CUT,
+	FT_EXT_CKPT_MARKERS,
+	FT_EXT_CKPT_READY,
+	FT_EXT_CKPT_ABANDON,
 };
 
 struct ft_ext {
@@ -312,6 +333,8 @@ struct ft_ext {
 	void		*handle;
 	const uint32_t	*dead;
 	uint32_t	 ndead;
+	/* Coordinated checkpoint (coord), appended: FT_EXT_CKPT_*. */
+	uint64_t	 epoch;
 };
 
 struct ft_proto_ops {
@@ -472,6 +495,7 @@ extern const struct ft_proto_ops ft__proto_none;
 extern const struct ft_proto_ops ft__proto_replicate;
 extern const struct ft_proto_ops ft__proto_ulfm;
 extern const struct ft_proto_ops ft__proto_vlog;
+extern const struct ft_proto_ops ft__proto_coord;
 /* Issue 16: not in the registry (ftrun --ft cannot name it). */
 extern const struct ft_proto_ops ft__proto_replay;
 

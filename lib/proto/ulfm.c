@@ -927,6 +927,8 @@ ulfm_ext(struct ft_proto *p, struct ft_ext *x)
 		for (a = u->agrs; a != NULL; a = a->next)
 			x->result++;
 		return 0;
+	default:
+		break;		/* another protocol's (coord) */
 	}
 	errno = ENOTSUP;
 	return -1;

@@ -47,6 +47,7 @@ struct unexp {
 	struct ft_req	*self;		/* UX_SELF */
 	uint64_t	 clock;		/* the sender's, carried for vlog */
 	int		 claimed;	/* by ft_pt_improbe: matches nothing */
+	int		 injected;	/* by core->inject */
 };
 
 /* Matching state of one communicator context, created on first use. */
@@ -965,49 +966,6 @@ send_self(struct ft_pt *pt, struct ft_req *s, uint32_t ctx, uint32_t src,
 	}
 	u->kind = UX_SELF;
 	u->self = s;
-	ux_append(m, u);
-	return 0;
-}
-
-/*
- * core->inject (issue 16): a message the protocol has, as if its
- * sender's copy had arrived whole.  Counted as our own process's, so
- * that it owes no credit to a process that does not run.
- */
-static int
-core_inject(void *core, const struct ft_msg *msg)
-{
-	struct ft_pt *pt = core;
-	struct ft_req *r;
-	struct unexp *u;
-	struct mctx *m;
-
-	if ((m = mctx_get(pt, msg->ctx)) == NULL)
-		return -1;
-	if ((r = posted_take(m, msg->csrc, msg->tag)) != NULL) {
-		recv_matched(r, msg->csrc, msg->tag, msg->len);
-		matched(pt, r, msg->csrc, msg->src, msg->seq, pt->self);
-		if (r->st.bytes > 0)
-			memcpy(r->buf, msg->buf, r->st.bytes);
-		deliver(pt, r, msg->src, msg->seq);
-		return 0;
-	}
-	if ((u = calloc(1, sizeof(*u))) == NULL)
-		return -1;
-	u->kind = UX_EAGER;
-	u->src = msg->csrc;
-	u->wsrc = msg->src;
-	u->proc = pt->self;
-	u->tag = msg->tag;
-	u->seq = msg->seq;
-	u->len = msg->len;
-	if (msg->len > 0 && (u->data = ft_buf_get(msg->len,
-	    &u->pooled)) == NULL) {
-		free(u);
-		return -1;
-	}
-	if (msg->len > 0)
-		memcpy(u->data, msg->buf, msg->len);
 	ux_append(m, u);
 	return 0;
 }
@@ -2758,6 +2716,83 @@ core_watch(void *core, int fd, short events, uint64_t deadline_ns)
 	pt->wfd = fd;
 	pt->wevents = events;
 	pt->wdeadline = deadline_ns;
+}
+
+/*
+ * core->inject: a message the protocol holds, as if its sender's copy
+ * had arrived whole now, ahead of what that sender sent since (coord:
+ * one a checkpoint recorded in flight, received again after a
+ * rollback; ftreplay run: the record's next message, with no sender
+ * running).  It owes its sender no credit (proc is ours).
+ */
+static int
+core_inject(void *core, const struct ft_msg *msg)
+{
+	struct ft_pt *pt = core;
+	struct unexp *u, *x, *prev = NULL;
+	struct ft_req *r;
+	struct mctx *m;
+
+	if (msg->src >= pt->size || (msg->len > 0 && msg->buf == NULL)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((m = mctx_get(pt, msg->ctx)) == NULL ||
+	    (u = calloc(1, sizeof(*u))) == NULL)
+		return -1;
+	u->kind = UX_EAGER;
+	u->src = msg->csrc;
+	u->wsrc = msg->src;
+	u->proc = pt->self;
+	u->ctx = msg->ctx;
+	u->tag = msg->tag;
+	u->seq = msg->seq;
+	u->len = msg->len;
+	u->injected = 1;
+	if (msg->len > 0) {
+		if ((u->data = ft_buf_get(msg->len, &u->pooled)) == NULL) {
+			free(u);
+			return -1;
+		}
+		memcpy(u->data, msg->buf, msg->len);
+	}
+	if ((r = posted_take(m, u->src, u->tag)) != NULL)
+		return take_ux(pt, r, u);
+	/* Before what came from its sender since, after what was injected
+	 * before it. */
+	for (x = m->ux_head; x != NULL; prev = x, x = x->next)
+		if (x->wsrc == u->wsrc && !x->injected)
+			break;
+	if (x == NULL)
+		ux_append(m, u);
+	else if (prev == NULL) {
+		u->next = x;
+		m->ux_head = u;
+	} else {
+		u->next = x;
+		prev->next = u;
+	}
+	return 0;
+}
+
+int
+ft_pt_save(struct ft_pt *pt, struct ft_wbuf *wb)
+{
+	if (pt->proto.ops->save == NULL)
+		return 0;
+	return pt->proto.ops->save(&pt->proto, wb);
+}
+
+int
+ft_pt_restore(struct ft_pt *pt, struct ft_rbuf *rb)
+{
+	if (pt->proto.ops->restore == NULL) {
+		if (rb->len == 0)
+			return 0;
+		errno = EPROTO;
+		return -1;
+	}
+	return pt->proto.ops->restore(&pt->proto, rb);
 }
 
 static const struct ft_core_ops core_ops = {

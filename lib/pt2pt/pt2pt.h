@@ -205,6 +205,13 @@ int	 ft_pt_irecv_from(struct ft_pt *, struct ft_req *, void *buf,
  */
 int	 ft_pt_ext(struct ft_pt *, struct ft_ext *);
 /*
+ * What the protocol adds to a checkpoint image (its save hook; nothing
+ * without one), and rebuilds from it (restore; an empty section
+ * without one).  0, or -1 with errno.
+ */
+int	 ft_pt_save(struct ft_pt *, struct ft_wbuf *);
+int	 ft_pt_restore(struct ft_pt *, struct ft_rbuf *);
+/*
  * Look for a matching message that has arrived and not been received.
  * Returns 1 and fills st (source, tag, msglen), or 0.
  */

@@ -173,6 +173,12 @@ ft_msg_name(unsigned int type)
 		return "LOG_QUERY";
 	case FT_MSG_VLOG_RESTART:
 		return "VLOG_RESTART";
+	case FT_MSG_COORD_MARKER:
+		return "COORD_MARKER";
+	case FT_MSG_COORD_COMPLETE:
+		return "COORD_COMPLETE";
+	case FT_MSG_COORD_DUE:
+		return "COORD_DUE";
 	case FT_MSG_VLOG_RESUME:
 		return "VLOG_RESUME";
 	case FT_MSG_VLOG_DIGEST:

@@ -112,6 +112,10 @@ enum ft_msg_type {
 	FT_MSG_CKPT_DATA = 130,
 	FT_MSG_CKPT_ENTRIES = 131,
 	FT_MSG_CKPT_RESULT = 132,
+	/* Coordinated checkpoint (protocol "coord", lib/proto/coord.c). */
+	FT_MSG_COORD_MARKER = 160,	/* rank to rank */
+	FT_MSG_COORD_COMPLETE = 161,	/* launcher to rank */
+	FT_MSG_COORD_DUE = 162,		/* launcher to rank */
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -323,7 +327,10 @@ enum ft_note_kind {
 	FT_NOTE_DIVERGE,	/* replicas of a rank sent different bytes */
 	FT_NOTE_REPLAYED,	/* a restarted process replayed its log
 				 * (--ft vlog): it is back where it died */
-	FT_NOTE_KIND_MAX = FT_NOTE_REPLAYED,
+	/* --ft coord: an image is committed; text "epoch=E durable=0|1"
+	 * (durable: the checkpoint server, or the store, holds it). */
+	FT_NOTE_CKPT,
+	FT_NOTE_KIND_MAX = FT_NOTE_CKPT,
 };
 
 struct ft_msg_note {
@@ -509,6 +516,49 @@ int	 ft_msg_boot_state_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_boot_state *);
 int	 ft_msg_boot_state_decode(const uint8_t *, size_t,
 	    struct ft_msg_boot_state *);
+
+/*
+ * The coordinated checkpoint's marker (lib/wire/coord.c, ft-wire(7)):
+ * the sender reached the cut of epoch (>= 1), having sent count
+ * messages to the receiver before it (the receiver's engine numbers
+ * them 0 to count - 1).  Everything after it on the connection was
+ * sent after the cut.
+ */
+struct ft_msg_marker {
+	uint64_t	 epoch;
+	uint64_t	 count;
+};
+
+int	 ft_msg_marker_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_marker *);
+int	 ft_msg_marker_decode(const uint8_t *, size_t, struct ft_msg_marker *);
+
+/*
+ * COMPLETE (launcher to rank, --ft coord): epoch (>= 1) is the newest
+ * complete global checkpoint; a rank keeps its image of it.
+ */
+int	 ft_msg_complete_encode(struct ft_wbuf *, uint32_t sender,
+	    uint64_t epoch);
+int	 ft_msg_complete_decode(const uint8_t *, size_t, uint64_t *epoch);
+
+/*
+ * DUE (launcher to rank, --ft coord): ftrun's checkpoint scheduler.
+ * call FT_DUE_ASK: a checkpoint of epoch (>= 1) is due; tell ftrun the
+ * number of your current ft_checkpoint() call and wait.  FT_DUE_OFF:
+ * epoch is called off.  Any other call: take epoch's checkpoint at
+ * that call.
+ */
+#define FT_DUE_ASK	0
+#define FT_DUE_OFF	UINT64_MAX
+
+struct ft_msg_due {
+	uint64_t	 epoch;
+	uint64_t	 call;
+};
+
+int	 ft_msg_due_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_due *);
+int	 ft_msg_due_decode(const uint8_t *, size_t, struct ft_msg_due *);
 
 /*
  * ULFM's frames (lib/wire/ulfm.c, ft-ulfm(3)).  REVOKE: the context ids

@@ -2241,6 +2241,74 @@ test_clock(void)
 	ft_wbuf_release(&b);
 }
 
+/* The coordinated checkpoint's MARKER (--ft coord). */
+static void
+test_marker(void)
+{
+	struct ft_msg_marker m = { 7, 12345 }, d;
+	struct ft_wbuf b;
+	struct ft_hdr h;
+	uint8_t zero[16] = { 0 };
+
+	ft_wbuf_init(&b);
+	T_OK(ft_msg_marker_encode(&b, SENDER, &m) == 0 &&
+	    ft_hdr_decode(b.p, &h) == 0 && h.type == FT_MSG_COORD_MARKER &&
+	    h.len == FT_WIRE_HDRLEN + 16 && h.sender == SENDER,
+	    "MARKER: encoded with its header");
+	T_OK(ft_msg_marker_decode(b.p + FT_WIRE_HDRLEN, 16, &d) == 0 &&
+	    d.epoch == 7 && d.count == 12345, "MARKER: round trip");
+	errno = 0;
+	T_OK(ft_msg_marker_decode(b.p + FT_WIRE_HDRLEN, 15, &d) == -1 &&
+	    errno == EPROTO, "MARKER: a short body is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_marker_decode(zero, 16, &d) == -1 && errno == EPROTO,
+	    "MARKER: epoch 0 is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_marker_decode(zero, 17, &d) == -1 && errno == EPROTO,
+	    "MARKER: a byte too many is EPROTO");
+	m.epoch = 0;
+	errno = 0;
+	T_OK(ft_msg_marker_encode(&b, SENDER, &m) == -1 && errno == EINVAL,
+	    "MARKER: encoding epoch 0 is EINVAL");
+	T_EQ_STR(ft_msg_name(FT_MSG_COORD_MARKER), "COORD_MARKER",
+	    "MARKER: its name");
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_complete_encode(&b, FT_WIRE_LAUNCHER, 9) == 0 &&
+	    ft_hdr_decode(b.p, &h) == 0 && h.type == FT_MSG_COORD_COMPLETE &&
+	    h.len == FT_WIRE_HDRLEN + 8 && ft_msg_complete_decode(b.p +
+	    FT_WIRE_HDRLEN, 8, &d.epoch) == 0 && d.epoch == 9,
+	    "COMPLETE: round trip");
+	errno = 0;
+	T_OK(ft_msg_complete_decode(zero, 8, &d.epoch) == -1 &&
+	    errno == EPROTO, "COMPLETE: epoch 0 is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_complete_decode(b.p + FT_WIRE_HDRLEN, 7, &d.epoch) ==
+	    -1 && errno == EPROTO, "COMPLETE: a short body is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_complete_encode(&b, FT_WIRE_LAUNCHER, 0) == -1 &&
+	    errno == EINVAL, "COMPLETE: encoding epoch 0 is EINVAL");
+	{
+		struct ft_msg_due u = { 4, FT_DUE_OFF }, v;
+
+		ft_wbuf_reset(&b);
+		T_OK(ft_msg_due_encode(&b, FT_WIRE_LAUNCHER, &u) == 0 &&
+		    ft_hdr_decode(b.p, &h) == 0 && h.type == FT_MSG_COORD_DUE &&
+		    ft_msg_due_decode(b.p + FT_WIRE_HDRLEN, 16, &v) == 0 &&
+		    v.epoch == 4 && v.call == FT_DUE_OFF, "DUE: round trip");
+		errno = 0;
+		T_OK(ft_msg_due_decode(zero, 16, &v) == -1 && errno == EPROTO,
+		    "DUE: epoch 0 is EPROTO");
+		errno = 0;
+		T_OK(ft_msg_due_decode(b.p + FT_WIRE_HDRLEN, 12, &v) == -1 &&
+		    errno == EPROTO, "DUE: a short body is EPROTO");
+		u.epoch = 0;
+		errno = 0;
+		T_OK(ft_msg_due_encode(&b, FT_WIRE_LAUNCHER, &u) == -1 &&
+		    errno == EINVAL, "DUE: encoding epoch 0 is EINVAL");
+	}
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -2260,5 +2328,6 @@ main(void)
 	test_dynamic();
 	test_vlog_digest();
 	test_clock();
+	test_marker();
 	return t_done();
 }

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: ISC */
+/* The launcher's side of --ft coord (coord.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/base.h"
+
+#include "coord.h"
+
+int
+ft__coord_note_parse(const char *text, uint64_t *epoch, int *kind,
+    uint64_t *value)
+{
+	const char *w, *eq;
+	char word[16], *end;
+	uint64_t e, v;
+
+	if (strncmp(text, "epoch=", 6) != 0 || text[6] < '0' || text[6] > '9')
+		return -1;
+	errno = 0;
+	e = strtoull(text + 6, &end, 10);
+	if (errno != 0 || *end != ' ' || e == 0)
+		return -1;
+	w = end + 1;
+	if ((eq = strchr(w, '=')) == NULL || eq == w ||
+	    (size_t)(eq - w) >= sizeof(word) || eq[1] < '0' || eq[1] > '9')
+		return -1;
+	memcpy(word, w, (size_t)(eq - w));
+	word[eq - w] = '\0';
+	v = strtoull(eq + 1, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	if (strcmp(word, "cut") == 0 && v == 1)
+		*kind = FT__COORD_CUT;
+	else if (strcmp(word, "durable") == 0 && v <= 1)
+		*kind = FT__COORD_DURABLE;
+	else if (strcmp(word, "call") == 0 && v >= 1)
+		*kind = FT__COORD_CALL;
+	else if (strcmp(word, "missed") == 0 && v == 1)
+		*kind = FT__COORD_MISSED;
+	else
+		return -1;
+	*epoch = e;
+	*value = v;
+	return 0;
+}
+
+int
+ft__coord_cut_put(struct ft__coord_cuts *c, uint64_t epoch, uint64_t out,
+    uint64_t err)
+{
+	struct ft__coord_cut *nv;
+
+	while (c->n > 0 && c->v[c->n - 1].epoch >= epoch)
+		c->n--;
+	if ((nv = ft_grow(c->v, &c->cap, c->n, sizeof(*nv))) == NULL)
+		return -1;
+	c->v = nv;
+	c->v[c->n++] = (struct ft__coord_cut){ epoch, out, err, 0 };
+	return 0;
+}
+
+int
+ft__coord_cut_get(const struct ft__coord_cuts *c, uint64_t epoch,
+    uint64_t *out, uint64_t *err)
+{
+	size_t i;
+
+	if (epoch == 0) {
+		*out = *err = 0;
+		return 0;
+	}
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].epoch == epoch) {
+			*out = c->v[i].out;
+			*err = c->v[i].err;
+			return 0;
+		}
+	return -1;
+}
+
+void
+ft__coord_cut_forget(struct ft__coord_cuts *c, uint64_t epoch)
+{
+	size_t i = 0;
+
+	while (i < c->n && c->v[i].epoch < epoch)
+		i++;
+	memmove(c->v, c->v + i, (c->n - i) * sizeof(*c->v));
+	c->n -= i;
+}
+
+void
+ft__coord_cut_truncate(struct ft__coord_cuts *c, uint64_t epoch)
+{
+	while (c->n > 0 && c->v[c->n - 1].epoch > epoch)
+		c->n--;
+}
+
+void
+ft__coord_cuts_free(struct ft__coord_cuts *c)
+{
+	free(c->v);
+	c->v = NULL;
+	c->n = c->cap = 0;
+}
+
+int
+ft__coord_cut_durable(struct ft__coord_cuts *c, uint64_t epoch)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].epoch == epoch) {
+			c->v[i].durable = 1;
+			return 0;
+		}
+	return -1;
+}
+
+static int
+has_durable(const struct ft__coord_cuts *c, uint64_t epoch)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].epoch == epoch)
+			return c->v[i].durable;
+	return 0;
+}
+
+uint64_t
+ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
+    uint64_t floor)
+{
+	const struct ft__coord_cuts *c0;
+	size_t i, k;
+
+	if (n == 0)
+		return floor;
+	c0 = ranks[0];
+	for (i = c0->n; i > 0; i--) {
+		if (c0->v[i - 1].epoch <= floor)
+			break;
+		if (!c0->v[i - 1].durable)
+			continue;
+		for (k = 1; k < n; k++)
+			if (!has_durable(ranks[k], c0->v[i - 1].epoch))
+				break;
+		if (k == n)
+			return c0->v[i - 1].epoch;
+	}
+	return floor;
+}
+
+int
+ft__coord_sched_init(struct ft__coord *c, uint32_t nranks)
+{
+	if ((c->ans = calloc(nranks, sizeof(*c->ans))) == NULL)
+		return -1;
+	c->nranks = nranks;
+	c->margin = 2;
+	return 0;
+}
+
+void
+ft__coord_sched_free(struct ft__coord *c)
+{
+	free(c->ans);
+	c->ans = NULL;
+	c->nranks = 0;
+}
+
+int
+ft__coord_sched_tick(struct ft__coord *c, uint64_t now, int ok,
+    uint64_t *epoch)
+{
+	uint32_t k;
+
+	if (c->interval_ns == 0 || c->asking || c->rolling || c->ans == NULL)
+		return 0;
+	if (c->next_ns == 0)
+		c->next_ns = now + c->interval_ns;
+	if (!ok || now < c->next_ns)
+		return 0;
+	/* The last round went well: a narrower margin. */
+	if (!c->lastmiss && c->margin > 2)
+		c->margin /= 2;
+	c->lastmiss = 0;
+	c->asking = 1;
+	c->nreplied = 0;
+	for (k = 0; k < c->nranks; k++)
+		c->ans[k].fresh = 0;
+	*epoch = ++c->epoch;
+	return 1;
+}
+
+int
+ft__coord_sched_called(struct ft__coord *c, uint32_t rank, uint64_t epoch,
+    uint64_t call, uint64_t now, uint64_t *at)
+{
+	struct ft__coord_ans *a;
+	uint64_t max = 0, proj;
+	double rate;
+	uint32_t k;
+
+	if (!c->asking || epoch != c->epoch || rank >= c->nranks ||
+	    c->ans[rank].fresh)
+		return 0;
+	a = &c->ans[rank];
+	a->pcall = a->call;
+	a->pt = a->t;
+	a->call = call;
+	a->t = now;
+	a->fresh = 1;
+	if (++c->nreplied < c->nranks)
+		return 0;
+	c->asking = 0;
+	c->next_ns = now + c->interval_ns;
+	for (k = 0; k < c->nranks; k++) {
+		a = &c->ans[k];
+		proj = a->call;
+		/* Its pace between the last two rounds, calls per ns, for
+		 * twice the time since it answered (DUE must reach it). */
+		if (a->pt != 0 && a->t > a->pt && a->call > a->pcall) {
+			rate = (double)(a->call - a->pcall) /
+			    (double)(a->t - a->pt);
+			proj += (uint64_t)(rate * 2.0 * (double)(now - a->t +
+			    1000000)) + 1;
+		}
+		if (proj > max)
+			max = proj;
+	}
+	*at = max + c->margin;
+	return 1;
+}
+
+int
+ft__coord_sched_missed(struct ft__coord *c, uint64_t epoch, uint64_t now)
+{
+	if (epoch != c->epoch || c->asking)
+		return 0;
+	c->missed++;
+	c->lastmiss = 1;
+	if (c->margin < (UINT64_C(1) << 30))
+		c->margin *= 2;
+	c->next_ns = now;
+	return 1;
+}
+
+int
+ft__coord_sched_off(struct ft__coord *c)
+{
+	if (!c->asking)
+		return 0;
+	c->asking = 0;
+	return 1;
+}
+
+uint64_t
+ft__coord_sched_next(const struct ft__coord *c)
+{
+	if (c->interval_ns == 0 || c->asking || c->rolling || c->ans == NULL)
+		return 0;
+	return c->next_ns;
+}
+
+void
+ft__coord_sched_reset(struct ft__coord *c, uint64_t epoch)
+{
+	c->asking = 0;
+	c->epoch = epoch;
+	c->next_ns = 0;
+	/* A new generation: its pace is not known yet. */
+	if (c->ans != NULL)
+		memset(c->ans, 0, c->nranks * sizeof(*c->ans));
+}

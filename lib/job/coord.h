@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The launcher's side of --ft coord (ft(7)): what ranks tell it of
+ * their checkpoints, the newest complete global checkpoint, and where
+ * each rank's output stood at its cuts, so that a rollback prints
+ * nothing twice.
+ */
+#ifndef FT_JOB_COORD_H
+#define FT_JOB_COORD_H
+
+#include <stdint.h>
+
+#define FT__COORD_ROLLBACKS_MAX	64	/* then the job ends */
+
+/* Where a rank's stdout and stderr stood at the cut of epoch. */
+struct ft__coord_cut {
+	uint64_t	 epoch;
+	uint64_t	 out, err;
+	int		 durable;	/* its image is in the store */
+};
+
+/* A rank's cuts since the complete epoch, ascending. */
+struct ft__coord_cuts {
+	struct ft__coord_cut	*v;
+	size_t			 n, cap;
+};
+
+/* A rank's answers to the scheduler's last two rounds. */
+struct ft__coord_ans {
+	uint64_t	 call, t;	/* its call, when we heard (ns) */
+	uint64_t	 pcall, pt;	/* the round before; pt 0: none */
+	int		 fresh;		/* answered this round */
+};
+
+struct ft__coord {
+	int		 on;		/* --ft coord */
+	int		 rolling;	/* every rank is being killed */
+	uint64_t	 complete;	/* newest epoch all made durable */
+	uint64_t	 target;	/* the epoch of the rollback under way */
+	uint32_t	 rollbacks;
+	uint64_t	 failed_ns;	/* when the rollback began */
+	/* The scheduler (--ckpt-interval): DUE rounds. */
+	uint64_t	 interval_ns;	/* 0: the ranks' own scheduler */
+	uint64_t	 next_ns;	/* when the next is due, 0: unset */
+	uint64_t	 epoch;		/* the last one asked for */
+	int		 asking;	/* waiting for every rank's call */
+	uint32_t	 nreplied;
+	uint64_t	 maxcall;
+	uint64_t	 margin;	/* calls beyond the highest, doubled
+					 * at every miss */
+	uint64_t	 missed;	/* rounds called off so */
+	int		 lastmiss;	/* the last round was */
+	struct ft__coord_ans *ans;	/* nranks of them */
+	uint32_t	 nranks;
+};
+
+/* What a FT_NOTE_CKPT says. */
+enum ft__coord_note {
+	FT__COORD_CUT = 1,	/* "epoch=E cut=1": at the cut of E, its
+				 * output flushed */
+	FT__COORD_DURABLE,	/* "epoch=E durable=D": its image of E is
+				 * committed, in the store when D is 1 */
+	FT__COORD_CALL,		/* "epoch=E call=C": asked by DUE, it is
+				 * at its Cth ft_checkpoint() call */
+	FT__COORD_MISSED,	/* "epoch=E missed=1": it was past the call
+				 * DUE named */
+};
+
+/* Parse a FT_NOTE_CKPT text: 0 with *kind and *value, or -1. */
+int	 ft__coord_note_parse(const char *text, uint64_t *epoch, int *kind,
+	    uint64_t *value);
+/*
+ * Remember the output offsets at the cut of epoch; what was known of
+ * epoch and later (a generation rolled back) is forgotten.  0, or -1
+ * with ENOMEM.
+ */
+int	 ft__coord_cut_put(struct ft__coord_cuts *, uint64_t epoch,
+	    uint64_t out, uint64_t err);
+/* The offsets at the cut of epoch (0: the start): 0, or -1 unknown. */
+int	 ft__coord_cut_get(const struct ft__coord_cuts *, uint64_t epoch,
+	    uint64_t *out, uint64_t *err);
+/* Forget the cuts before epoch (no rollback goes there any more). */
+void	 ft__coord_cut_forget(struct ft__coord_cuts *, uint64_t epoch);
+void	 ft__coord_cuts_free(struct ft__coord_cuts *);
+/* Forget the cuts after epoch (a rollback to it). */
+void	 ft__coord_cut_truncate(struct ft__coord_cuts *, uint64_t epoch);
+/* The rank's image of epoch is durable: 0, or -1 (no such cut). */
+int	 ft__coord_cut_durable(struct ft__coord_cuts *, uint64_t epoch);
+/*
+ * The newest epoch above floor that every one of n ranks' cuts has
+ * durable, or floor: the job's complete global checkpoint.
+ */
+uint64_t ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
+	    uint64_t floor);
+
+/*
+ * ftrun's checkpoint scheduler (--ckpt-interval D under --ft coord),
+ * as pure state: launch.c sends what these decide.
+ *
+ * ft__coord_sched_init: for nranks ranks (0, or -1 ENOMEM).
+ * ft__coord_sched_tick: at now, may a round start (ok: the job runs,
+ * no rank finalized)?  1 with *epoch to ask every rank for, else 0.
+ * ft__coord_sched_called: rank answered epoch at call (heard at now);
+ * 1 with *at, the call to cut at, once all did: beyond the highest by
+ * what each rank, at its pace of the round before, will have done
+ * meanwhile, plus a margin that halves after a round that went well.  ft__coord_sched_missed:
+ * a rank was past it: 1 when the epoch is called off (the margin
+ * doubles, the next round starts at once).  ft__coord_sched_off: a rank
+ * finalized: 1 when a round under way is called off.
+ * ft__coord_sched_next: when tick wants to run next, or 0.
+ * ft__coord_sched_reset: after a rollback to epoch.
+ */
+int	 ft__coord_sched_init(struct ft__coord *, uint32_t nranks);
+void	 ft__coord_sched_free(struct ft__coord *);
+int	 ft__coord_sched_tick(struct ft__coord *, uint64_t now, int ok,
+	    uint64_t *epoch);
+int	 ft__coord_sched_called(struct ft__coord *, uint32_t rank,
+	    uint64_t epoch, uint64_t call, uint64_t now, uint64_t *at);
+int	 ft__coord_sched_missed(struct ft__coord *, uint64_t epoch,
+	    uint64_t now);
+int	 ft__coord_sched_off(struct ft__coord *);
+uint64_t ft__coord_sched_next(const struct ft__coord *);
+void	 ft__coord_sched_reset(struct ft__coord *, uint64_t epoch);
+
+#endif

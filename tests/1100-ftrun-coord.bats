@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: ISC
+# ftrun --ft coord: coordinated checkpoints (Chandy-Lamport markers, the
+# messages in flight at a cut saved in the receivers' images).  On a
+# failure every rank rolls back to the newest complete epoch within the
+# same run; the output is that of a run without failures and the job
+# exits 0.  Kills are tied to progress: --inject ...,after-sends=N (a
+# rank's Kth process takes the Kth spec naming it, and every rollback
+# starts a new process of every rank), or FT_CKPT_TEST_DIE=WHERE:EPOCH
+# (a rank dies at that point of its own checkpoint, once).
+
+load common
+load ckpt
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	export TMPDIR="$BATS_FILE_TMPDIR"
+	ft_build jacobi "$FT_ROOT/examples/jacobi.c"
+	ft_build coordring
+	ftrun -n 4 "$FT_PROGS/jacobi" 64 400 >"$FT_PROGS/jacobi.ref"
+	ftrun -n 4 "$FT_PROGS/coordring" 300 >"$FT_PROGS/coordring.ref"
+}
+
+setup() {
+	fc_setup
+	J=$FT_PROGS/jacobi
+	R=$FT_PROGS/coordring
+	out=$BATS_TEST_TMPDIR/out
+	err=$BATS_TEST_TMPDIR/err
+	ev=$BATS_TEST_TMPDIR/events
+}
+
+# Kill specs from a seed: NKILLS kills, the Kth of rank r_K after n_K
+# sends of its Kth process (every rank's Kth process is the one after K
+# rollbacks); the other ranks' Kth specs never fire.  Sets $kills.
+seeded_kills() {
+	local seed=$1 nranks=$2 nkills=$3 lo=$4 hi=$5 k r victim n
+	RANDOM=$seed
+	kills=()
+	for ((k = 0; k < nkills; k++)); do
+		victim=$((RANDOM % nranks))
+		n=$((lo + RANDOM % (hi - lo)))
+		for ((r = 0; r < nranks; r++)); do
+			if ((r == victim)); then
+				kills+=(--inject "kill:rank=$r,after-sends=$n")
+			else
+				kills+=(--inject \
+				    "kill:rank=$r,after-sends=1000000000")
+			fi
+		done
+	done
+}
+
+# ftrun --ft coord ARGS under a timeout (a hang is a failure): stdout
+# in $out, stderr in $err, events in $ev; it must exit 0.
+coord_run() {
+	if ! timeout 120 ftrun --ft coord --events "$ev" "$@" >"$out" \
+	    2>"$err"; then
+		cat "$err" >&2
+		return 1
+	fi
+}
+
+rollbacks() {
+	grep -c '"event":"rollback"' "$ev" || true
+}
+
+# The epoch of the (first) rollback.
+rollback_epoch() {
+	sed -n 's/.*"event":"rollback","epoch":\([0-9]*\),.*/\1/p' "$ev" |
+	    head -1
+}
+
+@test "coord: jacobi, three kills at seeded moments, the fault-free output" {
+	for seed in 11 23; do
+		seeded_kills "$seed" 4 3 100 500
+		coord_run -n 4 --ckpt-dir "$FC_DIR/c$seed" \
+		    --ckpt-interval 10ms "${kills[@]}" "$J" 64 400
+		cmp "$FT_PROGS/jacobi.ref" "$out"
+		[ "$(rollbacks)" -eq 3 ]
+		grep -q '"event":"checkpoint","epoch":[0-9]*,"complete":true' \
+		    "$ev"
+		[[ $(cat "$err") == *"every rank rolls back to epoch"* ]]
+	done
+}
+
+@test "coord: a ring whose messages cross every checkpoint, kills at seeded moments" {
+	for seed in 5 8; do
+		seeded_kills "$seed" 4 2 100 350
+		coord_run -n 4 --ckpt-dir "$FC_DIR/c$seed" \
+		    --ckpt-interval 5ms "${kills[@]}" "$R" 300
+		cmp "$FT_PROGS/coordring.ref" "$out"
+		[ "$(rollbacks)" -eq 2 ]
+	done
+}
+
+@test "coord: with no checkpoint yet, every rank starts again from the beginning" {
+	coord_run -n 4 --inject kill:rank=1,after-sends=800 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	[[ $(cat "$err") == *"no complete checkpoint yet: every rank starts again"* ]]
+	grep -q '"event":"rollback","epoch":0,' "$ev"
+}
+
+@test "coord: a rank killed during its own checkpoint, after the markers" {
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    -x FT_CKPT_TEST_DIE=cut:40 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	# Epoch 40 was never complete: the rollback went to an older one.
+	e=$(rollback_epoch)
+	[ "$e" -ge 1 ] && [ "$e" -lt 40 ]
+}
+
+@test "coord: a rank killed once its image is written, before ftrun knows" {
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    -x FT_CKPT_TEST_DIE=written:40 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	e=$(rollback_epoch)
+	[ "$e" -ge 1 ] && [ "$e" -lt 40 ]
+}
+
+@test "coord: a rank killed during the push, and the checkpoint server killed" {
+	fc_start "$FC_DIR/srv"
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server "$FC_ADDR" --key-file "$FC_KEY" \
+	    -x FT_CKPT_TEST_DIE=push:3 "$R" 300
+	cmp "$FT_PROGS/coordring.ref" "$out"
+	# Killed in its first push of epoch 3 or later: only what the
+	# server acknowledged counts, and that is below 3.
+	e=$(rollback_epoch)
+	[ "$e" -lt 3 ]
+	# The server goes once a complete epoch is on it: the job goes on,
+	# and a later failure rolls back to what it acknowledged before.
+	rm -f "$ev"
+	(
+		ft_poll 30 grep -qs '"complete":true' "$ev"
+		kill -9 "$FC_PID"
+	) &
+	watcher=$!
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c2" --ckpt-interval 5ms \
+	    --ckpt-server "$FC_ADDR" --key-file "$FC_KEY" \
+	    --inject kill:rank=3,after-sends=1200 "$J" 64 400
+	wait "$watcher"
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	[ "$(rollbacks)" -eq 1 ]
+	! kill -0 "$FC_PID" 2>/dev/null
+}
+
+@test "coord: ranks die with their local images: the images come from the server" {
+	fc_start "$FC_DIR/srv"
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server "$FC_ADDR" --key-file "$FC_KEY" \
+	    -x FT_CKPT_TEST_DIE=lost:60 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	e=$(rollback_epoch)
+	[ "$e" -ge 1 ] && [ "$e" -lt 60 ]
+	grep -q "epoch $e was not here: fetched from the checkpoint server" \
+	    "$err"
+}
+
+@test "coord: --ckpt-server auto runs the server for the job, and a lost image comes from it" {
+	tmp=$BATS_TEST_TMPDIR/tmp
+	mkdir -p "$tmp"
+	TMPDIR=$tmp coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server auto -x FT_CKPT_TEST_DIE=lost:60 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	addr=$(sed -n 's/.*"event":"ckpt_server","addr":"\([^"]*\)".*/\1/p' \
+	    "$ev")
+	[[ $addr == tcp:127.0.0.1:* ]]
+	grep -q "was not here: fetched from the checkpoint server $addr" \
+	    "$err"
+	# The server stored the job's images, and is gone with its key.
+	[ "$(fc_count "$FC_DIR/c/server")" -gt 0 ]
+	[ -z "$(ls -A "$tmp")" ]
+	! pgrep -f "ftckpt serve --dir $FC_DIR/c/server" >/dev/null
+	run -100 ftrun -n 2 --host 127.0.0.1 --ckpt-dir "$FC_DIR/c" \
+	    --ckpt-server auto true
+	[[ $output == *"--ckpt-server auto listens on this host's loopback only"* ]]
+}
+
+@test "coord: ftckpt prune in a loop while the job checkpoints and fails" {
+	mkdir -p "$FC_DIR/c"
+	(
+		while [ ! -e "$FC_DIR/stop" ]; do
+			ftckpt prune --keep 1 "$FC_DIR/c" >/dev/null 2>&1 || :
+		done
+	) &
+	pruner=$!
+	seeded_kills 3 4 3 100 500
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 5ms \
+	    "${kills[@]}" "$J" 64 400
+	touch "$FC_DIR/stop"
+	wait "$pruner"
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	[ "$(rollbacks)" -eq 3 ]
+}
+
+@test "coord: --ckpt-policy rr and adaptive are refused, saying why; all is accepted" {
+	for p in rr adaptive; do
+		run -100 ftrun -n 2 --ft coord --ckpt-dir "$FC_DIR/c" \
+		    --ckpt-policy "$p" true
+		[[ $output == *"--ckpt-policy $p: checkpoints of one rank at a time are for message logging (--ft vlog), whose images are not built yet; use all"* ]]
+	done
+	run -100 ftrun -n 2 --ckpt-dir "$FC_DIR/c" --ckpt-policy bogus true
+	[[ $output == *"'bogus': all, rr or adaptive"* ]]
+	run -100 ftrun -n 2 --ckpt-policy all true
+	[[ $output == *"--ckpt-policy needs --ckpt-dir"* ]]
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-policy all "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+}
