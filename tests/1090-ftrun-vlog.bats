@@ -202,6 +202,31 @@ vlog_run() {
 	[ "$status" -eq 1 ]
 }
 
+@test "vlog: a restarted rank whose log is corrupt ends the job, saying why" {
+	local dir="$BATS_TEST_TMPDIR/log" gate="$BATS_TEST_TMPDIR/gate" seg st=0
+	mkdir -p "$BATS_TEST_TMPDIR/job"
+	ft_bg env TMPDIR="$BATS_TEST_TMPDIR/job" ftrun --ft vlog -n 4 \
+	    --log-dir "$dir" --inject kill:rank=3,after-sends=150 \
+	    "$FT_PROGS/vlogmix" 60 "$gate" \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	# Rank 0 waits at the gate halfway: rank 3's log has records by
+	# then, and its death comes after the gate.
+	ft_poll 20 has_records "$dir"
+	seg=$(find "$dir" -path '*/rank-3/*.ftl' | head -1)
+	[ -n "$seg" ]
+	# A byte of the first record's payload (after the 48-byte header
+	# and the record's length and CRC).
+	printf '\377' | dd of="$seg" bs=1 seek=60 conv=notrunc 2>/dev/null
+	touch "$gate"
+	wait "$bgpid" || st=$?
+	# The restarted rank ends the job with a permanent error.
+	[ "$st" -eq 100 ]
+	run cat "$BATS_TEST_TMPDIR/err"
+	[[ $output == *"rank 3 cannot be restarted: the event logger cannot give its log back: "*"corrupt"* ]]
+	run pgrep -f "$FT_PROGS/vlogmix"
+	[ "$status" -eq 1 ]
+}
+
 @test "vlog: --log-server, --log-dir and --log-sync need --ft vlog" {
 	run -100 --separate-stderr ftrun -n 1 --log-dir "$BATS_TEST_TMPDIR/x" true
 	[[ $stderr == "ftrun: "*"are for --ft vlog"* ]]

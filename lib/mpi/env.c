@@ -64,6 +64,8 @@ static void
 notify_launcher(void *arg, uint32_t kind, const char *text)
 {
 	(void)arg;
+	if (kind == FT_NOTE_FATAL)
+		ft__mpi_abort(FT_EXIT_USAGE, text);
 	to_launcher(kind, text);
 }
 

@@ -266,6 +266,13 @@ struct ft_core_ops {
 	int	(*inject)(void *core, const struct ft_msg *m);
 };
 
+/*
+ * A kind for core->notify beyond the wire's FT_NOTE_*: this process
+ * cannot go on (vlog: its log cannot be fetched); the MPI layer ends
+ * the job with the text as the reason.  Never sent as a NOTE frame.
+ */
+#define FT_NOTE_FATAL	0x100
+
 /* coord: the bit of an injected message's seq (core->inject). */
 #define FT_SEQ_INJECTED	(UINT64_C(1) << 63)
 

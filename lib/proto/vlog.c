@@ -532,10 +532,19 @@ on_error(void *arg, uint32_t rank, uint32_t reqid, uint32_t code,
 	struct vlog *s = arg;
 
 	(void)rank;
-	/* A lost fetch is asked again once the connection is back. */
+	/* A lost fetch (code 0: the connection) is asked again once the
+	 * connection is back; one the logger refused (a corrupt or
+	 * vanished log) would be refused again, and without its log the
+	 * process cannot replay: it ends the job, saying why. */
 	if (reqid != 0 && reqid == s->fetch_id) {
 		s->fetch_id = 0;
 		s->opened = 0;
+		if (code != 0) {
+			note(s, FT_NOTE_FATAL, "rank %u cannot be restarted: "
+			    "the event logger cannot give its log back: %s",
+			    s->rank, text);
+			return;
+		}
 	}
 	/* The client tries again by itself: a few words are enough. */
 	if (s->lerr++ >= 3)
