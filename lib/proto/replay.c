@@ -203,16 +203,21 @@ replay_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 	s->matched++;
 }
 
-/* A probe was found in the record: have that message here to find. */
+/*
+ * A probe of communicator ctx was found in the record: have that
+ * message here to find (one of another communicator with the same
+ * source and tag is not it).
+ */
 static void
-feed_probe(struct ft_proto *p, uint32_t csrc, int32_t tag)
+feed_probe(struct ft_proto *p, uint32_t ctx, uint32_t csrc, int32_t tag)
 {
 	struct replay *s = p->priv;
 	size_t i;
 
 	for (;;) {
 		for (i = s->matched; i < s->injected; i++)
-			if (s->r->m[i].csrc == csrc && s->r->m[i].tag == tag)
+			if (s->r->m[i].ctx == ctx && s->r->m[i].csrc == csrc &&
+			    s->r->m[i].tag == tag)
 				return;
 		if (s->injected >= s->r->nm || s->diverged ||
 		    inject_next(p) != 0)
@@ -251,7 +256,7 @@ replay_nondet(struct ft_proto *p, struct ft_nd *ev)
 	memcpy(ev->v, d->v, sizeof(ev->v));
 	s->outcomes++;
 	if (d->kind == FT_ND_PROBE && d->v[0] != 0)
-		feed_probe(p, (uint32_t)d->v[1], (int32_t)d->v[2]);
+		feed_probe(p, ev->ctx, (uint32_t)d->v[1], (int32_t)d->v[2]);
 	return 0;
 }
 
