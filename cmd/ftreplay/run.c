@@ -157,7 +157,7 @@ ft_replay_run(int argc, char *argv[])
 	argc--;
 	if (ft_rec_path(path, sizeof(path), dir, rank) != 0)
 		ft_diex(FT_EXIT_USAGE, "'%s': path too long", dir);
-	if (ft_rec_load(&rec, path, why, sizeof(why)) != 0)
+	if (ft_rec_open(&rec, path, why, sizeof(why)) != 0)
 		ft_diex(errno == ENOMEM ? FT_EXIT_TEMP : FT_EXIT_USAGE, "%s",
 		    why);
 	if (rec.h.rank != rank)

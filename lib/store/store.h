@@ -696,6 +696,11 @@ struct ft_rec_match {
 	uint8_t		*data;		/* NULL until its DATA record */
 	size_t		 dlen;
 	int		 has_data;
+	/* replay2: a payload left in the file (ft_rec_open): zlen bytes
+	 * at offset off, zstd when z; read by ft_rec_payload. */
+	uint64_t	 off;
+	size_t		 zlen;
+	int		 z;
 };
 
 /* The digest of a message sent. */
@@ -713,7 +718,7 @@ struct ft_rec_nd {
 	uint64_t	 v[3];
 };
 
-/* A whole record file in memory (ft_rec_load). */
+/* A record file in memory (ft_rec_load), or its index (ft_rec_open). */
 struct ft_rec {
 	struct ft_rec_hdr	 h;
 	struct ft_rec_match	*m;
@@ -724,6 +729,8 @@ struct ft_rec {
 	int			 ended;		/* an END record */
 	uint64_t		 torn;		/* bytes cut at the end */
 	uint64_t		 bytes;		/* payload bytes, raw */
+	/* replay2: ft_rec_open's: payloads stay in the file, open on fd. */
+	int			 lazy, fd;
 };
 
 /* The file of rank in dir: "DIR/rank-R.ftr".  0, or -1 ENAMETOOLONG. */
@@ -781,6 +788,22 @@ int	 ft_rec_load(struct ft_rec *, const char *path, char *why, size_t size);
 int	 ft_rec_load_mem(struct ft_rec *, const uint8_t *p, size_t len,
 	    const char *name, char *why, size_t size);
 void	 ft_rec_free(struct ft_rec *);
+/*
+ * Read a record file as ft_rec_load does, checking every record, but
+ * in bounded memory: the payloads stay in the file (kept open) and
+ * ft_rec_payload reads one when it is needed.  The index holds about
+ * 100 bytes a message received, 300 a send and 32 an outcome; reading
+ * takes a window of FT_REC_WINDOW bytes.  Same returns as ft_rec_load.
+ */
+#define FT_REC_WINDOW		(1u << 20)
+int	 ft_rec_open(struct ft_rec *, const char *path, char *why, size_t size);
+/*
+ * The payload of message i (has_data) into dst, r->m[i].dlen bytes:
+ * read from the file and decompressed when ft_rec_open left it there.
+ * 0, or -1 with errno (EBADMSG: a corrupt compressed payload, EIO: the
+ * file changed).
+ */
+int	 ft_rec_payload(const struct ft_rec *, size_t i, void *dst);
 
 /*
  * zstd in one call (image.c holds zstd.h): 0, or -1 with errno.  *ctx
