@@ -205,6 +205,9 @@ struct ft_launch {
 	/* The key of log_server (the cluster key file's): ranks get it
 	 * on a pipe, FT_LOG_KEY_FD.  NULL: the job key. */
 	const uint8_t	 *log_key;
+	/* replay2: ftrun --record DIR: rank 0's standard input is kept
+	 * in DIR (ft-record(5)); NULL: not recorded. */
+	const char	 *record_dir;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

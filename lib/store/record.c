@@ -918,3 +918,52 @@ ft_rec_payload(const struct ft_rec *r, size_t i, void *dst)
 	errno = saved;
 	return rc;
 }
+
+/* Rank 0's standard input (see store.h). */
+
+int
+ft_rec_stdin_open(struct ft_rec_stdin *w, const char *dir)
+{
+	char path[4096];
+
+	memset(w, 0, sizeof(*w));
+	ft_wbuf_init(&w->b);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, FT_REC_STDIN) >=
+	    sizeof(path)) {
+		errno = ENAMETOOLONG;
+		w->fd = -1;
+		return -1;
+	}
+	if ((w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1)
+		return -1;
+	return 0;
+}
+
+void
+ft_rec_stdin_add(struct ft_rec_stdin *w, const void *p, size_t len)
+{
+	if (w->fd == -1 || len == 0)
+		return;
+	w->b.len = 0;
+	if (ft__zstd_pack(&w->b, &w->zctx, p, len, ZLEVEL) != 0 ||
+	    write_all(w->fd, w->b.p, w->b.len) != 0) {
+		ft_warn("ftrun --record: rank 0's standard input is recorded "
+		    "up to byte %" PRIu64 " only", w->bytes);
+		(void)close(w->fd);
+		w->fd = -1;
+		return;
+	}
+	w->bytes += len;
+}
+
+void
+ft_rec_stdin_close(struct ft_rec_stdin *w)
+{
+	if (w->fd != -1)
+		(void)close(w->fd);
+	w->fd = -1;
+	ft__zstd_free(w->zctx);
+	w->zctx = NULL;
+	ft_wbuf_release(&w->b);
+}

@@ -806,6 +806,34 @@ int	 ft_rec_open(struct ft_rec *, const char *path, char *why, size_t size);
 int	 ft_rec_payload(const struct ft_rec *, size_t i, void *dst);
 
 /*
+ * Rank 0's standard input under ftrun --record (replay2): what ftrun
+ * read and forwarded, in DIR/stdin.zst, a zstd frame for each read (so
+ * that a file cut short still gives what came before it; zstd -dc reads
+ * it).  ft_rec_stdin_open creates the file (fd -1 and a warning when it
+ * cannot); add appends, close ends it.  A write error stops the record
+ * with a warning, once; the job goes on.
+ */
+#define FT_REC_STDIN		"stdin.zst"
+struct ft_rec_stdin {
+	int		 fd;
+	void		*zctx;
+	struct ft_wbuf	 b;
+	uint64_t	 bytes;
+};
+
+int	 ft_rec_stdin_open(struct ft_rec_stdin *, const char *dir);
+void	 ft_rec_stdin_add(struct ft_rec_stdin *, const void *, size_t);
+void	 ft_rec_stdin_close(struct ft_rec_stdin *);
+/*
+ * Decompress the zstd frames read from fd in into fd out, in bounded
+ * memory.  Returns the bytes written, or -1 with errno: EBADMSG for a
+ * corrupt stream, EPIPE when out closed, or the error of read or
+ * write; *cut is set when the input ends inside a frame (what came
+ * before is written).
+ */
+int64_t	 ft__zstd_cat(int in, int out, int *cut);
+
+/*
  * zstd in one call (image.c holds zstd.h): 0, or -1 with errno.  *ctx
  * is a compression context made on first use (NULL at first), for
  * ft__zstd_free.
