@@ -4,9 +4,10 @@
 # The memory ftreplay run takes (ft-record(5)): record a job in which
 # rank 0 sends rank 1 -m MiB in messages of -s KiB (bench/bigrecv.c),
 # then replay rank 1 again and again, reporting the peak resident size
-# (GNU time's %M: ftreplay and the program it runs) and the wall time,
-# min and median over the runs.  OLDBIN, when set, is the bin/ of
-# another build, replayed beside (turn by turn) from the same record.
+# (GNU time's %M: the largest of ftreplay and the program it runs) and
+# the wall time, min and median over the runs.  OLDBIN, when set, is the
+# bin/ of another build (its ftcc and ftreplay), replayed beside, turn by
+# turn, from the same record.
 # Also Open MPI's peak for the same job's rank 1 run live, as a yardstick.
 #
 # usage: bench/replay-rss.sh [-r runs] [-m MiB] [-s KiB]
@@ -32,6 +33,11 @@ bin=${FTBIN:-$PWD/bin}
 out=$(mktemp -d "${TMPDIR:-/tmp}/replay-rss.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 "$bin/ftcc" -O2 -o "$out/big" bench/bigrecv.c || exit 111
+cp "$out/big" "$out/big-new"
+# The replay runs in the program's library: each build its own program.
+if [ -n "${OLDBIN:-}" ]; then
+	"$OLDBIN/ftcc" -O2 -o "$out/big-old" bench/bigrecv.c || exit 111
+fi
 "$bin/ftrun" -n 2 --record "$out/rec" "$out/big" -m "$mib" -s "$kib" \
     >"$out/live" || exit 1
 echo "recorded: $(cat "$out/live"); rank 1's record" \
@@ -50,7 +56,7 @@ for ((i = 0; i < runs; i++)); do
 		b=$bin
 		[ "$c" = old ] && b=$OLDBIN
 		if /usr/bin/time -o "$out/t" -f "%M %e" "$b/ftreplay" run \
-		    --rank 1 "$out/rec" -- "$out/big" -m "$mib" -s "$kib" \
+		    --rank 1 "$out/rec" -- "$out/big-$c" -m "$mib" -s "$kib" \
 		    >"$out/got" && cmp -s "$out/got" "$out/live"; then
 			read -r rss wall <"$out/t"
 			echo "$rss" >>"$out/$c.rss"

@@ -269,7 +269,8 @@ same(const struct ft_rec *a, const struct ft_rec *b)
 		    a->m[i].ctx != b->m[i].ctx || a->m[i].len != b->m[i].len ||
 		    b->m[i].data != NULL)
 			return 0;
-		if (a->m[i].has_data && a->m[i].dlen <= sizeof(buf) &&
+		if (a->m[i].has_data && a->m[i].dlen > 0 &&
+		    a->m[i].dlen <= sizeof(buf) &&
 		    (ft_rec_payload(b, i, buf) != 0 ||
 		    memcmp(buf, a->m[i].data, a->m[i].dlen) != 0))
 			return 0;
