@@ -253,6 +253,17 @@ int	 ft_logdir_walk(const char *dir, int alljobs, uint64_t job,
 	    int (*det)(void *, uint64_t, uint32_t, const struct ft_det *),
 	    void (*rank_done)(void *, const struct ft_rank_sum *), void *arg,
 	    char *why, size_t whysize);
+/*
+ * The same, also calling stamp(arg, job, rank, time_ns, next_seq) for
+ * each time stamp of the logger (replay2: ftreplay inspect --events),
+ * next_seq the seq of the determinant that follows it.
+ */
+int	 ft_logdir_walk_stamps(const char *dir, int alljobs, uint64_t job,
+	    int allranks, uint32_t rank,
+	    int (*det)(void *, uint64_t, uint32_t, const struct ft_det *),
+	    void (*stamp)(void *, uint64_t, uint32_t, uint64_t, uint64_t),
+	    void (*rank_done)(void *, const struct ft_rank_sum *), void *arg,
+	    char *why, size_t whysize);
 
 /*
  * Text forms of a determinant (ftlog(1)), one line with its newline,
