@@ -647,6 +647,29 @@ ft_rec_load_mem(struct ft_rec *r, const uint8_t *p, size_t len,
 	return 0;
 }
 
+/* Open the record file path, a regular file: its fd, or -1 with why. */
+static int
+open_file(const char *path, struct stat *st, char *why, size_t size)
+{
+	int fd, saved;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		saved = errno;
+		snprintf(why, size, "unable to open '%s': %s", path,
+		    strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		saved = S_ISREG(st->st_mode) ? errno : EINVAL;
+		snprintf(why, size, "record '%s': not a regular file", path);
+		(void)close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
 int
 ft_rec_load(struct ft_rec *r, const char *path, char *why, size_t size)
 {
@@ -657,20 +680,8 @@ ft_rec_load(struct ft_rec *r, const char *path, char *why, size_t size)
 	int fd, rc, saved;
 
 	memset(r, 0, sizeof(*r));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		saved = errno;
-		snprintf(why, size, "unable to open '%s': %s", path,
-		    strerror(saved));
-		errno = saved;
+	if ((fd = open_file(path, &st, why, size)) == -1)
 		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		saved = S_ISREG(st.st_mode) ? errno : EINVAL;
-		snprintf(why, size, "record '%s': not a regular file", path);
-		(void)close(fd);
-		errno = saved;
-		return -1;
-	}
 	if (st.st_size > 0 && (p = malloc((size_t)st.st_size)) == NULL) {
 		saved = errno;
 		snprintf(why, size, "record '%s': no memory for %lld bytes",
@@ -809,20 +820,8 @@ ft_rec_open(struct ft_rec *r, const char *path, char *why, size_t size)
 	int fd, saved;
 
 	memset(r, 0, sizeof(*r));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		saved = errno;
-		snprintf(why, size, "unable to open '%s': %s", path,
-		    strerror(saved));
-		errno = saved;
+	if ((fd = open_file(path, &st, why, size)) == -1)
 		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		saved = S_ISREG(st.st_mode) ? errno : EINVAL;
-		snprintf(why, size, "record '%s': not a regular file", path);
-		(void)close(fd);
-		errno = saved;
-		return -1;
-	}
 	fsize = (uint64_t)st.st_size;
 	/* The header, checked by the reader in memory (no records). */
 	off = fsize < FT_REC_HDRLEN ? fsize : FT_REC_HDRLEN;
