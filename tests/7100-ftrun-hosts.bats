@@ -221,6 +221,25 @@ log_count() {	# n re file
 	[ "$output" = "lines 0 sum 0" ]
 }
 
+@test "hosts: --record: ranks run by the daemons record on their host, and replay from there" {
+	ft_build echoin "$FT_ROOT/tests/progs/echoin.c"
+	agents 2
+	cd "$BATS_TEST_TMPDIR"
+	seq 1 3000 >in
+	run -0 --separate-stderr ftrun -n 3 --timeout 60 --key-file "$KEY" \
+	    --host "$HOSTS" --record rec "$FT_PROGS/echoin" <in
+	[ "$output" = "lines 3000 sum 4501500" ]
+	# Every rank ran under a daemon's agent (none under ftrun): each
+	# wrote its record into DIR on its host (one file system here).
+	[ "$(ls rec)" = "$(printf 'rank-0.ftr\nrank-1.ftr\nrank-2.ftr\nstdin.zst')" ]
+	run -0 --separate-stderr ftreplay run --rank 0 rec -- \
+	    "$FT_PROGS/echoin" </dev/null
+	[ "$output" = "lines 3000 sum 4501500" ]
+	[ -z "$stderr" ]
+	run -0 --separate-stderr ftreplay run --rank 2 rec -- "$FT_PROGS/echoin"
+	[ -z "$output" ] && [ -z "$stderr" ]
+}
+
 @test "hosts: a rank 0 that does not read its input does not stall the job" {
 	agents 2
 	seq 1 300000 >"$BATS_TEST_TMPDIR/in"

@@ -94,3 +94,35 @@ setup() {
 		xmllint --noout "$BATS_TEST_TMPDIR/c.svg"
 	fi
 }
+
+@test "ftreplay inspect --svg --events: a vlog job's kill and restart marked on rank 1's line" {
+	ft_build replaycalc
+	cd "$BATS_TEST_TMPDIR"
+	run -0 --separate-stderr ftrun -n 3 --ft vlog --log-dir logs \
+	    --events ev.jsonl --inject kill:rank=1,after-sends=25 \
+	    "$FT_PROGS/replaycalc" 10
+	grep -q '"event":"failed","rank":1' ev.jsonl
+	run -0 --separate-stderr ftreplay inspect --svg j.svg --events ev.jsonl logs
+	grep -q '2 marks from ftrun --events' j.svg
+	# One cross and one circle, on rank 1's line, each at a determinant
+	# that rank 1 logged after it (it went on logging once restarted).
+	[ "$(grep -c '<path d=.*<title>rank 1 failed at [0-9.]* s (ftrun.s clock) (drawn at its determinant seq [0-9]*, Lamport time [0-9]*)</title></path>' j.svg)" -eq 1 ]
+	[ "$(grep -c '<circle .*<title>rank 1 restart at [0-9.]* s (ftrun.s clock) (drawn at its determinant seq [0-9]*, Lamport time [0-9]*)</title></circle>' j.svg)" -eq 1 ]
+	# Bad input: a file that is not ftrun's events, no --svg, a dump.
+	echo "not an event" >bad.jsonl
+	run -100 --separate-stderr ftreplay inspect --svg k.svg --events bad.jsonl logs
+	[ "$stderr" = "ftreplay: fatal: --events 'bad.jsonl' line 1: not an event of ftrun --events" ]
+	run -100 --separate-stderr ftreplay inspect --events ev.jsonl logs
+	[[ $stderr == *"--events draws on the diagram: give --svg FILE too" ]]
+	run -100 --separate-stderr bash -c 'ftlog dump logs | ftreplay inspect --svg k.svg --events ev.jsonl'
+	[[ $stderr == *"--events needs the log directory (its time stamps), not ftlog dump's output" ]]
+	if ! command -v xmllint >/dev/null; then
+		skip "xmllint is missing (libxml2-utils): the SVG is not checked"
+	fi
+	xmllint --noout j.svg
+	if ! command -v rsvg-convert >/dev/null; then
+		skip "rsvg-convert is missing (librsvg2-bin): the SVG is not rendered"
+	fi
+	rsvg-convert -o j.png j.svg
+	[ "$(head -c 8 j.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
+}

@@ -4,7 +4,7 @@
  * lib/replay does the work.
  *
  *	ftreplay --verify [options] [DIR | -]		(or ftreplay verify)
- *	ftreplay inspect [options] [--svg FILE] [DIR | -]
+ *	ftreplay inspect [options] [--svg FILE [--events FILE]] [DIR | -]
  *	ftreplay run --rank R [--gdb | --print-command] DIR -- PROGRAM ...
  *
  * The log is ftlog dump's output on stdin (or "-"), or a log
@@ -34,7 +34,7 @@ ft_replay_usage(void)
 	    "                [--max-memory MiB] [DIR | -]\n"
 	    "       ftreplay inspect [--job J] [--json] [--svg FILE] "
 	    "[--bins N]\n"
-	    "                [--sclock clock|seq] [DIR | -]\n"
+	    "                [--events FILE] [--sclock clock|seq] [DIR | -]\n"
 	    "       ftreplay run [-v] [--rank R] [--gdb | --print-command] "
 	    "DIR\n"
 	    "                -- PROGRAM [ARGS ...]\n");
@@ -50,6 +50,7 @@ enum {
 	OPT_JOB,
 	OPT_SVG,
 	OPT_BINS,
+	OPT_EVENTS,
 };
 
 static const struct option longopts[] = {
@@ -61,6 +62,7 @@ static const struct option longopts[] = {
 	{ "job", required_argument, NULL, OPT_JOB },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "bins", required_argument, NULL, OPT_BINS },
+	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -68,6 +70,7 @@ struct opts {
 	int			 verify, inspect, json, has_job;
 	uint64_t		 job;
 	const char		*svg;
+	const char		*events;	/* --events FILE */
 	uint32_t		 bins;
 	const char		*src;
 	struct ft_replay_opts	 ro;
@@ -285,6 +288,8 @@ inspect_run(const struct opts *o, struct ft_replay *l,
 	struct ft_replay_summary s;
 	struct ft_replay_svg so;
 	char why[FT_REPLAY_WHY], title[64];
+	struct ft_replay_mark *marks = NULL;
+	struct stat st;
 	uint64_t job;
 	size_t j, i;
 	FILE *f;
@@ -318,9 +323,18 @@ inspect_run(const struct opts *o, struct ft_replay *l,
 		so.bins = o->bins;
 		snprintf(title, sizeof(title), "job %016" PRIx64, job);
 		so.title = title;
+		if (o->events != NULL) {
+			so.events = 1;
+			marks = ft_replay_marks(o->events, o->src != NULL &&
+			    stat(o->src, &st) == 0 && S_ISDIR(st.st_mode) ?
+			    o->src : NULL, job, &so.nmarks);
+			so.marks = marks;
+		}
 		if (ft_replay_svg(l, job, &o->ro, &so, f, why,
 		    sizeof(why)) != 0)
 			ft_diex(FT_EXIT_TEMP, "%s: %s", o->svg, why);
+		free(marks);
+		marks = NULL;
 		if (fclose(f) != 0)
 			ft_die(FT_EXIT_TEMP, "'%s'", o->svg);
 	}
@@ -386,6 +400,9 @@ main(int argc, char *argv[])
 		case OPT_SVG:
 			o.svg = optarg;
 			break;
+		case OPT_EVENTS:
+			o.events = optarg;
+			break;
 		case OPT_BINS:
 			o.bins = (uint32_t)strtonum(optarg, 1, 10000, &errstr);
 			if (errstr != NULL)
@@ -405,6 +422,9 @@ main(int argc, char *argv[])
 		usage();
 	if (o.verify && (o.svg != NULL || o.bins != 0 || o.has_job))
 		usage();
+	if (o.events != NULL && o.svg == NULL)
+		ft_diex(FT_EXIT_USAGE, "--events draws on the diagram: give "
+		    "--svg FILE too");
 	o.src = argc == 1 ? argv[0] : NULL;
 	if (o.verify)
 		return cmd_verify(&o);

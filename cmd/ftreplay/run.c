@@ -15,6 +15,7 @@
 
 #include <bsd/stdlib.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -68,6 +69,57 @@ findable(const char *prog)
 }
 
 /*
+ * The program's standard input: rank 0's as ftrun forwarded it, when
+ * the record holds it (DIR/stdin.zst, ft-record(5)), fed by a child of
+ * ours through a pipe; /dev/null for other ranks, as under ftrun.
+ * Returns the fd for the program's stdin (-1: leave ours), and the
+ * feeder's pid in *feeder (-1: none).
+ */
+static int
+replay_stdin(const char *dir, uint32_t rank, pid_t *feeder)
+{
+	char path[PATH_MAX];
+	int64_t n;
+	int in, p[2], cut;
+
+	*feeder = -1;
+	if (rank != 0)
+		return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+	    FT_REC_STDIN) >= sizeof(path) ||
+	    (in = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno != ENOENT)
+			ft_warn("'%s': rank 0's standard input is not fed",
+			    path);
+		else
+			ft_info("no %s in the record: the program reads our "
+			    "standard input", FT_REC_STDIN);
+		return -1;
+	}
+	if (pipe2(p, O_CLOEXEC) != 0)
+		ft_die(FT_EXIT_TEMP, "pipe");
+	if ((*feeder = fork()) == -1)
+		ft_die(FT_EXIT_TEMP, "fork");
+	if (*feeder == 0) {
+		(void)close(p[0]);
+		(void)signal(SIGPIPE, SIG_IGN);
+		n = ft__zstd_cat(in, p[1], &cut);
+		if (n < 0 && errno != EPIPE) {
+			ft_warn("'%s': rank 0's standard input", path);
+			_exit(1);
+		}
+		if (cut)
+			ft_warnx("'%s': rank 0's standard input is cut short "
+			    "after %" PRId64 " bytes (ftrun stopped while "
+			    "recording it)", path, n);
+		_exit(0);
+	}
+	(void)close(in);
+	(void)close(p[1]);
+	return p[0];
+}
+
+/*
  * What the program said on the pipe: "started" (MPI_Init under replay),
  * then "finished" (MPI_Finalize), or where the replay stopped.  Says
  * it, and returns the exit status.
@@ -118,11 +170,11 @@ ft_replay_run(int argc, char *argv[])
 	const char *errstr, *dir;
 	char path[PATH_MAX], why[640], rankbuf[16], fdbuf[16], line[1024];
 	char *absdir, **av;
-	int ch, gdb = 0, print = 0, p[2], status, i, n;
+	int ch, gdb = 0, print = 0, p[2], status, i, n, in = -1;
 	uint32_t rank = 0;
 	size_t got = 0;
 	ssize_t k;
-	pid_t pid;
+	pid_t pid, feeder = -1;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "+r:v", lo, NULL)) != -1) {
@@ -157,7 +209,7 @@ ft_replay_run(int argc, char *argv[])
 	argc--;
 	if (ft_rec_path(path, sizeof(path), dir, rank) != 0)
 		ft_diex(FT_EXIT_USAGE, "'%s': path too long", dir);
-	if (ft_rec_load(&rec, path, why, sizeof(why)) != 0)
+	if (ft_rec_open(&rec, path, why, sizeof(why)) != 0)
 		ft_diex(errno == ENOMEM ? FT_EXIT_TEMP : FT_EXIT_USAGE, "%s",
 		    why);
 	if (rec.h.rank != rank)
@@ -178,7 +230,13 @@ ft_replay_run(int argc, char *argv[])
 	if ((absdir = realpath(dir, NULL)) == NULL)
 		ft_die(FT_EXIT_USAGE, "'%s'", dir);
 	snprintf(rankbuf, sizeof(rankbuf), "%" PRIu32, rank);
+	snprintf(path, sizeof(path), "%s/%s", absdir, FT_REC_STDIN);
 	if (print) {
+		if (rank == 0 && access(path, R_OK) == 0) {
+			printf("zstd -dc ");
+			shell_word(path);
+			printf(" | ");
+		}
 		printf("FT_REPLAY=");
 		shell_word(absdir);
 		printf(" FT_REPLAY_RANK=%s", rankbuf);
@@ -193,6 +251,12 @@ ft_replay_run(int argc, char *argv[])
 	if (gdb && !findable("gdb"))
 		ft_diex(127, "gdb is not installed; run the program under "
 		    "your debugger with the command --print-command gives");
+	/* gdb keeps the terminal: the program's input is given in gdb. */
+	if (gdb && rank == 0 && access(path, R_OK) == 0)
+		ft_warnx("rank 0's standard input is in '%s': in gdb, 'run < "
+		    "FILE' with FILE made by zstd -dc from it", path);
+	else if (!gdb)
+		in = replay_stdin(absdir, rank, &feeder);
 	/* Not a rank of a job, whatever ran us. */
 	(void)unsetenv("FT_LAUNCHER");
 	(void)unsetenv("FT_RECORD_DIR");
@@ -221,12 +285,16 @@ ft_replay_run(int argc, char *argv[])
 		ft_die(FT_EXIT_TEMP, "fork");
 	if (pid == 0) {
 		(void)close(p[0]);
+		if (in != -1 && dup2(in, STDIN_FILENO) == -1)
+			_exit(126);
 		execvp(av[0], av);
 		n = errno;
 		ft_warn("unable to run '%s'", av[0]);
 		_exit(n == ENOENT ? 127 : 126);
 	}
 	(void)close(p[1]);
+	if (in != -1)
+		(void)close(in);
 	/* The verdict comes before the program ends, if at all. */
 	while (got < sizeof(line) - 1 && (k = read(p[0], line + got,
 	    sizeof(line) - 1 - got)) != 0) {
@@ -242,5 +310,9 @@ ft_replay_run(int argc, char *argv[])
 	while (waitpid(pid, &status, 0) == -1)
 		if (errno != EINTR)
 			ft_die(FT_EXIT_TEMP, "waitpid");
+	/* The feeder ends once the program stops reading (EPIPE). */
+	while (feeder != -1 && waitpid(feeder, &i, 0) == -1)
+		if (errno != EINTR)
+			break;
 	return ft_exit(verdict(line, argv[1], status));
 }

@@ -11,5 +11,13 @@
 void	 ft_replay_usage(void) FT_NORETURN;
 /* ftreplay run ARGS (argv[0] is "run"): see run.c.  Returns the exit. */
 int	 ft_replay_run(int argc, char *argv[]);
+/*
+ * inspect --events FILE: the marks of FILE's failures, restarts and
+ * checkpoints for job's diagram, placed by the time stamps of the log
+ * directory dir (NULL: a dump, refused).  Exits on bad input.
+ */
+struct ft_replay_mark;
+struct ft_replay_mark *ft_replay_marks(const char *events, const char *dir,
+	    uint64_t job, size_t *nmarks);
 
 #endif

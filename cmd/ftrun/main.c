@@ -194,7 +194,8 @@ record_dir(struct ft_launch *cf, const char *dir)
 	if ((abs = realpath(dir, NULL)) == NULL)
 		ft_die(FT_EXIT_USAGE, "--record '%s'", dir);
 	add_env(cf, "FT_RECORD_DIR=%s", abs);
-	free(abs);
+	/* Rank 0's standard input is kept there too; abs lives as cf. */
+	cf->record_dir = abs;
 }
 
 /* -x VAR takes VAR's value from our own environment, as mpirun does. */

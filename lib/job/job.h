@@ -213,6 +213,9 @@ struct ft_launch {
 	 * file ckpt_serve_key. */
 	const char	 *ckpt_serve_dir;
 	const char	 *ckpt_serve_key;
+	/* ftrun --record DIR: rank 0's standard input is kept
+	 * in DIR (ft-record(5)); NULL: not recorded. */
+	const char	 *record_dir;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

@@ -25,6 +25,7 @@
 #include "logger.h"
 #include "remote.h"
 #include "spawn.h"
+#include "../store/store.h"
 
 #define LINE_MAX_FWD	(64u << 10)	/* a longer line is split */
 
@@ -102,6 +103,7 @@ struct launcher {
 	int			 in_open;	/* rank 0's pipes still open */
 	char			 inbuf[4096];
 	size_t			 inlen;
+	struct ft_rec_stdin	 inrec;		/* --record: what was read */
 	/* How the job ends. */
 	int			 aborting;
 	int			 abort_status;	/* -1: decide from ranks */
@@ -587,6 +589,7 @@ forward_stdin(struct launcher *l)
 			return;
 		}
 		l->inlen = (size_t)n;
+		ft_rec_stdin_add(&l->inrec, l->inbuf, l->inlen);
 		for (k = 0; k < l->nrep; k++)
 			l->in_offs[k] = 0;
 	}
@@ -3035,6 +3038,11 @@ ft_launch_run(const struct ft_launch *cf)
 	/* Block the signals the loop handles; ppoll unblocks them. */
 	ft__signals_catch(on_signal, &orig, &waitmask);
 	l.stdin_open = 1;
+	l.inrec.fd = -1;
+	if (cf->record_dir != NULL && ft_rec_stdin_open(&l.inrec,
+	    cf->record_dir) != 0)
+		ft_warn("ftrun --record: rank 0's standard input is not "
+		    "recorded");
 	l.origmask = &orig;
 	if (cf->timeout_ns > 0)
 		l.deadline = ft_now_ns() + cf->timeout_ns;
@@ -3092,6 +3100,7 @@ ft_launch_run(const struct ft_launch *cf)
 	end_outputs(&l);
 	status = job_status(&l);
 	close_stdin(&l);
+	ft_rec_stdin_close(&l.inrec);
 	close_lconns(&l);
 	for (i = 0; i < l.nconns; i++) {
 		ft_conn_release(&l.conns[i]->c);

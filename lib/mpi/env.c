@@ -576,7 +576,13 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 void
 ft__mpi_decide(uint32_t kind, uint64_t v[3])
 {
-	if (ft_pt_decide(ft__mpi.pt, kind, v) != 0)
+	ft__mpi_decide_ctx(kind, 0, v);
+}
+
+void
+ft__mpi_decide_ctx(uint32_t kind, uint32_t ctx, uint64_t v[3])
+{
+	if (ft_pt_decide_ctx(ft__mpi.pt, kind, ctx, v) != 0)
 		ft__mpi_abort(FT_EXIT_TEMP, "the replicas of this rank diverged");
 }
 

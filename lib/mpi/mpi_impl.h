@@ -155,6 +155,8 @@ void	 ft__mpi_poll(void);
  * (ft_pt_decide); a divergence aborts the job.
  */
 void	 ft__mpi_decide(uint32_t kind, uint64_t v[3]);
+/* The same for an event of communicator context ctx (a probe). */
+void	 ft__mpi_decide_ctx(uint32_t kind, uint32_t ctx, uint64_t v[3]);
 /*
  * Requests for the MPI layer's own use.  ft__mpi_req_new returns a
  * zeroed heap request of kind on comm (NULL when out of memory); the

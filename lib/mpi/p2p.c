@@ -1468,7 +1468,7 @@ nd_probe(struct probe *p, int found, int here)
 	uint64_t v[3] = { (uint64_t)found, (uint64_t)p->st.source,
 	    (uint64_t)(int64_t)p->st.tag };
 
-	ft__mpi_decide(FT_ND_PROBE, v);
+	ft__mpi_decide_ctx(FT_ND_PROBE, p->ctx, v);
 	if (v[0] == 0)
 		return 0;
 	if (here && found)

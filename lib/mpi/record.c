@@ -90,7 +90,7 @@ ft__mpi_record_setup(struct ft_pt_conf *pc)
 			}
 		}
 		if (ft_rec_path(path, sizeof(path), dir, (uint32_t)r) != 0 ||
-		    ft_rec_load(&record, path, why, sizeof(why)) != 0) {
+		    ft_rec_open(&record, path, why, sizeof(why)) != 0) {
 			ft_warnx("MPI_Init: %s", errno == ENAMETOOLONG ?
 			    "the record's path is too long" : why);
 			_exit(FT_EXIT_USAGE);

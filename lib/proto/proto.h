@@ -140,6 +140,9 @@ struct ft_nd {
 	/* The protocol's: zero on the first call, kept across retries. */
 	uint64_t	 site;
 	int		 started;
+	/* replay2: a probe's communicator (context id), so the replay
+	 * feeds the message of that communicator (ft_pt_decide_ctx). */
+	uint32_t	 ctx;
 };
 
 /* Results of the arrive hook. */

@@ -100,7 +100,8 @@ inject_next(struct ft_proto *p)
 	struct replay *s = p->priv;
 	const struct ft_rec_match *m = &s->r->m[s->injected];
 	struct ft_msg msg;
-	uint8_t *pad = NULL;
+	uint8_t *buf = NULL;
+	size_t len;
 	int rc;
 
 	if (!m->has_data) {
@@ -119,25 +120,26 @@ inject_next(struct ft_proto *p)
 	msg.csrc = m->csrc;
 	msg.tag = m->tag;
 	msg.seq = m->seq;
-	msg.buf = m->data;
-	msg.len = m->dlen;
 	/*
 	 * A message cut short by a receive too small was delivered in
 	 * part: it arrives at its length as sent, so that the receive is
 	 * truncated again (MPI_ERR_TRUNCATE), the bytes past what was
-	 * delivered never reaching the program.
+	 * delivered never reaching the program.  The payload is read
+	 * from the record (and decompressed) now, and let go once fed:
+	 * one message at a time in memory (ft_rec_open).
 	 */
-	if (m->len > m->dlen && m->len <= FT_REC_DATA_MAX) {
-		if ((pad = calloc(1, m->len)) == NULL)
-			goto fail;
-		if (m->dlen > 0)
-			memcpy(pad, m->data, m->dlen);
-		msg.buf = pad;
-		msg.len = m->len;
+	len = m->len > m->dlen && m->len <= FT_REC_DATA_MAX ? m->len : m->dlen;
+	if (len > 0 && ((buf = calloc(1, len)) == NULL ||
+	    ft_rec_payload(s->r, s->injected, buf) != 0)) {
+		s->injected++;
+		free(buf);
+		goto fail;
 	}
+	msg.buf = buf;
+	msg.len = len;
 	s->injected++;
 	rc = p->core->inject(p->cookie, &msg);
-	free(pad);
+	free(buf);
 	if (rc == 0)
 		return 0;
 fail:
@@ -203,16 +205,21 @@ replay_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 	s->matched++;
 }
 
-/* A probe was found in the record: have that message here to find. */
+/*
+ * A probe of communicator ctx was found in the record: have that
+ * message here to find (one of another communicator with the same
+ * source and tag is not it).
+ */
 static void
-feed_probe(struct ft_proto *p, uint32_t csrc, int32_t tag)
+feed_probe(struct ft_proto *p, uint32_t ctx, uint32_t csrc, int32_t tag)
 {
 	struct replay *s = p->priv;
 	size_t i;
 
 	for (;;) {
 		for (i = s->matched; i < s->injected; i++)
-			if (s->r->m[i].csrc == csrc && s->r->m[i].tag == tag)
+			if (s->r->m[i].ctx == ctx && s->r->m[i].csrc == csrc &&
+			    s->r->m[i].tag == tag)
 				return;
 		if (s->injected >= s->r->nm || s->diverged ||
 		    inject_next(p) != 0)
@@ -251,7 +258,7 @@ replay_nondet(struct ft_proto *p, struct ft_nd *ev)
 	memcpy(ev->v, d->v, sizeof(ev->v));
 	s->outcomes++;
 	if (d->kind == FT_ND_PROBE && d->v[0] != 0)
-		feed_probe(p, (uint32_t)d->v[1], (int32_t)d->v[2]);
+		feed_probe(p, ev->ctx, (uint32_t)d->v[1], (int32_t)d->v[2]);
 	return 0;
 }
 

@@ -3021,6 +3021,13 @@ ft_pt_nondet(struct ft_pt *pt, struct ft_nd *ev)
 int
 ft_pt_decide(struct ft_pt *pt, uint32_t kind, uint64_t v[3])
 {
+	return ft_pt_decide_ctx(pt, kind, 0, v);
+}
+
+int
+ft_pt_decide_ctx(struct ft_pt *pt, uint32_t kind, uint32_t ctx,
+    uint64_t v[3])
+{
 	struct ft_nd ev;
 
 	if (pt->proto.ops->nondet == NULL)
@@ -3028,6 +3035,7 @@ ft_pt_decide(struct ft_pt *pt, uint32_t kind, uint64_t v[3])
 	memset(&ev, 0, sizeof(ev));
 	ev.op = FT_ND_SETTLE;
 	ev.kind = kind;
+	ev.ctx = ctx;
 	memcpy(ev.v, v, sizeof(ev.v));
 	if (ft_pt_nondet(pt, &ev) != 0)
 		return -1;

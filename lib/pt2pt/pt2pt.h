@@ -281,6 +281,9 @@ int	 ft_pt_nondet(struct ft_pt *, struct ft_nd *);
  * the one to use.
  */
 int	 ft_pt_decide(struct ft_pt *, uint32_t kind, uint64_t v[3]);
+/* The same for an event of one communicator (a probe): ctx its context. */
+int	 ft_pt_decide_ctx(struct ft_pt *, uint32_t kind, uint32_t ctx,
+	    uint64_t v[3]);
 /*
  * Before a blocking event (a probe, a wait for any or some, the clock):
  * returns 1 when this process works the outcome out (it runs the event,

@@ -215,6 +215,10 @@ struct svgctx {
 	struct arrow	*a;
 	size_t		 cap, n, max;
 	int		 pass, nomem;
+	/* Marks: the seq and Lamport time each is drawn at (seq 0: end). */
+	const struct ft_replay_mark *marks;
+	size_t		 nmarks;
+	uint64_t	*mseq, *mt;
 };
 
 /* The column of Lamport time t, before merging columns. */
@@ -301,11 +305,20 @@ svg_event(void *arg, const struct ft_rrec *r, uint64_t t, uint64_t tsend)
 {
 	struct svgctx *g = arg;
 	ssize_t row, srow;
+	size_t i;
 
 	if (g->pass == 0) {
 		if (t > g->tmax)
 			g->tmax = t;
 		g->events++;
+		/* A mark's rank's first determinant from its clock on. */
+		for (i = 0; i < g->nmarks; i++)
+			if (g->marks[i].rank == r->rank && !g->marks[i].after &&
+			    r->d.clock >= g->marks[i].clock &&
+			    (g->mseq[i] == 0 || r->d.seq < g->mseq[i])) {
+				g->mseq[i] = r->d.seq;
+				g->mt[i] = t;
+			}
 		return 0;
 	}
 	g->events++;
@@ -365,6 +378,62 @@ group_name(const struct svgctx *g, uint32_t k, FILE *f)
 		fprintf(f, "ranks %u-%u", g->ranks[lo], g->ranks[hi - 1]);
 }
 
+/* One mark's symbol, centred at (x, y), s across. */
+static void
+mark_symbol(FILE *f, int kind, double x, double y, double s)
+{
+	if (kind == FT_MARK_FAILED)
+		fprintf(f, "<path d=\"M%.1f,%.1fL%.1f,%.1fM%.1f,%.1fL%.1f,%.1f\" "
+		    "stroke=\"#d00000\" stroke-width=\"2.5\" fill=\"none\">",
+		    x - s / 2, y - s / 2, x + s / 2, y + s / 2, x - s / 2,
+		    y + s / 2, x + s / 2, y - s / 2);
+	else if (kind == FT_MARK_RESTART)
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" "
+		    "stroke=\"#008000\" stroke-width=\"2\" fill=\"none\">",
+		    x, y, s / 2);
+	else
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		    "height=\"%.1f\" stroke=\"#0050d0\" stroke-width=\"2\" "
+		    "fill=\"none\">", x - s / 2, y - s / 2, s, s);
+}
+
+static const char *const mark_tag[] = { "path", "circle", "rect" };
+
+/* The marks of the events file, and their legend. */
+static void
+svg_marks(struct svgctx *g, const struct ft_replay_svg *so, double rowh,
+    double colw, FILE *f)
+{
+	double x, y, s = rowh * 0.7 < 12 ? rowh * 0.7 : 12;
+	ssize_t row;
+	size_t i;
+
+	if (s < 4)
+		s = 4;
+	fprintf(f, "<g class=\"marks\">\n");
+	for (i = 0; i < g->nmarks; i++) {
+		row = find_rank(g->ranks, g->nranks, g->marks[i].rank);
+		if (row < 0)
+			continue;
+		x = g->mseq[i] != 0 ? SVG_LEFT + ((basecol(g, g->mt[i]) >>
+		    g->shift) + 0.5) * colw : SVG_LEFT + SVG_WIDTH - s / 2;
+		y = SVG_TOP + ((double)row + 0.5) * rowh;
+		mark_symbol(f, g->marks[i].kind, x, y, s);
+		fprintf(f, "<title>");
+		xml_text(f, g->marks[i].label);
+		if (g->mseq[i] != 0)
+			fprintf(f, " (drawn at its determinant seq %" PRIu64
+			    ", Lamport time %" PRIu64 ")", g->mseq[i],
+			    g->mt[i]);
+		else
+			fprintf(f, " (drawn at the end: the rank logged "
+			    "nothing after it)");
+		fprintf(f, "</title></%s>\n", mark_tag[g->marks[i].kind]);
+	}
+	fprintf(f, "</g>\n");
+	(void)so;
+}
+
 static void
 svg_write(struct svgctx *g, const struct ft_replay_svg *so, uint64_t job,
     uint64_t stuck, FILE *f)
@@ -405,10 +474,29 @@ svg_write(struct svgctx *g, const struct ft_replay_svg *so, uint64_t job,
 	    "width grows with log2 of its messages; shade: events"
 	    "</text>\n", SVG_LEFT, job, g->nranks, g->events, g->messages,
 	    g->n, g->gshift == 0 ? "ranks" : "groups of ranks", ncols, per);
-	fprintf(f, "<text x=\"%d\" y=\"30\" fill=\"#555\">the log holds no "
-	    "failure, restart or checkpoint records%s</text>\n", SVG_LEFT,
-	    stuck > 0 ? "; ranks blocked by a cycle of happened-before are "
-	    "cut where it starts" : "");
+	if (so->events) {
+		/* The legend: a symbol, then what it means. */
+		mark_symbol(f, FT_MARK_FAILED, SVG_LEFT + 5, 26, 8);
+		fprintf(f, "</path>\n");
+		mark_symbol(f, FT_MARK_RESTART, SVG_LEFT + 75, 26, 8);
+		fprintf(f, "</circle>\n");
+		mark_symbol(f, FT_MARK_CKPT, SVG_LEFT + 150, 26, 8);
+		fprintf(f, "</rect>\n<text x=\"%d\" y=\"30\" fill=\"#555\">"
+		    "failed</text><text x=\"%d\" y=\"30\" fill=\"#555\">"
+		    "restart</text><text x=\"%d\" y=\"30\" fill=\"#555\">"
+		    "checkpoint; %zu marks from ftrun --events, each at its "
+		    "rank's first determinant logged at or after it "
+		    "(between the logger's time stamps, by interpolation), "
+		    "at the line's end if none%s</text>\n", SVG_LEFT + 13,
+		    SVG_LEFT + 83, SVG_LEFT + 158, g->nmarks, stuck > 0 ?
+		    "; ranks blocked by a cycle of happened-before are cut "
+		    "where it starts" : "");
+	} else
+		fprintf(f, "<text x=\"%d\" y=\"30\" fill=\"#555\">the log holds "
+		    "no failure, restart or checkpoint records (ftreplay "
+		    "inspect --events draws ftrun's)%s</text>\n", SVG_LEFT,
+		    stuck > 0 ? "; ranks blocked by a cycle of happened-before "
+		    "are cut where it starts" : "");
 	/* Activity shades, then rank lines and labels. */
 	for (i = 0; i < g->nranks; i++)
 		for (b = 0; b < g->bins; b++)
@@ -460,7 +548,9 @@ svg_write(struct svgctx *g, const struct ft_replay_svg *so, uint64_t job,
 		group_name(g, g->a[i].to, f);
 		fprintf(f, ": %" PRIu64 "</title></line>\n", g->a[i].count);
 	}
-	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#555\">time "
+	fprintf(f, "</g>\n");
+	svg_marks(g, so, rowh, colw, f);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#555\">time "
 	    "(Lamport) &#8594;</text>\n</svg>\n", SVG_LEFT, height - 12);
 }
 
@@ -480,8 +570,12 @@ ft_replay_svg(struct ft_replay *l, uint64_t job,
 		;
 	if (job_ranks(l, job, &g.ranks, &g.nranks, why, whysize) != 0)
 		return -1;
+	g.marks = so->marks;
+	g.nmarks = so->nmarks;
 	if ((g.act = calloc(g.nranks * g.bins + 1, sizeof(*g.act))) == NULL ||
-	    (g.a = calloc(g.cap, sizeof(*g.a))) == NULL) {
+	    (g.a = calloc(g.cap, sizeof(*g.a))) == NULL ||
+	    (g.mseq = calloc(g.nmarks + 1, sizeof(*g.mseq))) == NULL ||
+	    (g.mt = calloc(g.nmarks + 1, sizeof(*g.mt))) == NULL) {
 		ft__replay_say(why, whysize, ENOMEM, "out of memory");
 		goto out;
 	}
@@ -506,5 +600,7 @@ out:
 	free(g.ranks);
 	free(g.act);
 	free(g.a);
+	free(g.mseq);
+	free(g.mt);
 	return rc;
 }

@@ -174,10 +174,34 @@ void	 ft_replay_summary_release(struct ft_replay_summary *);
  * what a cycle blocks is left out, and said so in the picture).
  * Returns 0, or -1 with errno and why.
  */
+/*
+ * A mark on a rank's line (replay2: ftreplay inspect --events): at the
+ * column of the rank's first determinant whose clock is clock or more,
+ * or at the end of the line when none is, or when after is set (the
+ * rank logged nothing after the event).
+ */
+enum ft_replay_mark_kind {
+	FT_MARK_FAILED = 0,
+	FT_MARK_RESTART,
+	FT_MARK_CKPT,
+};
+
+struct ft_replay_mark {
+	uint32_t	 rank;
+	uint64_t	 clock;
+	int		 after;
+	int		 kind;		/* enum ft_replay_mark_kind */
+	char		 label[120];	/* its tooltip */
+};
+
 struct ft_replay_svg {
 	uint32_t	 bins;		/* 0: 200 */
 	size_t		 max_arrows;	/* 0: 20000 */
 	const char	*title;		/* may be NULL */
+	/* replay2: marks of failures, restarts and checkpoints. */
+	const struct ft_replay_mark *marks;
+	size_t		 nmarks;
+	int		 events;	/* an events file was given */
 };
 
 int	 ft_replay_svg(struct ft_replay *, uint64_t job,

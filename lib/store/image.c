@@ -810,3 +810,69 @@ ft__zstd_unpack(const void *p, size_t len, void *dst, size_t dstlen)
 	}
 	return 0;
 }
+
+/* See store.h: rank 0's standard input of ftrun --record. */
+int64_t
+ft__zstd_cat(int in, int out, int *cut)
+{
+	ZSTD_DCtx *dc;
+	ZSTD_inBuffer ib;
+	ZSTD_outBuffer ob;
+	uint8_t *ibuf, *obuf;
+	size_t hint = 0, k;
+	int64_t total = 0;
+	ssize_t n, w;
+	int saved = 0;
+
+	*cut = 0;
+	dc = ZSTD_createDCtx();
+	ibuf = malloc(ZSTD_DStreamInSize());
+	obuf = malloc(ZSTD_DStreamOutSize());
+	if (dc == NULL || ibuf == NULL || obuf == NULL) {
+		saved = ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		n = read(in, ibuf, ZSTD_DStreamInSize());
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			saved = errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		ib = (ZSTD_inBuffer){ ibuf, (size_t)n, 0 };
+		while (ib.pos < ib.size) {
+			ob = (ZSTD_outBuffer){ obuf, ZSTD_DStreamOutSize(), 0 };
+			hint = ZSTD_decompressStream(dc, &ob, &ib);
+			if (ZSTD_isError(hint)) {
+				saved = EBADMSG;
+				goto out;
+			}
+			for (k = 0; k < ob.pos; k += (size_t)w) {
+				w = write(out, obuf + k, ob.pos - k);
+				if (w < 0 && errno == EINTR) {
+					w = 0;
+					continue;
+				}
+				if (w < 0) {
+					saved = errno;
+					goto out;
+				}
+			}
+			total += (int64_t)ob.pos;
+		}
+	}
+	/* Input ended inside a frame: what it gave is out, the rest lost. */
+	*cut = hint != 0;
+out:
+	ZSTD_freeDCtx(dc);
+	free(ibuf);
+	free(obuf);
+	if (saved != 0) {
+		errno = saved;
+		return -1;
+	}
+	return total;
+}

@@ -375,9 +375,14 @@ add_match(struct ft_rec *r, struct ft_rbuf *b)
 	return 0;
 }
 
-/* DATA: find the message it belongs to, the newest first. */
+/*
+ * DATA: find the message it belongs to, the newest first.  at is 0 for
+ * a payload in b, else the file offset of its stored bytes, left in
+ * the file (ft_rec_open).
+ */
 static int
-add_data(struct ft_rec *r, struct ft_rbuf *b, const char **what)
+add_data(struct ft_rec *r, struct ft_rbuf *b, const char **what,
+    uint64_t at, size_t stored)
 {
 	struct ft_rec_match *m = NULL;
 	uint64_t seq, raw;
@@ -391,7 +396,7 @@ add_data(struct ft_rec *r, struct ft_rbuf *b, const char **what)
 	z = ft_get8(b);
 	if (b->err != 0)
 		return 0;
-	left = ft_rbuf_left(b);
+	left = at == 0 ? ft_rbuf_left(b) : stored;
 	if (raw > FT_REC_DATA_MAX || z > 1 || (!z && left != raw)) {
 		*what = "a malformed message payload";
 		errno = EPROTO;
@@ -408,11 +413,17 @@ add_data(struct ft_rec *r, struct ft_rbuf *b, const char **what)
 		errno = EPROTO;
 		return -1;
 	}
-	if (raw > 0 && (m->data = malloc(raw)) == NULL) {
+	if (at != 0) {
+		m->off = at;
+		m->zlen = left;
+		m->z = z;
+	} else if (raw > 0 && (m->data = malloc(raw)) == NULL) {
 		*what = "no memory for a payload";
 		return -1;
 	}
-	if (!z && raw > 0)
+	if (at != 0)
+		;
+	else if (!z && raw > 0)
 		memcpy(m->data, b->p + b->off, raw);
 	else if (z && ft__zstd_unpack(b->p + b->off, left, m->data,
 	    raw) != 0) {
@@ -497,9 +508,10 @@ add_nd(struct ft_rec *r, struct ft_rbuf *b, const char **what)
 	return 0;
 }
 
-/* One record's payload. */
+/* One record's payload (at, stored: see add_data). */
 static int
-add_rec(struct ft_rec *r, const uint8_t *p, size_t len, const char **what)
+add_rec(struct ft_rec *r, const uint8_t *p, size_t len, const char **what,
+    uint64_t at, size_t stored)
 {
 	struct ft_rbuf b;
 	uint64_t ns, nm, nnd;
@@ -517,7 +529,7 @@ add_rec(struct ft_rec *r, const uint8_t *p, size_t len, const char **what)
 			*what = "no memory";
 		break;
 	case FT_REC_DATA:
-		rc = add_data(r, &b, what);
+		rc = add_data(r, &b, what, at, stored);
 		break;
 	case FT_REC_SEND:
 		rc = add_send(r, &b, what);
@@ -622,7 +634,8 @@ ft_rec_load_mem(struct ft_rec *r, const uint8_t *p, size_t len,
 			return rfail(why, size, EBADMSG, name, off,
 			    "corrupt record (bad checksum)");
 		}
-		if (add_rec(r, p + off + FT_REC_RECHDR, rlen, &what) != 0) {
+		if (add_rec(r, p + off + FT_REC_RECHDR, rlen, &what, 0,
+		    0) != 0) {
 			int saved = errno;
 
 			ft_rec_free(r);
@@ -632,6 +645,29 @@ ft_rec_load_mem(struct ft_rec *r, const uint8_t *p, size_t len,
 		off += FT_REC_RECHDR + rlen;
 	}
 	return 0;
+}
+
+/* Open the record file path, a regular file: its fd, or -1 with why. */
+static int
+open_file(const char *path, struct stat *st, char *why, size_t size)
+{
+	int fd, saved;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		saved = errno;
+		snprintf(why, size, "unable to open '%s': %s", path,
+		    strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		saved = S_ISREG(st->st_mode) ? errno : EINVAL;
+		snprintf(why, size, "record '%s': not a regular file", path);
+		(void)close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
 }
 
 int
@@ -644,20 +680,8 @@ ft_rec_load(struct ft_rec *r, const char *path, char *why, size_t size)
 	int fd, rc, saved;
 
 	memset(r, 0, sizeof(*r));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		saved = errno;
-		snprintf(why, size, "unable to open '%s': %s", path,
-		    strerror(saved));
-		errno = saved;
+	if ((fd = open_file(path, &st, why, size)) == -1)
 		return -1;
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		saved = S_ISREG(st.st_mode) ? errno : EINVAL;
-		snprintf(why, size, "record '%s': not a regular file", path);
-		(void)close(fd);
-		errno = saved;
-		return -1;
-	}
 	if (st.st_size > 0 && (p = malloc((size_t)st.st_size)) == NULL) {
 		saved = errno;
 		snprintf(why, size, "record '%s': no memory for %lld bytes",
@@ -694,6 +718,8 @@ ft_rec_free(struct ft_rec *r)
 {
 	size_t i;
 
+	if (r->lazy)
+		(void)close(r->fd);
 	for (i = 0; i < r->nm; i++)
 		free(r->m[i].data);
 	/* A match being added when memory ran out is not counted. */
@@ -701,4 +727,242 @@ ft_rec_free(struct ft_rec *r)
 	free(r->s);
 	free(r->nd);
 	memset(r, 0, sizeof(*r));
+}
+
+/* The streaming reader (ft_rec_open, ft_rec_payload). */
+
+/* DATA's fields before its bytes: type, src, seq, raw length, zstd. */
+#define DATA_FIXED	(1 + 4 + 8 + 8 + 1)
+
+static int
+pread_all(int fd, void *dst, size_t len, uint64_t off)
+{
+	uint8_t *p = dst;
+	ssize_t n;
+
+	while (len > 0) {
+		n = pread(fd, p, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The record at off, rlen bytes, whose crc is crc: checked through the
+ * window, and added; a DATA record's bytes are left in the file.
+ */
+static int
+open_rec(struct ft_rec *r, uint8_t *win, uint64_t off, uint32_t rlen,
+    uint32_t crc, const char **what)
+{
+	uint8_t fixed[DATA_FIXED];
+	uint64_t at = off + FT_REC_RECHDR, end = at + rlen;
+	uint32_t c;
+	size_t n = rlen < FT_REC_WINDOW ? rlen : FT_REC_WINDOW;
+
+	if (pread_all(r->fd, win, n, at) != 0) {
+		*what = "unable to read a record";
+		return -1;
+	}
+	/* Over the length's bytes (before win), then the payload's. */
+	c = ft_crc32c(ft_crc32c(0, win - FT_REC_RECHDR, 4), win, n);
+	if (win[0] == FT_REC_DATA && rlen > DATA_FIXED) {
+		memcpy(fixed, win, DATA_FIXED);
+		for (at += n; at < end; at += n) {
+			n = end - at < FT_REC_WINDOW ? (size_t)(end - at) :
+			    FT_REC_WINDOW;
+			if (pread_all(r->fd, win, n, at) != 0) {
+				*what = "unable to read a record";
+				return -1;
+			}
+			c = ft_crc32c(c, win, n);
+		}
+		if (c != crc) {
+			*what = "corrupt record (bad checksum)";
+			errno = EBADMSG;
+			return -1;
+		}
+		return add_rec(r, fixed, DATA_FIXED, what, off +
+		    FT_REC_RECHDR + DATA_FIXED, rlen - DATA_FIXED);
+	}
+	if (rlen > FT_REC_WINDOW) {
+		/* Only a payload is this large. */
+		*what = "a malformed record";
+		errno = EPROTO;
+		return -1;
+	}
+	if (c != crc) {
+		*what = "corrupt record (bad checksum)";
+		errno = EBADMSG;
+		return -1;
+	}
+	return add_rec(r, win, rlen, what, 0, 0);
+}
+
+int
+ft_rec_open(struct ft_rec *r, const char *path, char *why, size_t size)
+{
+	uint8_t hdr[FT_REC_HDRLEN], *buf = NULL;
+	const char *what = NULL;
+	struct stat st;
+	uint64_t off, fsize;
+	uint32_t rlen, crc;
+	struct ft_rbuf b;
+	int fd, saved;
+
+	memset(r, 0, sizeof(*r));
+	if ((fd = open_file(path, &st, why, size)) == -1)
+		return -1;
+	fsize = (uint64_t)st.st_size;
+	/* The header, checked by the reader in memory (no records). */
+	off = fsize < FT_REC_HDRLEN ? fsize : FT_REC_HDRLEN;
+	if (pread_all(fd, hdr, (size_t)off, 0) != 0) {
+		saved = errno;
+		snprintf(why, size, "unable to read '%s': %s", path,
+		    strerror(saved));
+		(void)close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (ft_rec_load_mem(r, hdr, (size_t)off, path, why, size) != 0) {
+		saved = errno;
+		(void)close(fd);
+		errno = saved;
+		return -1;
+	}
+	r->fd = fd;
+	r->lazy = 1;
+	/* The window, after room for a record's header (open_rec). */
+	if ((buf = malloc(FT_REC_RECHDR + FT_REC_WINDOW)) == NULL) {
+		saved = errno;
+		ft_rec_free(r);
+		snprintf(why, size, "record '%s': no memory", path);
+		errno = saved;
+		return -1;
+	}
+	while (off < fsize) {
+		if (fsize - off < FT_REC_RECHDR) {
+			r->torn = fsize - off;
+			break;
+		}
+		if (pread_all(fd, buf, FT_REC_RECHDR, off) != 0) {
+			what = "unable to read a record";
+			goto fail;
+		}
+		ft_rbuf_init(&b, buf, FT_REC_RECHDR);
+		rlen = ft_get32(&b);
+		crc = ft_get32(&b);
+		if (rlen == 0 || rlen > FT_REC_MAX) {
+			what = "a record with a bad length";
+			errno = EPROTO;
+			goto fail;
+		}
+		if (fsize - off - FT_REC_RECHDR < rlen) {
+			r->torn = fsize - off;
+			break;
+		}
+		if (open_rec(r, buf + FT_REC_RECHDR, off, rlen, crc,
+		    &what) != 0)
+			goto fail;
+		off += FT_REC_RECHDR + rlen;
+	}
+	free(buf);
+	return 0;
+fail:
+	saved = errno;
+	free(buf);
+	ft_rec_free(r);
+	return rfail(why, size, saved, path, off, what != NULL ? what :
+	    "a bad record");
+}
+
+int
+ft_rec_payload(const struct ft_rec *r, size_t i, void *dst)
+{
+	const struct ft_rec_match *m;
+	uint8_t *z;
+	int rc, saved;
+
+	if (i >= r->nm || !(m = &r->m[i])->has_data) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (m->dlen == 0)
+		return 0;
+	if (m->data != NULL) {
+		memcpy(dst, m->data, m->dlen);
+		return 0;
+	}
+	if (!r->lazy) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!m->z)
+		return pread_all(r->fd, dst, m->dlen, m->off);
+	if ((z = malloc(m->zlen)) == NULL)
+		return -1;
+	if ((rc = pread_all(r->fd, z, m->zlen, m->off)) == 0)
+		rc = ft__zstd_unpack(z, m->zlen, dst, m->dlen);
+	saved = errno;
+	free(z);
+	errno = saved;
+	return rc;
+}
+
+/* Rank 0's standard input (see store.h). */
+
+int
+ft_rec_stdin_open(struct ft_rec_stdin *w, const char *dir)
+{
+	char path[4096];
+
+	memset(w, 0, sizeof(*w));
+	ft_wbuf_init(&w->b);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, FT_REC_STDIN) >=
+	    sizeof(path)) {
+		errno = ENAMETOOLONG;
+		w->fd = -1;
+		return -1;
+	}
+	if ((w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1)
+		return -1;
+	return 0;
+}
+
+void
+ft_rec_stdin_add(struct ft_rec_stdin *w, const void *p, size_t len)
+{
+	if (w->fd == -1 || len == 0)
+		return;
+	w->b.len = 0;
+	if (ft__zstd_pack(&w->b, &w->zctx, p, len, ZLEVEL) != 0 ||
+	    write_all(w->fd, w->b.p, w->b.len) != 0) {
+		ft_warn("ftrun --record: rank 0's standard input is recorded "
+		    "up to byte %" PRIu64 " only", w->bytes);
+		(void)close(w->fd);
+		w->fd = -1;
+		return;
+	}
+	w->bytes += len;
+}
+
+void
+ft_rec_stdin_close(struct ft_rec_stdin *w)
+{
+	if (w->fd != -1)
+		(void)close(w->fd);
+	w->fd = -1;
+	ft__zstd_free(w->zctx);
+	w->zctx = NULL;
+	ft_wbuf_release(&w->b);
 }

@@ -237,6 +237,7 @@ struct scan {
 	size_t		 nsegs;
 	int		 cut;
 	int		 (*det)(void *, uint64_t, uint32_t, const struct ft_det *);
+	void		 (*stamp)(void *, uint64_t, uint32_t, uint64_t, uint64_t);
 	void		*arg;
 	/* Out. */
 	struct ft_rank_sum sum;
@@ -313,6 +314,11 @@ scan_rank(struct scan *s)
 				if (s->sum.first_ns == 0)
 					s->sum.first_ns = rec.time_ns;
 				s->sum.last_ns = rec.time_ns;
+				if (s->stamp != NULL)
+					s->stamp(s->arg, s->job, s->rank,
+					    rec.time_ns, s->sum.count == 0 ?
+					    r.hdr.first_seq : s->sum.last_seq +
+					    1);
 				continue;
 			}
 			s->sum.count++;
@@ -678,6 +684,17 @@ ft_logdir_walk(const char *dir, int alljobs, uint64_t job, int allranks,
     const struct ft_det *), void (*rank_done)(void *,
     const struct ft_rank_sum *), void *arg, char *why, size_t whysize)
 {
+	return ft_logdir_walk_stamps(dir, alljobs, job, allranks, rank, det,
+	    NULL, rank_done, arg, why, whysize);
+}
+
+int
+ft_logdir_walk_stamps(const char *dir, int alljobs, uint64_t job,
+    int allranks, uint32_t rank, int (*det)(void *, uint64_t, uint32_t,
+    const struct ft_det *), void (*stamp)(void *, uint64_t, uint32_t,
+    uint64_t, uint64_t), void (*rank_done)(void *,
+    const struct ft_rank_sum *), void *arg, char *why, size_t whysize)
+{
 	struct scan s;
 	uint64_t *jobs = NULL, *ranks = NULL, *segs = NULL;
 	size_t nj = 0, nr = 0, ns = 0, capsegs = 0, j, k;
@@ -726,8 +743,9 @@ ft_logdir_walk(const char *dir, int alljobs, uint64_t job, int allranks,
 			/* Check it whole first: nothing of a bad log. */
 			if (scan_rank(&s) != 0)
 				goto out;
-			if (det != NULL) {
+			if (det != NULL || stamp != NULL) {
 				s.det = det;
+				s.stamp = stamp;
 				s.arg = arg;
 				if (scan_rank(&s) != 0)
 					goto out;

@@ -253,6 +253,17 @@ int	 ft_logdir_walk(const char *dir, int alljobs, uint64_t job,
 	    int (*det)(void *, uint64_t, uint32_t, const struct ft_det *),
 	    void (*rank_done)(void *, const struct ft_rank_sum *), void *arg,
 	    char *why, size_t whysize);
+/*
+ * The same, also calling stamp(arg, job, rank, time_ns, next_seq) for
+ * each time stamp of the logger (replay2: ftreplay inspect --events),
+ * next_seq the seq of the determinant that follows it.
+ */
+int	 ft_logdir_walk_stamps(const char *dir, int alljobs, uint64_t job,
+	    int allranks, uint32_t rank,
+	    int (*det)(void *, uint64_t, uint32_t, const struct ft_det *),
+	    void (*stamp)(void *, uint64_t, uint32_t, uint64_t, uint64_t),
+	    void (*rank_done)(void *, const struct ft_rank_sum *), void *arg,
+	    char *why, size_t whysize);
 
 /*
  * Text forms of a determinant (ftlog(1)), one line with its newline,
@@ -705,6 +716,11 @@ struct ft_rec_match {
 	uint8_t		*data;		/* NULL until its DATA record */
 	size_t		 dlen;
 	int		 has_data;
+	/* replay2: a payload left in the file (ft_rec_open): zlen bytes
+	 * at offset off, zstd when z; read by ft_rec_payload. */
+	uint64_t	 off;
+	size_t		 zlen;
+	int		 z;
 };
 
 /* The digest of a message sent. */
@@ -722,7 +738,7 @@ struct ft_rec_nd {
 	uint64_t	 v[3];
 };
 
-/* A whole record file in memory (ft_rec_load). */
+/* A record file in memory (ft_rec_load), or its index (ft_rec_open). */
 struct ft_rec {
 	struct ft_rec_hdr	 h;
 	struct ft_rec_match	*m;
@@ -733,6 +749,8 @@ struct ft_rec {
 	int			 ended;		/* an END record */
 	uint64_t		 torn;		/* bytes cut at the end */
 	uint64_t		 bytes;		/* payload bytes, raw */
+	/* replay2: ft_rec_open's: payloads stay in the file, open on fd. */
+	int			 lazy, fd;
 };
 
 /* The file of rank in dir: "DIR/rank-R.ftr".  0, or -1 ENAMETOOLONG. */
@@ -790,6 +808,50 @@ int	 ft_rec_load(struct ft_rec *, const char *path, char *why, size_t size);
 int	 ft_rec_load_mem(struct ft_rec *, const uint8_t *p, size_t len,
 	    const char *name, char *why, size_t size);
 void	 ft_rec_free(struct ft_rec *);
+/*
+ * Read a record file as ft_rec_load does, checking every record, but
+ * in bounded memory: the payloads stay in the file (kept open) and
+ * ft_rec_payload reads one when it is needed.  The index holds about
+ * 100 bytes a message received, 300 a send and 32 an outcome; reading
+ * takes a window of FT_REC_WINDOW bytes.  Same returns as ft_rec_load.
+ */
+#define FT_REC_WINDOW		(1u << 20)
+int	 ft_rec_open(struct ft_rec *, const char *path, char *why, size_t size);
+/*
+ * The payload of message i (has_data) into dst, r->m[i].dlen bytes:
+ * read from the file and decompressed when ft_rec_open left it there.
+ * 0, or -1 with errno (EBADMSG: a corrupt compressed payload, EIO: the
+ * file changed).
+ */
+int	 ft_rec_payload(const struct ft_rec *, size_t i, void *dst);
+
+/*
+ * Rank 0's standard input under ftrun --record (replay2): what ftrun
+ * read and forwarded, in DIR/stdin.zst, a zstd frame for each read (so
+ * that a file cut short still gives what came before it; zstd -dc reads
+ * it).  ft_rec_stdin_open creates the file (fd -1 and a warning when it
+ * cannot); add appends, close ends it.  A write error stops the record
+ * with a warning, once; the job goes on.
+ */
+#define FT_REC_STDIN		"stdin.zst"
+struct ft_rec_stdin {
+	int		 fd;
+	void		*zctx;
+	struct ft_wbuf	 b;
+	uint64_t	 bytes;
+};
+
+int	 ft_rec_stdin_open(struct ft_rec_stdin *, const char *dir);
+void	 ft_rec_stdin_add(struct ft_rec_stdin *, const void *, size_t);
+void	 ft_rec_stdin_close(struct ft_rec_stdin *);
+/*
+ * Decompress the zstd frames read from fd in into fd out, in bounded
+ * memory.  Returns the bytes written, or -1 with errno: EBADMSG for a
+ * corrupt stream, EPIPE when out closed, or the error of read or
+ * write; *cut is set when the input ends inside a frame (what came
+ * before is written).
+ */
+int64_t	 ft__zstd_cat(int in, int out, int *cut);
 
 /*
  * zstd in one call (image.c holds zstd.h): 0, or -1 with errno.  *ctx

@@ -6,7 +6,10 @@
  * refused (in its header) or read with its torn tail cut; every single
  * bit flipped is refused or cut, never read as other data; foreign,
  * future and malformed files are refused naming the offset; and the
- * comparison of sends names what differs first.
+ * comparison of sends names what differs first.  The streaming reader
+ * (ft_rec_open) reads what the whole-file one does, cut or flipped
+ * alike, leaving payloads in the file until ft_rec_payload reads one,
+ * a payload larger than its window included.
  */
 #include <sys/stat.h>
 
@@ -232,6 +235,147 @@ test_malformed(const char *dir)
 	    "the writer says when it cannot make its directory");
 }
 
+/* Write p[0..len) to path. */
+static void
+spill(const char *path, const uint8_t *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd == -1 || (len > 0 && write(fd, p, len) != (ssize_t)len))
+		abort();
+	close(fd);
+}
+
+/* Whether the streaming reader reads what the whole one reads. */
+static int
+same(const struct ft_rec *a, const struct ft_rec *b)
+{
+	static uint8_t buf[sizeof(big)];
+	size_t i;
+
+	if (a->nm != b->nm || a->ns != b->ns || a->nnd != b->nnd ||
+	    a->nfail != b->nfail || a->ended != b->ended ||
+	    a->torn != b->torn || a->bytes != b->bytes ||
+	    memcmp(&a->h, &b->h, sizeof(a->h)) != 0 ||
+	    (a->ns > 0 && memcmp(a->s, b->s, a->ns * sizeof(*a->s)) != 0))
+		return 0;
+	for (i = 0; i < a->nnd; i++)
+		if (a->nd[i].kind != b->nd[i].kind ||
+		    memcmp(a->nd[i].v, b->nd[i].v, sizeof(a->nd[i].v)) != 0)
+			return 0;
+	for (i = 0; i < a->nm; i++) {
+		if (a->m[i].has_data != b->m[i].has_data ||
+		    a->m[i].dlen != b->m[i].dlen || a->m[i].tag != b->m[i].tag ||
+		    a->m[i].ctx != b->m[i].ctx || a->m[i].len != b->m[i].len ||
+		    b->m[i].data != NULL)
+			return 0;
+		if (a->m[i].has_data && a->m[i].dlen > 0 &&
+		    a->m[i].dlen <= sizeof(buf) &&
+		    (ft_rec_payload(b, i, buf) != 0 ||
+		    memcmp(buf, a->m[i].data, a->m[i].dlen) != 0))
+			return 0;
+	}
+	return 1;
+}
+
+static void
+test_stream(const char *dir)
+{
+	struct ft_rec a, b;
+	const char *path = make(dir, 1);
+	char cut[600];
+	uint8_t *p, *huge;
+	size_t len, off, bad = 0, n = 0, i, hlen = 3 * FT_REC_WINDOW + 7;
+	int ra, rb, ea, eb;
+	char whyb[640];
+	struct ft_rec_writer w;
+	struct ft_rec_hdr h = { .rank = 2, .size = 3 };
+	uint64_t x;
+
+	T_OK(ft_rec_load(&a, path, why, sizeof(why)) == 0 &&
+	    ft_rec_open(&b, path, why, sizeof(why)) == 0, "both readers");
+	T_OK(b.lazy && same(&a, &b), "read alike, the payloads left in the "
+	    "file and read back when asked");
+	T_FAILS(ft_rec_payload(&b, 4, cut), EINVAL, "a message past the "
+	    "index");
+	ft_rec_free(&a);
+	ft_rec_free(&b);
+	/* Cut at offsets and flipped bits: the same verdict, same words. */
+	p = slurp(path, &len);
+	snprintf(cut, sizeof(cut), "%s/cut.ftr", dir);
+	for (off = 0; off <= len; off += off < 400 ? 1 : 97) {
+		for (i = 0; i < (off < 400 ? 9 : 1); i++) {
+			if (i > 0)
+				p[off] ^= (uint8_t)(1 << (i - 1));
+			spill(cut, p, off < 400 ? len : off);
+			ra = ft_rec_load_mem(&a, p, off < 400 ? len : off, cut,
+			    why, sizeof(why));
+			ea = errno;
+			rb = ft_rec_open(&b, cut, whyb, sizeof(whyb));
+			eb = errno;
+			n++;
+			if (ra != rb || (ra != 0 && (ea != eb ||
+			    strcmp(why, whyb) != 0)) || (ra == 0 &&
+			    !same(&a, &b))) {
+				if (bad++ == 0)
+					t_diag("at %zu bit %zu: %d %s / %d %s",
+					    off, i, ra, why, rb, whyb);
+			}
+			if (ra == 0)
+				ft_rec_free(&a);
+			if (rb == 0)
+				ft_rec_free(&b);
+			if (i > 0)
+				p[off] ^= (uint8_t)(1 << (i - 1));
+		}
+	}
+	t_diag("%zu files cut or flipped", n);
+	T_EQ_UINT(bad, 0, "cut or flipped: the streaming reader says what "
+	    "the whole one says");
+	free(p);
+	/* A payload three windows long, compressed, and one raw. */
+	if ((huge = malloc(hlen)) == NULL)
+		abort();
+	for (i = 0; i < hlen; i++)
+		huge[i] = (uint8_t)(i / 1000);
+	if (ft_rec_writer_open(&w, dir, &h) != 0)
+		abort();
+	ft_rec_wmatch(&w, 0, 0, 0, 1, 0, hlen);
+	ft_rec_wdata(&w, 0, 0, huge, hlen);
+	for (i = 0, x = 1; i < hlen; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		huge[i] = (uint8_t)(x >> 56);
+	}
+	ft_rec_wmatch(&w, 0, 1, 1, 1, 0, hlen);
+	ft_rec_wdata(&w, 1, 0, huge, hlen);
+	if (ft_rec_writer_close(&w, 1) != 0)
+		abort();
+	ft_rec_path(cut, sizeof(cut), dir, 2);
+	why[0] = '\0';
+	T_OK(ft_rec_open(&b, cut, why, sizeof(why)) == 0 && b.nm == 2 &&
+	    b.m[1].dlen == hlen && !b.m[1].z, "payloads past the window%s",
+	    why);
+	p = calloc(1, hlen);
+	T_OK(p != NULL && ft_rec_payload(&b, 1, p) == 0 &&
+	    memcmp(p, huge, hlen) == 0, "the raw one read back");
+	for (i = 0; i < hlen; i++)
+		huge[i] = (uint8_t)(i / 1000);
+	T_OK(b.m[0].z && ft_rec_payload(&b, 0, p) == 0 &&
+	    memcmp(p, huge, hlen) == 0, "the compressed one decompressed");
+	ft_rec_free(&b);
+	free(p);
+	/* A byte of the raw payload flipped in its last window. */
+	p = slurp(cut, &len);
+	p[len - 40] ^= 0x40;
+	spill(cut, p, len);
+	T_FAILS(ft_rec_open(&b, cut, why, sizeof(why)), EBADMSG,
+	    "a flip past the first window is found");
+	T_OK(strstr(why, "corrupt record (bad checksum) at offset") != NULL,
+	    "%s", why);
+	free(p);
+	free(huge);
+}
+
 int
 main(void)
 {
@@ -241,6 +385,7 @@ main(void)
 	test_roundtrip(dir);
 	test_cut_and_flip(dir);
 	test_malformed(dir);
+	test_stream(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		t_diag("unable to remove %s", dir);

@@ -284,6 +284,63 @@ test_replay(const char *dir)
 	ft_rec_free(&r);
 }
 
+/*
+ * Two communicators, one source and tag: a probe of the second, found
+ * in the record, is fed the second's message, not the first's still
+ * waiting for its receive.
+ */
+static void
+test_probe_ctx(const char *dir)
+{
+	struct ft_rec_writer w;
+	struct ft_rec_hdr h = { .rank = 1, .size = 2 };
+	uint64_t found[3] = { 1, 0, 7 };
+	struct ft_proto p;
+	struct ft_rec r;
+	struct ft_nd ev;
+	char path[512];
+
+	strlcpy(h.proto, "none", sizeof(h.proto));
+	if (ft_rec_writer_open(&w, dir, &h) != 0)
+		abort();
+	/* The probe on context 4 found its message; context 0's, of the
+	 * same source and tag, was received first, then context 4's. */
+	ft_rec_wnd(&w, FT_ND_PROBE, found);
+	ft_rec_wmatch(&w, 0, 0, 0, 7, 0, 4);
+	ft_rec_wdata(&w, 0, 0, "zero", 4);
+	ft_rec_wmatch(&w, 4, 0, 0, 7, 1, 4);
+	ft_rec_wdata(&w, 0, 1, "four", 4);
+	if (ft_rec_writer_close(&w, 1) != 0)
+		abort();
+	ft_rec_path(path, sizeof(path), dir, 1);
+	if (ft_rec_load(&r, path, why, sizeof(why)) != 0)
+		abort();
+	start(&p, &r);
+	p.ops->tick(&p);
+	T_OK(F.injected == 1 && F.hold.ctx == 0, "context 0's message fed");
+	memset(&ev, 0, sizeof(ev));
+	ev.op = FT_ND_SETTLE;
+	ev.kind = FT_ND_PROBE;
+	ev.ctx = 4;
+	T_OK(p.ops->nondet(&p, &ev) == 0 && ev.v[0] == 1 && ev.v[1] == 0 &&
+	    ev.v[2] == 7, "the probe of context 4 finds (0, 7)");
+	T_OK(F.injected == 2 && F.hold.ctx == 4 && F.hold.tag == 7,
+	    "and context 4's message is fed for it (%d fed, the last of "
+	    "context %u)", F.injected, F.hold.ctx);
+	ft_proto_release(&p);
+	/* A probe of context 0 finds the message already there. */
+	start(&p, &r);
+	p.ops->tick(&p);
+	memset(&ev, 0, sizeof(ev));
+	ev.op = FT_ND_SETTLE;
+	ev.kind = FT_ND_PROBE;
+	ev.ctx = 0;
+	T_OK(p.ops->nondet(&p, &ev) == 0 && F.injected == 1,
+	    "a probe of context 0 is fed nothing more");
+	ft_proto_release(&p);
+	ft_rec_free(&r);
+}
+
 int
 main(void)
 {
@@ -292,6 +349,7 @@ main(void)
 
 	test_tap(dir);
 	test_replay(dir);
+	test_probe_ctx(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		t_diag("unable to remove %s", dir);
