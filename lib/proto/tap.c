@@ -66,11 +66,24 @@ tap_match(struct ft_proto *p, const struct ft_msg *m, uint64_t rtag)
 		p->inner->match(p, m, rtag);
 }
 
+/*
+ * What the application learns (a delivery, an outcome) goes to the
+ * kernel before it can act on it: a process that crashes or is killed
+ * right after keeps, in its record, what it had when it died, which is
+ * what a replay of the crash needs.  A write a delivery.
+ */
+static void
+flush_now(struct ft_proto *p)
+{
+	(void)ft_rec_writer_flush(&p->tap->w);
+	check(p);
+}
+
 static int
 tap_deliver(struct ft_proto *p, const struct ft_msg *m)
 {
 	ft_rec_wdata(&p->tap->w, m->src, m->seq, m->buf, m->len);
-	check(p);
+	flush_now(p);
 	return p->inner->deliver != NULL ? p->inner->deliver(p, m) : 0;
 }
 
@@ -82,8 +95,10 @@ tap_nondet(struct ft_proto *p, struct ft_nd *ev)
 		ev->local = 1;
 	} else if (p->inner->nondet(p, ev) != 0)
 		return -1;
-	if (ev->op == FT_ND_SETTLE)
+	if (ev->op == FT_ND_SETTLE) {
 		ft_rec_wnd(&p->tap->w, ev->kind, ev->v);
+		flush_now(p);
+	}
 	return 0;
 }
 
@@ -101,9 +116,8 @@ tap_view(struct ft_proto *p, const uint32_t *dead, uint32_t ndead)
 static void
 tap_tick(struct ft_proto *p)
 {
-	/* A process killed loses at most what one pass received. */
-	(void)ft_rec_writer_flush(&p->tap->w);
-	check(p);
+	/* Sends and views recorded since the last delivery. */
+	flush_now(p);
 	if (p->inner->tick != NULL)
 		p->inner->tick(p);
 }
