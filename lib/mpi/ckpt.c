@@ -332,7 +332,9 @@ FT_EXPORT int
 ft_restarted(void)
 {
 	ensure();
-	return S.restarted;
+	/* Or a new process in a failed one's place (--ft ftmpi
+	 * --comm-mode rebuild): one meaning, "this process starts over". */
+	return S.restarted || ft__mpi.replacement != 0;
 }
 
 FT_EXPORT int

@@ -230,7 +230,9 @@ init_common(void)
 	if ((proto = ft_proto_find(ft__mpi.singleton ? "none" :
 	    ft__mpi.env.proto)) == NULL)
 		ft__mpi_abort(FT_EXIT_USAGE, "unknown fault-tolerance protocol");
-	ft__mpi.ulfm = strcmp(proto->name, "ulfm") == 0;
+	ft__mpi.ulfm = strcmp(proto->name, "ulfm") == 0 ||
+	    strcmp(proto->name, "ftmpi") == 0;
+	ft__mpi_ftmpi_init();
 	/* ftrun --initial-errhandler, as Open MPI's mpiexec (MPI-4.0
 	 * mpi_initial_errhandler); ftrun checked the name. */
 	if ((s = getenv("FT_INITIAL_ERRHANDLER")) != NULL) {

@@ -27,7 +27,9 @@ void
 ft__coll_init(struct ft_coll_sched *s, MPI_Comm comm, const char *call)
 {
 	memset(s, 0, offsetof(struct ft_coll_sched, isteps));
-	s->comm = comm;
+	s->comm = ft__mpi_ftmpi_coll_comm(comm);
+	if (s->comm != comm)
+		s->holes = comm;
 	s->call = call;
 	s->steps = s->isteps;
 	s->capsteps = FT_COLL_INLINE_STEPS;
@@ -574,6 +576,12 @@ ft__coll_post(struct ft_coll_sched *s, MPI_Request *req)
 		free(s);
 		return rc;
 	}
+	if ((rc = ft__mpi_ftmpi_check(s->holes != NULL ? s->holes : s->comm,
+	    s->call, -1)) != MPI_SUCCESS) {
+		ft__coll_release(s);
+		free(s);
+		return rc;
+	}
 	if ((r = ft__mpi_req_new(FT_MPI_REQ_COLL, s->comm)) == NULL) {
 		rc = ft__mpi_err(s->comm, MPI_ERR_NO_MEM, s->call,
 		    "out of memory");
@@ -629,6 +637,9 @@ ft__coll_run(struct ft_coll_sched *s)
 	if (ft__mpi_ulfm_revoked(s->comm))
 		return ft__mpi_err(s->comm, MPIX_ERR_REVOKED, s->call,
 		    "the communicator is revoked");
+	if ((rc = ft__mpi_ftmpi_check(s->holes != NULL ? s->holes : s->comm,
+	    s->call, -1)) != MPI_SUCCESS)
+		return rc;
 	if (nbc_head != NULL)
 		ft__mpi_wait(comm_idle, s);
 	while (s->pc < s->nsteps) {

@@ -276,6 +276,18 @@ enum ft_ext_op {
 	/* result: the number of agreement instances kept (joined and not
 	 * forgotten), for tests of their lifetime. */
 	FT_EXT_AGREE_KEPT,
+	/* FT-MPI's REBUILD (protocol "ftmpi", ft-ftmpi(3)) appends: */
+	/* result: 1 when process me is not known dead (a replacement of
+	 * it counts as alive once the revive hook ran). */
+	FT_EXT_ALIVE,
+	/* Send FTMPI_JOIN { ctx, ctxv, seq } to the n processes members[]
+	 * (replacements): ctx and ctxv are the context pairs of the
+	 * rebuilt world and of its duplicate, seq the floor of their own
+	 * context ids.  A member that is dead again is skipped. */
+	FT_EXT_JOIN_SEND,
+	/* result: 1 once a JOIN came (the first one is kept), with ctx,
+	 * ctxv and seq as sent. */
+	FT_EXT_JOIN_TEST,
 };
 
 struct ft_ext {
@@ -399,6 +411,13 @@ struct ft_proto_ops {
 	 * deadline passed).  Runs in a progress pass, before tick.
 	 */
 	void	(*io)(struct ft_proto *, short revents);
+	/*
+	 * FT-MPI's REBUILD (issue 17) appends.  Process proc, which a view
+	 * said dead, runs again as a new incarnation (the launcher's
+	 * REVIVE, ft_pt_revive): it is alive from now on, until a later
+	 * view says otherwise.  May be NULL.
+	 */
+	void	(*revive)(struct ft_proto *, uint32_t proc);
 };
 
 struct ft_proto {
@@ -444,6 +463,7 @@ int	 ft_proto_deliver(struct ft_proto *, const struct ft_msg *);
 extern const struct ft_proto_ops ft__proto_none;
 extern const struct ft_proto_ops ft__proto_replicate;
 extern const struct ft_proto_ops ft__proto_ulfm;
+extern const struct ft_proto_ops ft__proto_ftmpi;
 extern const struct ft_proto_ops ft__proto_vlog;
 
 /*

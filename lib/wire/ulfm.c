@@ -151,3 +151,37 @@ ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
 	m->acks = bm[3];
 	return ft__decode_done(&r);
 }
+
+/* FTMPI_JOIN: three context words, both context pairs even. */
+int
+ft_msg_ftmpi_join_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_ftmpi_join *m)
+{
+	size_t s;
+
+	if (m->wctx % 2 != 0 || m->dctx % 2 != 0 || m->wctx == m->dctx) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = ft__frame_begin(b, FT_MSG_FTMPI_JOIN, sender, 0);
+	ft_put32(b, m->wctx);
+	ft_put32(b, m->dctx);
+	ft_put32(b, m->own);
+	return ft__frame_end(b, s);
+}
+
+int
+ft_msg_ftmpi_join_decode(const uint8_t *p, size_t len,
+    struct ft_msg_ftmpi_join *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->wctx = ft_get32(&r);
+	m->dctx = ft_get32(&r);
+	m->own = ft_get32(&r);
+	if (r.err == 0 && (m->wctx % 2 != 0 || m->dctx % 2 != 0 ||
+	    m->wctx == m->dctx))
+		r.err = EPROTO;
+	return ft__decode_done(&r);
+}
