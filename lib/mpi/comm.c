@@ -262,6 +262,7 @@ ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world, int n,
 		c->ftmpi_comm = parent->ftmpi_comm;
 		c->ftmpi_msg = parent->ftmpi_msg;
 	}
+	c->ulfm_born = ft__mpi_ulfm_known();
 	return c;
 }
 
@@ -313,6 +314,27 @@ comm_memfree(MPI_Comm c)
  * The handle stops being valid at once; the memory goes when nothing
  * holds it any more.
  */
+void
+ft__mpi_comm_each(void (*fn)(MPI_Comm))
+{
+	MPI_Comm *v;
+	size_t i, n = 0;
+
+	fn(MPI_COMM_WORLD);
+	if (cs.live.cap == 0 ||
+	    (v = calloc(cs.live.cap, sizeof(*v))) == NULL)
+		return;
+	/* A copy: fn may make or free communicators. */
+	for (i = 0; i < cs.live.cap; i++)
+		if (cs.live.slot[i] != NULL && cs.live.slot[i] !=
+		    (const void *)MPI_COMM_WORLD)
+			v[n++] = (MPI_Comm)(uintptr_t)cs.live.slot[i];
+	for (i = 0; i < n; i++)
+		if (ft__mpi_hset_has(&cs.live, v[i]))
+			fn(v[i]);
+	free(v);
+}
+
 void
 ft__mpi_comm_hide(MPI_Comm c)
 {

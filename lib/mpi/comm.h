@@ -120,6 +120,7 @@ struct ft_mpi_comm {
 	 */
 	int			 ftmpi_comm, ftmpi_msg;
 	MPI_Comm		 live;
+	uint32_t		 ulfm_born;	/* failures known when made */
 };
 
 /* Is c (a live communicator) an intercommunicator? */
@@ -195,6 +196,9 @@ MPI_Comm ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world,
 int	 ft__mpi_comm_finish(const char *call, MPI_Comm comm, MPI_Comm c,
 	    MPI_Comm *newcomm);
 void	 ft__mpi_comm_hide(MPI_Comm c);
+/* Call fn on MPI_COMM_WORLD and on every communicator the application
+ * holds. */
+void	 ft__mpi_comm_each(void (*fn)(MPI_Comm));
 void	 ft__mpi_comm_drop_hidden(MPI_Comm c);
 
 /*

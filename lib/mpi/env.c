@@ -503,6 +503,7 @@ void
 ft__mpi_poll(void)
 {
 	(void)ft_pt_progress(ft__mpi.pt, 0);
+	ft__mpi_ftmpi_tick();
 	hb_publish(0);
 }
 
@@ -523,6 +524,7 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 
 		if (ft_pt_progress(ft__mpi.pt, spin ? 0 : 100) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "progress failed");
+		ft__mpi_ftmpi_tick();
 		if (spin && ft__mpi.oversubscribed)
 			sched_yield();
 	}

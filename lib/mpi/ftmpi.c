@@ -118,6 +118,27 @@ ft__mpi_ftmpi_check(MPI_Comm comm, const char *call, int peer)
 	return MPI_SUCCESS;
 }
 
+static void
+nop_revoke(MPI_Comm c)
+{
+	if (FT_MPI_INTER(c) || msg_mode(c) != FT_FTMPI_NOP ||
+	    ft__mpi_ulfm_revoked(c) || !ft__mpi_ulfm_unacked(c))
+		return;
+	(void)PMPIX_Comm_revoke(c);
+}
+
+void
+ft__mpi_ftmpi_tick(void)
+{
+	uint32_t n;
+
+	if (!ft__mpi.ftmpi || (n = ft__mpi_ulfm_known()) ==
+	    ft__mpi.ftmpi_known)
+		return;
+	ft__mpi.ftmpi_known = n;
+	ft__mpi_comm_each(nop_revoke);
+}
+
 int
 ft__mpi_ftmpi_pending(struct ft_mpi_req *r)
 {
@@ -134,6 +155,22 @@ ft__mpi_ftmpi_pending(struct ft_mpi_req *r)
 	if (!ft__mpi_ulfm_revoked(c))
 		(void)PMPIX_Comm_revoke(c);
 	return r->pt.done;
+}
+
+int
+ft__mpi_ftmpi_gone(MPI_Comm comm, int peer)
+{
+	const uint32_t *f;
+	int n, k;
+
+	if (!ft__mpi.ftmpi || FT_MPI_INTER(comm) || peer < 0 ||
+	    peer >= comm->size)
+		return 0;
+	f = ft__mpi_ulfm_failed(comm, &n);
+	for (k = 0; k < n; k++)
+		if (f[k] == comm->world[peer])
+			return 1;
+	return 0;
 }
 
 MPI_Comm
@@ -242,7 +279,7 @@ join(const char *call, MPI_Comm *newcomm)
 	ft__mpi_wait(joined, &x);
 	ft__mpi_ctx_own_above(x.seq);
 	world->ctx = x.ctx;
-	if (ft__mpi_ulfm_absorb(world, 0) != 0 ||
+	if (ft__mpi_ulfm_keep(world, x.dead, (int)x.ndead) != 0 ||
 	    (c = ft__mpi_comm_new(world, x.ctxv, world->world, world->size,
 	    world->rank)) == MPI_COMM_NULL)
 		return ft__mpi_err(world, MPI_ERR_NO_MEM, call,
@@ -251,7 +288,7 @@ join(const char *call, MPI_Comm *newcomm)
 	    MPI_SUCCESS)
 		return rc;
 	ft__mpi.replacement = 2;
-	(void)ft__mpi_ulfm_absorb(*newcomm, 0);
+	(void)ft__mpi_ulfm_keep(*newcomm, x.dead, (int)x.ndead);
 	return MPI_SUCCESS;
 }
 
@@ -280,7 +317,7 @@ all_alive(void *arg)
  */
 static int
 rebuild_wait(MPI_Comm comm, const char *call, const uint8_t *failed,
-    uint32_t k, uint32_t U)
+    uint32_t k, uint32_t U, const uint32_t *still, int nstill)
 {
 	struct wait_alive wa = { comm, failed };
 	struct ft_ext x = { .op = FT_EXT_JOIN_SEND };
@@ -304,11 +341,35 @@ rebuild_wait(MPI_Comm comm, const char *call, const uint8_t *failed,
 	x.ctx = FT_MPI_CTX_IDUP + 2 * (k + PAIR_WORLD * U);
 	x.ctxv = FT_MPI_CTX_IDUP + 2 * (k + PAIR_DUP * U);
 	x.seq = k + (NPAIRS - 1) * U;
+	x.dead = still;
+	x.ndead = (uint32_t)nstill;
 	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
 		rc = ft__mpi_err(comm, MPI_ERR_INTERN, call, "unable to tell "
 		    "the new processes: %s", strerror(errno));
 	free(to);
 	return rc;
+}
+
+/* comm's failed members that the decision failed does not name. */
+static uint32_t *
+still_failed(MPI_Comm comm, const uint8_t *failed, int *n)
+{
+	const uint32_t *f;
+	uint32_t *out;
+	int nf, i, j, in;
+
+	f = ft__mpi_ulfm_failed(comm, &nf);
+	if ((out = calloc((size_t)nf + 1, sizeof(*out))) == NULL)
+		return NULL;
+	*n = 0;
+	for (j = 0; j < nf; j++) {
+		for (i = 0, in = 0; i < comm->size && !in; i++)
+			in = comm->world[i] == f[j] &&
+			    ((failed[i / 8] >> (i % 8)) & 1);
+		if (!in)
+			out[(*n)++] = f[j];
+	}
+	return out;
 }
 
 /* See mpi_impl.h. */
@@ -317,8 +378,8 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 {
 	MPI_Comm base = comm, c;
 	uint8_t *failed;
-	uint32_t k, first, U = ft__mpi.env.universe, *w = NULL;
-	int i, nf = 0, n, me, mode, rc, inworld;
+	uint32_t k, first, U = ft__mpi.env.universe, *w = NULL, *still = NULL;
+	int i, nf = 0, n, me, mode, rc, inworld, nstill = 0;
 
 	if (ft__mpi.replacement == 1 && comm == MPI_COMM_WORLD)
 		return join(call, newcomm);
@@ -347,8 +408,16 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	if (nf > 0 && mode == FT_FTMPI_REBUILD && !inworld)
 		mode = FT_FTMPI_SHRINK;
 	if (nf > 0 && mode == FT_FTMPI_REBUILD) {
-		if ((rc = rebuild_wait(comm, call, failed, k, U)) !=
-		    MPI_SUCCESS)
+		/*
+		 * Members failed that this recovery does not rebuild (they
+		 * died after the agreement) stay failed in the rebuilt
+		 * world, at the new processes too, though a new process may
+		 * run in their place already: the next recovery has them.
+		 */
+		if ((still = still_failed(comm, failed, &nstill)) == NULL)
+			goto nomem;
+		if ((rc = rebuild_wait(comm, call, failed, k, U, still,
+		    nstill)) != MPI_SUCCESS)
 			goto out;
 		if ((w = calloc((size_t)comm->size, sizeof(*w))) == NULL)
 			goto nomem;
@@ -357,6 +426,9 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 		rc = world_rebuild(w, comm->size, comm->rank, CTX(PAIR_WORLD),
 		    0, 0, NULL);
 		w = NULL;
+		if (rc == MPI_SUCCESS &&
+		    ft__mpi_ulfm_keep(MPI_COMM_WORLD, still, nstill) != 0)
+			rc = MPI_ERR_NO_MEM;
 		if (rc != MPI_SUCCESS)
 			goto fail;
 	} else if (nf > 0 && mode == FT_FTMPI_SHRINK) {
@@ -396,7 +468,9 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 finish:
 	if ((rc = ft__mpi_comm_finish(call, comm, c, newcomm)) != MPI_SUCCESS)
 		goto out;
-	if (ft__mpi_ulfm_absorb(*newcomm, mode == FT_FTMPI_BLANK) != 0 ||
+	if ((mode == FT_FTMPI_REBUILD && still != NULL ?
+	    ft__mpi_ulfm_keep(*newcomm, still, nstill) :
+	    ft__mpi_ulfm_absorb(*newcomm, mode == FT_FTMPI_BLANK)) != 0 ||
 	    (mode == FT_FTMPI_BLANK && nf > 0 && make_live(*newcomm,
 	    CTX(PAIR_DUP_LIVE), failed) != MPI_SUCCESS))
 		rc = ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
@@ -410,6 +484,7 @@ nomem:
 fail:
 	rc = ft__mpi_err(comm, rc, call, "unable to rebuild MPI_COMM_WORLD");
 out:
+	free(still);
 	free(w);
 	free(failed);
 	return rc;

@@ -299,6 +299,26 @@ do_copy(const struct ft_coll_step *st)
 }
 
 /*
+ * FT-MPI: a step with a member known failed fails at once, without a
+ * transfer: a new process may run in its place (REBUILD), which is no
+ * member of this communicator and would never answer.
+ */
+static void
+fail_step(struct ft_coll_sched *s)
+{
+	if (s->err == 0 || s->err == MPI_ERR_TRUNCATE)
+		s->err = MPIX_ERR_PROC_FAILED;
+}
+
+/* ULFM: has a step failed because a process did? */
+static int
+poisoned(const struct ft_coll_sched *s)
+{
+	return ft__mpi.ulfm && (s->err == MPIX_ERR_PROC_FAILED ||
+	    s->err == MPIX_ERR_REVOKED);
+}
+
+/*
  * Start the steps of the next round: transfers go out, local steps run
  * at once.  Stops after the round's end if it started a transfer.
  * Returns an MPI error class; a transfer that failed to start is not
@@ -320,11 +340,21 @@ round_start(struct ft_coll_sched *s)
 				return MPI_SUCCESS;
 			break;
 		case FT_CS_SEND:
+			if (ft__mpi_ftmpi_gone(st->comm, st->peer)) {
+				fail_step(s);
+				break;
+			}
 			r = &s->reqs[s->nreqs];
 			ft__mpi_req_init(r, FT_MPI_REQ_SEND, s->comm);
-			rc = ft__mpi_isend_ctx(s->call, st->src, st->count,
-			    st->type, st->peer, st->tag, st->comm,
-			    st->comm->ctx + 1, r);
+			/*
+			 * ULFM: past a failed step the data is not whole;
+			 * an empty message tells the peer so (round_finish)
+			 * rather than let it take a wrong result for a
+			 * right one before it hears of the failure.
+			 */
+			rc = ft__mpi_isend_ctx(s->call, st->src,
+			    poisoned(s) ? 0 : st->count, st->type, st->peer,
+			    st->tag, st->comm, st->comm->ctx + 1, r);
 			if (rc != MPI_SUCCESS) {
 				ft__mpi_req_cleanup(r);
 				return rc;
@@ -332,6 +362,10 @@ round_start(struct ft_coll_sched *s)
 			s->nreqs++;
 			break;
 		case FT_CS_RECV:
+			if (ft__mpi_ftmpi_gone(st->comm, st->peer)) {
+				fail_step(s);
+				break;
+			}
 			r = &s->reqs[s->nreqs];
 			ft__mpi_req_init(r, FT_MPI_REQ_RECV, s->comm);
 			rc = ft__mpi_irecv_ctx(s->call, st->dst, st->count,
@@ -388,6 +422,12 @@ round_finish(struct ft_coll_sched *s)
 		if ((cls = ft__mpi_ulfm_class(r->pt.st.error)) != 0 &&
 		    (s->err == 0 || s->err == MPI_ERR_TRUNCATE))
 			s->err = cls;
+		/* ULFM: an empty message where data was due: the sender's
+		 * collective failed before (round_start). */
+		if (ft__mpi.ulfm && r->kind == FT_MPI_REQ_RECV &&
+		    r->pt.st.error == 0 && r->pt.st.msglen == 0 &&
+		    r->pt.cap > 0 && (s->err == 0 || s->err == MPI_ERR_TRUNCATE))
+			s->err = MPIX_ERR_PROC_FAILED;
 		ft__mpi_req_cleanup(r);
 	}
 	s->nreqs = 0;

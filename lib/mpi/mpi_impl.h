@@ -114,6 +114,7 @@ struct ft_mpi_state {
 	 * a process of REBUILD that has not joined MPI_COMM_WORLD yet. */
 	int			 ftmpi, ftmpi_comm, ftmpi_msg;
 	int			 replacement;
+	uint32_t		 ftmpi_known;	/* failures seen by ftmpi_tick */
 	/* ftrun --inject ...,after-sends=N: die after N sends. */
 	uint64_t		 kill_after, sends;
 	int			 kill_signal;
@@ -294,12 +295,20 @@ void	 ft__mpi_ulfm_free(MPI_Comm);
  * (its live one, for a BLANK communicator with holes).
  */
 void	 ft__mpi_ftmpi_init(void);
+/*
+ * After a progress pass: a failure puts every communicator holding the
+ * failed process in error; those in message mode NOP are revoked, so
+ * that every operation pending on them, at every member, fails.
+ */
+void	 ft__mpi_ftmpi_tick(void);
 int	 ft__mpi_ftmpi_check(MPI_Comm, const char *call, int peer);
 int	 ft__mpi_ftmpi_pending(struct ft_mpi_req *);
 int	 ft__mpi_ftmpi_dup(MPI_Comm, const char *call, MPI_Comm *newcomm);
 int	 ft__mpi_ftmpi_set_info(MPI_Comm, MPI_Info, const char *call);
 int	 ft__mpi_ftmpi_get_info(MPI_Comm, MPI_Info);
 MPI_Comm ft__mpi_ftmpi_coll_comm(MPI_Comm);
+/* Is rank peer of comm a member known failed (FT-MPI jobs only)? */
+int	 ft__mpi_ftmpi_gone(MPI_Comm, int peer);
 void	 ft__mpi_ftmpi_free(MPI_Comm);
 /*
  * ULFM's pieces FT-MPI's recovery uses (ulfm.c).  ulfm_decide runs an
@@ -314,6 +323,17 @@ void	 ft__mpi_ftmpi_free(MPI_Comm);
 int	 ft__mpi_ulfm_decide(MPI_Comm, const char *call, uint32_t propose,
 	    uint8_t *failed, uint32_t *ctxv);
 int	 ft__mpi_ulfm_absorb(MPI_Comm, int acked);
+/*
+ * REBUILD: comm's failed members are exactly the world ranks w[n] that
+ * are its members (those not rebuilt yet), none acknowledged; later
+ * failures add to them.  ulfm_failed gives comm's failed members now
+ * (*n of them; valid until the next call on comm).
+ */
+int	 ft__mpi_ulfm_keep(MPI_Comm, const uint32_t *w, int n);
+/* FT-MPI: how many failures this process knew of (a new communicator's
+ * ulfm_born); 0 in other jobs. */
+uint32_t ft__mpi_ulfm_known(void);
+const uint32_t *ft__mpi_ulfm_failed(MPI_Comm, int *n);
 int	 ft__mpi_ulfm_alive(uint32_t w);
 
 /* End the whole job with code, after a message. */

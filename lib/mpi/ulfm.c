@@ -89,12 +89,33 @@ update(MPI_Comm comm)
 		return u;
 	for (; u->seen < x.ndead; u->seen++) {
 		w = x.dead[u->seen];
+		/*
+		 * FT-MPI's REBUILD: a process that failed before comm was
+		 * made and runs again (a new one in its place) is no
+		 * failure of comm.  One that failed since is, whatever
+		 * runs in its place now.
+		 */
+		if (ft__mpi.ftmpi && u->seen < comm->ulfm_born &&
+		    ft__mpi_ulfm_alive(w))
+			continue;
 		if (member_index(comm->world, comm->size, w) >= 0 ||
 		    (FT_MPI_INTER(comm) &&
 		    member_index(comm->rworld, comm->rsize, w) >= 0))
 			failed_add(u, w);
 	}
 	return u;
+}
+
+/* See mpi_impl.h. */
+uint32_t
+ft__mpi_ulfm_known(void)
+{
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+
+	if (!ft__mpi.ftmpi || ft__mpi.pt == NULL ||
+	    ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return 0;
+	return x.ndead;
 }
 
 int
@@ -526,6 +547,36 @@ ft__mpi_ulfm_absorb(MPI_Comm comm, int acked)
 	if (acked)
 		u->nacked = u->nfailed;
 	return 0;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ulfm_keep(MPI_Comm comm, const uint32_t *w, int n)
+{
+	struct ft_mpi_ulfm *u;
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+	int k;
+
+	if ((u = state(comm)) == NULL || ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return -1;
+	u->nfailed = u->nacked = 0;
+	u->revoked = 0;
+	u->seq = 0;
+	u->seen = x.ndead;
+	for (k = 0; k < n; k++)
+		if (member_index(comm->world, comm->size, w[k]) >= 0)
+			failed_add(u, w[k]);
+	return 0;
+}
+
+/* See mpi_impl.h. */
+const uint32_t *
+ft__mpi_ulfm_failed(MPI_Comm comm, int *n)
+{
+	struct ft_mpi_ulfm *u = update(comm);
+
+	*n = u != NULL ? u->nfailed : 0;
+	return u != NULL ? u->failed : NULL;
 }
 
 int

@@ -280,13 +280,14 @@ enum ft_ext_op {
 	/* result: 1 when process me is not known dead (a replacement of
 	 * it counts as alive once the revive hook ran). */
 	FT_EXT_ALIVE,
-	/* Send FTMPI_JOIN { ctx, ctxv, seq } to the n processes members[]
-	 * (replacements): ctx and ctxv are the context pairs of the
-	 * rebuilt world and of its duplicate, seq the floor of their own
-	 * context ids.  A member that is dead again is skipped. */
+	/* Send FTMPI_JOIN { ctx, ctxv, seq, dead } to the n processes
+	 * members[] (replacements): ctx and ctxv are the context pairs of
+	 * the rebuilt world and of its duplicate, seq the floor of their
+	 * own context ids, dead[ndead] the processes of the world still
+	 * failed.  A member that is dead again is skipped. */
 	FT_EXT_JOIN_SEND,
 	/* result: 1 once a JOIN came (the first one is kept), with ctx,
-	 * ctxv and seq as sent. */
+	 * ctxv, seq and dead[ndead] as sent (valid until fini). */
 	FT_EXT_JOIN_TEST,
 };
 

@@ -133,6 +133,7 @@ struct ulfm {
 	/* "ftmpi": the first FTMPI_JOIN that came (a replacement's). */
 	int		 joined;
 	struct ft_msg_ftmpi_join join;
+	uint32_t	*join_failed;	/* join.n of them */
 };
 
 #define NONE	UINT32_MAX
@@ -211,6 +212,7 @@ ulfm_fini(struct ft_proto *p)
 	free(u->order);
 	free(u->revoked);
 	free(u->floors);
+	free(u->join_failed);
 }
 
 /*
@@ -754,12 +756,21 @@ on_join(struct ft_proto *p, const uint8_t *body, size_t len)
 	struct ulfm *u = p->priv;
 	struct ft_msg_ftmpi_join m;
 
+	uint32_t i;
+
 	if (ft_msg_ftmpi_join_decode(body, len, &m) != 0)
 		return -1;
-	if (!u->joined) {
-		u->join = m;
-		u->joined = 1;
-	}
+	if (u->joined)
+		return 0;
+	if (m.n > 0 && (u->join_failed = reallocarray(NULL, m.n,
+	    sizeof(*u->join_failed))) == NULL)
+		return -1;
+	for (i = 0; i < m.n; i++)
+		u->join_failed[i] = ft_msg_ftmpi_join_failed(&m, i);
+	u->join = m;
+	u->join.raw = NULL;
+	u->join.failed = u->join_failed;
+	u->joined = 1;
 	return 0;
 }
 
@@ -767,7 +778,8 @@ static int
 join_send(struct ft_proto *p, const struct ft_ext *x)
 {
 	struct ulfm *u = p->priv;
-	struct ft_msg_ftmpi_join m = { x->ctx, x->ctxv, x->seq };
+	struct ft_msg_ftmpi_join m = { x->ctx, x->ctxv, x->seq, x->ndead,
+	    x->dead, NULL };
 	struct ft_wbuf wb;
 	uint32_t k;
 	int rc = 0;
@@ -1012,6 +1024,8 @@ ulfm_ext(struct ft_proto *p, struct ft_ext *x)
 		x->ctx = u->join.wctx;
 		x->ctxv = u->join.dctx;
 		x->seq = u->join.own;
+		x->dead = u->join_failed;
+		x->ndead = u->join.n;
 		return 0;
 	}
 	errno = ENOTSUP;

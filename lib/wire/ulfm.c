@@ -152,14 +152,16 @@ ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
 	return ft__decode_done(&r);
 }
 
-/* FTMPI_JOIN: three context words, both context pairs even. */
+/* FTMPI_JOIN: three context words, both pairs even, and a list. */
 int
 ft_msg_ftmpi_join_encode(struct ft_wbuf *b, uint32_t sender,
     const struct ft_msg_ftmpi_join *m)
 {
 	size_t s;
+	uint32_t i;
 
-	if (m->wctx % 2 != 0 || m->dctx % 2 != 0 || m->wctx == m->dctx) {
+	if (m->wctx % 2 != 0 || m->dctx % 2 != 0 || m->wctx == m->dctx ||
+	    m->n > FT_WIRE_MAX_RANKS) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -167,6 +169,10 @@ ft_msg_ftmpi_join_encode(struct ft_wbuf *b, uint32_t sender,
 	ft_put32(b, m->wctx);
 	ft_put32(b, m->dctx);
 	ft_put32(b, m->own);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++)
+		ft_put32(b, m->failed != NULL ? m->failed[i] :
+		    ft_msg_ftmpi_join_failed(m, i));
 	return ft__frame_end(b, s);
 }
 
@@ -180,8 +186,25 @@ ft_msg_ftmpi_join_decode(const uint8_t *p, size_t len,
 	m->wctx = ft_get32(&r);
 	m->dctx = ft_get32(&r);
 	m->own = ft_get32(&r);
+	m->n = ft_get32(&r);
+	m->failed = NULL;
+	m->raw = NULL;
 	if (r.err == 0 && (m->wctx % 2 != 0 || m->dctx % 2 != 0 ||
-	    m->wctx == m->dctx))
+	    m->wctx == m->dctx || m->n > FT_WIRE_MAX_RANKS ||
+	    (size_t)m->n * 4 != r.len - r.off))
 		r.err = EPROTO;
+	if (r.err == 0) {
+		m->raw = p + r.off;
+		r.off = r.len;
+	}
 	return ft__decode_done(&r);
+}
+
+uint32_t
+ft_msg_ftmpi_join_failed(const struct ft_msg_ftmpi_join *m, uint32_t i)
+{
+	const uint8_t *q = m->raw + (size_t)i * 4;
+
+	return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
+	    (uint32_t)q[2] << 8 | q[3];
 }

@@ -571,12 +571,20 @@ int	 ft_msg_agree_decode(const uint8_t *, size_t, struct ft_msg_agree *);
  */
 struct ft_msg_ftmpi_join {
 	uint32_t	 wctx, dctx, own;
+	/* Processes of the world still failed (dead, or started again
+	 * and not joined yet): n of them, at most FT_WIRE_MAX_RANKS. */
+	uint32_t	 n;
+	const uint32_t	*failed;	/* encode: n ids */
+	const uint8_t	*raw;		/* decode: n big-endian words */
 };
 
 int	 ft_msg_ftmpi_join_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_ftmpi_join *);
 int	 ft_msg_ftmpi_join_decode(const uint8_t *, size_t,
 	    struct ft_msg_ftmpi_join *);
+/* raw points into p; ft_msg_ftmpi_join_failed reads id i (< n). */
+uint32_t ft_msg_ftmpi_join_failed(const struct ft_msg_ftmpi_join *,
+	    uint32_t i);
 
 /*
  * Cross-file internals of lib/wire: start a frame (its header reserved),

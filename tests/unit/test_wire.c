@@ -539,13 +539,16 @@ chk_join(const uint8_t *p, size_t n)
 	if (ft_msg_ftmpi_join_decode(p, n, &m) != 0)
 		return -1;
 	return m.wctx == 0x80000010u && m.dctx == 0x80000020u &&
-	    m.own == 77 ? 0 : 1;
+	    m.own == 77 && m.n == 3 && ft_msg_ftmpi_join_failed(&m, 0) ==
+	    s_members[0] && ft_msg_ftmpi_join_failed(&m, 2) ==
+	    s_members[2] ? 0 : 1;
 }
 
 static int
 enc_join(struct ft_wbuf *b)
 {
-	struct ft_msg_ftmpi_join m = { 0x80000010u, 0x80000020u, 77 };
+	struct ft_msg_ftmpi_join m = { 0x80000010u, 0x80000020u, 77, 3,
+	    s_members, NULL };
 
 	return ft_msg_ftmpi_join_encode(b, SENDER, &m);
 }
@@ -2204,9 +2207,11 @@ test_vlog_digest(void)
 static void
 test_ftmpi_join(void)
 {
-	static const uint8_t odd[12] = { 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0 },
-	    same[12] = { 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 0 };
-	struct ft_msg_ftmpi_join m = { 4, 5, 0 };
+	static const uint8_t odd[16] = { 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0,
+	    0, 0, 0, 0 }, same[16] = { 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 0,
+	    0, 0, 0, 0 }, many[20] = { 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 0,
+	    0, 0, 0, 2, 0, 0, 0, 1 };
+	struct ft_msg_ftmpi_join m = { 4, 5, 0, 0, NULL, NULL };
 	struct ft_wbuf b;
 
 	ft_wbuf_init(&b);
@@ -2224,6 +2229,16 @@ test_ftmpi_join(void)
 	T_OK(ft_msg_ftmpi_join_decode(same, sizeof(same), &m) == -1 &&
 	    errno == EPROTO, "FTMPI_JOIN: decoding one context twice is "
 	    "EPROTO");
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_decode(many, sizeof(many), &m) == -1 &&
+	    errno == EPROTO, "FTMPI_JOIN: more ids than the body holds is "
+	    "EPROTO");
+	m.wctx = 2;
+	m.dctx = 4;
+	m.n = FT_WIRE_MAX_RANKS + 1;
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_encode(&b, SENDER, &m) == -1 &&
+	    errno == EINVAL, "FTMPI_JOIN: too many ids is EINVAL");
 	ft_wbuf_release(&b);
 }
 
