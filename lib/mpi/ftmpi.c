@@ -118,13 +118,23 @@ ft__mpi_ftmpi_check(MPI_Comm comm, const char *call, int peer)
 	return MPI_SUCCESS;
 }
 
+/* Revoke c, and its live communicator, so that all that waits fails. */
+static void
+revoke(MPI_Comm c)
+{
+	if (!ft__mpi_ulfm_revoked(c))
+		(void)PMPIX_Comm_revoke(c);
+	if (c->live != NULL && !ft__mpi_ulfm_revoked(c->live))
+		(void)PMPIX_Comm_revoke(c->live);
+}
+
 static void
 nop_revoke(MPI_Comm c)
 {
 	if (FT_MPI_INTER(c) || msg_mode(c) != FT_FTMPI_NOP ||
-	    ft__mpi_ulfm_revoked(c) || !ft__mpi_ulfm_unacked(c))
+	    !ft__mpi_ulfm_unacked(c))
 		return;
-	(void)PMPIX_Comm_revoke(c);
+	revoke(c);
 }
 
 void
@@ -152,8 +162,7 @@ ft__mpi_ftmpi_pending(struct ft_mpi_req *r)
 		mode_abort(c);
 	/* Every pending operation on it fails (MPIX_ERR_REVOKED), here
 	 * and at the other members. */
-	if (!ft__mpi_ulfm_revoked(c))
-		(void)PMPIX_Comm_revoke(c);
+	revoke(c);
 	return r->pt.done;
 }
 
@@ -397,6 +406,13 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	if ((failed = calloc(((size_t)comm->size + 7) / 8, 1)) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
 		    "out of memory");
+	/*
+	 * A communicator in error: its members still in an operation on
+	 * it (CONT lets them wait for a live process) must come to the
+	 * recovery too, so everything pending on it fails, everywhere.
+	 */
+	if (ft__mpi_ulfm_unacked(comm))
+		revoke(comm);
 	if ((rc = ft__mpi_ulfm_decide(comm, call, first, failed, &k)) !=
 	    MPI_SUCCESS)
 		goto out;

@@ -122,6 +122,21 @@ main(int argc, char **argv)
 	expect_nop(MPI_Barrier(nop), "NOP: a barrier");
 	expect_nop(MPI_Barrier(blank), "BLANK/NOP: a barrier before recovery");
 
+	/*
+	 * NOP, recovered; then a barrier on it, so that no rank begins the
+	 * CONT communicator's recovery (which revokes it) while another
+	 * still checks that it goes on.
+	 */
+	if (MPI_Comm_dup(nop, &n2) != MPI_SUCCESS)
+		fail("recovery of the NOP communicator");
+	sum = -1;
+	if (MPI_Allreduce(&myrank, &sum, 1, MPI_INT, MPI_SUM, n2) !=
+	    MPI_SUCCESS || sum != (nprocs - 1) * (nprocs - 2) / 2)
+		fail("NOP, recovered: allreduce gave %d", sum);
+	check_info(n2, "shrink", "nop");
+	if (MPI_Barrier(n2) != MPI_SUCCESS)
+		fail("NOP, recovered: a barrier");
+
 	/* SHRINK. */
 	if (MPI_Comm_dup(cont, &c2) != MPI_SUCCESS)
 		fail("recovery of the CONT communicator");
@@ -130,12 +145,6 @@ main(int argc, char **argv)
 	if (size != nprocs - 1 || rank != myrank)
 		fail("SHRINK: size %d rank %d", size, rank);
 	check_info(c2, "shrink", "cont");
-	if (MPI_Comm_dup(nop, &n2) != MPI_SUCCESS)
-		fail("recovery of the NOP communicator");
-	sum = -1;
-	if (MPI_Allreduce(&myrank, &sum, 1, MPI_INT, MPI_SUM, n2) !=
-	    MPI_SUCCESS || sum != (nprocs - 1) * (nprocs - 2) / 2)
-		fail("NOP, recovered: allreduce gave %d", sum);
 
 	/* BLANK: the same ranks, a hole. */
 	if (MPI_Comm_dup(blank, &b2) != MPI_SUCCESS)
@@ -196,9 +205,11 @@ main(int argc, char **argv)
 		 * it before its last message is read. */
 		if (i < 1)
 			fail("allreduce %d failed before the death", i);
-		MPI_Comm_free(&c2);
-		if (MPI_Comm_dup(cont, &c2) != MPI_SUCCESS)
+		/* The recovery of c2 revokes it: no member stays in it. */
+		if (MPI_Comm_dup(c2, &w2) != MPI_SUCCESS)
 			break;
+		MPI_Comm_free(&c2);
+		c2 = w2;
 		/* Go on together from the earliest one that failed. */
 		if (MPI_Allreduce(&i, &want, 1, MPI_INT, MPI_MIN, c2) !=
 		    MPI_SUCCESS)
