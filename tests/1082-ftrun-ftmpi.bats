@@ -25,6 +25,9 @@ setup() {
 	run -100 --separate-stderr ftrun -n 2 --host 127.0.0.1 \
 	    --comm-mode rebuild true
 	[[ $stderr == *"--comm-mode rebuild respawns on this host only"* ]]
+	run -100 --separate-stderr ftrun -n 2 --comm-mode rebuild \
+	    --ckpt-dir "$BATS_TEST_TMPDIR/ck" true
+	[[ $stderr == *"--comm-mode rebuild and --ckpt-dir do not go together yet"* ]]
 }
 
 @test "ftmpi: a mode alone chooses --ft ftmpi; FT-MPI's spellings are taken" {

@@ -729,6 +729,10 @@ main(int argc, char *argv[])
 	    x.boot != NULL))
 		ft_diex(FT_EXIT_USAGE, "--ft vlog runs on this host only for "
 		    "now (no --host, --hostfile or --boot)");
+	if (cf.ftmpi_comm == FT_FTMPI_REBUILD && ck.dir != NULL)
+		ft_diex(FT_EXIT_USAGE, "--comm-mode rebuild and --ckpt-dir "
+		    "do not go together yet: a new process starts from the "
+		    "beginning, not from an image");
 	if (cf.ftmpi_comm == FT_FTMPI_REBUILD && (x.nspecs > 0 ||
 	    x.boot != NULL))
 		ft_diex(FT_EXIT_USAGE, "--comm-mode rebuild respawns on this "

@@ -63,24 +63,25 @@ ft_ftmpi_msg_parse(const char *name)
 	return lookup(msg_modes, FT_NELEM(msg_modes), name);
 }
 
-const char *
-ft_ftmpi_comm_name(int mode)
+static const char *
+name_of(const struct mode *t, size_t n, int mode)
 {
 	size_t i;
 
-	for (i = 0; i < FT_NELEM(comm_modes); i++)
-		if (comm_modes[i].val == mode)
-			return comm_modes[i].name;
+	for (i = 0; i < n; i++)
+		if (t[i].val == mode)
+			return t[i].name;
 	return "?";
+}
+
+const char *
+ft_ftmpi_comm_name(int mode)
+{
+	return name_of(comm_modes, FT_NELEM(comm_modes), mode);
 }
 
 const char *
 ft_ftmpi_msg_name(int mode)
 {
-	size_t i;
-
-	for (i = 0; i < FT_NELEM(msg_modes); i++)
-		if (msg_modes[i].val == mode)
-			return msg_modes[i].name;
-	return "?";
+	return name_of(msg_modes, FT_NELEM(msg_modes), mode);
 }

@@ -331,10 +331,13 @@ ensure(void)
 FT_EXPORT int
 ft_restarted(void)
 {
-	ensure();
 	/* Or a new process in a failed one's place (--ft ftmpi
-	 * --comm-mode rebuild): one meaning, "this process starts over". */
-	return S.restarted || ft__mpi.replacement != 0;
+	 * --comm-mode rebuild): one meaning, "this process starts over".
+	 * Such a job has no checkpoints (ftrun refuses the two). */
+	if (ft__mpi.replacement != 0)
+		return 1;
+	ensure();
+	return S.restarted;
 }
 
 FT_EXPORT int

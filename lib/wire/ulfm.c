@@ -203,8 +203,5 @@ ft_msg_ftmpi_join_decode(const uint8_t *p, size_t len,
 uint32_t
 ft_msg_ftmpi_join_failed(const struct ft_msg_ftmpi_join *m, uint32_t i)
 {
-	const uint8_t *q = m->raw + (size_t)i * 4;
-
-	return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
-	    (uint32_t)q[2] << 8 | q[3];
+	return ft_rd32(m->raw + (size_t)i * 4);
 }
