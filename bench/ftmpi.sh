@@ -47,19 +47,20 @@ stats() {
 		printf "%.1f\t%.1f\n", v[1], v[int((NR + 1) / 2)] }'
 }
 
-# run NAME COMMAND...: append rank 0's figures to $out/NAME
+# run NAME COMMAND...: append rank 0's figures to $out/res.NAME
 run() {
 	local name=$1
 	shift
-	if ! timeout 300 "$@" >>"$out/$name" 2>"$out/err"; then
+	if ! timeout 300 "$@" >>"$out/res.$name" 2>"$out/err"; then
 		echo "ftmpi.sh: $name failed: $*" >&2
+		tail -3 "$out/err" >&2
 		failed=1
 	fi
 }
 
 printf 'ranks\tfigure\tmin_us\tmedian_us\n'
 for n in $sizes; do
-	for f in none ftmpi shrink rebuild ompi; do : >"$out/$f"; done
+	for f in none ftmpi shrink rebuild ompi; do : >"$out/res.$f"; done
 	# Taking turns, so that load from elsewhere falls on all of them.
 	for r in $(seq "$runs"); do
 		run none "$bin/ftrun" -n "$n" "$out/ftmpi"
@@ -74,11 +75,11 @@ for n in $sizes; do
 	for f in none ftmpi ompi; do
 		[ "$f" = ompi ] && [ -z "$ompi" ] && continue
 		printf '%s\tdup (%s)\t%s\n' "$n" "$f" \
-		    "$(awk '$1 == "dup" { print $2 }' "$out/$f" | stats)"
+		    "$(awk '$1 == "dup" { print $2 }' "$out/res.$f" | stats)"
 	done
 	for f in shrink rebuild; do
 		printf '%s\trecover (%s)\t%s\n' "$n" "$f" \
-		    "$(awk '$1 == "recover" { print $2 }' "$out/$f" | stats)"
+		    "$(awk '$1 == "recover" { print $2 }' "$out/res.$f" | stats)"
 	done
 done
 
