@@ -74,6 +74,7 @@ on_view(const struct ft_hdr *h, const uint8_t *body)
 	else if (ft_pt_view(ft__mpi.pt, v.dead, v.ndead) != 0)
 		/* The launcher ends the job: every copy of a rank is gone. */
 		ft_info("a rank has no replica left");
+	ft__mpi.views++;
 	free(v.dead);
 }
 

@@ -53,10 +53,31 @@ msg_mode(MPI_Comm c)
 	return c->ftmpi_msg != 0 ? c->ftmpi_msg : ft__mpi.ftmpi_msg;
 }
 
+/*
+ * A new process draws its own context ids (ft__mpi_ctx_own) from a
+ * count of calls that starts where no incarnation before it could have
+ * been: each gets a stride of counts of its own.  The survivors may
+ * still hold communicators, or revoke marks, with the ids its dead
+ * incarnations drew, which it cannot know.
+ */
+static void
+own_ids_past(unsigned long inc)
+{
+	uint64_t U = ft__mpi.env.universe > 0 ? ft__mpi.env.universe : 1;
+	uint64_t stride = (uint64_t)FT_MPI_CTX_OWN_LIMIT / U / 16;
+
+	if (stride > (1u << 20))
+		stride = 1u << 20;
+	if (stride == 0 || inc * stride < 1)
+		return;
+	ft__mpi_ctx_own_above((uint32_t)((inc * stride - 1) * U));
+}
+
 void
 ft__mpi_ftmpi_init(void)
 {
 	const char *s;
+	unsigned long inc;
 	int m;
 
 	if (strcmp(ft__mpi.env.proto, "ftmpi") != 0)
@@ -71,8 +92,10 @@ ft__mpi_ftmpi_init(void)
 		ft__mpi.ftmpi_msg = m;
 	/* A process of REBUILD started in a failed one's place. */
 	if ((s = getenv(FT_ENV_INCARNATION)) != NULL &&
-	    strtoul(s, NULL, 10) > 0)
+	    (inc = strtoul(s, NULL, 10)) > 0 && inc < 1024) {
 		ft__mpi.replacement = 1;
+		own_ids_past(inc);
+	}
 }
 
 /* Is rank peer of c a hole: a failure BLANK recovered? */
@@ -263,13 +286,19 @@ world_rebuild(uint32_t *w, int n, int me, uint32_t ctx, int blank,
 	return MPI_SUCCESS;
 }
 
+/*
+ * The survivors' JOIN is here, and so is the view the launcher gave us
+ * when we joined the job (ftrun's process_rejoined): the deaths it
+ * names are old news, which JOIN's list of members still failed covers.
+ * The two come on different connections, in either order.
+ */
 static int
 joined(void *arg)
 {
 	struct ft_ext *x = arg;
 
 	x->op = FT_EXT_JOIN_TEST;
-	return ft_pt_ext(ft__mpi.pt, x) == 0 && x->result;
+	return ft_pt_ext(ft__mpi.pt, x) == 0 && x->result && ft__mpi.views > 0;
 }
 
 /*
@@ -298,6 +327,7 @@ join(const char *call, MPI_Comm *newcomm)
 		return rc;
 	ft__mpi.replacement = 2;
 	(void)ft__mpi_ulfm_keep(*newcomm, x.dead, (int)x.ndead);
+	ft__mpi.ftmpi_known = UINT32_MAX;
 	return MPI_SUCCESS;
 }
 
@@ -306,16 +336,29 @@ struct wait_alive {
 	const uint8_t	*failed;
 };
 
+/*
+ * Every member the decision names failed runs again: this process has
+ * seen it fail (the launcher's view, which may come after the decision:
+ * others knew first) and then run again (REVIVE, which comes after the
+ * view).  Alive and not yet seen failed is not enough: that is a death
+ * this process has yet to hear of.
+ */
 static int
 all_alive(void *arg)
 {
 	const struct wait_alive *w = arg;
-	int i;
+	const uint32_t *f;
+	int i, k, n, seen;
 
-	for (i = 0; i < w->comm->size; i++)
-		if (((w->failed[i / 8] >> (i % 8)) & 1) &&
-		    !ft__mpi_ulfm_alive(w->comm->world[i]))
+	f = ft__mpi_ulfm_failed(w->comm, &n);
+	for (i = 0; i < w->comm->size; i++) {
+		if (!((w->failed[i / 8] >> (i % 8)) & 1))
+			continue;
+		for (k = 0, seen = 0; k < n && !seen; k++)
+			seen = f[k] == w->comm->world[i];
+		if (!seen || !ft__mpi_ulfm_alive(w->comm->world[i]))
 			return 0;
+	}
 	return 1;
 }
 
@@ -500,6 +543,12 @@ nomem:
 fail:
 	rc = ft__mpi_err(comm, rc, call, "unable to rebuild MPI_COMM_WORLD");
 out:
+	/*
+	 * The recovered communicators may be in error from the start (a
+	 * member failed after the agreement): the next tick looks at
+	 * every communicator again, so that NOP revokes them.
+	 */
+	ft__mpi.ftmpi_known = UINT32_MAX;
 	free(still);
 	free(w);
 	free(failed);

@@ -115,6 +115,7 @@ struct ft_mpi_state {
 	int			 ftmpi, ftmpi_comm, ftmpi_msg;
 	int			 replacement;
 	uint32_t		 ftmpi_known;	/* failures seen by ftmpi_tick */
+	uint32_t		 views;		/* the launcher's views taken */
 	/* ftrun --inject ...,after-sends=N: die after N sends. */
 	uint64_t		 kill_after, sends;
 	int			 kill_signal;
