@@ -59,6 +59,20 @@ ftrun --ft ulfm -n 4 "$out/ulfm_pi" 10000000 2 | tee "$out/ulfm.fault"
 cmp "$out/ulfm.ref" "$out/ulfm.fault"
 echo "rank 2 died; the three survivors shrank and printed the same pi"
 
+# FT-MPI's modes: the master-worker program of the FT-MPI paper.  Worker 2
+# dies at its 5th task and its new process at its 2nd; MPI_Comm_dup of
+# MPI_COMM_WORLD rebuilds the world with a new process in its place.
+say ftcc -O2 -o $out/ftmpi_farm examples/ftmpi_farm.c
+ftcc -O2 -o "$out/ftmpi_farm" examples/ftmpi_farm.c
+say ftrun -n 6 $out/ftmpi_farm 300
+ftrun -n 6 "$out/ftmpi_farm" 300 | tee "$out/farm.ref"
+say ftrun -n 6 --ft ftmpi --comm-mode rebuild --msg-mode nop --inject kill:rank=2,after-sends=5 --inject kill:rank=2,after-sends=2 $out/ftmpi_farm 300
+ftrun -n 6 --ft ftmpi --comm-mode rebuild --msg-mode nop \
+    --inject kill:rank=2,after-sends=5 --inject kill:rank=2,after-sends=2 \
+    "$out/ftmpi_farm" 300 | tee "$out/farm.rebuild"
+cmp "$out/farm.ref" "$out/farm.rebuild"
+echo "worker 2 died twice; each time a new process took its place, and the farm printed the same"
+
 # Checkpoints: a Jacobi that protects its grid with ft.h is killed
 # after its checkpoint of iteration 90, and --restart goes on from it.
 ck=$(mktemp -d)

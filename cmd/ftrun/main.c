@@ -31,6 +31,8 @@ usage(void)
 	    "[-x VAR[=VALUE]]\n"
 	    "             [--events FILE] [--ft PROTOCOL] [--tcp] [--grace D]\n"
 	    "             [--initial-errhandler NAME]\n"
+	    "             [--comm-mode shrink|blank|rebuild|abort] "
+	    "[--msg-mode cont|nop]\n"
 	    "             [--detector random|rr|brr|dbrr] [--gossip-period D]\n"
 	    "             [--inject SPEC] [--check-divergence] "
 	    "[--hang-timeout D]\n"
@@ -88,6 +90,8 @@ enum {
 	OPT_CKPT_SERVER,
 	OPT_CKPT_POLICY,
 	OPT_RESTART,
+	OPT_COMM_MODE,
+	OPT_MSG_MODE,
 };
 
 static const struct option longopts[] = {
@@ -129,6 +133,8 @@ static const struct option longopts[] = {
 	{ "ckpt-server", required_argument, NULL, OPT_CKPT_SERVER },
 	{ "ckpt-policy", required_argument, NULL, OPT_CKPT_POLICY },
 	{ "restart", optional_argument, NULL, OPT_RESTART },
+	{ "comm-mode", required_argument, NULL, OPT_COMM_MODE },
+	{ "msg-mode", required_argument, NULL, OPT_MSG_MODE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -539,13 +545,37 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 	ft_info("checkpoints of job %016" PRIx64 " in '%s'", job, dir);
 }
 
+/*
+ * --ft ftmpi: the job's modes, to every rank; --comm-mode or --msg-mode
+ * alone choose the protocol.  SHRINK and CONT by default: the survivors
+ * go on, as under ULFM.
+ */
+static void
+ftmpi_modes(struct ft_launch *cf, int comm_mode, int msg_mode)
+{
+	if ((comm_mode != 0 || msg_mode != 0) &&
+	    strcmp(cf->proto, "none") == 0)
+		cf->proto = "ftmpi";
+	if (strcmp(cf->proto, "ftmpi") != 0) {
+		if (comm_mode != 0 || msg_mode != 0)
+			ft_diex(FT_EXIT_USAGE, "--comm-mode and --msg-mode are "
+			    "for --ft ftmpi, not --ft %s", cf->proto);
+		return;
+	}
+	cf->ftmpi_comm = comm_mode != 0 ? comm_mode : FT_FTMPI_SHRINK;
+	add_env(cf, "%s=%s", FT_ENV_FTMPI_COMM,
+	    ft_ftmpi_comm_name(cf->ftmpi_comm));
+	add_env(cf, "%s=%s", FT_ENV_FTMPI_MSG,
+	    ft_ftmpi_msg_name(msg_mode != 0 ? msg_mode : FT_FTMPI_CONT));
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct ft_plan plan = { 0, 0, 0.7, 0, 0.05 };
 	struct ft_inject *inj;
 	char why[128], getopt_prog[80];
-	int do_plan = 0;
+	int do_plan = 0, comm_mode = 0, msg_mode = 0;
 	struct ft_launch cf;
 	enum ft_gossip_proto detector;
 	struct across x;
@@ -708,6 +738,17 @@ main(int argc, char *argv[])
 				    optarg);
 			add_env(&cf, "FT_INITIAL_ERRHANDLER=%s", optarg);
 			break;
+		case OPT_COMM_MODE:
+			if ((comm_mode = ft_ftmpi_comm_parse(optarg)) < 0)
+				ft_diex(FT_EXIT_USAGE, "unknown communicator "
+				    "mode '%s' (valid: shrink, blank, rebuild, "
+				    "abort)", optarg);
+			break;
+		case OPT_MSG_MODE:
+			if ((msg_mode = ft_ftmpi_msg_parse(optarg)) < 0)
+				ft_diex(FT_EXIT_USAGE, "unknown message mode "
+				    "'%s' (valid: cont, nop)", optarg);
+			break;
 		case OPT_DETECTOR:
 			if (ft_gossip_proto_parse(optarg, &detector) != 0)
 				ft_diex(FT_EXIT_USAGE, "unknown detector '%s' "
@@ -785,6 +826,7 @@ main(int argc, char *argv[])
 			    "protocol, not --ft %s", cf.nrep, cf.proto);
 		cf.proto = "replicate";
 	}
+	ftmpi_modes(&cf, comm_mode, msg_mode);
 	if ((cf.log_server != NULL || cf.log_dir != NULL ||
 	    cf.log_sync != NULL || log_wait != NULL) &&
 	    strcmp(cf.proto, "vlog") != 0)
@@ -812,6 +854,14 @@ main(int argc, char *argv[])
 	if (strcmp(cf.proto, "coord") == 0 && ck.restart)
 		ft_diex(FT_EXIT_USAGE, "--ft coord rolls back within the run: "
 		    "no --restart with it");
+	if (cf.ftmpi_comm == FT_FTMPI_REBUILD && ck.dir != NULL)
+		ft_diex(FT_EXIT_USAGE, "--comm-mode rebuild and --ckpt-dir "
+		    "do not go together yet: a new process starts from the "
+		    "beginning, not from an image");
+	if (cf.ftmpi_comm == FT_FTMPI_REBUILD && (x.nspecs > 0 ||
+	    x.boot != NULL))
+		ft_diex(FT_EXIT_USAGE, "--comm-mode rebuild respawns on this "
+		    "host only for now (no --host, --hostfile or --boot)");
 	for (size_t k = 0; k < cf.ninject; k++) {
 		if (cf.inject[k].target != FT_INJECT_RANDOM &&
 		    cf.inject[k].rank >= cf.nranks)

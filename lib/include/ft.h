@@ -21,6 +21,11 @@
  * (elsewhere ft_checkpoint() returns 0 and ft_restarted() 0), and
  * ft_checkpoint(), ft_restarted() and ft_recover() are collective over
  * MPI_COMM_WORLD: every rank calls them, in the same order.
+ *
+ * ft_restarted() has one meaning: this process starts over.  It is 1
+ * too in a new process that FT-MPI's REBUILD started in a failed one's
+ * place (ftrun --ft ftmpi --comm-mode rebuild, ft-ftmpi(3)); there it
+ * is local, not collective, and its state comes from the survivors.
  */
 #ifndef FT_H
 #define FT_H
@@ -38,7 +43,8 @@ int	ft_protect(int id, void *ptr, size_t size);
 int	ft_unprotect(int id);
 /* 1 when a checkpoint was saved, 0 when none was due, -1 on error. */
 int	ft_checkpoint(void);
-/* 1 in a process restarted from a checkpoint, else 0. */
+/* 1 in a process restarted from a checkpoint, or in a new process of
+ * FT-MPI's REBUILD; else 0. */
 int	ft_restarted(void);
 /* Restore the protected regions from the checkpoint: 0, or -1. */
 int	ft_recover(void);

@@ -77,7 +77,9 @@ ft__rank_env(const struct ft__rank_env *e, char **x)
 		if (e->log_keyfd != -1)
 			x[n++] = env_entry(FT_ENV_LOG_KEYFD, "%d",
 			    e->log_keyfd);
-	}
+	} else if (e->incarnation > 0)
+		/* --ft ftmpi: a replacement of REBUILD (ft_restarted). */
+		x[n++] = env_entry(FT_ENV_INCARNATION, "%u", e->incarnation);
 	if (e->ckpt_server != NULL) {
 		x[n++] = env_entry("FT_CKPT_SERVER", "%s", e->ckpt_server);
 		x[n++] = env_entry("FT_CKPT_KEY_FILE", "%s", e->ckpt_keyfile);

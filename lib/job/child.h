@@ -40,7 +40,9 @@ struct ft__rank_env {
 	const char	*ckpt_server, *ckpt_keyfile;
 };
 
-#define FT__ENV_MAX	24
+/* Above the count of entries ft__rank_env can fill (26 if every one
+ * applied at once). */
+#define FT__ENV_MAX	32
 
 /*
  * Fill out (room for FT__ENV_MAX) with "VAR=VALUE" strings, which the

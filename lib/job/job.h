@@ -42,6 +42,34 @@
 #define FT_ENV_LOG_KEYFD	"FT_LOG_KEY_FD"	/* --log-server: its key */
 #define FT_ENV_LOG_MEM		"FT_VLOG_LOG_MEM"
 #define FT_ENV_VLOG_STRICT	"FT_VLOG_STRICT"
+/*
+ * --ft ftmpi (ft-ftmpi(3)): the job's communicator and message modes,
+ * by name ("shrink", "cont"...).  A replacement process of REBUILD
+ * gets FT_INCARNATION too.
+ */
+#define FT_ENV_FTMPI_COMM	"FT_FTMPI_COMM_MODE"
+#define FT_ENV_FTMPI_MSG	"FT_FTMPI_MSG_MODE"
+
+/* FT-MPI's communicator modes and message modes (ft-ftmpi(3)). */
+enum ft_ftmpi_comm {
+	FT_FTMPI_SHRINK = 1,
+	FT_FTMPI_BLANK,
+	FT_FTMPI_REBUILD,
+	FT_FTMPI_ABORT,
+};
+enum ft_ftmpi_msg {
+	FT_FTMPI_CONT = 1,
+	FT_FTMPI_NOP,
+};
+/*
+ * A mode by name, case ignored, with FT-MPI's spellings too
+ * ("FTMPI_COMM_MODE_SHRINK", "FT_MODE_NOP"...): the enum's value, or -1
+ * when name is none of them.  _name gives the lower-case name.
+ */
+int		 ft_ftmpi_comm_parse(const char *name);
+int		 ft_ftmpi_msg_parse(const char *name);
+const char	*ft_ftmpi_comm_name(int mode);
+const char	*ft_ftmpi_msg_name(int mode);
 /* --inject ...,after-sends=N: the process kills itself after N sends. */
 #define FT_ENV_KILL_AFTER	"FT_KILL_AFTER_SENDS"
 #define FT_ENV_KILL_SIGNAL	"FT_KILL_SIGNAL"
@@ -216,6 +244,9 @@ struct ft_launch {
 	/* ftrun --record DIR: rank 0's standard input is kept
 	 * in DIR (ft-record(5)); NULL: not recorded. */
 	const char	 *record_dir;
+	/* --ft ftmpi (ftmpi): the job's communicator mode
+	 * (FT_FTMPI_SHRINK ...); 0 for other protocols. */
+	int		  ftmpi_comm;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

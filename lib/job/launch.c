@@ -121,6 +121,7 @@ struct launcher {
 	/* Replication: n = nranks * nrep processes. */
 	uint32_t		 nranks, nrep;
 	int			 ulfm;		/* --ft ulfm: deaths go on */
+	int			 rebuild;	/* --ft ftmpi --comm-mode rebuild */
 	uint64_t		*printed;	/* per rank: stdout, stderr */
 	uint32_t		 ndead;
 	uint64_t		 started_ns;	/* when the table went out */
@@ -826,10 +827,10 @@ spawn(struct launcher *l, uint32_t i, const char *prog,
 		re.rollback = 1;
 		re.rollback_epoch = l->coord.target;
 	}
+	re.incarnation = l->ranks[i].incarnation;
 	if (l->vlog) {
 		re.log_addr = l->log_addr;
 		re.job_id = l->job_id;
-		re.incarnation = l->ranks[i].incarnation;
 	}
 	if ((nextra = ft__rank_env(&re, extra)) < 0)
 		return -1;
@@ -1408,8 +1409,9 @@ ulfm_failed(struct launcher *l, uint32_t i, const char *how,
 		l->finalized--;
 	l->view_epoch++;
 	send_view(l);
-	ft_warnx("%s (pid %d) %s%s; the job goes on (--ft ulfm)",
-	    who(l, i, name, sizeof(name)), (int)r->pid, how, seen);
+	ft_warnx("%s (pid %d) %s%s; the job goes on (--ft %s)",
+	    who(l, i, name, sizeof(name)), (int)r->pid, how, seen,
+	    l->cf->proto);
 	failure_events(l, i, how, t0);
 	finalize_check(l);
 }
@@ -1806,6 +1808,51 @@ coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	return 0;
 }
 
+/* --ft ftmpi --comm-mode rebuild: new processes in one rank's place. */
+#define REBUILD_RESPAWNS_MAX	8
+
+/*
+ * --ft ftmpi --comm-mode rebuild: process i failed before MPI_Finalize.
+ * The survivors hear of it (a view) and rebuild MPI_COMM_WORLD with a
+ * new process in its place, started at once by the path vlog uses
+ * (restart_process; it joins with process_rejoined).  It runs the
+ * program from the start, so its output is all new: none of it is
+ * taken for what the failed one printed.
+ */
+static int
+rebuild_failed(struct launcher *l, uint32_t i, const char *how,
+    const char *seen)
+{
+	struct lrank *r = &l->ranks[i];
+	uint64_t t0 = ft_now_ns();
+	char name[48];
+
+	if (r->finalized || r->remote)
+		return -1;
+	r->dead = 1;
+	l->ndead++;
+	l->view_epoch++;
+	send_view(l);
+	failure_events(l, i, how, t0);
+	if (r->incarnation >= REBUILD_RESPAWNS_MAX) {
+		ft_warnx("%s (pid %d) %s%s, and was started %u times in its "
+		    "place already (--comm-mode rebuild); aborting the job",
+		    who(l, i, name, sizeof(name)), (int)r->pid, how, seen,
+		    r->incarnation);
+		event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+		    "\"rank %u failed %u times\"", i, i, r->incarnation + 1);
+		abort_job(l, 128 + SIGKILL);
+		return 0;
+	}
+	ft_warnx("%s (pid %d) %s%s; starting a new process in its place "
+	    "(--comm-mode rebuild)", who(l, i, name, sizeof(name)),
+	    (int)r->pid, how, seen);
+	restart_process(l, i);
+	r->out.off = l->printed[2 * (size_t)r->rank];
+	r->err.off = l->printed[2 * (size_t)r->rank + 1];
+	return 0;
+}
+
 static void
 process_failed(struct launcher *l, uint32_t i, const char *how)
 {
@@ -1821,6 +1868,9 @@ process_failed(struct launcher *l, uint32_t i, const char *how)
 		return;
 	if (l->coord.on && !l->aborting && (l->table_sent ||
 	    l->coord.rolling) && coord_failed(l, i, how, seen) == 0)
+		return;
+	if (l->rebuild && l->table_sent && !l->aborting && !r->dead &&
+	    rebuild_failed(l, i, how, seen) == 0)
 		return;
 	if (l->ulfm && l->table_sent && !r->dead) {
 		/* Past MPI_Finalize it is no failure: its status counts. */
@@ -2929,7 +2979,10 @@ ft_launch_run(const struct ft_launch *cf)
 	l.cf = cf;
 	l.nranks = cf->nranks;
 	l.nrep = cf->nrep > 1 ? cf->nrep : 1;
-	l.ulfm = cf->proto != NULL && strcmp(cf->proto, "ulfm") == 0;
+	l.ulfm = cf->proto != NULL && (strcmp(cf->proto, "ulfm") == 0 ||
+	    (strcmp(cf->proto, "ftmpi") == 0 &&
+	    cf->ftmpi_comm != FT_FTMPI_ABORT));
+	l.rebuild = l.ulfm && cf->ftmpi_comm == FT_FTMPI_REBUILD;
 	l.vlog = cf->proto != NULL && strcmp(cf->proto, "vlog") == 0;
 	l.coord.on = cf->proto != NULL && strcmp(cf->proto, "coord") == 0;
 	l.coord.interval_ns = l.coord.on ? cf->ckpt_interval_ns : 0;

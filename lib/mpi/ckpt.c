@@ -540,6 +540,11 @@ ensure(void)
 FT_EXPORT int
 ft_restarted(void)
 {
+	/* Or a new process in a failed one's place (--ft ftmpi
+	 * --comm-mode rebuild): one meaning, "this process starts over".
+	 * Such a job has no checkpoints (ftrun refuses the two). */
+	if (ft__mpi.replacement != 0)
+		return 1;
 	ensure();
 	return S.restarted;
 }

@@ -107,14 +107,44 @@ check_comm(struct ft_coll_sched *s)
 	return MPI_SUCCESS;
 }
 
+/*
+ * FT-MPI's BLANK (ftmpi.c): a collective on a communicator with holes
+ * runs on its live members (s->comm), so its root, a rank of the
+ * communicator named (s->holes), becomes a rank among them.
+ */
 static int
-check_root(struct ft_coll_sched *s, int root)
+check_root(struct ft_coll_sched *s, int *root)
 {
-	if (root < 0 || root >= s->comm->size)
+	MPI_Comm named = s->holes != NULL ? s->holes : s->comm;
+	int i, r;
+
+	if (*root < 0 || *root >= named->size)
 		return ft__mpi_err(s->comm, MPI_ERR_ROOT, s->call,
-		    "invalid root %d in a communicator of size %d", root,
-		    s->comm->size);
+		    "invalid root %d in a communicator of size %d", *root,
+		    named->size);
+	if (s->holes == NULL)
+		return MPI_SUCCESS;
+	for (i = 0, r = -1; i < s->comm->size && r < 0; i++)
+		if (s->comm->world[i] == named->world[*root])
+			r = i;
+	if (r < 0)
+		return ft__mpi_err(s->comm, MPI_ERR_ROOT, s->call,
+		    "root %d is a hole: its process failed and the "
+		    "communicator was recovered in mode BLANK", *root);
+	*root = r;
 	return MPI_SUCCESS;
+}
+
+/* BLANK: what lays out a block per rank needs every rank there. */
+static int
+no_holes(struct ft_coll_sched *s)
+{
+	if (s->holes == NULL)
+		return MPI_SUCCESS;
+	return ft__mpi_err(s->comm, MPI_ERR_RANK, s->call, "the "
+	    "communicator has holes (FT-MPI mode BLANK): ft runs barrier, "
+	    "bcast, reduce, allreduce, scan and exscan on it, not this "
+	    "collective");
 }
 
 /* A buffer of count elements of type; what names it in messages. */
@@ -359,7 +389,7 @@ ft__coll_bcast(struct ft_coll_sched *s, void *buf, int count,
 
 	TRY(check_comm(s));
 	INTER(s, ft__coll_inter_bcast(s, buf, count, type, root));
-	TRY(check_root(s, root));
+	TRY(check_root(s, &root));
 	if (buf == MPI_IN_PLACE)
 		return ft__mpi_err(s->comm, MPI_ERR_ARG, s->call,
 		    "MPI_IN_PLACE is not allowed");
@@ -451,7 +481,7 @@ ft__coll_reduce_build(struct ft_coll_sched *s, const void *sbuf, void *rbuf,
 	TRY(check_comm(s));
 	INTER(s, ft__coll_inter_reduce(s, sbuf, rbuf, count, type, op,
 	    root));
-	TRY(check_root(s, root));
+	TRY(check_root(s, &root));
 	if (s->comm->rank == root) {
 		TRY(check_data(s, rbuf, count, type, "receive"));
 		if (sbuf != MPI_IN_PLACE)
@@ -744,9 +774,10 @@ ft__coll_gather(struct ft_coll_sched *s, const void *sbuf, int scount,
 	size_t blk;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_gather(s, sbuf, scount, stype, rbuf,
 	    rcount, rtype, root));
-	TRY(check_root(s, root));
+	TRY(check_root(s, &root));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (r == root) {
@@ -796,9 +827,10 @@ ft__coll_gatherv(struct ft_coll_sched *s, const void *sbuf, int scount,
 	int n, r, i, inplace = sbuf == MPI_IN_PLACE;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_gatherv(s, sbuf, scount, stype, rbuf,
 	    rcounts, displs, rtype, root));
-	TRY(check_root(s, root));
+	TRY(check_root(s, &root));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (r == root) {
@@ -881,9 +913,10 @@ ft__coll_scatter(struct ft_coll_sched *s, const void *sbuf, int scount,
 	size_t blk;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_scatter(s, sbuf, scount, stype, rbuf,
 	    rcount, rtype, root));
-	TRY(check_root(s, root));
+	TRY(check_root(s, &root));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (r == root) {
@@ -929,9 +962,10 @@ ft__coll_scatterv(struct ft_coll_sched *s, const void *sbuf,
 	int n, r, i, inplace = rbuf == MPI_IN_PLACE;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_scatterv(s, sbuf, scounts, displs, stype,
 	    rbuf, rcount, rtype, root));
-	TRY(check_root(s, root));
+	TRY(check_root(s, &root));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (r == root) {
@@ -1026,6 +1060,7 @@ ft__coll_allgather(struct ft_coll_sched *s, const void *sbuf, int scount,
 	char *mine;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_allgather(s, sbuf, scount, stype, rbuf,
 	    rcount, rtype));
 	TRY(check_data(s, rbuf, rcount, rtype, "receive"));
@@ -1069,6 +1104,7 @@ ft__coll_allgatherv(struct ft_coll_sched *s, const void *sbuf, int scount,
 	int n, r, i;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_allgatherv(s, sbuf, scount, stype, rbuf,
 	    rcounts, displs, rtype));
 	n = s->comm->size;
@@ -1093,6 +1129,7 @@ ft__coll_alltoall(struct ft_coll_sched *s, const void *sbuf, int scount,
 	int n, r, i, to, from, pairwise;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_alltoall(s, sbuf, scount, stype, rbuf,
 	    rcount, rtype));
 	TRY(check_data(s, rbuf, rcount, rtype, "receive"));
@@ -1143,6 +1180,7 @@ ft__coll_alltoallv(struct ft_coll_sched *s, const void *sbuf,
 	int n, r, i, to, from, span;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_alltoallv(s, sbuf, scounts, sdispls,
 	    stype, rbuf, rcounts, rdispls, rtype));
 	n = s->comm->size;
@@ -1196,6 +1234,7 @@ ft__coll_alltoallw(struct ft_coll_sched *s, const void *sbuf,
 	const void **src;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_alltoallw(s, sbuf, scounts, sdispls,
 	    stypes, rbuf, rcounts, rdispls, rtypes));
 	n = s->comm->size;
@@ -1300,6 +1339,7 @@ ft__coll_reduce_scatter(struct ft_coll_sched *s, const void *sbuf,
 	long long total = 0;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	n = s->comm->size;
 	if (rcounts == NULL)
 		return ft__mpi_err(s->comm, MPI_ERR_ARG, s->call,
@@ -1334,6 +1374,7 @@ ft__coll_reduce_scatter_block(struct ft_coll_sched *s, const void *sbuf,
 	int n;
 
 	TRY(check_comm(s));
+	TRY(no_holes(s));
 	n = s->comm->size;
 	if (rcount < 0)
 		return ft__mpi_err(s->comm, MPI_ERR_COUNT, s->call,

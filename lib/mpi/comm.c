@@ -258,6 +258,11 @@ ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world, int n,
 	c->rank = rank;
 	c->errh = parent != MPI_COMM_NULL ? parent->errh :
 	    MPI_ERRORS_ARE_FATAL;
+	if (parent != MPI_COMM_NULL) {
+		c->ftmpi_comm = parent->ftmpi_comm;
+		c->ftmpi_msg = parent->ftmpi_msg;
+	}
+	c->ulfm_born = ft__mpi_ulfm_known();
 	return c;
 }
 
@@ -296,6 +301,8 @@ comm_memfree(MPI_Comm c)
 		comm_memfree(c->local);
 	}
 	free(c->rworld);
+	if (c->live != NULL)
+		ft__mpi_ftmpi_free(c);
 	ft__mpi_ulfm_free(c);
 	ft__mpi_attrs_drop(&c->attrs);
 	ft__mpi_topo_free(c->topo);
@@ -307,6 +314,44 @@ comm_memfree(MPI_Comm c)
  * The handle stops being valid at once; the memory goes when nothing
  * holds it any more.
  */
+void
+ft__mpi_comm_each(void (*fn)(MPI_Comm))
+{
+	MPI_Comm *v;
+	size_t i, n = 0;
+
+	fn(MPI_COMM_WORLD);
+	if (cs.live.cap == 0 ||
+	    (v = calloc(cs.live.cap, sizeof(*v))) == NULL)
+		return;
+	/* A copy: fn may make or free communicators. */
+	for (i = 0; i < cs.live.cap; i++)
+		if (cs.live.slot[i] != NULL && cs.live.slot[i] !=
+		    (const void *)MPI_COMM_WORLD)
+			v[n++] = (MPI_Comm)(uintptr_t)cs.live.slot[i];
+	for (i = 0; i < n; i++)
+		if (ft__mpi_hset_has(&cs.live, v[i]))
+			fn(v[i]);
+	free(v);
+}
+
+void
+ft__mpi_comm_hide(MPI_Comm c)
+{
+	ft__mpi_hset_del(&cs.live, c);
+	if (ft__mpi_hset_add(&cs.hidden, c) != 0)
+		/* Unnamed but unchecked: collectives on it report
+		 * MPI_ERR_COMM.  Out of memory, there is no better. */
+		return;
+}
+
+void
+ft__mpi_comm_drop_hidden(MPI_Comm c)
+{
+	ft__mpi_hset_del(&cs.hidden, c);
+	comm_memfree(c);
+}
+
 static void
 comm_destroy(MPI_Comm c)
 {
@@ -672,6 +717,15 @@ comm_dup(const char *call, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 			return rc;
 		return dup_finish(call, comm, c, newcomm);
 	}
+	/* FT-MPI: the duplicate of a communicator in error is the
+	 * recovered one (ft-ftmpi(3)). */
+	if (ft__mpi.ftmpi && err == 0) {
+		if ((rc = ft__mpi_ftmpi_dup(comm, call, newcomm)) !=
+		    MPI_SUCCESS)
+			return rc;
+		return info != MPI_INFO_NULL ? ft__mpi_ftmpi_set_info(*newcomm,
+		    info, call) : MPI_SUCCESS;
+	}
 	if ((rc = agree(comm, call, NULL, comm->size, comm->rank, err, why,
 	    NULL, 0, TAG_GATHER, TAG_BCAST, &ctx, &all)) != MPI_SUCCESS)
 		return rc;
@@ -688,6 +742,13 @@ ft__mpi_comm_dup_local(const char *call, MPI_Comm comm, uint32_t ctx,
 	if ((c = ft__mpi_comm_new(comm, ctx, comm->world, comm->size,
 	    comm->rank)) == MPI_COMM_NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	return dup_finish(call, comm, c, newcomm);
+}
+
+int
+ft__mpi_comm_finish(const char *call, MPI_Comm comm, MPI_Comm c,
+    MPI_Comm *newcomm)
+{
 	return dup_finish(call, comm, c, newcomm);
 }
 
@@ -1041,13 +1102,15 @@ PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 	if (info != MPI_INFO_NULL && !ft__mpi_info_ok(info))
 		return ft__mpi_err(comm, MPI_ERR_INFO, "MPI_Comm_set_info",
 		    "invalid info object");
-	/* ft takes no hints. */
-	return MPI_SUCCESS;
+	/* The one hint ft takes: FT-MPI's modes (ft-ftmpi(3)). */
+	return ft__mpi_ftmpi_set_info(comm, info, "MPI_Comm_set_info");
 }
 
 int
 PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
 {
+	int rc;
+
 	FT_MPI_CHECK_INIT("MPI_Comm_get_info");
 	if (!ft__mpi_comm_ok(comm))
 		return ft__mpi_err(comm, MPI_ERR_COMM, "MPI_Comm_get_info",
@@ -1055,8 +1118,15 @@ PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
 	if (info == NULL)
 		return ft__mpi_err(comm, MPI_ERR_ARG, "MPI_Comm_get_info",
 		    "NULL argument");
-	/* No hint is in use: a new, empty object the caller frees. */
-	return MPI_Info_create(info);
+	/* A new object the caller frees: FT-MPI's modes, if any. */
+	if ((rc = MPI_Info_create(info)) != MPI_SUCCESS)
+		return rc;
+	if ((rc = ft__mpi_ftmpi_get_info(comm, *info)) != MPI_SUCCESS) {
+		(void)MPI_Info_free(info);
+		return ft__mpi_err(comm, rc, "MPI_Comm_get_info",
+		    "out of memory");
+	}
+	return MPI_SUCCESS;
 }
 
 int

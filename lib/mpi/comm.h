@@ -71,6 +71,10 @@ struct ft_mpi_topo {
 #define FT_MPI_CTX_OWN_NONE	UINT32_MAX
 
 uint32_t ft__mpi_ctx_own(void);
+/* Count calls so that the next index ft__mpi_ctx_own gives is above
+ * idx (a replacement process of FT-MPI's REBUILD, whose dead
+ * incarnation drew indices up to there). */
+void	 ft__mpi_ctx_own_above(uint32_t idx);
 
 /*
  * ULFM's state of a communicator (ulfm.c), made on first use: its
@@ -107,6 +111,16 @@ struct ft_mpi_comm {
 	uint32_t		*rworld;
 	MPI_Comm		 local;
 	struct ft_mpi_ulfm	*ulfm;		/* or NULL */
+	/*
+	 * FT-MPI (ftmpi.c, ft-ftmpi(3)): this communicator's modes
+	 * (enum ft_ftmpi_comm, _msg; 0: the job's), inherited by the
+	 * communicators made from it.  A BLANK communicator with holes
+	 * runs its collectives on live, a hidden one of its live members
+	 * that it owns.
+	 */
+	int			 ftmpi_comm, ftmpi_msg;
+	MPI_Comm		 live;
+	uint32_t		 ulfm_born;	/* failures known when made */
 };
 
 /* Is c (a live communicator) an intercommunicator? */
@@ -172,6 +186,20 @@ void	 ft__mpi_comm_release(MPI_Comm);
  */
 MPI_Comm ft__mpi_comm_new(MPI_Comm parent, uint32_t ctx, const uint32_t *world,
 	    int n, int rank);
+/*
+ * FT-MPI (ftmpi.c).  comm_finish ends a duplicate c of comm as
+ * MPI_Comm_dup does (topology, attributes copied; c destroyed on
+ * failure) and sets *newcomm; an MPI class, already reported.
+ * comm_hide makes c one the application cannot name (a BLANK
+ * communicator's live one), and comm_drop_hidden frees such a one.
+ */
+int	 ft__mpi_comm_finish(const char *call, MPI_Comm comm, MPI_Comm c,
+	    MPI_Comm *newcomm);
+void	 ft__mpi_comm_hide(MPI_Comm c);
+/* Call fn on MPI_COMM_WORLD and on every communicator the application
+ * holds. */
+void	 ft__mpi_comm_each(void (*fn)(MPI_Comm));
+void	 ft__mpi_comm_drop_hidden(MPI_Comm c);
 
 /*
  * The local half of MPI_Comm_dup on an intracommunicator (used by

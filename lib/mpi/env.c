@@ -82,6 +82,7 @@ on_view(const struct ft_hdr *h, const uint8_t *body)
 	else if (ft_pt_view(ft__mpi.pt, v.dead, v.ndead) != 0)
 		/* The launcher ends the job: every copy of a rank is gone. */
 		ft_info("a rank has no replica left");
+	ft__mpi.views++;
 	free(v.dead);
 }
 
@@ -266,7 +267,9 @@ init_common(void)
 	if ((proto = ft_proto_find(ft__mpi.singleton ? "none" :
 	    ft__mpi.env.proto)) == NULL)
 		ft__mpi_abort(FT_EXIT_USAGE, "unknown fault-tolerance protocol");
-	ft__mpi.ulfm = strcmp(proto->name, "ulfm") == 0;
+	ft__mpi.ulfm = strcmp(proto->name, "ulfm") == 0 ||
+	    strcmp(proto->name, "ftmpi") == 0;
+	ft__mpi_ftmpi_init();
 	/* ftrun --initial-errhandler, as Open MPI's mpiexec (MPI-4.0
 	 * mpi_initial_errhandler); ftrun checked the name. */
 	if ((s = getenv("FT_INITIAL_ERRHANDLER")) != NULL) {
@@ -547,6 +550,7 @@ void
 ft__mpi_poll(void)
 {
 	(void)ft_pt_progress(ft__mpi.pt, 0);
+	ft__mpi_ftmpi_tick();
 	hb_publish(0);
 }
 
@@ -567,6 +571,7 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 
 		if (ft_pt_progress(ft__mpi.pt, spin ? 0 : 100) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "progress failed");
+		ft__mpi_ftmpi_tick();
 		if (spin && ft__mpi.oversubscribed)
 			sched_yield();
 	}

@@ -27,7 +27,9 @@ void
 ft__coll_init(struct ft_coll_sched *s, MPI_Comm comm, const char *call)
 {
 	memset(s, 0, offsetof(struct ft_coll_sched, isteps));
-	s->comm = comm;
+	s->comm = ft__mpi_ftmpi_coll_comm(comm);
+	if (s->comm != comm)
+		s->holes = comm;
 	s->call = call;
 	s->steps = s->isteps;
 	s->capsteps = FT_COLL_INLINE_STEPS;
@@ -297,6 +299,26 @@ do_copy(const struct ft_coll_step *st)
 }
 
 /*
+ * FT-MPI: a step with a member known failed fails at once, without a
+ * transfer: a new process may run in its place (REBUILD), which is no
+ * member of this communicator and would never answer.
+ */
+static void
+fail_step(struct ft_coll_sched *s)
+{
+	if (s->err == 0 || s->err == MPI_ERR_TRUNCATE)
+		s->err = MPIX_ERR_PROC_FAILED;
+}
+
+/* ULFM: has a step failed because a process did? */
+static int
+poisoned(const struct ft_coll_sched *s)
+{
+	return ft__mpi.ulfm && (s->err == MPIX_ERR_PROC_FAILED ||
+	    s->err == MPIX_ERR_REVOKED);
+}
+
+/*
  * Start the steps of the next round: transfers go out, local steps run
  * at once.  Stops after the round's end if it started a transfer.
  * Returns an MPI error class; a transfer that failed to start is not
@@ -318,11 +340,21 @@ round_start(struct ft_coll_sched *s)
 				return MPI_SUCCESS;
 			break;
 		case FT_CS_SEND:
+			if (ft__mpi_ftmpi_gone(st->comm, st->peer)) {
+				fail_step(s);
+				break;
+			}
 			r = &s->reqs[s->nreqs];
 			ft__mpi_req_init(r, FT_MPI_REQ_SEND, s->comm);
-			rc = ft__mpi_isend_ctx(s->call, st->src, st->count,
-			    st->type, st->peer, st->tag, st->comm,
-			    st->comm->ctx + 1, r);
+			/*
+			 * ULFM: past a failed step the data is not whole;
+			 * an empty message tells the peer so (round_finish)
+			 * rather than let it take a wrong result for a
+			 * right one before it hears of the failure.
+			 */
+			rc = ft__mpi_isend_ctx(s->call, st->src,
+			    poisoned(s) ? 0 : st->count, st->type, st->peer,
+			    st->tag, st->comm, st->comm->ctx + 1, r);
 			if (rc != MPI_SUCCESS) {
 				ft__mpi_req_cleanup(r);
 				return rc;
@@ -330,6 +362,10 @@ round_start(struct ft_coll_sched *s)
 			s->nreqs++;
 			break;
 		case FT_CS_RECV:
+			if (ft__mpi_ftmpi_gone(st->comm, st->peer)) {
+				fail_step(s);
+				break;
+			}
 			r = &s->reqs[s->nreqs];
 			ft__mpi_req_init(r, FT_MPI_REQ_RECV, s->comm);
 			rc = ft__mpi_irecv_ctx(s->call, st->dst, st->count,
@@ -386,6 +422,12 @@ round_finish(struct ft_coll_sched *s)
 		if ((cls = ft__mpi_ulfm_class(r->pt.st.error)) != 0 &&
 		    (s->err == 0 || s->err == MPI_ERR_TRUNCATE))
 			s->err = cls;
+		/* ULFM: an empty message where data was due: the sender's
+		 * collective failed before (round_start). */
+		if (ft__mpi.ulfm && r->kind == FT_MPI_REQ_RECV &&
+		    r->pt.st.error == 0 && r->pt.st.msglen == 0 &&
+		    r->pt.cap > 0 && (s->err == 0 || s->err == MPI_ERR_TRUNCATE))
+			s->err = MPIX_ERR_PROC_FAILED;
 		ft__mpi_req_cleanup(r);
 	}
 	s->nreqs = 0;
@@ -574,6 +616,12 @@ ft__coll_post(struct ft_coll_sched *s, MPI_Request *req)
 		free(s);
 		return rc;
 	}
+	if ((rc = ft__mpi_ftmpi_check(s->holes != NULL ? s->holes : s->comm,
+	    s->call, -1)) != MPI_SUCCESS) {
+		ft__coll_release(s);
+		free(s);
+		return rc;
+	}
 	if ((r = ft__mpi_req_new(FT_MPI_REQ_COLL, s->comm)) == NULL) {
 		rc = ft__mpi_err(s->comm, MPI_ERR_NO_MEM, s->call,
 		    "out of memory");
@@ -629,6 +677,9 @@ ft__coll_run(struct ft_coll_sched *s)
 	if (ft__mpi_ulfm_revoked(s->comm))
 		return ft__mpi_err(s->comm, MPIX_ERR_REVOKED, s->call,
 		    "the communicator is revoked");
+	if ((rc = ft__mpi_ftmpi_check(s->holes != NULL ? s->holes : s->comm,
+	    s->call, -1)) != MPI_SUCCESS)
+		return rc;
 	if (nbc_head != NULL)
 		ft__mpi_wait(comm_idle, s);
 	while (s->pc < s->nsteps) {

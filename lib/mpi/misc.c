@@ -92,6 +92,15 @@ ft__mpi_ctx_own(void)
 	return idx < IDUP_IDX_LIMIT ? (uint32_t)idx : FT_MPI_CTX_OWN_NONE;
 }
 
+void
+ft__mpi_ctx_own_above(uint32_t idx)
+{
+	uint64_t calls = (uint64_t)idx / ft__mpi.env.universe + 1;
+
+	if (calls > idup_calls)
+		idup_calls = calls > UINT32_MAX ? UINT32_MAX : (uint32_t)calls;
+}
+
 int
 PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {

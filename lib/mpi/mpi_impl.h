@@ -109,7 +109,13 @@ struct ft_mpi_state {
 	int			 spin_us;
 	int			 oversubscribed;
 	int			 heartbeat;	/* a thread beats for us */
-	int			 ulfm;		/* ftrun --ft ulfm */
+	int			 ulfm;		/* ftrun --ft ulfm (or ftmpi) */
+	/* ftrun --ft ftmpi: the job's modes (ft-ftmpi(3)); replacement:
+	 * a process of REBUILD that has not joined MPI_COMM_WORLD yet. */
+	int			 ftmpi, ftmpi_comm, ftmpi_msg;
+	int			 replacement;
+	uint32_t		 ftmpi_known;	/* failures seen by ftmpi_tick */
+	uint32_t		 views;		/* the launcher's views taken */
 	/* ftrun --inject ...,after-sends=N: die after N sends. */
 	uint64_t		 kill_after, sends;
 	int			 kill_signal;
@@ -290,6 +296,63 @@ int	 ft__mpi_ulfm_revoked(MPI_Comm);
 int	 ft__mpi_ulfm_nfailed(MPI_Comm);
 int	 ft__mpi_ulfm_unacked(MPI_Comm);
 void	 ft__mpi_ulfm_free(MPI_Comm);
+
+/*
+ * FT-MPI's modes (ftmpi.c), all no-ops unless ft__mpi.ftmpi.
+ * ftmpi_init reads the job's modes at MPI_Init.  ftmpi_check is the
+ * check of an operation on comm naming peer (-1: none, a collective):
+ * ABORT ends the job, NOP fails an operation on a communicator in error
+ * (a failure not recovered), BLANK fails one naming a hole with
+ * MPI_ERR_RANK; it returns an MPI class, already reported.
+ * ftmpi_pending says whether a pending request r must stop waiting (NOP:
+ * its communicator is in error, and is revoked so that every pending
+ * operation on it fails).  ftmpi_dup is MPI_Comm_dup on an
+ * intracommunicator: the recovery.  ftmpi_set_info and _get_info take
+ * and give the info keys "ft_comm_mode" and "ft_msg_mode".
+ * ftmpi_coll_comm gives the communicator a collective on comm runs on
+ * (its live one, for a BLANK communicator with holes).
+ */
+void	 ft__mpi_ftmpi_init(void);
+/*
+ * After a progress pass: a failure puts every communicator holding the
+ * failed process in error; those in message mode NOP are revoked, so
+ * that every operation pending on them, at every member, fails.
+ */
+void	 ft__mpi_ftmpi_tick(void);
+int	 ft__mpi_ftmpi_check(MPI_Comm, const char *call, int peer);
+int	 ft__mpi_ftmpi_pending(struct ft_mpi_req *);
+int	 ft__mpi_ftmpi_dup(MPI_Comm, const char *call, MPI_Comm *newcomm);
+int	 ft__mpi_ftmpi_set_info(MPI_Comm, MPI_Info, const char *call);
+int	 ft__mpi_ftmpi_get_info(MPI_Comm, MPI_Info);
+MPI_Comm ft__mpi_ftmpi_coll_comm(MPI_Comm);
+/* Is rank peer of comm a member known failed (FT-MPI jobs only)? */
+int	 ft__mpi_ftmpi_gone(MPI_Comm, int peer);
+void	 ft__mpi_ftmpi_free(MPI_Comm);
+/*
+ * ULFM's pieces FT-MPI's recovery uses (ulfm.c).  ulfm_decide runs an
+ * agreement on comm (as shrink) and gives the failed members decided (a
+ * bitmap of comm->size bits, the caller's) and the context index
+ * agreed among those proposed (ctxv).  ulfm_absorb makes comm's list
+ * of failed members what the protocol says now, counting every member
+ * dead now as acknowledged when acked (BLANK's holes), and forgetting
+ * those that run again (REBUILD).  ulfm_alive says whether world rank
+ * w is alive (a replacement is, once it runs).
+ */
+int	 ft__mpi_ulfm_decide(MPI_Comm, const char *call, uint32_t propose,
+	    uint8_t *failed, uint32_t *ctxv);
+int	 ft__mpi_ulfm_absorb(MPI_Comm, int acked);
+/*
+ * REBUILD: comm's failed members are exactly the world ranks w[n] that
+ * are its members (those not rebuilt yet), none acknowledged; later
+ * failures add to them.  ulfm_failed gives comm's failed members now
+ * (*n of them; valid until the next call on comm).
+ */
+int	 ft__mpi_ulfm_keep(MPI_Comm, const uint32_t *w, int n);
+/* FT-MPI: how many failures this process knew of (a new communicator's
+ * ulfm_born); 0 in other jobs. */
+uint32_t ft__mpi_ulfm_known(void);
+const uint32_t *ft__mpi_ulfm_failed(MPI_Comm, int *n);
+int	 ft__mpi_ulfm_alive(uint32_t w);
 
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;

@@ -126,6 +126,9 @@ struct ft_coll_sched {
 	struct ft_mpi_req	*req;
 	struct ft_coll_sched	*next, *prev;
 	int			 linked, started;
+	/* FT-MPI's BLANK: the communicator named, when comm is its live
+	 * members (ftmpi.c); else NULL. */
+	MPI_Comm		 holes;
 	struct ft_coll_step	 isteps[FT_COLL_INLINE_STEPS];
 	struct ft_mpi_req	 ireqs[FT_COLL_INLINE_REQS];
 	_Alignas(max_align_t) unsigned char arena[FT_COLL_ARENA];

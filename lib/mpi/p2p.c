@@ -41,7 +41,7 @@ check_args(const char *call, const void *buf, int count, MPI_Datatype type,
 	if (ft__mpi.ulfm && ft__mpi_ulfm_revoked(comm))
 		return ft__mpi_err(comm, MPIX_ERR_REVOKED, call,
 		    "the communicator is revoked");
-	return MPI_SUCCESS;
+	return ft__mpi_ftmpi_check(comm, call, peer);
 }
 
 /* See mpi_impl.h. */
@@ -123,7 +123,7 @@ static int	mreq_done(struct ft_mpi_req *);
 static int
 ready(struct ft_mpi_req *r)
 {
-	return mreq_done(r) || any_pending(r);
+	return mreq_done(r) || any_pending(r) || ft__mpi_ftmpi_pending(r);
 }
 
 static int

@@ -89,12 +89,33 @@ update(MPI_Comm comm)
 		return u;
 	for (; u->seen < x.ndead; u->seen++) {
 		w = x.dead[u->seen];
+		/*
+		 * FT-MPI's REBUILD: a process that failed before comm was
+		 * made and runs again (a new one in its place) is no
+		 * failure of comm.  One that failed since is, whatever
+		 * runs in its place now.
+		 */
+		if (ft__mpi.ftmpi && u->seen < comm->ulfm_born &&
+		    ft__mpi_ulfm_alive(w))
+			continue;
 		if (member_index(comm->world, comm->size, w) >= 0 ||
 		    (FT_MPI_INTER(comm) &&
 		    member_index(comm->rworld, comm->rsize, w) >= 0))
 			failed_add(u, w);
 	}
 	return u;
+}
+
+/* See mpi_impl.h. */
+uint32_t
+ft__mpi_ulfm_known(void)
+{
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+
+	if (!ft__mpi.ftmpi || ft__mpi.pt == NULL ||
+	    ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return 0;
+	return x.ndead;
 }
 
 int
@@ -275,6 +296,9 @@ struct agreement {
 	int		*flag;		/* agree: the caller's */
 	MPI_Comm	*newcomm;	/* shrink: the caller's */
 	uint8_t		*failed;	/* the decision's, n bits */
+	/* decide (FT-MPI's recovery): the caller's, for the decision */
+	uint8_t		*dfailed;
+	uint32_t	*dctxv;
 	const char	*call;
 };
 
@@ -334,7 +358,11 @@ agree_advance(struct ft_mpi_req *r)
 		for (i = 0; i < a->comm->size; i++)
 			if ((a->failed[i / 8] >> (i % 8)) & 1)
 				failed_add(u, a->comm->world[i]);
-	if (a->newcomm != NULL) {
+	if (a->dfailed != NULL) {
+		memcpy(a->dfailed, a->failed, ((size_t)a->comm->size + 7) / 8);
+		*a->dctxv = x.ctxv;
+		r->err = MPI_SUCCESS;
+	} else if (a->newcomm != NULL) {
 		rc = shrink_make(a, x.ctxv);
 		r->err = rc;
 	} else {
@@ -363,10 +391,21 @@ agree_release(struct ft_mpi_req *r)
 	r->state = NULL;
 }
 
+static int	agree_start_x(MPI_Comm, const char *, int *, MPI_Comm *,
+		    const struct agreement *, MPI_Request *);
+
 /* Start an agreement on comm: flag (agree) or newcomm (shrink). */
 static int
 agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
     MPI_Request *req)
+{
+	return agree_start_x(comm, call, flag, newcomm, NULL, req);
+}
+
+/* The same; with d, a decision for FT-MPI's recovery (ulfm_decide). */
+static int
+agree_start_x(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
+    const struct agreement *d, MPI_Request *req)
 {
 	struct ft_ext x = { .op = FT_EXT_AGREE };
 	struct ft_mpi_ulfm *u;
@@ -383,7 +422,7 @@ agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 		return ft__mpi_err(comm, MPI_ERR_COMM, call, "not on an "
 		    "intercommunicator (ft implements agreement and shrink "
 		    "on intracommunicators)");
-	if ((flag == NULL && newcomm == NULL) || req == NULL)
+	if ((flag == NULL && newcomm == NULL && d == NULL) || req == NULL)
 		return ft__mpi_err(comm, MPI_ERR_ARG, call, "NULL argument");
 	nb = ((size_t)comm->size + 7) / 8;
 	if ((u = update(comm)) == NULL ||
@@ -400,6 +439,10 @@ agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	a->flag = flag;
 	a->newcomm = newcomm;
 	a->call = call;
+	if (d != NULL) {
+		a->dfailed = d->dfailed;
+		a->dctxv = d->dctxv;
+	}
 	ft__mpi_comm_hold(comm);
 	r->advance = agree_advance;
 	r->release = agree_release;
@@ -425,7 +468,8 @@ agree_start(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	x.me = (uint32_t)comm->rank;
 	x.flag = flag != NULL ? (uint32_t)*flag : ~0u;
 	/* Shrink: an id of our own, in case the agreement picks it. */
-	x.ctxv = newcomm != NULL ? ft__mpi_ctx_own() : 0;
+	x.ctxv = newcomm != NULL ? ft__mpi_ctx_own() : d != NULL ?
+	    *d->dctxv : 0;
 	x.failed = a->failed;
 	x.acked = acked;
 	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {
@@ -452,6 +496,89 @@ agree_block(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm)
 	    MPI_SUCCESS)
 		return rc;
 	return ft__mpi_wait_one(call, &req, MPI_STATUS_IGNORE);
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ulfm_decide(MPI_Comm comm, const char *call, uint32_t propose,
+    uint8_t *failed, uint32_t *ctxv)
+{
+	struct agreement d = { .dfailed = failed, .dctxv = ctxv };
+	MPI_Request req;
+	int rc;
+
+	*ctxv = propose;
+	if ((rc = agree_start_x(comm, call, NULL, NULL, &d, &req)) !=
+	    MPI_SUCCESS)
+		return rc;
+	return ft__mpi_wait_one(call, &req, MPI_STATUS_IGNORE);
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ulfm_alive(uint32_t w)
+{
+	struct ft_ext x = { .op = FT_EXT_ALIVE };
+
+	x.me = w;
+	return ft_pt_ext(ft__mpi.pt, &x) == 0 && x.result;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ulfm_absorb(MPI_Comm comm, int acked)
+{
+	struct ft_mpi_ulfm *u;
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+	uint32_t k;
+
+	if ((u = state(comm)) == NULL)
+		return -1;
+	/* A new context: its agreements are numbered from 0. */
+	u->nfailed = u->nacked = 0;
+	u->revoked = 0;
+	u->seq = 0;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return -1;
+	/* The list may name a process twice: dead, run again, dead. */
+	for (k = 0; k < x.ndead; k++)
+		if (member_index(comm->world, comm->size, x.dead[k]) >= 0 &&
+		    !ft__mpi_ulfm_alive(x.dead[k]))
+			failed_add(u, x.dead[k]);
+	u->seen = x.ndead;
+	if (acked)
+		u->nacked = u->nfailed;
+	return 0;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ulfm_keep(MPI_Comm comm, const uint32_t *w, int n)
+{
+	struct ft_mpi_ulfm *u;
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+	int k;
+
+	if ((u = state(comm)) == NULL || ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return -1;
+	u->nfailed = u->nacked = 0;
+	u->revoked = 0;
+	u->seq = 0;
+	u->seen = x.ndead;
+	for (k = 0; k < n; k++)
+		if (member_index(comm->world, comm->size, w[k]) >= 0)
+			failed_add(u, w[k]);
+	return 0;
+}
+
+/* See mpi_impl.h. */
+const uint32_t *
+ft__mpi_ulfm_failed(MPI_Comm comm, int *n)
+{
+	struct ft_mpi_ulfm *u = update(comm);
+
+	*n = u != NULL ? u->nfailed : 0;
+	return u != NULL ? u->failed : NULL;
 }
 
 int

@@ -14,6 +14,7 @@ static const struct ft_proto_ops *const registry[] = {
 	&ft__proto_none,
 	&ft__proto_replicate,
 	&ft__proto_ulfm,
+	&ft__proto_ftmpi,
 	&ft__proto_vlog,
 	&ft__proto_coord,
 };

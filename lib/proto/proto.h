@@ -328,6 +328,19 @@ enum ft_ext_op {
 	FT_EXT_CKPT_MARKERS,
 	FT_EXT_CKPT_READY,
 	FT_EXT_CKPT_ABANDON,
+	/* FT-MPI's REBUILD (protocol "ftmpi", ft-ftmpi(3)) appends: */
+	/* result: 1 when process me is not known dead (a replacement of
+	 * it counts as alive once the revive hook ran). */
+	FT_EXT_ALIVE,
+	/* Send FTMPI_JOIN { ctx, ctxv, seq, dead } to the n processes
+	 * members[] (replacements): ctx and ctxv are the context pairs of
+	 * the rebuilt world and of its duplicate, seq the floor of their
+	 * own context ids, dead[ndead] the processes of the world still
+	 * failed.  A member that is dead again is skipped. */
+	FT_EXT_JOIN_SEND,
+	/* result: 1 once a JOIN came (the first one is kept), with ctx,
+	 * ctxv, seq and dead[ndead] as sent (valid until fini). */
+	FT_EXT_JOIN_TEST,
 };
 
 struct ft_ext {
@@ -453,6 +466,13 @@ struct ft_proto_ops {
 	 * deadline passed).  Runs in a progress pass, before tick.
 	 */
 	void	(*io)(struct ft_proto *, short revents);
+	/*
+	 * FT-MPI's REBUILD (issue 17) appends.  Process proc, which a view
+	 * said dead, runs again as a new incarnation (the launcher's
+	 * REVIVE, ft_pt_revive): it is alive from now on, until a later
+	 * view says otherwise.  May be NULL.
+	 */
+	void	(*revive)(struct ft_proto *, uint32_t proc);
 };
 
 struct ft_proto {
@@ -504,6 +524,7 @@ int	 ft_proto_deliver(struct ft_proto *, const struct ft_msg *);
 extern const struct ft_proto_ops ft__proto_none;
 extern const struct ft_proto_ops ft__proto_replicate;
 extern const struct ft_proto_ops ft__proto_ulfm;
+extern const struct ft_proto_ops ft__proto_ftmpi;
 extern const struct ft_proto_ops ft__proto_vlog;
 extern const struct ft_proto_ops ft__proto_coord;
 /* Issue 16: not in the registry (ftrun --ft cannot name it). */

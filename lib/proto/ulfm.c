@@ -130,6 +130,10 @@ struct ulfm {
 	size_t		 early_bytes;
 	struct floor	*floors;
 	size_t		 nfloors, capfloors;
+	/* "ftmpi": the first FTMPI_JOIN that came (a replacement's). */
+	int		 joined;
+	struct ft_msg_ftmpi_join join;
+	uint32_t	*join_failed;	/* join.n of them */
 };
 
 #define NONE	UINT32_MAX
@@ -208,6 +212,7 @@ ulfm_fini(struct ft_proto *p)
 	free(u->order);
 	free(u->revoked);
 	free(u->floors);
+	free(u->join_failed);
 }
 
 /*
@@ -740,6 +745,69 @@ revoke(struct ft_proto *p, const struct ft_msg_revoke *m)
 	ft_wbuf_release(&wb);
 }
 
+/*
+ * FT-MPI's REBUILD ("ftmpi").  A replacement process waits, in its first
+ * MPI_Comm_dup of MPI_COMM_WORLD, for the survivors' JOIN; only the
+ * first counts (every survivor's leader sends the same).
+ */
+static int
+on_join(struct ft_proto *p, const uint8_t *body, size_t len)
+{
+	struct ulfm *u = p->priv;
+	struct ft_msg_ftmpi_join m;
+
+	uint32_t i;
+
+	if (ft_msg_ftmpi_join_decode(body, len, &m) != 0)
+		return -1;
+	if (u->joined)
+		return 0;
+	if (m.n > 0 && (u->join_failed = reallocarray(NULL, m.n,
+	    sizeof(*u->join_failed))) == NULL)
+		return -1;
+	for (i = 0; i < m.n; i++)
+		u->join_failed[i] = ft_msg_ftmpi_join_failed(&m, i);
+	u->join = m;
+	u->join.raw = NULL;
+	u->join.failed = u->join_failed;
+	u->joined = 1;
+	return 0;
+}
+
+static int
+join_send(struct ft_proto *p, const struct ft_ext *x)
+{
+	struct ulfm *u = p->priv;
+	struct ft_msg_ftmpi_join m = { x->ctx, x->ctxv, x->seq, x->ndead,
+	    x->dead, NULL };
+	struct ft_wbuf wb;
+	uint32_t k;
+	int rc = 0;
+
+	ft_wbuf_init(&wb);
+	if (ft_msg_ftmpi_join_encode(&wb, p->conf.proc, &m) != 0) {
+		ft_wbuf_release(&wb);
+		return -1;
+	}
+	for (k = 0; k < x->n; k++)
+		/* Dead again: the next recovery deals with it. */
+		if (!is_dead(u, x->members[k]) && p->core->send_frame(p->cookie,
+		    x->members[k], &wb) != 0 && errno != ECONNRESET)
+			rc = -1;
+	ft_wbuf_release(&wb);
+	return rc;
+}
+
+/* A dead process runs again (ft_pt_revive): alive until a view says. */
+static void
+ulfm_revive(struct ft_proto *p, uint32_t proc)
+{
+	struct ulfm *u = p->priv;
+
+	if (is_dead(u, proc))
+		u->dead[proc / 8] &= (uint8_t)~(1u << (proc % 8));
+}
+
 static int
 ulfm_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
     const uint8_t *body)
@@ -758,6 +826,12 @@ ulfm_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 		rc = on_agree(p, proc, body, len);
 		settle(p);
 		return rc;
+	case FT_MSG_FTMPI_JOIN:
+		if (p->ops != &ft__proto_ftmpi) {
+			errno = EPROTO;
+			return -1;
+		}
+		return on_join(p, body, len);
 	default:
 		errno = EPROTO;
 		return -1;
@@ -850,9 +924,18 @@ agree_join(struct ft_proto *p, struct ft_ext *x)
 	a->acc.ctxv = x->ctxv;
 	memcpy(a->acc.failed, x->failed, nb);
 	memcpy(a->acc.acked, x->acked, nb);
-	for (k = 0; k < x->n; k++)
+	for (k = 0; k < x->n; k++) {
 		if (is_dead(u, a->members[k]))
 			bit_set(a->acc.failed, k);
+		/*
+		 * A member the caller counts failed stays out of this
+		 * agreement, though it may run again by now: a replacement
+		 * of FT-MPI's REBUILD takes no part in the agreement that
+		 * rebuilds its communicator.
+		 */
+		if (bit(x->failed, k))
+			bit_set(a->bm[BM_GONE], k);
+	}
 	if (x->n % 8 != 0) {
 		/* The bits past n travel as zeros. */
 		a->acc.failed[nb - 1] &= (uint8_t)((1u << (x->n % 8)) - 1);
@@ -927,6 +1010,23 @@ ulfm_ext(struct ft_proto *p, struct ft_ext *x)
 		for (a = u->agrs; a != NULL; a = a->next)
 			x->result++;
 		return 0;
+	case FT_EXT_ALIVE:
+		x->result = !is_dead(u, x->me);
+		return 0;
+	case FT_EXT_JOIN_SEND:
+		if (p->ops != &ft__proto_ftmpi)
+			break;
+		return join_send(p, x);
+	case FT_EXT_JOIN_TEST:
+		if (p->ops != &ft__proto_ftmpi)
+			break;
+		x->result = u->joined;
+		x->ctx = u->join.wctx;
+		x->ctxv = u->join.dctx;
+		x->seq = u->join.own;
+		x->dead = u->join_failed;
+		x->ndead = u->join.n;
+		return 0;
 	default:
 		break;		/* another protocol's (coord) */
 	}
@@ -944,4 +1044,24 @@ const struct ft_proto_ops ft__proto_ulfm = {
 	.frame = ulfm_frame,
 	.view = ulfm_view,
 	.ext = ulfm_ext,
+};
+
+/*
+ * "ftmpi": FT-MPI's modes (ft-ftmpi(3)) over the same machinery.  The
+ * MPI layer keeps the modes; below it, the one difference is REBUILD:
+ * the launcher starts a dead process again as the same process id
+ * (FT_PROTO_RESTARTS, as for vlog), and the survivors tell it the
+ * rebuilt world's context ids (FTMPI_JOIN).
+ */
+const struct ft_proto_ops ft__proto_ftmpi = {
+	.abi = FT_PROTO_ABI,
+	.name = "ftmpi",
+	.privsize = sizeof(struct ulfm),
+	.flags = FT_PROTO_FAILS | FT_PROTO_RESTARTS,
+	.init = ulfm_init,
+	.fini = ulfm_fini,
+	.frame = ulfm_frame,
+	.view = ulfm_view,
+	.ext = ulfm_ext,
+	.revive = ulfm_revive,
 };

@@ -2994,6 +2994,8 @@ ft_pt_revive(struct ft_pt *pt, uint32_t q, const struct ft_rank_addr *addr)
 	memset(&pt->procs[q], 0, sizeof(pt->procs[q]));
 	pt->table[q] = *addr;
 	pt->reap_due = 1;
+	if (pt->proto.ops->revive != NULL)
+		pt->proto.ops->revive(&pt->proto, q);
 	return 0;
 }
 

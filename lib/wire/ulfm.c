@@ -151,3 +151,57 @@ ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
 	m->acks = bm[3];
 	return ft__decode_done(&r);
 }
+
+/* FTMPI_JOIN: three context words, both pairs even, and a list. */
+int
+ft_msg_ftmpi_join_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_ftmpi_join *m)
+{
+	size_t s;
+	uint32_t i;
+
+	if (m->wctx % 2 != 0 || m->dctx % 2 != 0 || m->wctx == m->dctx ||
+	    m->n > FT_WIRE_MAX_RANKS) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = ft__frame_begin(b, FT_MSG_FTMPI_JOIN, sender, 0);
+	ft_put32(b, m->wctx);
+	ft_put32(b, m->dctx);
+	ft_put32(b, m->own);
+	ft_put32(b, m->n);
+	for (i = 0; i < m->n; i++)
+		ft_put32(b, m->failed != NULL ? m->failed[i] :
+		    ft_msg_ftmpi_join_failed(m, i));
+	return ft__frame_end(b, s);
+}
+
+int
+ft_msg_ftmpi_join_decode(const uint8_t *p, size_t len,
+    struct ft_msg_ftmpi_join *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->wctx = ft_get32(&r);
+	m->dctx = ft_get32(&r);
+	m->own = ft_get32(&r);
+	m->n = ft_get32(&r);
+	m->failed = NULL;
+	m->raw = NULL;
+	if (r.err == 0 && (m->wctx % 2 != 0 || m->dctx % 2 != 0 ||
+	    m->wctx == m->dctx || m->n > FT_WIRE_MAX_RANKS ||
+	    (size_t)m->n * 4 != r.len - r.off))
+		r.err = EPROTO;
+	if (r.err == 0) {
+		m->raw = p + r.off;
+		r.off = r.len;
+	}
+	return ft__decode_done(&r);
+}
+
+uint32_t
+ft_msg_ftmpi_join_failed(const struct ft_msg_ftmpi_join *m, uint32_t i)
+{
+	return ft_rd32(m->raw + (size_t)i * 4);
+}

@@ -94,6 +94,8 @@ enum ft_msg_type {
 	/* ULFM (protocol "ulfm", lib/proto/ulfm.c): rank to rank. */
 	FT_MSG_ULFM_REVOKE = 96,
 	FT_MSG_ULFM_AGREE = 97,
+	/* FT-MPI's REBUILD (protocol "ftmpi"): a survivor to a replacement. */
+	FT_MSG_FTMPI_JOIN = 98,
 	/* Ranks (and tools) <-> the event logger (ftlog serve). */
 	FT_MSG_LOG_APPEND = 112,
 	FT_MSG_LOG_ACK = 113,
@@ -618,6 +620,31 @@ struct ft_msg_agree {
 int	 ft_msg_agree_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_agree *);
 int	 ft_msg_agree_decode(const uint8_t *, size_t, struct ft_msg_agree *);
+
+/*
+ * FTMPI_JOIN (ft-ftmpi(3)): the survivors of a communicator rebuilt in
+ * mode REBUILD tell a replacement process, which waits for it in its
+ * first MPI_Comm_dup of MPI_COMM_WORLD, the context ids they agreed on:
+ * wctx for the rebuilt MPI_COMM_WORLD and dctx for the duplicate the
+ * call returns (both even: each is a pair), and own, the index its own
+ * context ids must stay above (those its dead incarnation drew).
+ */
+struct ft_msg_ftmpi_join {
+	uint32_t	 wctx, dctx, own;
+	/* Processes of the world still failed (dead, or started again
+	 * and not joined yet): n of them, at most FT_WIRE_MAX_RANKS. */
+	uint32_t	 n;
+	const uint32_t	*failed;	/* encode: n ids */
+	const uint8_t	*raw;		/* decode: n big-endian words */
+};
+
+int	 ft_msg_ftmpi_join_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_ftmpi_join *);
+int	 ft_msg_ftmpi_join_decode(const uint8_t *, size_t,
+	    struct ft_msg_ftmpi_join *);
+/* raw points into p; ft_msg_ftmpi_join_failed reads id i (< n). */
+uint32_t ft_msg_ftmpi_join_failed(const struct ft_msg_ftmpi_join *,
+	    uint32_t i);
 
 /*
  * Cross-file internals of lib/wire: start a frame (its header reserved),

@@ -532,6 +532,28 @@ enc_agree(struct ft_wbuf *b)
 }
 
 static int
+chk_join(const uint8_t *p, size_t n)
+{
+	struct ft_msg_ftmpi_join m;
+
+	if (ft_msg_ftmpi_join_decode(p, n, &m) != 0)
+		return -1;
+	return m.wctx == 0x80000010u && m.dctx == 0x80000020u &&
+	    m.own == 77 && m.n == 3 && ft_msg_ftmpi_join_failed(&m, 0) ==
+	    s_members[0] && ft_msg_ftmpi_join_failed(&m, 2) ==
+	    s_members[2] ? 0 : 1;
+}
+
+static int
+enc_join(struct ft_wbuf *b)
+{
+	struct ft_msg_ftmpi_join m = { 0x80000010u, 0x80000020u, 77, 3,
+	    s_members, NULL };
+
+	return ft_msg_ftmpi_join_encode(b, SENDER, &m);
+}
+
+static int
 chk_note(const uint8_t *p, size_t n)
 {
 	struct ft_msg_note m;
@@ -860,6 +882,7 @@ static const struct codec {
 	{ "PORT", FT_MSG_PORT, 0, 0, enc_port, chk_port },
 	{ "ULFM_REVOKE", FT_MSG_ULFM_REVOKE, 0, 0, enc_revoke, chk_revoke },
 	{ "ULFM_AGREE", FT_MSG_ULFM_AGREE, 0, 0, enc_agree, chk_agree },
+	{ "FTMPI_JOIN", FT_MSG_FTMPI_JOIN, 0, 0, enc_join, chk_join },
 	{ "VLOG_RESTART", FT_MSG_VLOG_RESTART, 0, 0, enc_vrestart, chk_vseq },
 	{ "VLOG_RESUME", FT_MSG_VLOG_RESUME, 0, 0, enc_vresume, chk_vseq },
 	{ "VLOG_DIGEST", FT_MSG_VLOG_DIGEST, 0, 0, enc_vdigest, chk_vdigest },
@@ -2309,6 +2332,45 @@ test_marker(void)
 	ft_wbuf_release(&b);
 }
 
+/* FTMPI_JOIN: context ids that are not pairs, or one pair twice. */
+static void
+test_ftmpi_join(void)
+{
+	static const uint8_t odd[16] = { 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0,
+	    0, 0, 0, 0 }, same[16] = { 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 0,
+	    0, 0, 0, 0 }, many[20] = { 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 0,
+	    0, 0, 0, 2, 0, 0, 0, 1 };
+	struct ft_msg_ftmpi_join m = { 4, 5, 0, 0, NULL, NULL };
+	struct ft_wbuf b;
+
+	ft_wbuf_init(&b);
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_encode(&b, SENDER, &m) == -1 &&
+	    errno == EINVAL, "FTMPI_JOIN: an odd context is EINVAL");
+	m.dctx = 4;
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_encode(&b, SENDER, &m) == -1 &&
+	    errno == EINVAL, "FTMPI_JOIN: one context twice is EINVAL");
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_decode(odd, sizeof(odd), &m) == -1 &&
+	    errno == EPROTO, "FTMPI_JOIN: decoding an odd context is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_decode(same, sizeof(same), &m) == -1 &&
+	    errno == EPROTO, "FTMPI_JOIN: decoding one context twice is "
+	    "EPROTO");
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_decode(many, sizeof(many), &m) == -1 &&
+	    errno == EPROTO, "FTMPI_JOIN: more ids than the body holds is "
+	    "EPROTO");
+	m.wctx = 2;
+	m.dctx = 4;
+	m.n = FT_WIRE_MAX_RANKS + 1;
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_encode(&b, SENDER, &m) == -1 &&
+	    errno == EINVAL, "FTMPI_JOIN: too many ids is EINVAL");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -2329,5 +2391,6 @@ main(void)
 	test_vlog_digest();
 	test_clock();
 	test_marker();
+	test_ftmpi_join();
 	return t_done();
 }

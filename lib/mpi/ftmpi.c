@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * FT-MPI's communicator and message modes (Fagg and Dongarra, "FT-MPI:
+ * Fault Tolerant MPI", EuroPVM/MPI 2000; ft-ftmpi(3)), under ftrun --ft
+ * ftmpi, built on ULFM's machinery (ulfm.c, lib/proto/ulfm.c): the
+ * failure list, the agreement, the revoke.
+ *
+ * A communicator is in error when one of its members failed and the
+ * failure is not recovered.  Its message mode says what operations on
+ * it do meanwhile: CONT, those with live processes go on (ULFM's
+ * rules); NOP, every one fails, and those pending fail at once (the
+ * communicator is revoked).  The recovery is FT-MPI's: MPI_Comm_dup of
+ * the communicator, by every survivor, which agrees on the failed
+ * members and gives, by the communicator mode:
+ *
+ *   SHRINK   the survivors, renumbered in order;
+ *   BLANK    the same ranks, the failed ones holes: naming one is an
+ *            MPI_ERR_RANK error, collectives run among the others;
+ *   REBUILD  MPI_COMM_WORLD with a new process in each failed rank's
+ *            place (the launcher starts it); other communicators
+ *            shrink, to be made again from MPI_COMM_WORLD;
+ *   ABORT    nothing: the failure ends the job.
+ *
+ * Recovering MPI_COMM_WORLD also recovers the handle MPI_COMM_WORLD in
+ * place, as FT-MPI does, so that a program that names it goes on.  The
+ * agreement's context index k (the largest proposed; each member draws
+ * four in a row, k + i * universe) gives four context pairs: the
+ * duplicate, MPI_COMM_WORLD, and the live communicators of the two
+ * when BLANK leaves holes.
+ */
+#include <stdlib.h>
+
+#include "mpi_impl.h"
+
+/* The context pairs of one recovery, from the agreed index. */
+enum {
+	PAIR_DUP,
+	PAIR_WORLD,
+	PAIR_DUP_LIVE,
+	PAIR_WORLD_LIVE,
+	NPAIRS
+};
+
+static int
+comm_mode(MPI_Comm c)
+{
+	return c->ftmpi_comm != 0 ? c->ftmpi_comm : ft__mpi.ftmpi_comm;
+}
+
+static int
+msg_mode(MPI_Comm c)
+{
+	return c->ftmpi_msg != 0 ? c->ftmpi_msg : ft__mpi.ftmpi_msg;
+}
+
+/*
+ * A new process draws its own context ids (ft__mpi_ctx_own) from a
+ * count of calls that starts where no incarnation before it could have
+ * been: each gets a stride of counts of its own.  The survivors may
+ * still hold communicators, or revoke marks, with the ids its dead
+ * incarnations drew, which it cannot know.
+ */
+static void
+own_ids_past(unsigned long inc)
+{
+	uint64_t U = ft__mpi.env.universe > 0 ? ft__mpi.env.universe : 1;
+	uint64_t stride = (uint64_t)FT_MPI_CTX_OWN_LIMIT / U / 16;
+
+	if (stride > (1u << 20))
+		stride = 1u << 20;
+	if (stride == 0 || inc * stride < 1)
+		return;
+	ft__mpi_ctx_own_above((uint32_t)((inc * stride - 1) * U));
+}
+
+void
+ft__mpi_ftmpi_init(void)
+{
+	const char *s;
+	unsigned long inc;
+	int m;
+
+	if (strcmp(ft__mpi.env.proto, "ftmpi") != 0)
+		return;
+	ft__mpi.ftmpi = 1;
+	ft__mpi.ftmpi_comm = FT_FTMPI_SHRINK;
+	ft__mpi.ftmpi_msg = FT_FTMPI_CONT;
+	/* ftrun checked them. */
+	if ((m = ft_ftmpi_comm_parse(getenv(FT_ENV_FTMPI_COMM))) > 0)
+		ft__mpi.ftmpi_comm = m;
+	if ((m = ft_ftmpi_msg_parse(getenv(FT_ENV_FTMPI_MSG))) > 0)
+		ft__mpi.ftmpi_msg = m;
+	/* A process of REBUILD started in a failed one's place. */
+	if ((s = getenv(FT_ENV_INCARNATION)) != NULL &&
+	    (inc = strtoul(s, NULL, 10)) > 0 && inc < 1024) {
+		ft__mpi.replacement = 1;
+		own_ids_past(inc);
+	}
+}
+
+/* Is rank peer of c a hole: a failure BLANK recovered? */
+static int
+is_hole(MPI_Comm c, int peer)
+{
+	const struct ft_mpi_ulfm *u = c->ulfm;
+	int k;
+
+	if (u == NULL || comm_mode(c) != FT_FTMPI_BLANK)
+		return 0;
+	for (k = 0; k < u->nacked; k++)
+		if (u->failed[k] == c->world[peer])
+			return 1;
+	return 0;
+}
+
+static void FT_NORETURN
+mode_abort(MPI_Comm c)
+{
+	(void)c;
+	ft__mpi_abort(1, "a process of a communicator in mode ABORT failed "
+	    "(--ft ftmpi): ending the job");
+}
+
+int
+ft__mpi_ftmpi_check(MPI_Comm comm, const char *call, int peer)
+{
+	if (!ft__mpi.ftmpi || FT_MPI_INTER(comm))
+		return MPI_SUCCESS;
+	if (peer >= 0 && peer < comm->size && is_hole(comm, peer))
+		return ft__mpi_err(comm, MPI_ERR_RANK, call, "rank %d is a "
+		    "hole: its process failed and the communicator was "
+		    "recovered in mode BLANK", peer);
+	if (!ft__mpi_ulfm_unacked(comm))
+		return MPI_SUCCESS;
+	if (comm_mode(comm) == FT_FTMPI_ABORT)
+		mode_abort(comm);
+	if (msg_mode(comm) == FT_FTMPI_NOP)
+		return ft__mpi_err(comm, MPIX_ERR_PROC_FAILED, call, "the "
+		    "communicator is in error (message mode NOP): recover "
+		    "it with MPI_Comm_dup");
+	return MPI_SUCCESS;
+}
+
+/* Revoke c, and its live communicator, so that all that waits fails. */
+static void
+revoke(MPI_Comm c)
+{
+	if (!ft__mpi_ulfm_revoked(c))
+		(void)PMPIX_Comm_revoke(c);
+	if (c->live != NULL && !ft__mpi_ulfm_revoked(c->live))
+		(void)PMPIX_Comm_revoke(c->live);
+}
+
+static void
+nop_revoke(MPI_Comm c)
+{
+	if (FT_MPI_INTER(c) || msg_mode(c) != FT_FTMPI_NOP ||
+	    !ft__mpi_ulfm_unacked(c))
+		return;
+	revoke(c);
+}
+
+void
+ft__mpi_ftmpi_tick(void)
+{
+	uint32_t n;
+
+	if (!ft__mpi.ftmpi || (n = ft__mpi_ulfm_known()) ==
+	    ft__mpi.ftmpi_known)
+		return;
+	ft__mpi.ftmpi_known = n;
+	ft__mpi_comm_each(nop_revoke);
+}
+
+int
+ft__mpi_ftmpi_pending(struct ft_mpi_req *r)
+{
+	MPI_Comm c = r->comm;
+
+	if (!ft__mpi.ftmpi || r->pt.done || c == MPI_COMM_NULL ||
+	    FT_MPI_INTER(c) || (msg_mode(c) != FT_FTMPI_NOP &&
+	    comm_mode(c) != FT_FTMPI_ABORT) || !ft__mpi_ulfm_unacked(c))
+		return 0;
+	if (comm_mode(c) == FT_FTMPI_ABORT)
+		mode_abort(c);
+	/* Every pending operation on it fails (MPIX_ERR_REVOKED), here
+	 * and at the other members. */
+	revoke(c);
+	return r->pt.done;
+}
+
+int
+ft__mpi_ftmpi_gone(MPI_Comm comm, int peer)
+{
+	const uint32_t *f;
+	int n, k;
+
+	if (!ft__mpi.ftmpi || FT_MPI_INTER(comm) || peer < 0 ||
+	    peer >= comm->size)
+		return 0;
+	f = ft__mpi_ulfm_failed(comm, &n);
+	for (k = 0; k < n; k++)
+		if (f[k] == comm->world[peer])
+			return 1;
+	return 0;
+}
+
+MPI_Comm
+ft__mpi_ftmpi_coll_comm(MPI_Comm comm)
+{
+	if (!ft__mpi.ftmpi || !ft__mpi_comm_ok(comm) || comm->live == NULL)
+		return comm;
+	return comm->live;
+}
+
+void
+ft__mpi_ftmpi_free(MPI_Comm c)
+{
+	if (c->live != NULL) {
+		ft__mpi_comm_drop_hidden(c->live);
+		c->live = NULL;
+	}
+}
+
+/* The survivors of comm: world ranks and our rank among them. */
+static uint32_t *
+survivors(MPI_Comm comm, const uint8_t *failed, int *n, int *me)
+{
+	uint32_t *w;
+	int i;
+
+	if ((w = calloc((size_t)comm->size, sizeof(*w))) == NULL)
+		return NULL;
+	*n = 0;
+	*me = -1;
+	for (i = 0; i < comm->size; i++) {
+		if ((failed[i / 8] >> (i % 8)) & 1)
+			continue;
+		if (i == comm->rank)
+			*me = *n;
+		w[(*n)++] = comm->world[i];
+	}
+	return w;
+}
+
+/* BLANK: the hidden communicator of c's live members, for collectives. */
+static int
+make_live(MPI_Comm c, uint32_t ctx, const uint8_t *failed)
+{
+	uint32_t *w;
+	int n, me;
+
+	if ((w = survivors(c, failed, &n, &me)) == NULL)
+		return MPI_ERR_NO_MEM;
+	if (me < 0 || (c->live = ft__mpi_comm_new(c, ctx, w, n, me)) ==
+	    MPI_COMM_NULL) {
+		free(w);
+		return me < 0 ? MPI_ERR_INTERN : MPI_ERR_NO_MEM;
+	}
+	free(w);
+	c->live->errh = c->errh;
+	ft__mpi_comm_hide(c->live);
+	return MPI_SUCCESS;
+}
+
+/*
+ * MPI_COMM_WORLD recovered in place: members w (n, we being me), its
+ * new context pair, and (BLANK) its holes' live communicator.
+ */
+static int
+world_rebuild(uint32_t *w, int n, int me, uint32_t ctx, int blank,
+    uint32_t livectx, const uint8_t *failed)
+{
+	MPI_Comm world = MPI_COMM_WORLD;
+
+	ft__mpi_ftmpi_free(world);
+	free(world->world);
+	world->world = w;
+	world->size = n;
+	world->rank = me;
+	world->ctx = ctx;
+	if (ft__mpi_ulfm_absorb(world, blank) != 0)
+		return MPI_ERR_NO_MEM;
+	if (blank && failed != NULL)
+		return make_live(world, livectx, failed);
+	return MPI_SUCCESS;
+}
+
+/*
+ * The survivors' JOIN is here, and so is the view the launcher gave us
+ * when we joined the job (ftrun's process_rejoined): the deaths it
+ * names are old news, which JOIN's list of members still failed covers.
+ * The two come on different connections, in either order.
+ */
+static int
+joined(void *arg)
+{
+	struct ft_ext *x = arg;
+
+	x->op = FT_EXT_JOIN_TEST;
+	return ft_pt_ext(ft__mpi.pt, x) == 0 && x->result && ft__mpi.views > 0;
+}
+
+/*
+ * A replacement's first MPI_Comm_dup of MPI_COMM_WORLD: wait for the
+ * survivors' JOIN, take the rebuilt world's context, and make the
+ * duplicate they make.
+ */
+static int
+join(const char *call, MPI_Comm *newcomm)
+{
+	struct ft_ext x;
+	MPI_Comm world = MPI_COMM_WORLD, c;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	ft__mpi_wait(joined, &x);
+	ft__mpi_ctx_own_above(x.seq);
+	world->ctx = x.ctx;
+	if (ft__mpi_ulfm_keep(world, x.dead, (int)x.ndead) != 0 ||
+	    (c = ft__mpi_comm_new(world, x.ctxv, world->world, world->size,
+	    world->rank)) == MPI_COMM_NULL)
+		return ft__mpi_err(world, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	if ((rc = ft__mpi_comm_finish(call, world, c, newcomm)) !=
+	    MPI_SUCCESS)
+		return rc;
+	ft__mpi.replacement = 2;
+	(void)ft__mpi_ulfm_keep(*newcomm, x.dead, (int)x.ndead);
+	ft__mpi.ftmpi_known = UINT32_MAX;
+	return MPI_SUCCESS;
+}
+
+struct wait_alive {
+	MPI_Comm	 comm;
+	const uint8_t	*failed;
+};
+
+/*
+ * Every member the decision names failed runs again: this process has
+ * seen it fail (the launcher's view, which may come after the decision:
+ * others knew first) and then run again (REVIVE, which comes after the
+ * view).  Alive and not yet seen failed is not enough: that is a death
+ * this process has yet to hear of.
+ */
+static int
+all_alive(void *arg)
+{
+	const struct wait_alive *w = arg;
+	const uint32_t *f;
+	int i, k, n, seen;
+
+	f = ft__mpi_ulfm_failed(w->comm, &n);
+	for (i = 0; i < w->comm->size; i++) {
+		if (!((w->failed[i / 8] >> (i % 8)) & 1))
+			continue;
+		for (k = 0, seen = 0; k < n && !seen; k++)
+			seen = f[k] == w->comm->world[i];
+		if (!seen || !ft__mpi_ulfm_alive(w->comm->world[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * REBUILD of MPI_COMM_WORLD at a survivor: wait until the launcher has
+ * a new process in every failed rank's place, and have the lowest
+ * survivor tell them the contexts.
+ */
+static int
+rebuild_wait(MPI_Comm comm, const char *call, const uint8_t *failed,
+    uint32_t k, uint32_t U, const uint32_t *still, int nstill)
+{
+	struct wait_alive wa = { comm, failed };
+	struct ft_ext x = { .op = FT_EXT_JOIN_SEND };
+	uint32_t *to;
+	int i, leader = -1, n = 0, rc = 0;
+
+	ft__mpi_wait(all_alive, &wa);
+	for (i = 0; i < comm->size && leader < 0; i++)
+		if (!((failed[i / 8] >> (i % 8)) & 1))
+			leader = i;
+	if (leader != comm->rank)
+		return MPI_SUCCESS;
+	if ((to = calloc((size_t)comm->size, sizeof(*to))) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	for (i = 0; i < comm->size; i++)
+		if ((failed[i / 8] >> (i % 8)) & 1)
+			to[n++] = comm->world[i];
+	x.members = to;
+	x.n = (uint32_t)n;
+	x.ctx = FT_MPI_CTX_IDUP + 2 * (k + PAIR_WORLD * U);
+	x.ctxv = FT_MPI_CTX_IDUP + 2 * (k + PAIR_DUP * U);
+	x.seq = k + (NPAIRS - 1) * U;
+	x.dead = still;
+	x.ndead = (uint32_t)nstill;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
+		rc = ft__mpi_err(comm, MPI_ERR_INTERN, call, "unable to tell "
+		    "the new processes: %s", strerror(errno));
+	free(to);
+	return rc;
+}
+
+/* comm's failed members that the decision failed does not name. */
+static uint32_t *
+still_failed(MPI_Comm comm, const uint8_t *failed, int *n)
+{
+	const uint32_t *f;
+	uint32_t *out;
+	int nf, i, j, in;
+
+	f = ft__mpi_ulfm_failed(comm, &nf);
+	if ((out = calloc((size_t)nf + 1, sizeof(*out))) == NULL)
+		return NULL;
+	*n = 0;
+	for (j = 0; j < nf; j++) {
+		for (i = 0, in = 0; i < comm->size && !in; i++)
+			in = comm->world[i] == f[j] &&
+			    ((failed[i / 8] >> (i % 8)) & 1);
+		if (!in)
+			out[(*n)++] = f[j];
+	}
+	return out;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
+{
+	MPI_Comm base = comm, c;
+	uint8_t *failed;
+	uint32_t k, first, U = ft__mpi.env.universe, *w = NULL, *still = NULL;
+	int i, nf = 0, n, me, mode, rc, inworld, nstill = 0;
+
+	if (ft__mpi.replacement == 1 && comm == MPI_COMM_WORLD)
+		return join(call, newcomm);
+	mode = comm_mode(comm);
+	inworld = comm == MPI_COMM_WORLD;
+	/* Four indices in a row: the largest proposed names them all. */
+	first = ft__mpi_ctx_own();
+	for (i = 1; i < NPAIRS; i++)
+		(void)ft__mpi_ctx_own();
+	if (first == FT_MPI_CTX_OWN_NONE ||
+	    (uint64_t)first + (uint64_t)(NPAIRS - 1) * U >=
+	    FT_MPI_CTX_OWN_LIMIT)
+		return ft__mpi_err(comm, MPI_ERR_INTERN, call, "no context "
+		    "id is left");
+	if ((failed = calloc(((size_t)comm->size + 7) / 8, 1)) == NULL)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	/*
+	 * A communicator in error: its members still in an operation on
+	 * it (CONT lets them wait for a live process) must come to the
+	 * recovery too, so everything pending on it fails, everywhere.
+	 */
+	if (ft__mpi_ulfm_unacked(comm))
+		revoke(comm);
+	if ((rc = ft__mpi_ulfm_decide(comm, call, first, failed, &k)) !=
+	    MPI_SUCCESS)
+		goto out;
+	for (i = 0; i < comm->size; i++)
+		nf += (failed[i / 8] >> (i % 8)) & 1;
+#define CTX(pair)	(FT_MPI_CTX_IDUP + 2 * (k + (pair) * U))
+	if (nf > 0 && mode == FT_FTMPI_ABORT)
+		mode_abort(comm);
+	if (nf > 0 && mode == FT_FTMPI_REBUILD && !inworld)
+		mode = FT_FTMPI_SHRINK;
+	if (nf > 0 && mode == FT_FTMPI_REBUILD) {
+		/*
+		 * Members failed that this recovery does not rebuild (they
+		 * died after the agreement) stay failed in the rebuilt
+		 * world, at the new processes too, though a new process may
+		 * run in their place already: the next recovery has them.
+		 */
+		if ((still = still_failed(comm, failed, &nstill)) == NULL)
+			goto nomem;
+		if ((rc = rebuild_wait(comm, call, failed, k, U, still,
+		    nstill)) != MPI_SUCCESS)
+			goto out;
+		if ((w = calloc((size_t)comm->size, sizeof(*w))) == NULL)
+			goto nomem;
+		memcpy(w, comm->world, (size_t)comm->size * sizeof(*w));
+		/* MPI_COMM_WORLD owns w from here. */
+		rc = world_rebuild(w, comm->size, comm->rank, CTX(PAIR_WORLD),
+		    0, 0, NULL);
+		w = NULL;
+		if (rc == MPI_SUCCESS &&
+		    ft__mpi_ulfm_keep(MPI_COMM_WORLD, still, nstill) != 0)
+			rc = MPI_ERR_NO_MEM;
+		if (rc != MPI_SUCCESS)
+			goto fail;
+	} else if (nf > 0 && mode == FT_FTMPI_SHRINK) {
+		if ((w = survivors(comm, failed, &n, &me)) == NULL)
+			goto nomem;
+		if (inworld) {
+			rc = world_rebuild(w, n, me, CTX(PAIR_WORLD), 0, 0,
+			    NULL);
+			w = NULL;
+			if (rc != MPI_SUCCESS)
+				goto fail;
+		} else {
+			/* The survivors' communicator is made from w. */
+			if ((c = ft__mpi_comm_new(comm, CTX(PAIR_DUP), w, n,
+			    me)) == MPI_COMM_NULL)
+				goto nomem;
+			free(w);
+			w = NULL;
+			goto finish;
+		}
+	} else if (nf > 0 && inworld) {
+		/* BLANK: the same members, with holes. */
+		if ((w = calloc((size_t)comm->size, sizeof(*w))) == NULL)
+			goto nomem;
+		memcpy(w, comm->world, (size_t)comm->size * sizeof(*w));
+		rc = world_rebuild(w, comm->size, comm->rank, CTX(PAIR_WORLD),
+		    1, CTX(PAIR_WORLD_LIVE), failed);
+		w = NULL;
+		if (rc != MPI_SUCCESS)
+			goto fail;
+	}
+	/* MPI_COMM_WORLD, rebuilt in place, is what the duplicate copies. */
+	base = inworld ? MPI_COMM_WORLD : comm;
+	if ((c = ft__mpi_comm_new(base, CTX(PAIR_DUP), base->world,
+	    base->size, base->rank)) == MPI_COMM_NULL)
+		goto nomem;
+finish:
+	if ((rc = ft__mpi_comm_finish(call, comm, c, newcomm)) != MPI_SUCCESS)
+		goto out;
+	if ((mode == FT_FTMPI_REBUILD && still != NULL ?
+	    ft__mpi_ulfm_keep(*newcomm, still, nstill) :
+	    ft__mpi_ulfm_absorb(*newcomm, mode == FT_FTMPI_BLANK)) != 0 ||
+	    (mode == FT_FTMPI_BLANK && nf > 0 && make_live(*newcomm,
+	    CTX(PAIR_DUP_LIVE), failed) != MPI_SUCCESS))
+		rc = ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	else
+		rc = MPI_SUCCESS;
+	goto out;
+#undef CTX
+nomem:
+	rc = ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	goto out;
+fail:
+	rc = ft__mpi_err(comm, rc, call, "unable to rebuild MPI_COMM_WORLD");
+out:
+	/*
+	 * The recovered communicators may be in error from the start (a
+	 * member failed after the agreement): the next tick looks at
+	 * every communicator again, so that NOP revokes them.
+	 */
+	ft__mpi.ftmpi_known = UINT32_MAX;
+	free(still);
+	free(w);
+	free(failed);
+	return rc;
+}
+
+/* The info keys, and the values they take (ft-ftmpi(3)). */
+#define KEY_COMM	"ft_comm_mode"
+#define KEY_MSG		"ft_msg_mode"
+
+int
+ft__mpi_ftmpi_set_info(MPI_Comm comm, MPI_Info info, const char *call)
+{
+	char val[MPI_MAX_INFO_VAL + 1];
+	int flag, cm = 0, mm = 0;
+
+	if (info == MPI_INFO_NULL)
+		return MPI_SUCCESS;
+	if (MPI_Info_get(info, KEY_COMM, MPI_MAX_INFO_VAL, val, &flag) ==
+	    MPI_SUCCESS && flag && (cm = ft_ftmpi_comm_parse(val)) < 0)
+		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "'%s' is "
+		    "no communicator mode (%s: shrink, blank, rebuild or "
+		    "abort)", val, KEY_COMM);
+	if (MPI_Info_get(info, KEY_MSG, MPI_MAX_INFO_VAL, val, &flag) ==
+	    MPI_SUCCESS && flag && (mm = ft_ftmpi_msg_parse(val)) < 0)
+		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "'%s' is "
+		    "no message mode (%s: cont or nop)", val, KEY_MSG);
+	if ((cm != 0 || mm != 0) && !ft__mpi.ftmpi)
+		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "the job "
+		    "does not run under FT-MPI's modes: run it with ftrun "
+		    "--ft ftmpi");
+	if (cm != 0)
+		comm->ftmpi_comm = cm;
+	if (mm != 0)
+		comm->ftmpi_msg = mm;
+	return MPI_SUCCESS;
+}
+
+int
+ft__mpi_ftmpi_get_info(MPI_Comm comm, MPI_Info info)
+{
+	if (!ft__mpi.ftmpi)
+		return MPI_SUCCESS;
+	if (MPI_Info_set(info, KEY_COMM,
+	    ft_ftmpi_comm_name(comm_mode(comm))) != MPI_SUCCESS ||
+	    MPI_Info_set(info, KEY_MSG, ft_ftmpi_msg_name(msg_mode(comm))) !=
+	    MPI_SUCCESS)
+		return MPI_ERR_NO_MEM;
+	return MPI_SUCCESS;
+}
