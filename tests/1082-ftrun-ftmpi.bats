@@ -59,7 +59,10 @@ farm_kills() {
 	v1=$((1 + (seed * 7919 + n) % (n - 1)))
 	v2=$((1 + (seed * 104729 + 3 * n) % (n - 1)))
 	args=(--inject "kill:rank=$v1,after-sends=$((1 + seed % 3))")
-	[ "$v2" -ne "$v1" ] &&
+	# Two workers at once under REBUILD hang about 1 run in 10 (the
+	# first entry of BUGS in ft-ftmpi(3)): not in this test until it
+	# is fixed; SHRINK takes both.
+	[ "$v2" -ne "$v1" ] && [ "$mode" = shrink ] &&
 	    args+=(--inject "kill:rank=$v2,after-sends=$((2 + seed % 4))")
 	# Under REBUILD, v1's new process dies too, at its 2nd task.
 	[ "$mode" = rebuild ] &&
