@@ -1251,6 +1251,8 @@ ft_checkpoint_stat(struct ft_ckpt_stat *st)
 		errno = EINVAL;
 		return -1;
 	}
+	/* An image the writer has written since counts. */
+	writer_finish(0);
 	if (S.push.started)
 		pthread_mutex_lock(&S.push.mu);
 	*st = S.st;
