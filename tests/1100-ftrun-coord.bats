@@ -117,6 +117,32 @@ rollback_epoch() {
 	[ "$e" -ge 1 ] && [ "$e" -lt 40 ]
 }
 
+@test "coord: a rank killed while its image is written in the background" {
+	# The writer thread dies with the rank after ft_checkpoint() has
+	# returned and the rank went on: epoch 40 was never durable there.
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    -x FT_CKPT_TEST_DIE=writing:40 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	e=$(rollback_epoch)
+	[ "$e" -ge 1 ] && [ "$e" -lt 40 ]
+	# Epoch 40 is complete only when taken again after the rollback.
+	c=$(grep -n '"event":"checkpoint","epoch":40,"complete":true' "$ev" |
+	    head -1 | cut -d: -f1)
+	r=$(grep -n '"event":"rollback"' "$ev" | head -1 | cut -d: -f1)
+	[ -z "$c" ] || [ "$c" -gt "$r" ]
+}
+
+@test "coord: the next image waits for the one still being written" {
+	# Every rank's writer holds epoch 40's image until its next image
+	# is ready to go: the rank waits, both are written, none skipped.
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    -x FT_CKPT_TEST_DIE=hold:40 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	grep -q '"event":"checkpoint","epoch":40,"complete":true' "$ev"
+	grep -q '"event":"checkpoint","epoch":41,"complete":true' "$ev"
+	[ "$(rollbacks)" -eq 0 ]
+}
+
 @test "coord: a rank killed during the push, and the checkpoint server killed" {
 	fc_start "$FC_DIR/srv"
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \

@@ -522,6 +522,9 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 		arc4random_buf(&job, sizeof(job));
 	add_env(cf, "FT_CKPT_DIR=%s", dir);
 	add_env(cf, "FT_CKPT_JOB=%016" PRIx64, job);
+	if ((cf->ckpt_dir = strdup(dir)) == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	cf->ckpt_job = job;
 	add_env(cf, "FT_CKPT_INTERVAL_NS=%" PRIu64, k->interval_ns);
 	if (k->restart)
 		add_env(cf, "FT_CKPT_RESTART=1");

@@ -241,6 +241,11 @@ struct ft_launch {
 	 * file ckpt_serve_key. */
 	const char	 *ckpt_serve_dir;
 	const char	 *ckpt_serve_key;
+	/* --ft coord: the job's images (--ckpt-dir, realpath) and id;
+	 * ftrun pins each rank's complete epoch in its lease, so that a
+	 * prune between two generations of processes leaves it. */
+	const char	 *ckpt_dir;
+	uint64_t	  ckpt_job;
 	/* ftrun --record DIR: rank 0's standard input is kept
 	 * in DIR (ft-record(5)); NULL: not recorded. */
 	const char	 *record_dir;

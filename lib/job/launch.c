@@ -78,6 +78,7 @@ struct lrank {
 	/* --ft coord: where its output stood at its cuts since the
 	 * complete epoch, and which images are durable (coord.c). */
 	struct ft__coord_cuts ck_cuts;
+	int		 ck_lease;	/* its lease's fd + 1, 0: none */
 };
 
 struct lconn {
@@ -168,6 +169,7 @@ static void	process_rejoined(struct launcher *, uint32_t);
 static int	coord_note(struct launcher *, struct lconn *, const char *);
 static void	coord_finalized(struct launcher *);
 static void	coord_reaped(struct launcher *);
+static void	coord_pin(struct launcher *, uint64_t);
 
 static volatile sig_atomic_t got_chld, got_term;
 static volatile sig_atomic_t term_signo;
@@ -1695,6 +1697,7 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		    "\"complete\":true", (unsigned long long)min);
 		for (k = 0; k < l->n; k++)
 			ft__coord_cut_forget(&l->ranks[k].ck_cuts, min);
+		coord_pin(l, min);
 		/* The ranks keep their images of it (COMPLETE). */
 		ft_wbuf_init(&wb);
 		if (ft_msg_complete_encode(&wb, FT_WIRE_LAUNCHER, min) != 0)
@@ -1705,6 +1708,33 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		ft_wbuf_release(&wb);
 	}
 	return 0;
+}
+
+/*
+ * --ft coord: ftrun too holds every rank's lease, pinned at the
+ * complete epoch: while the processes of a rollback are dead, the
+ * ranks hold none, and a prune would keep only the images every rank
+ * has, which may be newer than ftrun's complete epoch.
+ */
+static void
+coord_pin(struct launcher *l, uint64_t epoch)
+{
+	char why[FT_LOG_WHY];
+	struct lrank *r;
+	uint32_t k;
+	int fd;
+
+	if (l->cf->ckpt_dir == NULL)
+		return;
+	for (k = 0; k < l->n; k++) {
+		r = &l->ranks[k];
+		fd = ft_ckpt_lease(l->cf->ckpt_dir, l->cf->ckpt_job, k, epoch,
+		    r->ck_lease - 1, why, sizeof(why));
+		if (fd < 0)
+			ft_warnx("%s", why);
+		else
+			r->ck_lease = fd + 1;
+	}
 }
 
 /* --ft coord: every process of the job is gone; start them all again. */
@@ -3180,8 +3210,11 @@ ft_launch_run(const struct ft_launch *cf)
 		free(l.ranks[i].err.buf);
 	}
 	ft__spawn_free(l.sp);
-	for (i = 0; i < l.n; i++)
+	for (i = 0; i < l.n; i++) {
 		ft__coord_cuts_free(&l.ranks[i].ck_cuts);
+		if (l.ranks[i].ck_lease > 0)
+			close(l.ranks[i].ck_lease - 1);
+	}
 	ft__coord_sched_free(&l.coord);
 	free(l.ranks);
 	free(l.printed);

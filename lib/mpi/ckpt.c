@@ -77,6 +77,26 @@ struct pusher {
 	uint64_t	 warned;	/* the last epoch warned about */
 };
 
+/*
+ * --ft coord: the image of a cut is written by a thread from the cut's
+ * copy, so that ft_checkpoint() returns once the copy is taken.  One
+ * image at a time: has, it holds one to write; done, one written whose
+ * outcome the main thread has not taken yet (it tells ftrun, retires,
+ * pushes: image_done).  The next image waits for the last (writer_give).
+ */
+struct writer {
+	pthread_t	 th;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 started, stop, has, done, waiting, rc;
+	struct ft_ckpt_hdr *h;
+	void		**copy;		/* the regions' bytes at the cut */
+	size_t		 n;
+	struct ft_wbuf	 ps;		/* the protocol's state */
+	uint64_t	 t0;		/* when its ft_checkpoint() began */
+	char		 why[FT_LOG_WHY];
+};
+
 static struct {
 	int		 init, enabled, failed;
 	char		 dir[1024];
@@ -96,6 +116,7 @@ static struct {
 	int		 lease;
 	struct ft_ckpt_stat st;
 	struct pusher	 push;
+	struct writer	 w;
 	/* --ft coord: the last cut, the cut whose channel state is still
 	 * being recorded (its regions copied), the last epoch ftrun was
 	 * told is durable. */
@@ -114,8 +135,9 @@ static struct {
 	int		 sched;
 	int		 asked, replied;
 	uint64_t	 due_epoch, due_call;
-	/* Tests (FT_CKPT_TEST_DIE=cut|written|push:E, first run only):
-	 * die there at epoch E. */
+	/* Tests (FT_CKPT_TEST_DIE=cut|writing|written|lost|push:E, first
+	 * run only): die there at epoch E; hold:E, the writer holds E's
+	 * image until the main thread waits for it. */
 	char		 die_at[16];
 	uint64_t	 die_epoch;
 } S = { .lease = -1 };
@@ -308,6 +330,7 @@ restart_agree(uint64_t limit)
 }
 
 static void *push_main(void *);
+static void *writer_main(void *);
 
 /*
  * --ft coord: our image of epoch is missing or damaged here: get it
@@ -512,6 +535,14 @@ setup(void)
 	    sizeof(why));
 	if (S.lease < 0)
 		ft_warnx("%s", why);
+	if (S.coord) {
+		pthread_mutex_init(&S.w.mu, NULL);
+		pthread_cond_init(&S.w.cv, NULL);
+		ft_wbuf_init(&S.w.ps);
+		/* Without it, images are written in ft_checkpoint(). */
+		if (pthread_create(&S.w.th, NULL, writer_main, NULL) == 0)
+			S.w.started = 1;
+	}
 	if ((s = getenv(ENV_SERVER)) != NULL && *s != '\0') {
 		keyfile = getenv(ENV_KEYFILE);
 		if (keyfile == NULL || ft_cluster_key_load(keyfile,
@@ -692,22 +723,15 @@ due(void)
 	return out[0] != 0;
 }
 
-/*
- * Write epoch's image from src[] (the regions' bytes) and pstate (the
- * protocol's state, may be NULL), then retire, pin and push.  t0: when
- * its ft_checkpoint() began.  0, or -1 (said why).
- */
-static int
-write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
-    uint64_t t0)
+/* Epoch's image header (calloc'd), for pstate bytes of the protocol. */
+static struct ft_ckpt_hdr *
+image_hdr(uint64_t epoch, size_t pstate)
 {
 	struct ft_ckpt_hdr *h;
-	char name[FT_CKPT_NAME_MAX], why[FT_LOG_WHY], text[64];
 	size_t i;
-	int dfd, rc = -1;
 
 	if ((h = calloc(1, sizeof(*h))) == NULL)
-		return -1;
+		return NULL;
 	h->job = S.job;
 	h->rank = S.rank;
 	h->nranks = S.size;
@@ -716,24 +740,58 @@ write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
 	    '\0' ? ft__mpi.env.proto : "none");
 	h->level = (uint8_t)S.level;
 	h->nregions = (uint32_t)S.nreg;
-	h->pstate = pstate != NULL ? pstate->len : 0;
+	h->pstate = pstate;
 	for (i = 0; i < S.nreg; i++) {
 		h->reg[i].id = (uint32_t)S.reg[i].id;
 		h->reg[i].size = S.reg[i].size;
 	}
+	return h;
+}
+
+/*
+ * Write h's image (temporary name, fsync, rename, directory fsync):
+ * 0, or -1 with why.  Touches nothing of S but what setup() set, so
+ * that the writer thread may call it.
+ */
+static int
+image_write(struct ft_ckpt_hdr *h, const void *const *src,
+    const void *pstate, char *why, size_t whysize)
+{
+	char name[FT_CKPT_NAME_MAX];
+	int dfd, rc;
+
 	(void)ft_ckpt_name(name, sizeof(name), S.job, S.rank, h->epoch);
 	if ((dfd = open(S.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		ft_error("checkpoint directory '%s'", S.dir);
-		goto out;
+		snprintf(why, whysize, "checkpoint directory '%.200s': %s", S.dir,
+		    strerror(errno));
+		return -1;
 	}
-	rc = ft_ckpt_write(dfd, name, h, src, pstate != NULL ? pstate->p :
-	    NULL, why, sizeof(why));
+	rc = ft_ckpt_write(dfd, name, h, src, pstate, why, whysize);
 	close(dfd);
-	if (rc != 0) {
-		ft_errorx("checkpoint of epoch %" PRIu64 ": %s", h->epoch,
-		    why);
-		goto out;
-	}
+	return rc;
+}
+
+/* The application was held ns by a checkpoint (add: by more of it). */
+static void
+held(uint64_t ns, int add)
+{
+	if (S.push.started)
+		pthread_mutex_lock(&S.push.mu);
+	S.st.held_ns = add ? S.st.held_ns + ns : ns;
+	if (S.push.started)
+		pthread_mutex_unlock(&S.push.mu);
+}
+
+/*
+ * h's image is written: it is the newest; retire, pin, push, and tell
+ * ftrun (durable now without a server).  t0: when its ft_checkpoint()
+ * began.
+ */
+static void
+image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
+{
+	char why[FT_LOG_WHY], text[64];
+
 	S.epoch = h->epoch;
 	S.last_ns = ft_now_ns();
 	if (S.lease >= 0)
@@ -745,7 +803,8 @@ write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
 	S.st.epoch = S.epoch;
 	S.st.raw = h->raw;
 	S.st.stored = h->hdrlen + h->stored;
-	S.st.held_ns = ft_now_ns() - t0;
+	if (!S.w.started)
+		S.st.held_ns = ft_now_ns() - t0;
 	if (S.push.started) {
 		S.push.want = S.epoch;
 		S.push.want_t0 = t0;
@@ -762,10 +821,153 @@ write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
 		if (!S.push.started)
 			S.told_durable = S.epoch;
 	}
-	rc = 0;
-out:
+}
+
+/*
+ * Write epoch's image from src[] (the regions' bytes) and pstate (the
+ * protocol's state, may be NULL), then retire, pin and push.  t0: when
+ * its ft_checkpoint() began.  0, or -1 (said why).
+ */
+static int
+write_image(uint64_t epoch, const void **src, const struct ft_wbuf *pstate,
+    uint64_t t0)
+{
+	struct ft_ckpt_hdr *h;
+	char why[FT_LOG_WHY];
+	int rc;
+
+	if ((h = image_hdr(epoch, pstate != NULL ? pstate->len : 0)) == NULL)
+		return -1;
+	rc = image_write(h, src, pstate != NULL ? pstate->p : NULL, why,
+	    sizeof(why));
+	if (rc != 0)
+		ft_errorx("checkpoint of epoch %" PRIu64 ": %s", epoch, why);
+	else
+		image_done(h, t0);
 	free(h);
 	return rc;
+}
+
+static void
+copies_free(void **copy, size_t n)
+{
+	size_t i;
+
+	if (copy != NULL)
+		for (i = 0; i < n; i++)
+			free(copy[i]);
+	free(copy);
+}
+
+/*
+ * Take the writer's outcome, if it has one; wait: first wait until it
+ * holds no image (waiting is the gate of the hold:E test point).
+ */
+static void
+writer_finish(int wait)
+{
+	struct ft_ckpt_hdr *h;
+	struct ft_wbuf ps;
+	char why[FT_LOG_WHY];
+	void **copy;
+	size_t n;
+	uint64_t t0;
+	int rc;
+
+	if (!S.w.started)
+		return;
+	pthread_mutex_lock(&S.w.mu);
+	if (wait) {
+		S.w.waiting = 1;
+		pthread_cond_broadcast(&S.w.cv);
+		while (S.w.has)
+			pthread_cond_wait(&S.w.cv, &S.w.mu);
+		S.w.waiting = 0;
+	}
+	if (!S.w.done) {
+		pthread_mutex_unlock(&S.w.mu);
+		return;
+	}
+	h = S.w.h;
+	copy = S.w.copy;
+	n = S.w.n;
+	ps = S.w.ps;
+	t0 = S.w.t0;
+	rc = S.w.rc;
+	memcpy(why, S.w.why, sizeof(why));
+	S.w.h = NULL;
+	S.w.copy = NULL;
+	ft_wbuf_init(&S.w.ps);
+	S.w.done = 0;
+	pthread_mutex_unlock(&S.w.mu);
+	if (rc != 0)
+		ft_errorx("checkpoint of epoch %" PRIu64 ": %s", h->epoch, why);
+	else
+		image_done(h, t0);
+	copies_free(copy, n);
+	ft_wbuf_release(&ps);
+	free(h);
+}
+
+/*
+ * Hand epoch's image to the writer: copy[n] (the regions at the cut)
+ * and *ps (the protocol's state) become its own.  The last image is
+ * written first: one at a time.  0, or -1 (nothing handed over).
+ */
+static int
+writer_give(uint64_t epoch, void **copy, size_t n, struct ft_wbuf *ps,
+    uint64_t t0)
+{
+	struct ft_ckpt_hdr *h;
+
+	writer_finish(1);
+	if ((h = image_hdr(epoch, ps->len)) == NULL)
+		return -1;
+	pthread_mutex_lock(&S.w.mu);
+	S.w.h = h;
+	S.w.copy = copy;
+	S.w.n = n;
+	S.w.ps = *ps;
+	ft_wbuf_init(ps);
+	S.w.t0 = t0;
+	S.w.has = 1;
+	pthread_cond_broadcast(&S.w.cv);
+	pthread_mutex_unlock(&S.w.mu);
+	return 0;
+}
+
+static void *
+writer_main(void *arg)
+{
+	struct ft_ckpt_hdr *h;
+	char why[FT_LOG_WHY];
+	int rc;
+
+	(void)arg;
+	pthread_mutex_lock(&S.w.mu);
+	for (;;) {
+		while (!S.w.has && !S.w.stop)
+			pthread_cond_wait(&S.w.cv, &S.w.mu);
+		if (!S.w.has)
+			break;
+		h = S.w.h;
+		if (strcmp(S.die_at, "hold") == 0 && h->epoch == S.die_epoch)
+			while (!S.w.waiting)
+				pthread_cond_wait(&S.w.cv, &S.w.mu);
+		pthread_mutex_unlock(&S.w.mu);
+		/* The application goes on meanwhile. */
+		test_die("writing", h->epoch);
+		rc = image_write(h, (const void *const *)S.w.copy,
+		    S.w.ps.p, why, sizeof(why));
+		pthread_mutex_lock(&S.w.mu);
+		S.w.rc = rc;
+		memcpy(S.w.why, why, sizeof(why));
+		S.w.has = 0;
+		S.w.done = 1;
+		pthread_cond_broadcast(&S.w.cv);
+	}
+	pthread_mutex_unlock(&S.w.mu);
+	return NULL;
 }
 
 /* Regions' current bytes, for write_image (calloc'd array). */
@@ -797,12 +999,7 @@ regions_same(const struct region *was, size_t n)
 static void
 pend_free(void)
 {
-	size_t i;
-
-	if (S.pend.copy != NULL)
-		for (i = 0; i < S.pend.n; i++)
-			free(S.pend.copy[i]);
-	free(S.pend.copy);
+	copies_free(S.pend.copy, S.pend.n);
 	free(S.pend.was);
 	S.pend.copy = NULL;
 	S.pend.was = NULL;
@@ -843,20 +1040,55 @@ coord_ready(uint64_t epoch)
 	return x.result;
 }
 
-/* Write the cut's image: the regions (now, or as copied), the state. */
-static int
-coord_write(uint64_t epoch, const void **src, uint64_t t0)
+/* The protected regions' bytes now (malloc'd copies), or NULL. */
+static void **
+regions_copy(void)
 {
+	void **copy;
+	size_t i;
+
+	if ((copy = calloc(S.nreg + 1, sizeof(*copy))) == NULL)
+		return NULL;
+	for (i = 0; i < S.nreg; i++) {
+		if (S.reg[i].size == 0)
+			continue;
+		if ((copy[i] = malloc(S.reg[i].size)) == NULL) {
+			copies_free(copy, i);
+			return NULL;
+		}
+		memcpy(copy[i], S.reg[i].p, S.reg[i].size);
+	}
+	return copy;
+}
+
+/*
+ * Write the cut's image: the regions (copy[], which it frees; NULL:
+ * now), the protocol's state.  With the writer, a copy is handed to it
+ * and written in the background.
+ */
+static int
+coord_write(uint64_t epoch, void **copy, uint64_t t0)
+{
+	const void **src;
 	struct ft_wbuf wb;
-	int rc;
+	int rc = -1;
 
 	ft_wbuf_init(&wb);
 	if (ft_pt_save(ft__mpi.pt, &wb) != 0) {
 		ft_error("epoch %" PRIu64 ": the protocol's state", epoch);
-		ft_wbuf_release(&wb);
-		return -1;
+		goto out;
 	}
-	rc = write_image(epoch, src, &wb, t0);
+	if (S.w.started && copy != NULL) {
+		if ((rc = writer_give(epoch, copy, S.nreg, &wb, t0)) == 0)
+			copy = NULL;
+	} else if ((src = copy != NULL ? (const void **)copy :
+	    regions_now()) != NULL) {
+		rc = write_image(epoch, src, &wb, t0);
+		if (copy == NULL)
+			free(src);
+	}
+out:
+	copies_free(copy, S.nreg);
 	ft_wbuf_release(&wb);
 	return rc;
 }
@@ -878,9 +1110,10 @@ static void
 coord_poll(void)
 {
 	char text[64];
-	uint64_t d;
+	uint64_t d, t;
 	int r;
 
+	writer_finish(0);
 	/* ftrun called the epoch off: a rank missed its call. */
 	if (S.pend.epoch != 0 && S.pend.epoch == S.due_epoch &&
 	    S.due_call == FT_DUE_OFF)
@@ -893,9 +1126,15 @@ coord_poll(void)
 		coord_abandon();
 	}
 	if (S.pend.epoch != 0 && (r = coord_ready(S.pend.epoch)) != 0) {
-		if (r == 1)
-			(void)coord_write(S.pend.epoch,
-			    (const void **)S.pend.copy, S.pend.t0);
+		if (r == 1) {
+			/* The copy is the writer's now: held no longer. */
+			t = ft_now_ns();
+			(void)coord_write(S.pend.epoch, S.pend.copy,
+			    S.pend.t0);
+			S.pend.copy = NULL;
+			if (S.w.started)
+				held(ft_now_ns() - t, 1);
+		}
 		if (r != 1)
 			coord_abandon();
 		pend_free();
@@ -923,10 +1162,9 @@ static int
 coord_checkpoint(uint64_t t0, uint64_t epoch)
 {
 	struct ft_ext x = { .op = FT_EXT_CKPT_CUT };
-	const void **src;
+	void **copy = NULL;
 	char text[64];
 	uint64_t e;
-	size_t i;
 	int r;
 
 	if (S.pend.epoch != 0) {
@@ -963,30 +1201,26 @@ coord_checkpoint(uint64_t t0, uint64_t epoch)
 		return 0;
 	}
 	if (r == 1) {
-		if ((src = regions_now()) == NULL)
+		/* With the writer, the copy is written in the background:
+		 * the application waits for the copy only. */
+		if (S.w.started && (copy = regions_copy()) == NULL)
 			return -1;
-		r = coord_write(e, src, t0);
-		free(src);
+		r = coord_write(e, copy, t0);
+		if (S.w.started)
+			held(ft_now_ns() - t0, 0);
 		return r == 0 ? 1 : -1;
 	}
-	if ((S.pend.copy = calloc(S.nreg + 1, sizeof(void *))) == NULL ||
-	    (S.pend.was = calloc(S.nreg + 1, sizeof(*S.pend.was))) == NULL) {
+	if ((S.pend.was = calloc(S.nreg + 1, sizeof(*S.pend.was))) == NULL ||
+	    (S.pend.copy = regions_copy()) == NULL) {
 		pend_free();
 		return -1;
 	}
 	S.pend.n = S.nreg;
 	memcpy(S.pend.was, S.reg, S.nreg * sizeof(*S.reg));
-	for (i = 0; i < S.nreg; i++) {
-		if (S.reg[i].size > 0 && (S.pend.copy[i] =
-		    malloc(S.reg[i].size)) == NULL) {
-			coord_abandon();
-			return -1;
-		}
-		if (S.reg[i].size > 0)
-			memcpy(S.pend.copy[i], S.reg[i].p, S.reg[i].size);
-	}
 	S.pend.epoch = e;
 	S.pend.t0 = t0;
+	if (S.w.started)
+		held(ft_now_ns() - t0, 0);
 	return 1;
 }
 
@@ -1022,6 +1256,8 @@ ft_checkpoint_stat(struct ft_ckpt_stat *st)
 		errno = EINVAL;
 		return -1;
 	}
+	/* An image the writer has written since counts. */
+	writer_finish(0);
 	if (S.push.started)
 		pthread_mutex_lock(&S.push.mu);
 	*st = S.st;
@@ -1101,6 +1337,16 @@ push_main(void *arg)
 void
 ft__ckpt_finalize(void)
 {
+	if (S.w.started) {
+		/* The image being written is written, and ftrun told. */
+		writer_finish(1);
+		pthread_mutex_lock(&S.w.mu);
+		S.w.stop = 1;
+		pthread_cond_broadcast(&S.w.cv);
+		pthread_mutex_unlock(&S.w.mu);
+		pthread_join(S.w.th, NULL);
+		S.w.started = 0;
+	}
 	if (S.push.started) {
 		/* What was saved reaches the server before the job ends. */
 		pthread_mutex_lock(&S.push.mu);
