@@ -71,6 +71,17 @@ main(int argc, char **argv)
 	} else if (myrank == 2 && (MPI_Recv(&v, 1, MPI_INT, 0, 1,
 	    MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS || v != 3))
 		fail("CONT: a receive from a live rank");
+	/* A recovery revokes MPI_COMM_WORLD, and a revoke may overtake
+	 * rank 0's message: none starts before rank 2 has it, so every
+	 * other live rank waits for rank 2's word. */
+	if (myrank == 2) {
+		for (i = 0; i < nprocs; i++)
+			if (i != 2 && i != dead[0] && MPI_Send(&i, 1, MPI_INT,
+			    i, 4, MPI_COMM_WORLD) != MPI_SUCCESS)
+				fail("CONT: a send to live rank %d", i);
+	} else if (MPI_Recv(&sum, 1, MPI_INT, 2, 4, MPI_COMM_WORLD,
+	    MPI_STATUS_IGNORE) != MPI_SUCCESS || sum != myrank)
+		fail("CONT: rank 2's word");
 	expect_failed(MPI_Send(&v, 1, MPI_INT, dead[0], 1, MPI_COMM_WORLD),
 	    "CONT: a send to the dead rank");
 	expect_failed(MPI_Barrier(MPI_COMM_WORLD),
