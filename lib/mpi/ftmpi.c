@@ -302,9 +302,39 @@ joined(void *arg)
 }
 
 /*
+ * Every member of the rebuilt world that JOIN does not name failed runs
+ * here too.  Our join view may name a member dead that another new
+ * process took the place of since (two failed at once: the launcher
+ * told us before the other one joined); the survivors saw it run again
+ * before they sent JOIN, and its REVIVE is on its way to us, on another
+ * connection than JOIN.  Until it comes, our engine takes the member
+ * for dead and our first operation with it fails, at us alone: the
+ * others would go on waiting for us in it (ft-ftmpi(3) BUGS, fixed).
+ */
+static int
+members_alive(void *arg)
+{
+	const struct ft_ext *x = arg;
+	MPI_Comm world = MPI_COMM_WORLD;
+	uint32_t k;
+	int i, still;
+
+	for (i = 0; i < world->size; i++) {
+		if (i == world->rank)
+			continue;
+		for (k = 0, still = 0; k < x->ndead && !still; k++)
+			still = x->dead[k] == world->world[i];
+		if (!still && !ft__mpi_ulfm_alive(world->world[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * A replacement's first MPI_Comm_dup of MPI_COMM_WORLD: wait for the
- * survivors' JOIN, take the rebuilt world's context, and make the
- * duplicate they make.
+ * survivors' JOIN, and for the members it counts alive to be alive here
+ * too; take the rebuilt world's context, and make the duplicate they
+ * make.
  */
 static int
 join(const char *call, MPI_Comm *newcomm)
@@ -315,6 +345,7 @@ join(const char *call, MPI_Comm *newcomm)
 
 	memset(&x, 0, sizeof(x));
 	ft__mpi_wait(joined, &x);
+	ft__mpi_wait(members_alive, &x);
 	ft__mpi_ctx_own_above(x.seq);
 	world->ctx = x.ctx;
 	if (ft__mpi_ulfm_keep(world, x.dead, (int)x.ndead) != 0 ||
