@@ -302,9 +302,39 @@ joined(void *arg)
 }
 
 /*
+ * Every member of the rebuilt world that JOIN does not name failed runs
+ * here too.  Our join view may name a member dead that another new
+ * process took the place of since (two failed at once: the launcher
+ * told us before the other one joined); the survivors saw it run again
+ * before they sent JOIN, and its REVIVE is on its way to us, on another
+ * connection than JOIN.  Until it comes, our engine takes the member
+ * for dead and our first operation with it fails, at us alone: the
+ * others would go on waiting for us in it (ft-ftmpi(3) BUGS, fixed).
+ */
+static int
+members_alive(void *arg)
+{
+	const struct ft_ext *x = arg;
+	MPI_Comm world = MPI_COMM_WORLD;
+	uint32_t k;
+	int i, still;
+
+	for (i = 0; i < world->size; i++) {
+		if (i == world->rank)
+			continue;
+		for (k = 0, still = 0; k < x->ndead && !still; k++)
+			still = x->dead[k] == world->world[i];
+		if (!still && !ft__mpi_ulfm_alive(world->world[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * A replacement's first MPI_Comm_dup of MPI_COMM_WORLD: wait for the
- * survivors' JOIN, take the rebuilt world's context, and make the
- * duplicate they make.
+ * survivors' JOIN, and for the members it counts alive to be alive here
+ * too; take the rebuilt world's context, and make the duplicate they
+ * make.
  */
 static int
 join(const char *call, MPI_Comm *newcomm)
@@ -315,6 +345,7 @@ join(const char *call, MPI_Comm *newcomm)
 
 	memset(&x, 0, sizeof(x));
 	ft__mpi_wait(joined, &x);
+	ft__mpi_wait(members_alive, &x);
 	ft__mpi_ctx_own_above(x.seq);
 	world->ctx = x.ctx;
 	if (ft__mpi_ulfm_keep(world, x.dead, (int)x.ndead) != 0 ||
@@ -334,29 +365,50 @@ join(const char *call, MPI_Comm *newcomm)
 struct wait_alive {
 	MPI_Comm	 comm;
 	const uint8_t	*failed;
+	const uint8_t	*pre;	/* comm's failed members before the decision */
+	uint32_t	 n0;	/* the protocol's deaths known then */
 };
+
+/* Has this process seen w fail: before the decision, or in a view since? */
+static int
+seen_failed(const struct wait_alive *w, int i)
+{
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+	uint32_t k;
+
+	if ((w->pre[i / 8] >> (i % 8)) & 1)
+		return 1;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return 0;
+	for (k = w->n0; k < x.ndead; k++)
+		if (x.dead[k] == w->comm->world[i])
+			return 1;
+	return 0;
+}
 
 /*
  * Every member the decision names failed runs again: this process has
  * seen it fail (the launcher's view, which may come after the decision:
  * others knew first) and then run again (REVIVE, which comes after the
  * view).  Alive and not yet seen failed is not enough: that is a death
- * this process has yet to hear of.
+ * this process has yet to hear of.  The decision itself puts the
+ * members it names in comm's list of failed ones, so what was seen is
+ * told from that list as it was before the decision and from the views
+ * that came since (the same rank failing again was taken for alive at
+ * the survivors that had not had the view yet: they rebuilt, had it,
+ * and found the rebuilt world in error).
  */
 static int
 all_alive(void *arg)
 {
 	const struct wait_alive *w = arg;
-	const uint32_t *f;
-	int i, k, n, seen;
+	int i;
 
-	f = ft__mpi_ulfm_failed(w->comm, &n);
 	for (i = 0; i < w->comm->size; i++) {
 		if (!((w->failed[i / 8] >> (i % 8)) & 1))
 			continue;
-		for (k = 0, seen = 0; k < n && !seen; k++)
-			seen = f[k] == w->comm->world[i];
-		if (!seen || !ft__mpi_ulfm_alive(w->comm->world[i]))
+		if (!seen_failed(w, i) ||
+		    !ft__mpi_ulfm_alive(w->comm->world[i]))
 			return 0;
 	}
 	return 1;
@@ -368,15 +420,16 @@ all_alive(void *arg)
  * survivor tell them the contexts.
  */
 static int
-rebuild_wait(MPI_Comm comm, const char *call, const uint8_t *failed,
-    uint32_t k, uint32_t U, const uint32_t *still, int nstill)
+rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k,
+    uint32_t U, const uint32_t *still, int nstill)
 {
-	struct wait_alive wa = { comm, failed };
+	MPI_Comm comm = wa->comm;
+	const uint8_t *failed = wa->failed;
 	struct ft_ext x = { .op = FT_EXT_JOIN_SEND };
 	uint32_t *to;
 	int i, leader = -1, n = 0, rc = 0;
 
-	ft__mpi_wait(all_alive, &wa);
+	ft__mpi_wait(all_alive, (void *)wa);
 	for (i = 0; i < comm->size && leader < 0; i++)
 		if (!((failed[i / 8] >> (i % 8)) & 1))
 			leader = i;
@@ -429,9 +482,11 @@ int
 ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 {
 	MPI_Comm base = comm, c;
-	uint8_t *failed;
+	struct wait_alive wa;
+	const uint32_t *f;
+	uint8_t *failed, *pre;
 	uint32_t k, first, U = ft__mpi.env.universe, *w = NULL, *still = NULL;
-	int i, nf = 0, n, me, mode, rc, inworld, nstill = 0;
+	int i, j, nf = 0, n, me, mode, rc, inworld, nstill = 0;
 
 	if (ft__mpi.replacement == 1 && comm == MPI_COMM_WORLD)
 		return join(call, newcomm);
@@ -446,9 +501,11 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	    FT_MPI_CTX_OWN_LIMIT)
 		return ft__mpi_err(comm, MPI_ERR_INTERN, call, "no context "
 		    "id is left");
-	if ((failed = calloc(((size_t)comm->size + 7) / 8, 1)) == NULL)
+	/* failed, then pre: what this process saw fail before deciding. */
+	if ((failed = calloc(((size_t)comm->size + 7) / 8, 2)) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
 		    "out of memory");
+	pre = failed + ((size_t)comm->size + 7) / 8;
 	/*
 	 * A communicator in error: its members still in an operation on
 	 * it (CONT lets them wait for a live process) must come to the
@@ -456,6 +513,14 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	 */
 	if (ft__mpi_ulfm_unacked(comm))
 		revoke(comm);
+	/* What this process has seen fail, for rebuild_wait. */
+	f = ft__mpi_ulfm_failed(comm, &n);
+	for (j = 0; j < n; j++)
+		for (i = 0; i < comm->size; i++)
+			if (comm->world[i] == f[j])
+				pre[i / 8] |= (uint8_t)(1u << (i % 8));
+	wa.pre = pre;
+	wa.n0 = ft__mpi_ulfm_known();
 	if ((rc = ft__mpi_ulfm_decide(comm, call, first, failed, &k)) !=
 	    MPI_SUCCESS)
 		goto out;
@@ -475,8 +540,10 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 		 */
 		if ((still = still_failed(comm, failed, &nstill)) == NULL)
 			goto nomem;
-		if ((rc = rebuild_wait(comm, call, failed, k, U, still,
-		    nstill)) != MPI_SUCCESS)
+		wa.comm = comm;
+		wa.failed = failed;
+		if ((rc = rebuild_wait(&wa, call, k, U, still, nstill)) !=
+		    MPI_SUCCESS)
 			goto out;
 		if ((w = calloc((size_t)comm->size, sizeof(*w))) == NULL)
 			goto nomem;
