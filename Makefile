@@ -19,7 +19,7 @@ VERSION	 = 0.1.0
 # Packages, by what needs them.
 PKGS_BUILD = gcc make pkg-config libbsd-dev libzstd-dev libcurl4-openssl-dev \
 	     libsodium-dev
-PKGS_CHECK = bats mandoc python3 iproute2 clang libclang-rt-14-dev libfuzzer-14-dev valgrind \
+PKGS_CHECK = bats parallel mandoc python3 iproute2 clang libclang-rt-14-dev libfuzzer-14-dev valgrind \
 	     jq libxml2-utils librsvg2-bin
 PKGS_BENCH = openmpi-bin libopenmpi-dev hyperfine
 

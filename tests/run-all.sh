@@ -56,7 +56,13 @@ for s in "${suites[@]}"; do
 		for t in build/asan/test_*; do [ -x "$t" ] && run_bin asan "$t"; done ;;
 	bats)
 		if ls tests/*.bats >/dev/null 2>&1; then
-			bats --tap tests/*.bats >"$log/bats.tap" 2>&1
+			# Files side by side, one a core (bats needs GNU
+			# parallel for it), the tests of a file in order:
+			# most of their time is spent waiting on jobs.
+			par=()
+			command -v parallel >/dev/null &&
+			    par=(--jobs "$(nproc)" --no-parallelize-within-files)
+			bats "${par[@]}" --tap tests/*.bats >"$log/bats.tap" 2>&1
 			tally bats <"$log/bats.tap"
 		fi ;;
 	mpi)
