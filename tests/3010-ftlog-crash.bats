@@ -151,7 +151,7 @@ crash_and_restart() {
 	[[ $stderr == "ftlog: fatal: segment '$seg': a truncated header (6 bytes)" ]]
 	{ printf 'FTLG\000\011'; head -c 42 /dev/zero; } >"$seg"
 	run -1 --separate-stderr ftlog stat "$FL_DIR/d"
-	[[ $stderr == "ftlog: fatal: segment '$seg': version 9, this build reads version 1" ]]
+	[[ $stderr == "ftlog: fatal: segment '$seg': version 9, this build reads versions 1 to 2" ]]
 }
 
 @test "ftlog: a logger that comes back holding less than it acknowledged is reported" {

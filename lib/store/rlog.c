@@ -244,6 +244,7 @@ struct scan {
 	uint64_t	 last_clock;
 	uint64_t	 last_size;
 	int		 lastfd;
+	int		 last_old;	/* the last segment is of an older version */
 	char		*why;
 	size_t		 whysize;
 };
@@ -352,6 +353,7 @@ scan_rank(struct scan *s)
 		}
 		ft_seg_reader_release(&r);
 		if (last && s->cut) {
+			s->last_old = r.hdr.version < FT_SEG_VERSION;
 			s->lastfd = fd;
 			s->last_size = r.torn > 0 ? r.torn_off : r.off;
 		} else
@@ -416,6 +418,7 @@ ft_rlog_open(int dirfd, const char *dirname, uint64_t job, uint32_t rank,
 		goto fail;
 	rl->fd = s.lastfd;
 	rl->size = s.last_size;
+	rl->old_seg = s.last_old;
 	if (rl->nsegs > 0)
 		segname(rl->segs[rl->nsegs - 1], rl->name, sizeof(rl->name));
 	rl->count = s.sum.count;
@@ -534,6 +537,7 @@ roll(struct ft_rlog *rl, uint64_t first, char *why, size_t whysize)
 	    sizeof(*rl->segs))) == NULL)
 		return rl_fail(rl, why, whysize, "a new segment");
 	rl->segs = nv;
+	rl->old_seg = 0;
 	memset(&h, 0, sizeof(h));
 	h.version = FT_SEG_VERSION;
 	h.job = rl->job;
@@ -544,7 +548,10 @@ roll(struct ft_rlog *rl, uint64_t first, char *why, size_t whysize)
 	segname(first, rl->name, sizeof(rl->name));
 	if ((fd = ft_store_create(rl->rfd, rl->name, hdr, sizeof(hdr))) < 0)
 		return rl_fail(rl, why, whysize, "creating a segment");
-	rl->segs[rl->nsegs++] = first;
+	/* An older segment that held no record is replaced by the rename. */
+	if (rl->nsegs == 0 || rl->segs[rl->nsegs - 1] != first)
+		rl->nsegs++;
+	rl->segs[rl->nsegs - 1] = first;
 	rl->fd = fd;
 	rl->size = FT_SEG_HDRLEN;
 	return 0;
@@ -567,7 +574,12 @@ ft_rlog_write(struct ft_rlog *rl, char *why, size_t whysize)
 		    "cut back; restart the logger");
 		goto drop;
 	}
-	if ((rl->fd < 0 || rl->size >= rl->segsize) &&
+	/*
+	 * Records go only into a segment of this version: an older build
+	 * that reads the log refuses a newer segment by its header, rather
+	 * than a record it does not know in the middle of an older one.
+	 */
+	if ((rl->fd < 0 || rl->size >= rl->segsize || rl->old_seg) &&
 	    roll(rl, rl->written_seq + 1, why, whysize) != 0)
 		goto drop;
 	/* Writing to a file no directory holds would lose it all. */

@@ -50,7 +50,7 @@ ft_seg_hdr_decode(const uint8_t *p, size_t len, struct ft_seg_hdr *h)
 		return -1;
 	}
 	h->version = (uint16_t)(p[4] << 8 | p[5]);
-	if (h->version != FT_SEG_VERSION) {
+	if (h->version < FT_SEG_VERSION_MIN || h->version > FT_SEG_VERSION) {
 		errno = ENOTSUP;
 		return -1;
 	}
@@ -251,9 +251,9 @@ ft_seg_reader_open(struct ft_seg_reader *r, int fd, const char *path,
 			break;
 		case ENOTSUP:
 			return rd_fail(r, ENOTSUP, "version %u, this build "
-			    "reads version %d", r->blen >= 6 ?
+			    "reads versions %d to %d", r->blen >= 6 ?
 			    (unsigned int)(r->buf[4] << 8 | r->buf[5]) : 0,
-			    FT_SEG_VERSION);
+			    FT_SEG_VERSION_MIN, FT_SEG_VERSION);
 		case EBADMSG:
 			what = "a header with a bad checksum";
 			break;

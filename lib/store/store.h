@@ -31,7 +31,8 @@
 
 /* Segment header. */
 #define FT_SEG_MAGIC		0x46544c47u	/* "FTLG" */
-#define FT_SEG_VERSION		1
+#define FT_SEG_VERSION		2	/* 2: determinants may carry cseq */
+#define FT_SEG_VERSION_MIN	1
 #define FT_SEG_HDRLEN		48
 #define FT_SEG_RECHDR		8	/* u32 len, u32 crc */
 #define FT_SEG_TIME		2	/* record type of a time stamp */
@@ -212,6 +213,7 @@ struct ft_rlog {
 	uint64_t	 pend_seq, pend_clock;
 	int		 dirty;		/* written, not synced */
 	int		 broken;	/* a failed write could not be undone */
+	int		 old_seg;	/* fd's segment is of an older version */
 	char		 dirname[FT_LOG_WHY / 2];	/* for messages */
 	void		*user;		/* the logger's */
 };

@@ -569,11 +569,12 @@ test_foreign(void)
 	T_OK(rl == NULL && errno == EPROTO && strstr(why,
 	    "not an ft event-log segment") != NULL,
 	    "a foreign file is refused: %s", why);
-	hdr[5] = 2;
+	hdr[5] = FT_SEG_VERSION + 1;
 	lay(dir, hdr, sizeof(hdr));
 	rl = ft_rlog_open(dfd, dir, JOB, 1, FT_SEG_SIZE_MIN, why, sizeof(why));
-	T_OK(rl == NULL && errno == ENOTSUP && strstr(why, "version 2") !=
-	    NULL, "a newer version is refused: %s", why);
+	T_OK(rl == NULL && errno == ENOTSUP && strstr(why, "version 3, "
+	    "this build reads versions 1 to 2") != NULL,
+	    "a newer version is refused: %s", why);
 	hdr[5] = FT_SEG_VERSION;
 	lay(dir, hdr, 20);
 	rl = ft_rlog_open(dfd, dir, JOB, 1, FT_SEG_SIZE_MIN, why, sizeof(why));
@@ -661,6 +662,57 @@ test_format(void)
 	    "\"c\":9223372036854775811}\n", "format: JSON");
 	T_OK(ft_det_format(line, 20, JOB, 2, &d, 0) == -1,
 	    "format: a short buffer is -1");
+}
+
+/*
+ * A segment of version 1 (before cseq) is read, and is not appended to:
+ * the next record starts a segment of this version, so that an older
+ * build refuses the new one by its header.
+ */
+static void
+test_old_version(void)
+{
+	struct ft_seg_hdr h = { 1, JOB, 1, 1, 123 };
+	struct ft_rlog *rl;
+	struct ft_wbuf b;
+	struct ft_det d;
+	struct walked w;
+	uint8_t hdr[FT_SEG_HDRLEN], v[6];
+	char why[FT_LOG_WHY], *dir = tmpdir();
+	uint64_t s;
+	off_t old;
+	int dfd = dir_open(dir), fd;
+
+	ft_seg_hdr_encode(hdr, &h);
+	lay(dir, hdr, sizeof(hdr));
+	ft_wbuf_init(&b);
+	for (s = 1; s <= 3; s++) {
+		mkdet(s, &d);
+		ft_seg_put_det(&b, &d);
+	}
+	append_bytes(segfile(dir, 1, 1), b.p, b.len);
+	ft_wbuf_release(&b);
+	old = fsize(segfile(dir, 1, 1));
+	rl = ft_rlog_open(dfd, dir, JOB, 1, FT_SEG_SIZE_MIN, why, sizeof(why));
+	if (!T_OK(rl != NULL && rl->last_seq == 3, "version 1: read, 3 "
+	    "determinants%s%s", rl == NULL ? ": " : "", rl == NULL ? why : ""))
+		goto out;
+	T_OK(put(rl, 4, 6) == 0, "version 1: appended to");
+	T_EQ_INT(rl->nsegs, 2, "version 1: the append started a segment");
+	ft_rlog_free(rl);
+	T_EQ_INT(fsize(segfile(dir, 1, 1)), old, "version 1: left as it was");
+	fd = open(segfile(dir, 1, 4), O_RDONLY);
+	T_OK(fd >= 0 && read(fd, v, sizeof(v)) == (ssize_t)sizeof(v) &&
+	    v[4] == 0 && v[5] == FT_SEG_VERSION, "version 1: the new "
+	    "segment is of version %d", FT_SEG_VERSION);
+	if (fd >= 0)
+		close(fd);
+	memset(&w, 0, sizeof(w));
+	T_OK(ft_logdir_walk(dir, 0, JOB, 1, 0, walk_det, walk_sum, &w, why,
+	    sizeof(why)) == 0 && w.n == 6 && w.bad == 0,
+	    "version 1: both segments read back in order");
+out:
+	close(dfd);
 }
 
 /* A determinant with its message's number on its channel (issue 13). */
@@ -785,5 +837,6 @@ main(void)
 	test_inc();
 	test_rlog();
 	test_foreign();
+	test_old_version();
 	return t_done();
 }
