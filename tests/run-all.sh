@@ -62,7 +62,7 @@ for s in "${suites[@]}"; do
 			par=()
 			command -v parallel >/dev/null &&
 			    par=(--jobs "$(nproc)" --no-parallelize-within-files)
-			bats "${par[@]}" --tap tests/*.bats >"$log/bats.tap" 2>&1
+			bats "${par[@]}" --timing --tap tests/*.bats >"$log/bats.tap" 2>&1
 			tally bats <"$log/bats.tap"
 		fi ;;
 	mpi)
