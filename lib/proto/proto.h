@@ -193,7 +193,7 @@ struct ft_core_ops {
 	int	(*send_frame)(void *core, uint32_t proc, const struct ft_wbuf *);
 	/*
 	 * Send message m to the n processes in procs[] (1 to
-	 * FT_PROTO_FANOUT_MAX, processes of rank m->dst), each by eager or
+	 * FT_PROTO_MULTI_MAX, processes of rank m->dst), each by eager or
 	 * rendezvous as the engine's flow control allows.  With m->req
 	 * non-NULL, that request completes when the message is sent as an
 	 * unsent message would (eager: at once; rendezvous: when the first
@@ -201,7 +201,7 @@ struct ft_core_ops {
 	 * m->req NULL, the engine copies what it keeps.  When cookie is
 	 * not NULL, the sent hook gets it once every process has the whole
 	 * message in its kernel or is gone.  Returns 0, or -1 with errno
-	 * (ENOMEM; EINVAL when n is 0 or above FT_PROTO_FANOUT_MAX, or a
+	 * (ENOMEM; EINVAL when n is 0 or above FT_PROTO_MULTI_MAX, or a
 	 * process is not of rank m->dst).  May call sent before it returns.
 	 */
 	int	(*send_msg)(void *core, const uint32_t *procs, uint32_t n,
@@ -279,7 +279,7 @@ struct ft_core_ops {
 /* coord: the bit of an injected message's seq (core->inject). */
 #define FT_SEQ_INJECTED	(UINT64_C(1) << 63)
 
-#define FT_PROTO_FANOUT_MAX	16
+#define FT_PROTO_MULTI_MAX	16
 
 struct ft_proto;
 

@@ -144,7 +144,7 @@ rep_init(struct ft_proto *p, const struct ft_conf *cf)
 	s->replica = cf->proc % s->nrep;
 	s->nproc = cf->size * s->nrep;
 	s->check_div = cf->check_divergence;
-	if (s->nrep > FT_PROTO_FANOUT_MAX || cf->proc / s->nrep != cf->rank) {
+	if (s->nrep > FT_PROTO_MULTI_MAX || cf->proc / s->nrep != cf->rank) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -588,7 +588,7 @@ decisions_out(struct rep *s)
 static int
 transmit(struct rep *s, const struct ft_msg *m, uint32_t crc)
 {
-	uint32_t procs[FT_PROTO_FANOUT_MAX], k, q, n = 0;
+	uint32_t procs[FT_PROTO_MULTI_MAX], k, q, n = 0;
 	struct cmt *c;
 
 	decisions_out(s);

@@ -105,10 +105,10 @@ struct proc {
 	uint64_t	 eager_in;	/* its eager bytes we matched, owed */
 };
 
-/* A rendezvous send to one process of a fan-out, for the callback. */
-struct fan_ticket {
+/* A rendezvous send to one process of a multi-send, for the callback. */
+struct multi_ticket {
 	struct ft_pt	*pt;
-	struct fanout	*fo;
+	struct multi	*mu;
 	uint32_t	 k;
 };
 
@@ -122,7 +122,7 @@ struct fan_ticket {
  * process never holds the sender.  inner holds the slot that CTS frames
  * name; want, sending and from_user index procs[].
  */
-struct fanout {
+struct multi {
 	struct ft_req		 inner;
 	struct ft_req		*user;		/* until one process has it */
 	const uint8_t		*ubuf;		/* the sender's, while user */
@@ -130,9 +130,9 @@ struct fanout {
 	uint8_t			*copy;
 	void			*cookie;	/* for the sent hook */
 	uint32_t		 n;
-	uint32_t		 procs[FT_PROTO_FANOUT_MAX];
-	uint64_t		 endpos[FT_PROTO_FANOUT_MAX];	/* acks */
-	struct fan_ticket	 t[FT_PROTO_FANOUT_MAX];
+	uint32_t		 procs[FT_PROTO_MULTI_MAX];
+	uint64_t		 endpos[FT_PROTO_MULTI_MAX];	/* acks */
+	struct multi_ticket	 t[FT_PROTO_MULTI_MAX];
 };
 
 /*
@@ -143,8 +143,8 @@ struct fanout {
 struct eout {
 	void		*cookie;
 	uint32_t	 n;
-	uint32_t	 procs[FT_PROTO_FANOUT_MAX];
-	uint64_t	 pos[FT_PROTO_FANOUT_MAX];
+	uint32_t	 procs[FT_PROTO_MULTI_MAX];
+	uint64_t	 pos[FT_PROTO_MULTI_MAX];
 };
 
 /* Requests waiting in a rendezvous, found by the id in CTS and RDATA. */
@@ -176,7 +176,7 @@ struct ft_pt {
 	short			 wevents;
 	uint64_t		 wdeadline;
 	int			 acks_on;	/* the protocol has sent */
-	struct eout		*eouts;		/* eager fan-outs not yet out */
+	struct eout		*eouts;		/* eager multi-sends not yet out */
 	size_t			 neouts, capeouts;
 	int			 lfd_unix, lfd_tcp;
 	char			 unix_path[FT_WIRE_ADDR_MAX];
@@ -204,15 +204,15 @@ struct ft_pt {
 static void	req_complete(struct ft_pt *, struct ft_req *);
 static void	ctl_read(struct ft_pt *);
 static void	conn_close(struct ft_pt *, struct pconn *, const char *);
-static int	fan_on_cts(struct ft_pt *, struct pconn *,
+static int	multi_on_cts(struct ft_pt *, struct pconn *,
 		    const struct ft_msg_cts *);
 static int	arrive(struct ft_pt *, struct unexp *);
 static void	dup_drop(struct ft_pt *, struct unexp *);
-static void	fan_done(struct ft_pt *, struct ft_req *);
+static void	multi_done(struct ft_pt *, struct ft_req *);
 static int	eout_done(const struct ft_pt *, const struct eout *);
 static int	eout_add(struct ft_pt *, const uint32_t *, const uint64_t *,
 		    uint32_t, void *);
-static void	fan_trim_gone(struct ft_pt *);
+static void	multi_trim_gone(struct ft_pt *);
 static int	core_release(void *, void *);
 static void	core_fail_ctx(void *, uint32_t, uint32_t, int);
 static const struct ft_core_ops core_ops;
@@ -273,7 +273,7 @@ ft_pt_new(const struct ft_pt_conf *cf)
 	int saved;
 
 	if (cf->size == 0 || cf->rank >= cf->size || cf->key == NULL ||
-	    ppr > FT_PROTO_FANOUT_MAX || (ppr > 1 && cf->index >= ppr) ||
+	    ppr > FT_PROTO_MULTI_MAX || (ppr > 1 && cf->index >= ppr) ||
 	    (uint64_t)cf->size * ppr > FT_WIRE_MAX_RANKS) {
 		errno = EINVAL;
 		return NULL;
@@ -506,7 +506,7 @@ void
 ft_pt_free(struct ft_pt *pt)
 {
 	struct mctx *m, *next;
-	struct fanout *fo;
+	struct multi *mu;
 	size_t i;
 
 	if (pt == NULL)
@@ -533,10 +533,10 @@ ft_pt_free(struct ft_pt *pt)
 	}
 	/* Fan-outs still waiting for answers are ours; requests are not. */
 	for (i = 0; i < pt->nslots; i++)
-		if (pt->slots[i].req != NULL && pt->slots[i].req->fanout) {
-			fo = (struct fanout *)pt->slots[i].req;
-			free(fo->copy);
-			free(fo);
+		if (pt->slots[i].req != NULL && pt->slots[i].req->multi) {
+			mu = (struct multi *)pt->slots[i].req;
+			free(mu->copy);
+			free(mu);
 		}
 	for (i = 0; i < FT_NELEM(pt->ctxtab); i++)
 		for (m = pt->ctxtab[i]; m != NULL; m = next) {
@@ -1350,7 +1350,7 @@ rdata_sent(void *arg)
 		r->on_done(r);
 }
 
-/* Marks every chunk of a fan-out's stream, so it can be rebased. */
+/* Marks every chunk of a multi-send's stream, so it can be rebased. */
 static void
 chunk_mark(void *arg)
 {
@@ -1413,8 +1413,8 @@ on_cts(struct ft_pt *pt, struct pconn *pc, const uint8_t *body, size_t blen)
 	if (ft_msg_cts_decode(body, blen, &cts) != 0)
 		return -1;
 	r = slot_find(pt, cts.sreq);
-	if ((r != NULL && r->fanout) || (r == NULL && pt->resends))
-		return fan_on_cts(pt, pc, &cts);
+	if ((r != NULL && r->multi) || (r == NULL && pt->resends))
+		return multi_on_cts(pt, pc, &cts);
 	/* A send that failed (revoked) while its CTS was on the way. */
 	if (r == NULL && pt->fails)
 		return 0;
@@ -2190,7 +2190,7 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 	if (pt->acks_on)
 		acks_send(pt);
 	if (dead || pt->reap_due)
-		fan_trim_gone(pt);
+		multi_trim_gone(pt);
 	if (pt->neouts > 0)
 		eout_check(pt);
 	if (pt->proto.ops->io != NULL && ((widx != SIZE_MAX &&
@@ -2210,27 +2210,27 @@ progress_pass(struct ft_pt *pt, int timeout_ms)
 /*
  * Sending one message to several processes (core->send_msg), for a
  * protocol that routes messages: eager to every process when each has
- * window for it, else an RTS to each and a fan-out that serves them.
+ * window for it, else an RTS to each and a multi-send that serves them.
  */
 
-/* A fan-out has served every process it still waits for: free it. */
+/* A multi-send has served every process it still waits for: free it. */
 static void
-fan_done(struct ft_pt *pt, struct ft_req *inner)
+multi_done(struct ft_pt *pt, struct ft_req *inner)
 {
-	struct fanout *fo = (struct fanout *)inner;
-	struct ft_req *user = fo->user;
-	void *cookie = fo->cookie;
+	struct multi *mu = (struct multi *)inner;
+	struct ft_req *user = mu->user;
+	void *cookie = mu->cookie;
 	struct eout e;
 
 	slot_del(pt, inner);
 	if (cookie != NULL) {
 		e.cookie = cookie;
-		e.n = fo->n;
-		memcpy(e.procs, fo->procs, fo->n * sizeof(*fo->procs));
-		memcpy(e.pos, fo->endpos, fo->n * sizeof(*fo->endpos));
+		e.n = mu->n;
+		memcpy(e.procs, mu->procs, mu->n * sizeof(*mu->procs));
+		memcpy(e.pos, mu->endpos, mu->n * sizeof(*mu->endpos));
 	}
-	free(fo->copy);
-	free(fo);
+	free(mu->copy);
+	free(mu);
 	/* Every process died before matching it. */
 	if (user != NULL)
 		req_complete(pt, user);
@@ -2250,62 +2250,62 @@ fan_done(struct ft_pt *pt, struct ft_req *inner)
  * cannot be made (the sender then waits for every stream).
  */
 static int
-fan_user_done(struct ft_pt *pt, struct fanout *fo, uint32_t k)
+multi_user_done(struct ft_pt *pt, struct multi *mu, uint32_t k)
 {
-	struct ft_req *user = fo->user, *inner = &fo->inner;
+	struct ft_req *user = mu->user, *inner = &mu->inner;
 	size_t len = inner->len, min = inner->want != 0 ? 0 : len;
-	uint32_t rest = fo->from_user & ~(1u << k), j;
+	uint32_t rest = mu->from_user & ~(1u << k), j;
 	struct proc *p;
 
-	for (j = 0; j < fo->n && min > 0; j++) {
-		p = &pt->procs[fo->procs[j]];
+	for (j = 0; j < mu->n && min > 0; j++) {
+		p = &pt->procs[mu->procs[j]];
 		if ((rest & (1u << j)) && p->out != NULL)
-			ft_conn_ref_min(&p->out->c, &fo->t[j], fo->ubuf, len,
+			ft_conn_ref_min(&p->out->c, &mu->t[j], mu->ubuf, len,
 			    &min);
 	}
 	if (min < len) {
-		if ((fo->copy = malloc(len)) == NULL) {
-			fo->from_user &= ~(1u << k);
+		if ((mu->copy = malloc(len)) == NULL) {
+			mu->from_user &= ~(1u << k);
 			return -1;
 		}
-		memcpy(fo->copy + min, fo->ubuf + min, len - min);
-		for (j = 0; j < fo->n; j++) {
-			p = &pt->procs[fo->procs[j]];
+		memcpy(mu->copy + min, mu->ubuf + min, len - min);
+		for (j = 0; j < mu->n; j++) {
+			p = &pt->procs[mu->procs[j]];
 			if ((rest & (1u << j)) && p->out != NULL)
-				ft_conn_rebase(&p->out->c, &fo->t[j], fo->ubuf,
-				    len, fo->copy);
+				ft_conn_rebase(&p->out->c, &mu->t[j], mu->ubuf,
+				    len, mu->copy);
 		}
 	}
-	fo->from_user = 0;
-	fo->ubuf = NULL;
-	fo->user = NULL;
+	mu->from_user = 0;
+	mu->ubuf = NULL;
+	mu->user = NULL;
 	req_complete(pt, user);
 	return 0;
 }
 
 static void
-fan_sent(void *arg)
+multi_sent(void *arg)
 {
-	struct fan_ticket *t = arg;
-	struct fanout *fo = t->fo;
-	struct ft_req *inner = &fo->inner;
+	struct multi_ticket *t = arg;
+	struct multi *mu = t->mu;
+	struct ft_req *inner = &mu->inner;
 	uint32_t bit = 1u << t->k;
 
 	inner->sending &= ~bit;
-	if (fo->user != NULL && (fo->from_user & bit))
-		(void)fan_user_done(t->pt, fo, t->k);
+	if (mu->user != NULL && (mu->from_user & bit))
+		(void)multi_user_done(t->pt, mu, t->k);
 	else
-		fo->from_user &= ~bit;
+		mu->from_user &= ~bit;
 	if (inner->want == 0 && inner->sending == 0)
-		fan_done(t->pt, inner);
+		multi_done(t->pt, inner);
 }
 
-/* A process answered a fan-out's RTS. */
+/* A process answered a multi-send's RTS. */
 static int
-fan_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
+multi_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
 {
 	struct ft_req *inner;
-	struct fanout *fo;
+	struct multi *mu;
 	struct pconn *out;
 	const uint8_t *src;
 	uint32_t k;
@@ -2313,42 +2313,42 @@ fan_on_cts(struct ft_pt *pt, struct pconn *pc, const struct ft_msg_cts *cts)
 	if ((inner = slot_find(pt, cts->sreq)) == NULL &&
 	    pt->procs[pc->c.peer].gone)
 		return 0;	/* a dead process's late answer */
-	if (inner == NULL || !inner->fanout ||
+	if (inner == NULL || !inner->multi ||
 	    inner->dst != rank_of(pt, pc->c.peer)) {
 		errno = EPROTO;
 		return -1;
 	}
-	fo = (struct fanout *)inner;
-	for (k = 0; k < fo->n && fo->procs[k] != pc->c.peer; k++)
+	mu = (struct multi *)inner;
+	for (k = 0; k < mu->n && mu->procs[k] != pc->c.peer; k++)
 		;
-	if (k == fo->n || !(inner->want & (1u << k)))
+	if (k == mu->n || !(inner->want & (1u << k)))
 		return 0;
 	inner->want &= ~(1u << k);
 	if (cts->rreq != 0 && (out = peer_conn(pt, pc->c.peer)) != NULL) {
-		fo->t[k] = (struct fan_ticket){ pt, fo, k };
+		mu->t[k] = (struct multi_ticket){ pt, mu, k };
 		inner->sending |= 1u << k;
 		/* From the sender's buffer while it is pending, else the
 		 * copy that its completion made. */
-		src = fo->user != NULL ? fo->ubuf : fo->copy;
-		if (fo->user != NULL)
-			fo->from_user |= 1u << k;
-		/* Its end, known now: the last chunk may free fo. */
-		fo->endpos[k] = stream_pos(out) + stream_bytes(inner->len);
+		src = mu->user != NULL ? mu->ubuf : mu->copy;
+		if (mu->user != NULL)
+			mu->from_user |= 1u << k;
+		/* Its end, known now: the last chunk may free mu. */
+		mu->endpos[k] = stream_pos(out) + stream_bytes(inner->len);
 		if (stream_data(pt, out, cts->rreq, src, inner->len,
-		    fan_sent, &fo->t[k], 1) == 0)
+		    multi_sent, &mu->t[k], 1) == 0)
 			return 0;
 		/* It died: its queue goes, with the tickets in it. */
 		inner->sending &= ~(1u << k);
-		fo->from_user &= ~(1u << k);
+		mu->from_user &= ~(1u << k);
 		conn_close(pt, out, NULL);
 		pt->reap_due = 1;
 	}
 	if (inner->want == 0 && inner->sending == 0)
-		fan_done(pt, inner);
+		multi_done(pt, inner);
 	return 0;
 }
 
-/* Is a fan-out out: delivered to every live process? */
+/* Is a multi-send out: delivered to every live process? */
 static int
 eout_done(const struct ft_pt *pt, const struct eout *e)
 {
@@ -2364,7 +2364,7 @@ eout_done(const struct ft_pt *pt, const struct eout *e)
 	return 1;
 }
 
-/* Tell the protocol of eager fan-outs that are out now. */
+/* Tell the protocol of eager multi-sends that are out now. */
 static void
 eout_check(struct ft_pt *pt)
 {
@@ -2405,13 +2405,13 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 	struct ft_msg_rts rts;
 	struct ft_wbuf wb;
 	struct pconn *pc;
-	struct fanout *fo;
+	struct multi *mu;
 	struct ft_req *inner;
-	uint64_t pos[FT_PROTO_FANOUT_MAX];
+	uint64_t pos[FT_PROTO_MULTI_MAX];
 	uint32_t k, q;
 	int eager;
 
-	if (n == 0 || n > FT_PROTO_FANOUT_MAX || m->dst >= pt->size) {
+	if (n == 0 || n > FT_PROTO_MULTI_MAX || m->dst >= pt->size) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -2450,27 +2450,27 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 		return 0;
 	}
 	/* Without a request, nobody keeps the buffer: copy it now. */
-	if ((fo = calloc(1, sizeof(*fo))) == NULL || (m->req == NULL &&
-	    m->len > 0 && (fo->copy = malloc(m->len)) == NULL)) {
-		free(fo);
+	if ((mu = calloc(1, sizeof(*mu))) == NULL || (m->req == NULL &&
+	    m->len > 0 && (mu->copy = malloc(m->len)) == NULL)) {
+		free(mu);
 		return -1;
 	}
 	if (m->req == NULL && m->len > 0)
-		memcpy(fo->copy, m->buf, m->len);
-	fo->user = m->req;
-	fo->ubuf = m->req != NULL ? m->buf : NULL;
-	fo->cookie = cookie;
-	fo->n = n;
-	memcpy(fo->procs, procs, n * sizeof(*procs));
-	inner = &fo->inner;
+		memcpy(mu->copy, m->buf, m->len);
+	mu->user = m->req;
+	mu->ubuf = m->req != NULL ? m->buf : NULL;
+	mu->cookie = cookie;
+	mu->n = n;
+	memcpy(mu->procs, procs, n * sizeof(*procs));
+	inner = &mu->inner;
 	inner->kind = FT_REQ_SEND;
-	inner->fanout = 1;
+	inner->multi = 1;
 	inner->dst = m->dst;
 	inner->len = m->len;
-	inner->want = (1u << n) - 1;	/* n <= FT_PROTO_FANOUT_MAX */
+	inner->want = (1u << n) - 1;	/* n <= FT_PROTO_MULTI_MAX */
 	if (slot_add(pt, inner) == 0) {
-		free(fo->copy);
-		free(fo);
+		free(mu->copy);
+		free(mu);
 		return -1;
 	}
 	rts = (struct ft_msg_rts){ m->ctx, m->csrc, m->tag, m->seq, m->len,
@@ -2487,7 +2487,7 @@ core_send_msg(void *core, const uint32_t *procs, uint32_t n,
 			inner->want &= ~(1u << k);
 	ft_wbuf_release(&wb);
 	if (inner->want == 0)
-		fan_done(pt, inner);
+		multi_done(pt, inner);
 	return 0;
 }
 
@@ -2817,29 +2817,29 @@ static const struct ft_core_ops core_ops = {
  * while a message to it was under way, answers no RTS and reads no data.
  */
 static void
-fan_trim_gone(struct ft_pt *pt)
+multi_trim_gone(struct ft_pt *pt)
 {
-	struct fanout *fo;
+	struct multi *mu;
 	struct ft_req *r;
 	uint32_t k, bit;
 	size_t s;
 
 	for (s = 0; s < pt->nslots; s++) {
 		r = pt->slots[s].req;
-		if (r == NULL || !r->fanout)
+		if (r == NULL || !r->multi)
 			continue;
-		fo = (struct fanout *)r;
-		for (k = 0; k < fo->n; k++) {
+		mu = (struct multi *)r;
+		for (k = 0; k < mu->n; k++) {
 			bit = 1u << k;
 			if (!((r->want | r->sending) & bit) ||
-			    !pt->procs[fo->procs[k]].gone)
+			    !pt->procs[mu->procs[k]].gone)
 				continue;
 			r->want &= ~bit;
 			r->sending &= ~bit;
-			fo->from_user &= ~bit;
+			mu->from_user &= ~bit;
 		}
 		if (r->want == 0 && r->sending == 0)
-			fan_done(pt, r);
+			multi_done(pt, r);
 	}
 }
 
@@ -2899,7 +2899,7 @@ fail_where(struct ft_pt *pt, const struct fail_sel *f, int err)
 			}
 	for (i = 0; i < pt->nslots; i++) {
 		r = pt->slots[i].req;
-		if (r == NULL || r->fanout || !fail_hit(pt, r, f))
+		if (r == NULL || r->multi || !fail_hit(pt, r, f))
 			continue;
 		slot_del(pt, r);
 		(void)req_fail(pt, r, err);
@@ -2951,7 +2951,7 @@ ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 			fail_where(pt, &(struct fail_sel){ 0, q, 1 },
 			    ECONNRESET);
 	}
-	fan_trim_gone(pt);
+	multi_trim_gone(pt);
 	if (pt->proto.ops->view != NULL)
 		rc = pt->proto.ops->view(&pt->proto, dead, ndead);
 	pt->reap_due = 1;
@@ -2990,7 +2990,7 @@ ft_pt_revive(struct ft_pt *pt, uint32_t q, const struct ft_rank_addr *addr)
 		pc->quiet = 1;
 		conn_close(pt, pc, NULL);
 	}
-	fan_trim_gone(pt);
+	multi_trim_gone(pt);
 	memset(&pt->procs[q], 0, sizeof(pt->procs[q]));
 	pt->table[q] = *addr;
 	pt->reap_due = 1;

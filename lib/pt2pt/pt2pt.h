@@ -77,7 +77,7 @@ struct ft_req {
 						 * UINT32_MAX (FT_PROTO_FAILS) */
 	struct ft_pt_status	 st;
 	/* A send to several processes (the protocol's send_msg). */
-	int			 fanout;
+	int			 multi;
 	uint32_t		 want;		/* processes yet to answer RTS */
 	uint32_t		 sending;	/* processes data is going to */
 	/* Receives the protocol saw posted with ANY_SOURCE. */

@@ -1714,12 +1714,12 @@ peer_dies_mid_message(void *arg)
 
 /*
  * A replicated engine (2 processes a rank) sends a synchronous message
- * to rank 1, whose processes never answer its RTS: the fan-out that
+ * to rank 1, whose processes never answer its RTS: the multi-send that
  * waits for them is the engine's, and ft_pt_free left it behind
  * (LeakSanitizer reports it; found by fuzz_rankrecv).
  */
 static int
-fanout_freed(void *arg)
+multi_freed(void *arg)
 {
 	struct ft_rank_addr t[4];
 	struct ft_pt_conf cf;
@@ -1928,12 +1928,12 @@ main(void)
 #ifdef HAVE_LSAN
 	T_OK(in_child(peer_dies_mid_message), "a peer that dies in the "
 	    "middle of an unexpected eager message leaks nothing (LSan)");
-	T_OK(in_child(fanout_freed), "ft_pt_free frees a fan-out still "
+	T_OK(in_child(multi_freed), "ft_pt_free frees a multi-send still "
 	    "waiting for its RTS to be answered (LSan)");
 #else
 	t_skip("a peer that dies in the middle of an unexpected eager "
 	    "message leaks nothing (needs LSan)");
-	t_skip("ft_pt_free frees a fan-out still waiting for its RTS to be "
+	t_skip("ft_pt_free frees a multi-send still waiting for its RTS to be "
 	    "answered (needs LSan)");
 #endif
 	rmdir(dir);
