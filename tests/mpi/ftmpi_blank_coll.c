@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * ftmpi_blank_coll: every collective that lays out a block per rank, on
+ * MPI_COMM_WORLD in FT-MPI's mode BLANK (ftrun --ft ftmpi --comm-mode
+ * blank), with one hole then two (ft-ftmpi(3)): the holes contribute
+ * nothing and receive nothing, and their blocks in the receivers'
+ * buffers keep the sentinel they were filled with.  Gather, scatter,
+ * allgather, alltoall, their v and w forms, reduce-scatter and
+ * reduce-scatter-block, in place where MPI allows it, blocking and
+ * nonblocking, with short blocks and long ones (the other algorithms);
+ * a hole as root is MPI_ERR_ROOT.
+ *
+ * Rank 1 dies before any communication; after the first recovery and
+ * its checks, rank nprocs - 2 dies once every other live rank told it
+ * that it is done (so nothing is in flight to or from it).
+ */
+#define NAME "ftmpi_blank_coll"
+#include "ulfm.h"
+
+#define SENT	(-777)		/* the sentinel of the holes' blocks */
+#define MAXP	64
+
+static int	 hole[MAXP];	/* world ranks that are holes */
+static MPI_Comm	 comm;		/* the communicator under test */
+static int	 nb;		/* the nonblocking forms */
+
+/* What src puts in the block for dst, element k. */
+static int
+val(int src, int dst, int k)
+{
+	return src * 100000 + dst * 1000 + k % 1000;
+}
+
+static int *
+ints(size_t n, int fill)
+{
+	int *p;
+	size_t i;
+
+	if ((p = malloc((n > 0 ? n : 1) * sizeof(*p))) == NULL) {
+		fprintf(stderr, "%s: out of memory\n", NAME);
+		exit(1);
+	}
+	for (i = 0; i < n; i++)
+		p[i] = fill;
+	return p;
+}
+
+/* Wait for the nonblocking form's request; rc is what started it. */
+static int
+done(int rc, MPI_Request *req)
+{
+	if (rc != MPI_SUCCESS || !nb)
+		return rc;
+	return MPI_Wait(req, MPI_STATUS_IGNORE);
+}
+
+static void
+ok(int rc, const char *what, int c)
+{
+	if (rc != MPI_SUCCESS)
+		fail("%s%s (count %d) returned %d", nb ? "I" : "", what, c, rc);
+}
+
+/* Check block j of buf (n elements at off): from src, or the sentinel. */
+static void
+check_block(const int *buf, int off, int n, int src, int dst,
+    const char *what, int j)
+{
+	int k, want;
+
+	for (k = 0; k < n; k++) {
+		want = hole[j] ? SENT : val(src, dst, k);
+		if (buf[off + k] != want) {
+			fail("%s%s: block %d element %d is %d, not %d",
+			    nb ? "I" : "", what, j, k, buf[off + k], want);
+			return;
+		}
+	}
+}
+
+/* The v forms' layout: block j has c + j elements, a gap of 3 after. */
+static void
+vlayout(int c, int *counts, int *displs, int *total)
+{
+	int j, d = 0;
+
+	for (j = 0; j < nprocs; j++) {
+		counts[j] = c + j;
+		displs[j] = d;
+		d += c + j + 3;
+	}
+	*total = d;
+}
+
+static void
+gathers(int c, int root)
+{
+	MPI_Request q;
+	int counts[MAXP], displs[MAXP], total, j, k, *s, *r;
+
+	s = ints((size_t)c + nprocs, 0);
+	for (k = 0; k < c + nprocs; k++)
+		s[k] = val(myrank, root, k);
+	r = ints((size_t)nprocs * c, SENT);
+	ok(done(nb ? MPI_Igather(s, c, MPI_INT, r, c, MPI_INT, root, comm,
+	    &q) : MPI_Gather(s, c, MPI_INT, r, c, MPI_INT, root, comm), &q),
+	    "gather", c);
+	if (myrank == root)
+		for (j = 0; j < nprocs; j++)
+			check_block(r, j * c, c, j, root, "gather", j);
+	/* In place at the root. */
+	for (k = 0; k < nprocs * c; k++)
+		r[k] = myrank == root && k / c == root ? val(root, root, k % c) :
+		    SENT;
+	ok(done(nb ? MPI_Igather(myrank == root ? MPI_IN_PLACE : s, c,
+	    MPI_INT, r, c, MPI_INT, root, comm, &q) : MPI_Gather(myrank ==
+	    root ? MPI_IN_PLACE : s, c, MPI_INT, r, c, MPI_INT, root, comm),
+	    &q), "gather in place", c);
+	if (myrank == root)
+		for (j = 0; j < nprocs; j++)
+			check_block(r, j * c, c, j, root, "gather in place", j);
+	free(r);
+	vlayout(c, counts, displs, &total);
+	r = ints((size_t)total, SENT);
+	ok(done(nb ? MPI_Igatherv(s, c + myrank, MPI_INT, r, counts, displs,
+	    MPI_INT, root, comm, &q) : MPI_Gatherv(s, c + myrank, MPI_INT, r,
+	    counts, displs, MPI_INT, root, comm), &q), "gatherv", c);
+	if (myrank == root)
+		for (j = 0; j < nprocs; j++) {
+			check_block(r, displs[j], counts[j], j, root,
+			    "gatherv", j);
+			for (k = 0; k < 3; k++)
+				if (r[displs[j] + counts[j] + k] != SENT)
+					fail("gatherv: a gap was written");
+		}
+	free(r);
+	free(s);
+}
+
+static void
+scatters(int c, int root)
+{
+	MPI_Request q;
+	int counts[MAXP], displs[MAXP], total, j, k, *s, *r;
+
+	vlayout(c, counts, displs, &total);
+	s = ints((size_t)total + (size_t)nprocs * c, SENT);
+	r = ints((size_t)c + nprocs, SENT);
+	for (j = 0; j < nprocs; j++)
+		for (k = 0; k < c; k++)
+			s[j * c + k] = val(root, j, k);
+	ok(done(nb ? MPI_Iscatter(s, c, MPI_INT, r, c, MPI_INT, root, comm,
+	    &q) : MPI_Scatter(s, c, MPI_INT, r, c, MPI_INT, root, comm), &q),
+	    "scatter", c);
+	check_block(r, 0, c, root, myrank, "scatter", myrank);
+	if (r[c] != SENT)
+		fail("scatter wrote past the block");
+	/* In place at the root: its own block stays where it is. */
+	ok(done(nb ? MPI_Iscatter(s, c, MPI_INT, myrank == root ?
+	    MPI_IN_PLACE : r, c, MPI_INT, root, comm, &q) :
+	    MPI_Scatter(s, c, MPI_INT, myrank == root ? MPI_IN_PLACE : r, c,
+	    MPI_INT, root, comm), &q), "scatter in place", c);
+	if (myrank != root)
+		check_block(r, 0, c, root, myrank, "scatter in place", myrank);
+	for (j = 0; j < nprocs; j++)
+		for (k = 0; k < counts[j]; k++)
+			s[displs[j] + k] = val(root, j, k);
+	for (k = 0; k < c + nprocs; k++)
+		r[k] = SENT;
+	ok(done(nb ? MPI_Iscatterv(s, counts, displs, MPI_INT, r, c + myrank,
+	    MPI_INT, root, comm, &q) : MPI_Scatterv(s, counts, displs,
+	    MPI_INT, r, c + myrank, MPI_INT, root, comm), &q), "scatterv", c);
+	check_block(r, 0, c + myrank, root, myrank, "scatterv", myrank);
+	free(r);
+	free(s);
+}
+
+static void
+allgathers(int c)
+{
+	MPI_Request q;
+	int counts[MAXP], displs[MAXP], total, j, k, *s, *r;
+
+	s = ints((size_t)c + nprocs, 0);
+	for (k = 0; k < c + nprocs; k++)
+		s[k] = val(myrank, 0, k);
+	r = ints((size_t)nprocs * c, SENT);
+	ok(done(nb ? MPI_Iallgather(s, c, MPI_INT, r, c, MPI_INT, comm, &q) :
+	    MPI_Allgather(s, c, MPI_INT, r, c, MPI_INT, comm), &q),
+	    "allgather", c);
+	for (j = 0; j < nprocs; j++)
+		check_block(r, j * c, c, j, 0, "allgather", j);
+	for (k = 0; k < nprocs * c; k++)
+		r[k] = k / c == myrank ? val(myrank, 0, k % c) : SENT;
+	ok(done(nb ? MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, c,
+	    MPI_INT, comm, &q) : MPI_Allgather(MPI_IN_PLACE, 0,
+	    MPI_DATATYPE_NULL, r, c, MPI_INT, comm), &q),
+	    "allgather in place", c);
+	for (j = 0; j < nprocs; j++)
+		check_block(r, j * c, c, j, 0, "allgather in place", j);
+	free(r);
+	vlayout(c, counts, displs, &total);
+	r = ints((size_t)total, SENT);
+	ok(done(nb ? MPI_Iallgatherv(s, c + myrank, MPI_INT, r, counts,
+	    displs, MPI_INT, comm, &q) : MPI_Allgatherv(s, c + myrank, MPI_INT,
+	    r, counts, displs, MPI_INT, comm), &q), "allgatherv", c);
+	for (j = 0; j < nprocs; j++) {
+		check_block(r, displs[j], counts[j], j, 0, "allgatherv", j);
+		for (k = 0; k < 3; k++)
+			if (r[displs[j] + counts[j] + k] != SENT)
+				fail("allgatherv: a gap was written");
+	}
+	free(r);
+	free(s);
+}
+
+static void
+alltoalls(int c)
+{
+	MPI_Request q;
+	MPI_Datatype types[MAXP];
+	int counts[MAXP], displs[MAXP], bdispls[MAXP], total, j, k, *s, *r;
+
+	s = ints((size_t)nprocs * c, 0);
+	for (j = 0; j < nprocs; j++)
+		for (k = 0; k < c; k++)
+			s[j * c + k] = val(myrank, j, k);
+	r = ints((size_t)nprocs * c, SENT);
+	ok(done(nb ? MPI_Ialltoall(s, c, MPI_INT, r, c, MPI_INT, comm, &q) :
+	    MPI_Alltoall(s, c, MPI_INT, r, c, MPI_INT, comm), &q),
+	    "alltoall", c);
+	for (j = 0; j < nprocs; j++)
+		check_block(r, j * c, c, j, myrank, "alltoall", j);
+	/* In place: what goes to j starts in block j, a hole's stays. */
+	for (j = 0; j < nprocs; j++)
+		for (k = 0; k < c; k++)
+			r[j * c + k] = hole[j] ? SENT : val(myrank, j, k);
+	ok(done(nb ? MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, c,
+	    MPI_INT, comm, &q) : MPI_Alltoall(MPI_IN_PLACE, 0,
+	    MPI_DATATYPE_NULL, r, c, MPI_INT, comm), &q),
+	    "alltoall in place", c);
+	for (j = 0; j < nprocs; j++)
+		check_block(r, j * c, c, j, myrank, "alltoall in place", j);
+	free(r);
+	free(s);
+	vlayout(c, counts, displs, &total);
+	s = ints((size_t)total, 0);
+	r = ints((size_t)total, SENT);
+	for (j = 0; j < nprocs; j++)
+		for (k = 0; k < counts[j]; k++)
+			s[displs[j] + k] = val(myrank, j, k);
+	/* c elements a block, at the v layout's displacements (gaps
+	 * between the blocks); w: the same in bytes. */
+	for (j = 0; j < nprocs; j++) {
+		counts[j] = c;
+		bdispls[j] = displs[j] * (int)sizeof(int);
+		types[j] = MPI_INT;
+	}
+	ok(done(nb ? MPI_Ialltoallv(s, counts, displs, MPI_INT, r, counts,
+	    displs, MPI_INT, comm, &q) : MPI_Alltoallv(s, counts, displs,
+	    MPI_INT, r, counts, displs, MPI_INT, comm), &q), "alltoallv", c);
+	for (j = 0; j < nprocs; j++) {
+		check_block(r, displs[j], c, j, myrank, "alltoallv", j);
+		if (r[displs[j] + c] != SENT)
+			fail("alltoallv: a gap was written");
+	}
+	for (k = 0; k < total; k++)
+		r[k] = SENT;
+	ok(done(nb ? MPI_Ialltoallw(s, counts, bdispls, types, r, counts,
+	    bdispls, types, comm, &q) : MPI_Alltoallw(s, counts, bdispls,
+	    types, r, counts, bdispls, types, comm), &q), "alltoallw", c);
+	for (j = 0; j < nprocs; j++) {
+		check_block(r, displs[j], c, j, myrank, "alltoallw", j);
+		if (r[displs[j] + c] != SENT)
+			fail("alltoallw: a gap was written");
+	}
+	free(r);
+	free(s);
+}
+
+/* The sum over the live ranks i of val(i, dst, k). */
+static int
+live_sum(int dst, int k)
+{
+	int i, sum = 0;
+
+	for (i = 0; i < nprocs; i++)
+		if (!hole[i])
+			sum += val(i, dst, k);
+	return sum;
+}
+
+static void
+reduce_scatters(int c)
+{
+	MPI_Request q;
+	int counts[MAXP], j, k, off, *s, *r;
+
+	s = ints((size_t)nprocs * (c + nprocs), 0);
+	r = ints((size_t)c + nprocs, SENT);
+	for (j = 0; j < nprocs; j++)
+		for (k = 0; k < c; k++)
+			s[j * c + k] = val(myrank, j, k);
+	ok(done(nb ? MPI_Ireduce_scatter_block(s, r, c, MPI_INT, MPI_SUM,
+	    comm, &q) : MPI_Reduce_scatter_block(s, r, c, MPI_INT, MPI_SUM,
+	    comm), &q), "reduce_scatter_block", c);
+	for (k = 0; k < c; k++)
+		if (r[k] != live_sum(myrank, k)) {
+			fail("%sreduce_scatter_block: element %d is %d, not %d",
+			    nb ? "I" : "", k, r[k], live_sum(myrank, k));
+			break;
+		}
+	if (r[c] != SENT)
+		fail("reduce_scatter_block wrote past the block");
+	/* Counts c + j, packed. */
+	for (j = 0, off = 0; j < nprocs; off += counts[j], j++) {
+		counts[j] = c + j;
+		for (k = 0; k < counts[j]; k++)
+			s[off + k] = val(myrank, j, k);
+	}
+	for (k = 0; k < c + nprocs; k++)
+		r[k] = SENT;
+	ok(done(nb ? MPI_Ireduce_scatter(s, r, counts, MPI_INT, MPI_SUM,
+	    comm, &q) : MPI_Reduce_scatter(s, r, counts, MPI_INT, MPI_SUM,
+	    comm), &q), "reduce_scatter", c);
+	for (k = 0; k < c + myrank; k++)
+		if (r[k] != live_sum(myrank, k)) {
+			fail("%sreduce_scatter: element %d is %d, not %d",
+			    nb ? "I" : "", k, r[k], live_sum(myrank, k));
+			break;
+		}
+	if (r[c + myrank] != SENT)
+		fail("reduce_scatter wrote past the block");
+	free(r);
+	free(s);
+}
+
+/* Every collective, both forms, short and long blocks. */
+static void
+all(MPI_Comm on)
+{
+	/* Long enough for the linear gather, the ring allgather and the
+	 * pairwise alltoall. */
+	static const int counts[] = { 1, 3, 40000 };
+	int i, root, dead = -1, v[MAXP];
+
+	memset(v, 0, sizeof(v));
+	comm = on;
+	for (root = nprocs - 1; root >= 0 && hole[root]; root--)
+		;
+	for (i = 0; i < nprocs && dead < 0; i++)
+		if (hole[i])
+			dead = i;
+	for (nb = 0; nb < 2; nb++)
+		for (i = 0; i < (int)(sizeof(counts) / sizeof(counts[0]));
+		    i++) {
+			gathers(counts[i], root);
+			gathers(counts[i], 0);
+			scatters(counts[i], root);
+			allgathers(counts[i]);
+			alltoalls(counts[i]);
+			reduce_scatters(counts[i]);
+		}
+	nb = 0;
+	expect(MPI_Gather(v, 1, MPI_INT, v, 1, MPI_INT, dead, comm),
+	    MPI_ERR_ROOT, "a gather rooted at a hole");
+	expect(MPI_Scatterv(v, v, v, MPI_INT, v, 1, MPI_INT, dead, comm),
+	    MPI_ERR_ROOT, "a scatterv rooted at a hole");
+}
+
+int
+main(int argc, char **argv)
+{
+	MPI_Comm dup;
+	int second, i, x = 0;
+
+	init(&argc, &argv);
+	if (nprocs < 4 || nprocs > MAXP) {
+		fail("run at 4 to %d ranks", MAXP);
+		return finish();
+	}
+	second = nprocs - 2;
+	/* One hole: rank 1, before any communication. */
+	if (myrank == 1)
+		die();
+	await_failures(MPI_COMM_WORLD, 1);
+	if (MPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
+		fail("the first recovery");
+	MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+	hole[1] = 1;
+	all(MPI_COMM_WORLD);
+	all(dup);
+	MPI_Comm_free(&dup);
+	/* Two holes: the second dies once everyone else is done with it. */
+	if (myrank == second) {
+		for (i = 0; i < nprocs; i++)
+			if (!hole[i] && i != second && MPI_Recv(&x, 1, MPI_INT,
+			    i, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+			    MPI_SUCCESS)
+				fail("the word of rank %d", i);
+		die();
+	}
+	if (MPI_Send(&x, 1, MPI_INT, second, 9, MPI_COMM_WORLD) !=
+	    MPI_SUCCESS)
+		fail("the word to rank %d", second);
+	await_failures(MPI_COMM_WORLD, 2);
+	if (MPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
+		fail("the second recovery");
+	hole[second] = 1;
+	all(MPI_COMM_WORLD);
+	MPI_Comm_free(&dup);
+	return finish();
+}
