@@ -222,6 +222,83 @@ ft__mpi_ftmpi_free(MPI_Comm c)
 	}
 }
 
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_members(MPI_Comm comm, int **members, int *m, int *me)
+{
+	MPI_Comm live = ft__mpi_ftmpi_coll_comm(comm);
+	int i, j;
+
+	*members = NULL;
+	*m = comm->size;
+	*me = comm->rank;
+	if (live == comm)
+		return 0;
+	if ((*members = calloc((size_t)live->size, sizeof(**members))) ==
+	    NULL)
+		return -1;
+	/* The live members keep their order (make_live). */
+	for (i = 0, j = 0; i < comm->size && j < live->size; i++)
+		if (comm->world[i] == live->world[j])
+			(*members)[j++] = i;
+	*m = live->size;
+	*me = live->rank;
+	return 0;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_unhole(MPI_Comm comm, uint32_t *world, int *ranks, int n,
+    int *me)
+{
+	int i, k, mine = *me;
+
+	for (i = 0, k = 0; i < n; i++) {
+		if (is_hole(comm, ranks[i]))
+			continue;
+		if (i == mine)
+			*me = k;
+		ranks[k] = ranks[i];
+		world[k++] = world[i];
+	}
+	return k;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_local(MPI_Comm *local, int *leader, const char *call)
+{
+	MPI_Comm c = *local, live = ft__mpi_ftmpi_coll_comm(c);
+	int i;
+
+	if (live == c || *leader < 0 || *leader >= c->size)
+		return MPI_SUCCESS;
+	for (i = 0; i < live->size; i++)
+		if (live->world[i] == c->world[*leader])
+			break;
+	if (i == live->size)
+		return ft__mpi_err(c, MPI_ERR_RANK, call, "local_leader %d is "
+		    "a hole: its process failed and the communicator was "
+		    "recovered in mode BLANK", *leader);
+	live->errh = c->errh;
+	*local = live;
+	*leader = i;
+	return MPI_SUCCESS;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_whole(MPI_Comm comm, const char *call)
+{
+	if (ft__mpi_ftmpi_coll_comm(comm) == comm)
+		return MPI_SUCCESS;
+	return ft__mpi_err(comm, MPI_ERR_COMM, call, "the communicator has "
+	    "holes (FT-MPI mode BLANK): %s", strcmp(call, "MPI_Comm_idup") ==
+	    0 ? "duplicate it with MPI_Comm_dup" : "make the topology from a "
+	    "communicator without holes (MPI_Comm_split or MPI_Comm_create "
+	    "of this one gives one)");
+}
+
 /* The survivors of comm: world ranks and our rank among them. */
 static uint32_t *
 survivors(MPI_Comm comm, const uint8_t *failed, int *n, int *me)

@@ -10,9 +10,14 @@
  * nonblocking, with short blocks and long ones (the other algorithms);
  * a hole as root is MPI_ERR_ROOT.
  *
- * Rank 1 dies before any communication; after the first recovery and
- * its checks, rank nprocs - 2 dies once every other live rank told it
- * that it is done (so nothing is in flight to or from it).
+ * Communicators made from one with holes: MPI_Comm_group keeps the
+ * holes, MPI_Comm_split, _create and _create_group leave them out, a
+ * duplicate keeps them, MPI_Comm_idup and MPI_Cart_create refuse them,
+ * MPI_Intercomm_create takes the live members of its local group.
+ *
+ * Rank 1 dies once the world is split in halves, rank nprocs - 2 after
+ * the first recovery and its checks; each once every other live rank
+ * told it that it is done (so nothing is in flight to or from it).
  */
 #define NAME "ftmpi_blank_coll"
 #include "ulfm.h"
@@ -369,11 +374,179 @@ all(MPI_Comm on)
 	    MPI_ERR_ROOT, "a scatterv rooted at a hole");
 }
 
+/* How many live ranks below r (r's rank once the holes are out). */
+static int
+live_below(int r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r; i++)
+		n += !hole[i];
+	return n;
+}
+
+/* Communicators made from MPI_COMM_WORLD with holes. */
+static void
+makers(void)
+{
+	MPI_Comm c;
+	MPI_Group g, ge;
+	MPI_Request q;
+	int n, r, sum, want, i, evens[MAXP], ne = 0, dims[1] = { 1 },
+	    periods[1] = { 0 };
+
+	MPI_Comm_group(MPI_COMM_WORLD, &g);
+	MPI_Group_size(g, &n);
+	if (n != nprocs)
+		fail("MPI_Comm_group: %d members, not %d", n, nprocs);
+	/* Split: odd and even, in reverse order. */
+	if (MPI_Comm_split(MPI_COMM_WORLD, myrank % 2, -myrank, &c) !=
+	    MPI_SUCCESS)
+		fail("MPI_Comm_split");
+	else {
+		MPI_Comm_size(c, &n);
+		MPI_Comm_rank(c, &r);
+		for (i = 0, want = 0, sum = 0; i < nprocs; i++)
+			if (!hole[i] && i % 2 == myrank % 2) {
+				want++;
+				sum += i;
+			}
+		if (n != want)
+			fail("MPI_Comm_split: size %d, not %d", n, want);
+		for (i = myrank + 1, want = 0; i < nprocs; i++)
+			want += !hole[i] && i % 2 == myrank % 2;
+		if (r != want)
+			fail("MPI_Comm_split: rank %d, not %d", r, want);
+		if (MPI_Allreduce(&myrank, &r, 1, MPI_INT, MPI_SUM, c) !=
+		    MPI_SUCCESS || r != sum)
+			fail("MPI_Comm_split: the allreduce gave %d, not %d",
+			    r, sum);
+		MPI_Comm_free(&c);
+	}
+	/* Create from the whole group: the live ones, in order. */
+	if (MPI_Comm_create(MPI_COMM_WORLD, g, &c) != MPI_SUCCESS)
+		fail("MPI_Comm_create");
+	else {
+		MPI_Comm_size(c, &n);
+		MPI_Comm_rank(c, &r);
+		if (n != live_below(nprocs) || r != live_below(myrank))
+			fail("MPI_Comm_create: size %d rank %d", n, r);
+		if (MPI_Allreduce(&myrank, &sum, 1, MPI_INT, MPI_MAX, c) !=
+		    MPI_SUCCESS || sum != nprocs - 1)
+			fail("MPI_Comm_create: the allreduce gave %d", sum);
+		MPI_Comm_free(&c);
+	}
+	/* Create_group by the even ranks, holes among them or not. */
+	for (i = 0; i < nprocs; i += 2)
+		evens[ne++] = i;
+	MPI_Group_incl(g, ne, evens, &ge);
+	if (myrank % 2 == 0) {
+		if (MPI_Comm_create_group(MPI_COMM_WORLD, ge, 5, &c) !=
+		    MPI_SUCCESS)
+			fail("MPI_Comm_create_group");
+		else {
+			MPI_Comm_size(c, &n);
+			for (i = 0, want = 0; i < nprocs; i += 2)
+				want += !hole[i];
+			if (n != want)
+				fail("MPI_Comm_create_group: size %d, not %d",
+				    n, want);
+			if (MPI_Barrier(c) != MPI_SUCCESS)
+				fail("MPI_Comm_create_group: a barrier");
+			MPI_Comm_free(&c);
+		}
+	}
+	MPI_Group_free(&ge);
+	MPI_Group_free(&g);
+	/* A duplicate keeps the holes. */
+	if (MPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)
+		fail("MPI_Comm_dup of a communicator with holes");
+	else {
+		MPI_Comm_size(c, &n);
+		if (n != nprocs)
+			fail("MPI_Comm_dup: size %d", n);
+		for (i = 0; i < nprocs && !hole[i]; i++)
+			;
+		expect(MPI_Send(&n, 1, MPI_INT, i, 1, c), MPI_ERR_RANK,
+		    "MPI_Comm_dup: a send to a hole");
+		comm = c;
+		gathers(3, 0);
+		allgathers(2);
+		MPI_Comm_free(&c);
+	}
+	expect(MPI_Comm_idup(MPI_COMM_WORLD, &c, &q), MPI_ERR_COMM,
+	    "MPI_Comm_idup of a communicator with holes");
+	expect(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &c),
+	    MPI_ERR_COMM, "MPI_Cart_create on a communicator with holes");
+}
+
+/*
+ * An intercommunicator between the halves, the lower one (half, with
+ * the hole rank 1) recovered in mode BLANK: its local group is its live
+ * members.
+ */
+static void
+inter(MPI_Comm half, int h)
+{
+	MPI_Comm ic;
+	int low = myrank < h, n, sum, want, i;
+
+	char msg[MPI_MAX_ERROR_STRING];
+	int rc, len;
+
+	if ((rc = MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? h : 0,
+	    7, &ic)) != MPI_SUCCESS) {
+		MPI_Error_string(rc, msg, &len);
+		fail("MPI_Intercomm_create from a communicator with holes: "
+		    "%s", msg);
+		return;
+	}
+	MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+	MPI_Comm_size(ic, &n);
+	if (n != (low ? live_below(h) : nprocs - h))
+		fail("the intercommunicator: local size %d", n);
+	MPI_Comm_remote_size(ic, &n);
+	if (n != (low ? nprocs - h : live_below(h)))
+		fail("the intercommunicator: remote size %d", n);
+	for (i = 0, want = 0; i < nprocs; i++)
+		if (!hole[i] && (i < h) != low)
+			want += i;
+	if (MPI_Allreduce(&myrank, &sum, 1, MPI_INT, MPI_SUM, ic) !=
+	    MPI_SUCCESS || sum != want)
+		fail("the intercommunicator: allreduce gave %d, not %d", sum,
+		    want);
+	MPI_Comm_free(&ic);
+}
+
+/*
+ * The victim dies once every other live rank told it that it is done
+ * (so nothing is in flight to or from it, and no collective it took
+ * part in can fail elsewhere); the others wait until they know.
+ */
+static void
+die_when_done(int victim, int nfail)
+{
+	int i, x = 0;
+
+	if (myrank == victim) {
+		for (i = 0; i < nprocs; i++)
+			if (!hole[i] && i != victim && MPI_Recv(&x, 1,
+			    MPI_INT, i, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+			    MPI_SUCCESS)
+				fail("the word of rank %d", i);
+		die();
+	}
+	if (MPI_Send(&x, 1, MPI_INT, victim, 9, MPI_COMM_WORLD) !=
+	    MPI_SUCCESS)
+		fail("the word to rank %d", victim);
+	await_failures(MPI_COMM_WORLD, nfail);
+}
+
 int
 main(int argc, char **argv)
 {
-	MPI_Comm dup;
-	int second, i, x = 0;
+	MPI_Comm dup, half, hdup;
+	int second, h;
 
 	init(&argc, &argv);
 	if (nprocs < 4 || nprocs > MAXP) {
@@ -381,10 +554,15 @@ main(int argc, char **argv)
 		return finish();
 	}
 	second = nprocs - 2;
-	/* One hole: rank 1, before any communication. */
-	if (myrank == 1)
-		die();
-	await_failures(MPI_COMM_WORLD, 1);
+	h = nprocs / 2;
+	if (MPI_Comm_split(MPI_COMM_WORLD, myrank < h, myrank, &half) !=
+	    MPI_SUCCESS) {
+		fail("the split in halves");
+		return finish();
+	}
+	MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN);
+	/* One hole: rank 1, once everyone has its half. */
+	die_when_done(1, 1);
 	if (MPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
 		fail("the first recovery");
 	MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
@@ -392,23 +570,28 @@ main(int argc, char **argv)
 	all(MPI_COMM_WORLD);
 	all(dup);
 	MPI_Comm_free(&dup);
-	/* Two holes: the second dies once everyone else is done with it. */
-	if (myrank == second) {
-		for (i = 0; i < nprocs; i++)
-			if (!hole[i] && i != second && MPI_Recv(&x, 1, MPI_INT,
-			    i, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
-			    MPI_SUCCESS)
-				fail("the word of rank %d", i);
-		die();
+	makers();
+	/* The lower half recovers its own communicator. */
+	if (myrank < h) {
+		char msg[MPI_MAX_ERROR_STRING];
+		int rc, len;
+
+		if ((rc = MPI_Comm_dup(half, &hdup)) != MPI_SUCCESS) {
+			MPI_Error_string(rc, msg, &len);
+			fail("the recovery of the lower half: %s", msg);
+		}
+		MPI_Comm_free(&half);
+		half = hdup;
 	}
-	if (MPI_Send(&x, 1, MPI_INT, second, 9, MPI_COMM_WORLD) !=
-	    MPI_SUCCESS)
-		fail("the word to rank %d", second);
-	await_failures(MPI_COMM_WORLD, 2);
+	inter(half, h);
+	MPI_Comm_free(&half);
+	/* Two holes: the second dies once everyone else is done with it. */
+	die_when_done(second, 2);
 	if (MPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
 		fail("the second recovery");
 	hole[second] = 1;
 	all(MPI_COMM_WORLD);
+	makers();
 	MPI_Comm_free(&dup);
 	return finish();
 }
