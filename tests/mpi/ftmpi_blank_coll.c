@@ -13,7 +13,8 @@
  * Communicators made from one with holes: MPI_Comm_group keeps the
  * holes, MPI_Comm_split, _create and _create_group leave them out, a
  * duplicate keeps them, MPI_Comm_idup and MPI_Cart_create refuse them,
- * MPI_Intercomm_create takes the live members of its local group.
+ * MPI_Intercomm_create takes the live members of its local group; the
+ * neighbourhood collectives on a ring with holes skip them.
  *
  * Rank 1 dies once the world is split in halves, rank nprocs - 2 after
  * the first recovery and its checks; each once every other live rank
@@ -519,6 +520,38 @@ inter(MPI_Comm half, int h)
 }
 
 /*
+ * Neighbourhood collectives on a ring (a periodic Cartesian communicator
+ * recovered in mode BLANK): a hole neighbour is MPI_PROC_NULL, its
+ * block untouched.
+ */
+static void
+ring(MPI_Comm cart)
+{
+	MPI_Request q;
+	int nbr[2], r[2], s[2], k;
+
+	nbr[0] = (myrank - 1 + nprocs) % nprocs;
+	nbr[1] = (myrank + 1) % nprocs;
+	r[0] = r[1] = SENT;
+	if (MPI_Neighbor_allgather(&myrank, 1, MPI_INT, r, 1, MPI_INT,
+	    cart) != MPI_SUCCESS)
+		fail("MPI_Neighbor_allgather with holes");
+	for (k = 0; k < 2; k++)
+		if (r[k] != (hole[nbr[k]] ? SENT : nbr[k]))
+			fail("MPI_Neighbor_allgather: block %d is %d", k, r[k]);
+	/* To the left: my rank; to the right: minus it. */
+	s[0] = myrank;
+	s[1] = -myrank;
+	r[0] = r[1] = SENT;
+	if (MPI_Ineighbor_alltoall(s, 1, MPI_INT, r, 1, MPI_INT, cart, &q) !=
+	    MPI_SUCCESS || MPI_Wait(&q, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		fail("MPI_Ineighbor_alltoall with holes");
+	if (r[0] != (hole[nbr[0]] ? SENT : -nbr[0]) ||
+	    r[1] != (hole[nbr[1]] ? SENT : nbr[1]))
+		fail("MPI_Ineighbor_alltoall: %d %d", r[0], r[1]);
+}
+
+/*
  * The victim dies once every other live rank told it that it is done
  * (so nothing is in flight to or from it, and no collective it took
  * part in can fail elsewhere); the others wait until they know.
@@ -545,8 +578,8 @@ die_when_done(int victim, int nfail)
 int
 main(int argc, char **argv)
 {
-	MPI_Comm dup, half, hdup;
-	int second, h;
+	MPI_Comm dup, half, hdup, cart, cdup;
+	int second, h, dims[1], periods[1] = { 1 };
 
 	init(&argc, &argv);
 	if (nprocs < 4 || nprocs > MAXP) {
@@ -561,6 +594,13 @@ main(int argc, char **argv)
 		return finish();
 	}
 	MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN);
+	dims[0] = nprocs;
+	if (MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart) !=
+	    MPI_SUCCESS) {
+		fail("the ring");
+		return finish();
+	}
+	MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN);
 	/* One hole: rank 1, once everyone has its half. */
 	die_when_done(1, 1);
 	if (MPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
@@ -585,6 +625,14 @@ main(int argc, char **argv)
 	}
 	inter(half, h);
 	MPI_Comm_free(&half);
+	/* The ring, recovered: a Cartesian communicator with a hole. */
+	if (MPI_Comm_dup(cart, &cdup) != MPI_SUCCESS)
+		fail("the recovery of the ring");
+	else {
+		ring(cdup);
+		MPI_Comm_free(&cdup);
+	}
+	MPI_Comm_free(&cart);
 	/* Two holes: the second dies once everyone else is done with it. */
 	die_when_done(second, 2);
 	if (MPI_Comm_dup(MPI_COMM_WORLD, &dup) != MPI_SUCCESS)
