@@ -121,11 +121,26 @@ mode_abort(MPI_Comm c)
 	    "(--ft ftmpi): ending the job");
 }
 
+/*
+ * An intercommunicator has one mode of its own, ABORT (ft-ftmpi(3)): a
+ * failure in either group ends the job.  Else it follows ULFM's rules.
+ */
+static void
+inter_abort(MPI_Comm c)
+{
+	if (comm_mode(c) == FT_FTMPI_ABORT && ft__mpi_ulfm_unacked(c))
+		mode_abort(c);
+}
+
 int
 ft__mpi_ftmpi_check(MPI_Comm comm, const char *call, int peer)
 {
-	if (!ft__mpi.ftmpi || FT_MPI_INTER(comm))
+	if (!ft__mpi.ftmpi)
 		return MPI_SUCCESS;
+	if (FT_MPI_INTER(comm)) {
+		inter_abort(comm);
+		return MPI_SUCCESS;
+	}
 	if (peer >= 0 && peer < comm->size && is_hole(comm, peer))
 		return ft__mpi_err(comm, MPI_ERR_RANK, call, "rank %d is a "
 		    "hole: its process failed and the communicator was "
@@ -177,6 +192,9 @@ ft__mpi_ftmpi_pending(struct ft_mpi_req *r)
 {
 	MPI_Comm c = r->comm;
 
+	if (ft__mpi.ftmpi && !r->pt.done && c != MPI_COMM_NULL &&
+	    FT_MPI_INTER(c))
+		inter_abort(c);
 	if (!ft__mpi.ftmpi || r->pt.done || c == MPI_COMM_NULL ||
 	    FT_MPI_INTER(c) || (msg_mode(c) != FT_FTMPI_NOP &&
 	    comm_mode(c) != FT_FTMPI_ABORT) || !ft__mpi_ulfm_unacked(c))
@@ -724,6 +742,16 @@ ft__mpi_ftmpi_set_info(MPI_Comm comm, MPI_Info info, const char *call)
 		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "the job "
 		    "does not run under FT-MPI's modes: run it with ftrun "
 		    "--ft ftmpi");
+	/* No recovery of an intercommunicator: ABORT, or ULFM's rules. */
+	if (FT_MPI_INTER(comm) && ((cm != 0 && cm != FT_FTMPI_ABORT) ||
+	    mm == FT_FTMPI_NOP))
+		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "%s %s on "
+		    "an intercommunicator: ft recovers intracommunicators "
+		    "only; an intercommunicator takes %s abort or follows "
+		    "ULFM's rules (recover the communicators of its groups "
+		    "and make it again)", cm != 0 && cm != FT_FTMPI_ABORT ?
+		    KEY_COMM : KEY_MSG, cm != 0 && cm != FT_FTMPI_ABORT ?
+		    ft_ftmpi_comm_name(cm) : ft_ftmpi_msg_name(mm), KEY_COMM);
 	if (cm != 0)
 		comm->ftmpi_comm = cm;
 	if (mm != 0)
@@ -736,6 +764,11 @@ ft__mpi_ftmpi_get_info(MPI_Comm comm, MPI_Info info)
 {
 	if (!ft__mpi.ftmpi)
 		return MPI_SUCCESS;
+	/* An intercommunicator: ABORT, or no mode (ULFM's rules). */
+	if (FT_MPI_INTER(comm))
+		return comm_mode(comm) != FT_FTMPI_ABORT || MPI_Info_set(info,
+		    KEY_COMM, ft_ftmpi_comm_name(FT_FTMPI_ABORT)) ==
+		    MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 	if (MPI_Info_set(info, KEY_COMM,
 	    ft_ftmpi_comm_name(comm_mode(comm))) != MPI_SUCCESS ||
 	    MPI_Info_set(info, KEY_MSG, ft_ftmpi_msg_name(msg_mode(comm))) !=
