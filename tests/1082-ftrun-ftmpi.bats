@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: ISC
 # ftrun --ft ftmpi: FT-MPI's modes (ft-ftmpi(3)) as a job sees them:
 # the options, ABORT (for the job, and on an intercommunicator), the
-# bound on new processes under REBUILD, and the master-worker example of the FT-MPI paper (examples/ftmpi_farm.c)
-# with workers killed at their N-th task (--inject after-sends), the
-# worker and N drawn from a seed, at 4, 8 and 16 ranks, under SHRINK
-# and REBUILD: the output is that of a run without failures.
+# bound on new processes under REBUILD, and the master-worker example
+# of the FT-MPI paper (examples/ftmpi_farm.c) with workers killed at
+# their N-th task (--inject after-sends), the worker and N drawn from a
+# seed, at 4, 8 and 16 ranks, under SHRINK and REBUILD: the output is
+# that of a run without failures.
 
 load common
 bats_require_minimum_version 1.5.0
