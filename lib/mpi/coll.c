@@ -33,6 +33,13 @@
  *                   combines them in rank order
  *   scan, exscan    recursive doubling, in rank order
  * The v and w variants are linear (ring for allgatherv).
+ *
+ * FT-MPI's BLANK (ftmpi.c, ft-ftmpi(3)): on a communicator with holes
+ * a schedule runs among its live members (s->comm), the algorithms
+ * above at their number; the user's buffers, counts and displacements
+ * keep one entry per rank of the communicator named (s->holes), and
+ * blank_map says which is a live rank's, so a hole's block is never
+ * read, sent or written.
  */
 #include <limits.h>
 #include <stdlib.h>
