@@ -85,6 +85,22 @@ check_block(const int *buf, int off, int n, int src, int dst,
 	}
 }
 
+/* The blocks of a v layout, block j from rank j, and the gaps between. */
+static void
+check_v(const int *buf, const int *counts, const int *displs, int dst,
+    const char *what)
+{
+	int j, k;
+
+	for (j = 0; j < nprocs; j++) {
+		check_block(buf, displs[j], counts[j], j, dst, what, j);
+		for (k = 0; k < 3; k++)
+			if (buf[displs[j] + counts[j] + k] != SENT)
+				fail("%s%s: a gap was written", nb ? "I" : "",
+				    what);
+	}
+}
+
 /* The v forms' layout: block j has c + j elements, a gap of 3 after. */
 static void
 vlayout(int c, int *counts, int *displs, int *total)
@@ -133,13 +149,7 @@ gathers(int c, int root)
 	    MPI_INT, root, comm, &q) : MPI_Gatherv(s, c + myrank, MPI_INT, r,
 	    counts, displs, MPI_INT, root, comm), &q), "gatherv", c);
 	if (myrank == root)
-		for (j = 0; j < nprocs; j++) {
-			check_block(r, displs[j], counts[j], j, root,
-			    "gatherv", j);
-			for (k = 0; k < 3; k++)
-				if (r[displs[j] + counts[j] + k] != SENT)
-					fail("gatherv: a gap was written");
-		}
+		check_v(r, counts, displs, root, "gatherv");
 	free(r);
 	free(s);
 }
@@ -211,12 +221,7 @@ allgathers(int c)
 	ok(done(nb ? MPI_Iallgatherv(s, c + myrank, MPI_INT, r, counts,
 	    displs, MPI_INT, comm, &q) : MPI_Allgatherv(s, c + myrank, MPI_INT,
 	    r, counts, displs, MPI_INT, comm), &q), "allgatherv", c);
-	for (j = 0; j < nprocs; j++) {
-		check_block(r, displs[j], counts[j], j, 0, "allgatherv", j);
-		for (k = 0; k < 3; k++)
-			if (r[displs[j] + counts[j] + k] != SENT)
-				fail("allgatherv: a gap was written");
-	}
+	check_v(r, counts, displs, 0, "allgatherv");
 	free(r);
 	free(s);
 }
@@ -266,21 +271,13 @@ alltoalls(int c)
 	ok(done(nb ? MPI_Ialltoallv(s, counts, displs, MPI_INT, r, counts,
 	    displs, MPI_INT, comm, &q) : MPI_Alltoallv(s, counts, displs,
 	    MPI_INT, r, counts, displs, MPI_INT, comm), &q), "alltoallv", c);
-	for (j = 0; j < nprocs; j++) {
-		check_block(r, displs[j], c, j, myrank, "alltoallv", j);
-		if (r[displs[j] + c] != SENT)
-			fail("alltoallv: a gap was written");
-	}
+	check_v(r, counts, displs, myrank, "alltoallv");
 	for (k = 0; k < total; k++)
 		r[k] = SENT;
 	ok(done(nb ? MPI_Ialltoallw(s, counts, bdispls, types, r, counts,
 	    bdispls, types, comm, &q) : MPI_Alltoallw(s, counts, bdispls,
 	    types, r, counts, bdispls, types, comm), &q), "alltoallw", c);
-	for (j = 0; j < nprocs; j++) {
-		check_block(r, displs[j], c, j, myrank, "alltoallw", j);
-		if (r[displs[j] + c] != SENT)
-			fail("alltoallw: a gap was written");
-	}
+	check_v(r, counts, displs, myrank, "alltoallw");
 	free(r);
 	free(s);
 }
