@@ -8,7 +8,8 @@
  * allgather, alltoall, their v and w forms, reduce-scatter and
  * reduce-scatter-block, in place where MPI allows it, blocking and
  * nonblocking, with short blocks and long ones (the other algorithms);
- * a hole as root is MPI_ERR_ROOT.
+ * barrier, bcast, reduce, allreduce, scan and exscan over the live
+ * ranks; a hole as root is MPI_ERR_ROOT.
  *
  * Communicators made from one with holes: MPI_Comm_group keeps the
  * holes, MPI_Comm_split, _create and _create_group leave them out, a
@@ -339,6 +340,56 @@ reduce_scatters(int c)
 	free(s);
 }
 
+/*
+ * The collectives without blocks: barrier, bcast, reduce, allreduce,
+ * scan and exscan over the live ranks, in rank order; exscan leaves the
+ * first live rank's buffer alone.
+ */
+static void
+reductions(int root)
+{
+	MPI_Request q;
+	int v, sum, below, i, first;
+
+	for (i = 0, sum = 0, below = 0, first = -1; i < nprocs; i++)
+		if (!hole[i]) {
+			sum += i + 1;
+			below += i < myrank ? i + 1 : 0;
+			if (first < 0)
+				first = i;
+		}
+	ok(done(nb ? MPI_Ibarrier(comm, &q) : MPI_Barrier(comm), &q),
+	    "barrier", 0);
+	v = myrank == root ? 4242 : SENT;
+	ok(done(nb ? MPI_Ibcast(&v, 1, MPI_INT, root, comm, &q) :
+	    MPI_Bcast(&v, 1, MPI_INT, root, comm), &q), "bcast", 1);
+	if (v != 4242)
+		fail("%sbcast gave %d", nb ? "I" : "", v);
+	v = SENT;
+	i = myrank + 1;
+	ok(done(nb ? MPI_Ireduce(&i, &v, 1, MPI_INT, MPI_SUM, root, comm,
+	    &q) : MPI_Reduce(&i, &v, 1, MPI_INT, MPI_SUM, root, comm), &q),
+	    "reduce", 1);
+	if (myrank == root && v != sum)
+		fail("%sreduce gave %d, not %d", nb ? "I" : "", v, sum);
+	ok(done(nb ? MPI_Iallreduce(&i, &v, 1, MPI_INT, MPI_SUM, comm, &q) :
+	    MPI_Allreduce(&i, &v, 1, MPI_INT, MPI_SUM, comm), &q),
+	    "allreduce", 1);
+	if (v != sum)
+		fail("%sallreduce gave %d, not %d", nb ? "I" : "", v, sum);
+	ok(done(nb ? MPI_Iscan(&i, &v, 1, MPI_INT, MPI_SUM, comm, &q) :
+	    MPI_Scan(&i, &v, 1, MPI_INT, MPI_SUM, comm), &q), "scan", 1);
+	if (v != below + myrank + 1)
+		fail("%sscan gave %d, not %d", nb ? "I" : "", v,
+		    below + myrank + 1);
+	v = SENT;
+	ok(done(nb ? MPI_Iexscan(&i, &v, 1, MPI_INT, MPI_SUM, comm, &q) :
+	    MPI_Exscan(&i, &v, 1, MPI_INT, MPI_SUM, comm), &q), "exscan", 1);
+	if (v != (myrank == first ? SENT : below))
+		fail("%sexscan gave %d, not %d", nb ? "I" : "", v,
+		    myrank == first ? SENT : below);
+}
+
 /* Every collective, both forms, short and long blocks. */
 static void
 all(MPI_Comm on)
@@ -355,6 +406,10 @@ all(MPI_Comm on)
 	for (i = 0; i < nprocs && dead < 0; i++)
 		if (hole[i])
 			dead = i;
+	for (nb = 0; nb < 2; nb++) {
+		reductions(root);
+		reductions(0);
+	}
 	for (nb = 0; nb < 2; nb++)
 		for (i = 0; i < (int)(sizeof(counts) / sizeof(counts[0]));
 		    i++) {
