@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: ISC
 # ftrun --ft ftmpi: FT-MPI's modes (ft-ftmpi(3)) as a job sees them:
-# the options, ABORT, the bound on new processes under REBUILD, and the
-# master-worker example of the FT-MPI paper (examples/ftmpi_farm.c)
-# with workers killed at their N-th task (--inject after-sends), the
-# worker and N drawn from a seed, at 4, 8 and 16 ranks, under SHRINK
-# and REBUILD: the output is that of a run without failures.
+# the options, ABORT (for the job, and on an intercommunicator), the
+# bound on new processes under REBUILD, and the master-worker example
+# of the FT-MPI paper (examples/ftmpi_farm.c) with workers killed at
+# their N-th task (--inject after-sends), the worker and N drawn from a
+# seed, at 4, 8 and 16 ranks, under SHRINK and REBUILD: the output is
+# that of a run without failures.
 
 load common
 bats_require_minimum_version 1.5.0
@@ -43,6 +44,15 @@ setup() {
 	run -137 --separate-stderr ftrun -n 3 --ft ftmpi --comm-mode abort \
 	    --timeout 60 "$FT_PROGS/ftmpi_die"
 	[[ $stderr == *"rank 1 (pid "*"killed by signal 9"*"aborting the job"* ]]
+}
+
+@test "ftmpi: an intercommunicator in mode ABORT ends the job; it takes no other mode" {
+	ft_build ftmpi_inter_abort
+	run -1 --separate-stderr ftrun -n 4 --ft ftmpi --timeout 60 \
+	    "$FT_PROGS/ftmpi_inter_abort"
+	[[ $stderr == *"rank 3 (pid "*"killed by signal 9"*"the job goes on"* ]]
+	[[ $stderr == *"aborted the job with code 1: a process of a communicator in mode ABORT failed"* ]]
+	[[ $stderr != *"ftmpi_inter_abort:"* ]]
 }
 
 @test "ftmpi: REBUILD gives up after 8 new processes in one rank's place" {

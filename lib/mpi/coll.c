@@ -33,6 +33,13 @@
  *                   combines them in rank order
  *   scan, exscan    recursive doubling, in rank order
  * The v and w variants are linear (ring for allgatherv).
+ *
+ * FT-MPI's BLANK (ftmpi.c, ft-ftmpi(3)): on a communicator with holes
+ * a schedule runs among its live members (s->comm), the algorithms
+ * above at their number; the user's buffers, counts and displacements
+ * keep one entry per rank of the communicator named (s->holes), and
+ * blank_map says which is a live rank's, so a hole's block is never
+ * read, sent or written.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -135,17 +142,56 @@ check_root(struct ft_coll_sched *s, int *root)
 	return MPI_SUCCESS;
 }
 
-/* BLANK: what lays out a block per rank needs every rank there. */
+/*
+ * BLANK: a collective that lays out a block per rank runs on the live
+ * members (s->comm), but the user's buffers, counts and displacements
+ * have one entry for every rank of the communicator named (s->holes),
+ * holes too.  map[i] is the rank named of live rank i (the live members
+ * keep their order), *size the size named.  A hole's block is neither
+ * read nor written, nor sent.  Without holes *map is NULL, the
+ * identity.
+ */
 static int
-no_holes(struct ft_coll_sched *s)
+blank_map(struct ft_coll_sched *s, const int **map, int *size)
 {
-	if (s->holes == NULL)
+	MPI_Comm named = s->holes;
+	int *m, i, j;
+
+	*map = NULL;
+	*size = s->comm->size;
+	if (named == NULL)
 		return MPI_SUCCESS;
-	return ft__mpi_err(s->comm, MPI_ERR_RANK, s->call, "the "
-	    "communicator has holes (FT-MPI mode BLANK): ft runs barrier, "
-	    "bcast, reduce, allreduce, scan and exscan on it, not this "
-	    "collective");
+	if ((m = ft__coll_tmp(s, (int)(s->comm->size * sizeof(*m)),
+	    NULL)) == NULL)
+		return ft__coll_built(s);
+	for (i = 0, j = 0; i < s->comm->size; i++, j++) {
+		while (j < named->size && named->world[j] != s->comm->world[i])
+			j++;
+		if (j == named->size)
+			return ft__mpi_err(s->comm, MPI_ERR_INTERN, s->call,
+			    "live member %d is not in the communicator", i);
+		m[i] = j;
+	}
+	*map = m;
+	*size = named->size;
+	return MPI_SUCCESS;
 }
+
+/* The size and our rank in the communicator named. */
+static int
+named_size(const struct ft_coll_sched *s)
+{
+	return s->holes != NULL ? s->holes->size : s->comm->size;
+}
+
+static int
+named_rank(const struct ft_coll_sched *s)
+{
+	return s->holes != NULL ? s->holes->rank : s->comm->rank;
+}
+
+/* The block, in the user's buffers, of live rank i. */
+#define BLK(map, i)	((map) != NULL ? (map)[i] : (i))
 
 /* A buffer of count elements of type; what names it in messages. */
 static int
@@ -727,7 +773,7 @@ ft__coll_allreduce(struct ft_coll_sched *s, const void *sbuf, void *rbuf,
 static void
 gather_binomial(struct ft_coll_sched *s, const void *own, int ocount,
     MPI_Datatype otype, void *rbuf, int rcount, MPI_Datatype rtype,
-    int root, size_t blk, int inplace)
+    int root, size_t blk, int inplace, const int *map)
 {
 	int n = s->comm->size, r = s->comm->rank, v = (r - root + n) % n;
 	int mask, m, sub, j, i;
@@ -761,7 +807,8 @@ gather_binomial(struct ft_coll_sched *s, const void *own, int ocount,
 		if (i == r && inplace)
 			continue;
 		ft__coll_copy(s, t + j * blk, (int)blk, MPI_BYTE,
-		    at(rbuf, (MPI_Aint)i * rcount, rtype), rcount, rtype);
+		    at(rbuf, (MPI_Aint)BLK(map, i) * rcount, rtype), rcount,
+		    rtype);
 	}
 }
 
@@ -769,15 +816,16 @@ int
 ft__coll_gather(struct ft_coll_sched *s, const void *sbuf, int scount,
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
 {
-	int n, r, i, inplace = sbuf == MPI_IN_PLACE;
+	int n, r, i, N, inplace = sbuf == MPI_IN_PLACE;
+	const int *map;
 	const void *own;
 	size_t blk;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_gather(s, sbuf, scount, stype, rbuf,
 	    rcount, rtype, root));
 	TRY(check_root(s, &root));
+	TRY(blank_map(s, &map, &N));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (r == root) {
@@ -793,26 +841,28 @@ ft__coll_gather(struct ft_coll_sched *s, const void *sbuf, int scount,
 		blk = (size_t)scount * stype->size;
 	}
 	if (r == root && inplace) {
-		own = cat(rbuf, (MPI_Aint)r * rcount, rtype);
+		own = cat(rbuf, (MPI_Aint)BLK(map, r) * rcount, rtype);
 		scount = rcount;
 		stype = rtype;
 	} else
 		own = sbuf;
 	if (n > 2 && blk * (size_t)n <= GATHER_SHORT) {
 		gather_binomial(s, own, scount, stype, rbuf, rcount, rtype,
-		    root, blk, inplace);
+		    root, blk, inplace, map);
 		return ft__coll_built(s);
 	}
 	if (r != root)
 		ft__coll_send(s, sbuf, scount, stype, root, TAG(T_GATHER, 0));
 	else
 		for (i = 0; i < n; i++) {
+			char *dst = at(rbuf, (MPI_Aint)BLK(map, i) * rcount,
+			    rtype);
+
 			if (i != r)
-				ft__coll_recv(s, at(rbuf, (MPI_Aint)i * rcount,
-				    rtype), rcount, rtype, i, TAG(T_GATHER, 0));
+				ft__coll_recv(s, dst, rcount, rtype, i,
+				    TAG(T_GATHER, 0));
 			else if (!inplace)
-				ft__coll_copy(s, sbuf, scount, stype,
-				    at(rbuf, (MPI_Aint)i * rcount, rtype),
+				ft__coll_copy(s, sbuf, scount, stype, dst,
 				    rcount, rtype);
 		}
 	ft__coll_round(s);
@@ -824,32 +874,34 @@ ft__coll_gatherv(struct ft_coll_sched *s, const void *sbuf, int scount,
     MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
     MPI_Datatype rtype, int root)
 {
-	int n, r, i, inplace = sbuf == MPI_IN_PLACE;
+	int n, r, i, b, N, inplace = sbuf == MPI_IN_PLACE;
+	const int *map;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_gatherv(s, sbuf, scount, stype, rbuf,
 	    rcounts, displs, rtype, root));
 	TRY(check_root(s, &root));
+	TRY(blank_map(s, &map, &N));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (r == root) {
-		TRY(check_counts(s, rcounts, displs, n, "receive"));
-		for (i = 0; i < n; i++)
+		TRY(check_counts(s, rcounts, displs, N, "receive"));
+		for (i = 0; i < N; i++)
 			TRY(check_data(s, rbuf, rcounts[i], rtype, "receive"));
 		if (!inplace) {
 			TRY(check_data(s, sbuf, scount, stype, "send"));
-			TRY(check_fit(s, scount, stype, rcounts[r], rtype));
+			TRY(check_fit(s, scount, stype, rcounts[BLK(map, r)],
+			    rtype));
 		}
 		for (i = 0; i < n; i++) {
-			char *dst = at(rbuf, displs[i], rtype);
+			char *dst = at(rbuf, displs[b = BLK(map, i)], rtype);
 
 			if (i != r)
-				ft__coll_recv(s, dst, rcounts[i], rtype, i,
+				ft__coll_recv(s, dst, rcounts[b], rtype, i,
 				    TAG(T_GATHERV, 0));
 			else if (!inplace)
 				ft__coll_copy(s, sbuf, scount, stype, dst,
-				    rcounts[i], rtype);
+				    rcounts[b], rtype);
 		}
 	} else {
 		TRY(not_in_place(s, sbuf, "send"));
@@ -864,7 +916,7 @@ ft__coll_gatherv(struct ft_coll_sched *s, const void *sbuf, int scount,
 static void
 scatter_binomial(struct ft_coll_sched *s, const void *sbuf, int scount,
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-    int root, size_t blk, int inplace)
+    int root, size_t blk, int inplace, const int *map)
 {
 	int n = s->comm->size, r = s->comm->rank, v = (r - root + n) % n;
 	int mask, m, sub, j;
@@ -883,9 +935,10 @@ scatter_binomial(struct ft_coll_sched *s, const void *sbuf, int scount,
 		return;
 	if (v == 0)
 		for (j = 1; j < n; j++)
-			ft__coll_copy(s, cat(sbuf, (MPI_Aint)((j + root) % n) *
-			    scount, stype), scount, stype, t + j * blk,
-			    (int)blk, MPI_BYTE);
+			ft__coll_copy(s, cat(sbuf,
+			    (MPI_Aint)BLK(map, (j + root) % n) * scount,
+			    stype), scount, stype, t + j * blk, (int)blk,
+			    MPI_BYTE);
 	else {
 		ft__coll_recv(s, t, (int)(sub * blk), MPI_BYTE,
 		    (v - mask + root) % n, TAG(T_SCATTER, 0));
@@ -898,8 +951,9 @@ scatter_binomial(struct ft_coll_sched *s, const void *sbuf, int scount,
 			    MPI_BYTE, (v + m + root) % n, TAG(T_SCATTER, 0));
 	if (v == 0) {
 		if (!inplace)
-			ft__coll_copy(s, cat(sbuf, (MPI_Aint)r * scount,
-			    stype), scount, stype, rbuf, rcount, rtype);
+			ft__coll_copy(s, cat(sbuf, (MPI_Aint)BLK(map, r) *
+			    scount, stype), scount, stype, rbuf, rcount,
+			    rtype);
 	} else
 		ft__coll_copy(s, t, (int)blk, MPI_BYTE, rbuf, rcount, rtype);
 	ft__coll_round(s);
@@ -909,14 +963,15 @@ int
 ft__coll_scatter(struct ft_coll_sched *s, const void *sbuf, int scount,
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root)
 {
-	int n, r, i, inplace = rbuf == MPI_IN_PLACE;
+	int n, r, i, N, inplace = rbuf == MPI_IN_PLACE;
+	const int *map;
 	size_t blk;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_scatter(s, sbuf, scount, stype, rbuf,
 	    rcount, rtype, root));
 	TRY(check_root(s, &root));
+	TRY(blank_map(s, &map, &N));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (r == root) {
@@ -933,15 +988,15 @@ ft__coll_scatter(struct ft_coll_sched *s, const void *sbuf, int scount,
 	}
 	if (n > 2 && blk * (size_t)n <= GATHER_SHORT) {
 		scatter_binomial(s, sbuf, scount, stype, rbuf, rcount, rtype,
-		    root, blk, inplace);
+		    root, blk, inplace, map);
 		return ft__coll_built(s);
 	}
 	if (r != root)
 		ft__coll_recv(s, rbuf, rcount, rtype, root, TAG(T_SCATTER, 0));
 	else
 		for (i = 0; i < n; i++) {
-			const char *src = cat(sbuf, (MPI_Aint)i * scount,
-			    stype);
+			const char *src = cat(sbuf,
+			    (MPI_Aint)BLK(map, i) * scount, stype);
 
 			if (i != r)
 				ft__coll_send(s, src, scount, stype, i,
@@ -959,31 +1014,34 @@ ft__coll_scatterv(struct ft_coll_sched *s, const void *sbuf,
     const int *scounts, const int *displs, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, int root)
 {
-	int n, r, i, inplace = rbuf == MPI_IN_PLACE;
+	int n, r, i, b, N, inplace = rbuf == MPI_IN_PLACE;
+	const int *map;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_scatterv(s, sbuf, scounts, displs, stype,
 	    rbuf, rcount, rtype, root));
 	TRY(check_root(s, &root));
+	TRY(blank_map(s, &map, &N));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (r == root) {
-		TRY(check_counts(s, scounts, displs, n, "send"));
-		for (i = 0; i < n; i++)
+		TRY(check_counts(s, scounts, displs, N, "send"));
+		for (i = 0; i < N; i++)
 			TRY(check_data(s, sbuf, scounts[i], stype, "send"));
 		if (!inplace) {
 			TRY(check_data(s, rbuf, rcount, rtype, "receive"));
-			TRY(check_fit(s, scounts[r], stype, rcount, rtype));
+			TRY(check_fit(s, scounts[BLK(map, r)], stype, rcount,
+			    rtype));
 		}
 		for (i = 0; i < n; i++) {
-			const char *src = cat(sbuf, displs[i], stype);
+			const char *src = cat(sbuf, displs[b = BLK(map, i)],
+			    stype);
 
 			if (i != r)
-				ft__coll_send(s, src, scounts[i], stype, i,
+				ft__coll_send(s, src, scounts[b], stype, i,
 				    TAG(T_SCATTERV, 0));
 			else if (!inplace)
-				ft__coll_copy(s, src, scounts[i], stype, rbuf,
+				ft__coll_copy(s, src, scounts[b], stype, rbuf,
 				    rcount, rtype);
 		}
 	} else {
@@ -998,14 +1056,15 @@ ft__coll_scatterv(struct ft_coll_sched *s, const void *sbuf,
 /* Ring allgather of typed blocks: block i is counts[i] at displs[i]. */
 static void
 allgather_ring(struct ft_coll_sched *s, void *rbuf, const int *counts,
-    const int *displs, int count, MPI_Datatype type, int kind)
+    const int *displs, int count, MPI_Datatype type, int kind,
+    const int *map)
 {
 	int n = s->comm->size, r = s->comm->rank, i, sb, rb;
 	int left = (r - 1 + n) % n, right = (r + 1) % n;
 
 	for (i = 0; i < n - 1; i++) {
-		sb = (r - i + n) % n;
-		rb = (r - i - 1 + n) % n;
+		sb = BLK(map, (r - i + n) % n);
+		rb = BLK(map, (r - i - 1 + n) % n);
 		if (counts != NULL) {
 			ft__coll_send(s, at(rbuf, displs[sb], type), counts[sb],
 			    type, right, TAG(kind, i));
@@ -1029,7 +1088,7 @@ allgather_ring(struct ft_coll_sched *s, void *rbuf, const int *counts,
 static void
 allgather_bruck(struct ft_coll_sched *s, const void *own, int ocount,
     MPI_Datatype otype, void *rbuf, int rcount, MPI_Datatype rtype,
-    size_t blk)
+    size_t blk, const int *map)
 {
 	int n = s->comm->size, r = s->comm->rank, pw, cnt, step, j;
 	char *t;
@@ -1047,22 +1106,23 @@ allgather_bruck(struct ft_coll_sched *s, const void *own, int ocount,
 	}
 	for (j = 1; j < n; j++)
 		ft__coll_copy(s, t + j * blk, (int)blk, MPI_BYTE,
-		    at(rbuf, (MPI_Aint)((r + j) % n) * rcount, rtype), rcount,
-		    rtype);
+		    at(rbuf, (MPI_Aint)BLK(map, (r + j) % n) * rcount, rtype),
+		    rcount, rtype);
 }
 
 int
 ft__coll_allgather(struct ft_coll_sched *s, const void *sbuf, int scount,
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype)
 {
-	int n, r, mask, step, inplace = sbuf == MPI_IN_PLACE;
+	int n, r, mask, step, N, inplace = sbuf == MPI_IN_PLACE;
+	const int *map;
 	size_t blk;
 	char *mine;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_allgather(s, sbuf, scount, stype, rbuf,
 	    rcount, rtype));
+	TRY(blank_map(s, &map, &N));
 	TRY(check_data(s, rbuf, rcount, rtype, "receive"));
 	if (!inplace) {
 		TRY(check_data(s, sbuf, scount, stype, "send"));
@@ -1070,13 +1130,16 @@ ft__coll_allgather(struct ft_coll_sched *s, const void *sbuf, int scount,
 	}
 	n = s->comm->size;
 	r = s->comm->rank;
-	mine = at(rbuf, (MPI_Aint)r * rcount, rtype);
+	mine = at(rbuf, (MPI_Aint)BLK(map, r) * rcount, rtype);
 	blk = (size_t)rcount * rtype->size;
 	if (!inplace)
 		ft__coll_copy(s, sbuf, scount, stype, mine, rcount, rtype);
-	if (n > 1 && !is_pof2(n) && blk * (size_t)n <= ALLGATHER_SHORT)
+	/* Recursive doubling needs the blocks of the live ranks in a row:
+	 * with holes, Bruck (through a temporary) or the ring. */
+	if (n > 1 && (!is_pof2(n) || map != NULL) &&
+	    blk * (size_t)n <= ALLGATHER_SHORT)
 		allgather_bruck(s, mine, rcount, rtype, rbuf, rcount, rtype,
-		    blk);
+		    blk, map);
 	else if (n > 1 && blk * (size_t)n <= ALLGATHER_SHORT) {
 		/* Recursive doubling: swap aligned runs of 2^k blocks. */
 		for (mask = 1, step = 0; mask < n; mask <<= 1, step++) {
@@ -1092,7 +1155,8 @@ ft__coll_allgather(struct ft_coll_sched *s, const void *sbuf, int scount,
 			ft__coll_round(s);
 		}
 	} else if (n > 1)
-		allgather_ring(s, rbuf, NULL, NULL, rcount, rtype, T_ALLGATHER);
+		allgather_ring(s, rbuf, NULL, NULL, rcount, rtype, T_ALLGATHER,
+		    map);
 	return ft__coll_built(s);
 }
 
@@ -1101,16 +1165,16 @@ ft__coll_allgatherv(struct ft_coll_sched *s, const void *sbuf, int scount,
     MPI_Datatype stype, void *rbuf, const int *rcounts, const int *displs,
     MPI_Datatype rtype)
 {
-	int n, r, i;
+	int r, i, N;
+	const int *map;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_allgatherv(s, sbuf, scount, stype, rbuf,
 	    rcounts, displs, rtype));
-	n = s->comm->size;
-	r = s->comm->rank;
-	TRY(check_counts(s, rcounts, displs, n, "receive"));
-	for (i = 0; i < n; i++)
+	TRY(blank_map(s, &map, &N));
+	r = BLK(map, s->comm->rank);
+	TRY(check_counts(s, rcounts, displs, N, "receive"));
+	for (i = 0; i < N; i++)
 		TRY(check_data(s, rbuf, rcounts[i], rtype, "receive"));
 	if (sbuf != MPI_IN_PLACE) {
 		TRY(check_data(s, sbuf, scount, stype, "send"));
@@ -1118,7 +1182,7 @@ ft__coll_allgatherv(struct ft_coll_sched *s, const void *sbuf, int scount,
 		ft__coll_copy(s, sbuf, scount, stype, at(rbuf, displs[r],
 		    rtype), rcounts[r], rtype);
 	}
-	allgather_ring(s, rbuf, rcounts, displs, 0, rtype, T_ALLGATHERV);
+	allgather_ring(s, rbuf, rcounts, displs, 0, rtype, T_ALLGATHERV, map);
 	return ft__coll_built(s);
 }
 
@@ -1126,23 +1190,24 @@ int
 ft__coll_alltoall(struct ft_coll_sched *s, const void *sbuf, int scount,
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype)
 {
-	int n, r, i, to, from, pairwise;
+	int n, r, i, to, from, pairwise, N;
+	const int *map;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_alltoall(s, sbuf, scount, stype, rbuf,
 	    rcount, rtype));
 	TRY(check_data(s, rbuf, rcount, rtype, "receive"));
+	TRY(blank_map(s, &map, &N));
 	n = s->comm->size;
 	r = s->comm->rank;
 	if (sbuf == MPI_IN_PLACE) {
 		/* Send from a copy, so receiving may overwrite rbuf. */
 		void *copy;
 
-		TRY(check_total(s, n, rcount));
-		if ((copy = ft__coll_tmp(s, n * rcount, rtype)) == NULL)
+		TRY(check_total(s, N, rcount));
+		if ((copy = ft__coll_tmp(s, N * rcount, rtype)) == NULL)
 			return ft__coll_built(s);
-		ft__coll_copy(s, rbuf, n * rcount, rtype, copy, n * rcount,
+		ft__coll_copy(s, rbuf, N * rcount, rtype, copy, N * rcount,
 		    rtype);
 		sbuf = copy;
 		scount = rcount;
@@ -1151,8 +1216,9 @@ ft__coll_alltoall(struct ft_coll_sched *s, const void *sbuf, int scount,
 		TRY(check_data(s, sbuf, scount, stype, "send"));
 		TRY(check_fit(s, scount, stype, rcount, rtype));
 	}
-	ft__coll_copy(s, cat(sbuf, (MPI_Aint)r * scount, stype), scount,
-	    stype, at(rbuf, (MPI_Aint)r * rcount, rtype), rcount, rtype);
+	ft__coll_copy(s, cat(sbuf, (MPI_Aint)BLK(map, r) * scount, stype),
+	    scount, stype, at(rbuf, (MPI_Aint)BLK(map, r) * rcount, rtype),
+	    rcount, rtype);
 	pairwise = (size_t)scount * stype->size * (size_t)n > ALLTOALL_SHORT;
 	for (i = 1; i < n; i++) {
 		if (pairwise && is_pof2(n))
@@ -1161,10 +1227,10 @@ ft__coll_alltoall(struct ft_coll_sched *s, const void *sbuf, int scount,
 			to = (r + i) % n;
 			from = (r - i + n) % n;
 		}
-		ft__coll_recv(s, at(rbuf, (MPI_Aint)from * rcount, rtype),
-		    rcount, rtype, from, TAG(T_ALLTOALL, 0));
-		ft__coll_send(s, cat(sbuf, (MPI_Aint)to * scount, stype),
-		    scount, stype, to, TAG(T_ALLTOALL, 0));
+		ft__coll_recv(s, at(rbuf, (MPI_Aint)BLK(map, from) * rcount,
+		    rtype), rcount, rtype, from, TAG(T_ALLTOALL, 0));
+		ft__coll_send(s, cat(sbuf, (MPI_Aint)BLK(map, to) * scount,
+		    stype), scount, stype, to, TAG(T_ALLTOALL, 0));
 		if (pairwise)
 			ft__coll_round(s);
 	}
@@ -1177,26 +1243,28 @@ ft__coll_alltoallv(struct ft_coll_sched *s, const void *sbuf,
     const int *scounts, const int *sdispls, MPI_Datatype stype, void *rbuf,
     const int *rcounts, const int *rdispls, MPI_Datatype rtype)
 {
-	int n, r, i, to, from, span;
+	int n, r, i, to, from, span, N, me;
+	const int *map;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_alltoallv(s, sbuf, scounts, sdispls,
 	    stype, rbuf, rcounts, rdispls, rtype));
+	TRY(blank_map(s, &map, &N));
 	n = s->comm->size;
 	r = s->comm->rank;
-	TRY(check_counts(s, rcounts, rdispls, n, "receive"));
-	for (i = 0; i < n; i++)
+	me = BLK(map, r);
+	TRY(check_counts(s, rcounts, rdispls, N, "receive"));
+	for (i = 0; i < N; i++)
 		TRY(check_data(s, rbuf, rcounts[i], rtype, "receive"));
 	if (sbuf == MPI_IN_PLACE) {
 		void *copy;
 
-		for (i = 0, span = 0; i < n; i++)
+		for (i = 0, span = 0; i < N; i++)
 			if (rcounts[i] > 0 && rdispls[i] + rcounts[i] > span)
 				span = rdispls[i] + rcounts[i];
 		if ((copy = ft__coll_tmp(s, span, rtype)) == NULL)
 			return ft__coll_built(s);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < N; i++)
 			ft__coll_copy(s, at(rbuf, rdispls[i], rtype),
 			    rcounts[i], rtype, at(copy, rdispls[i], rtype),
 			    rcounts[i], rtype);
@@ -1205,20 +1273,20 @@ ft__coll_alltoallv(struct ft_coll_sched *s, const void *sbuf,
 		sdispls = rdispls;
 		stype = rtype;
 	} else {
-		TRY(check_counts(s, scounts, sdispls, n, "send"));
-		for (i = 0; i < n; i++)
+		TRY(check_counts(s, scounts, sdispls, N, "send"));
+		for (i = 0; i < N; i++)
 			TRY(check_data(s, sbuf, scounts[i], stype, "send"));
-		TRY(check_fit(s, scounts[r], stype, rcounts[r], rtype));
+		TRY(check_fit(s, scounts[me], stype, rcounts[me], rtype));
 	}
-	ft__coll_copy(s, cat(sbuf, sdispls[r], stype), scounts[r], stype,
-	    at(rbuf, rdispls[r], rtype), rcounts[r], rtype);
+	ft__coll_copy(s, cat(sbuf, sdispls[me], stype), scounts[me], stype,
+	    at(rbuf, rdispls[me], rtype), rcounts[me], rtype);
 	for (i = 1; i < n; i++) {
-		to = (r + i) % n;
-		from = (r - i + n) % n;
+		to = BLK(map, (r + i) % n);
+		from = BLK(map, (r - i + n) % n);
 		ft__coll_recv(s, at(rbuf, rdispls[from], rtype), rcounts[from],
-		    rtype, from, TAG(T_ALLTOALLV, 0));
+		    rtype, (r - i + n) % n, TAG(T_ALLTOALLV, 0));
 		ft__coll_send(s, cat(sbuf, sdispls[to], stype), scounts[to],
-		    stype, to, TAG(T_ALLTOALLV, 0));
+		    stype, (r + i) % n, TAG(T_ALLTOALLV, 0));
 	}
 	ft__coll_round(s);
 	return ft__coll_built(s);
@@ -1230,36 +1298,41 @@ ft__coll_alltoallw(struct ft_coll_sched *s, const void *sbuf,
     void *rbuf, const int *rcounts, const int *rdispls,
     const MPI_Datatype *rtypes)
 {
-	int n, r, i, to, from, inplace = sbuf == MPI_IN_PLACE;
+	int n, r, i, to, from, N, me, inplace = sbuf == MPI_IN_PLACE;
+	const int *map;
 	const void **src;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
 	INTER(s, ft__coll_inter_alltoallw(s, sbuf, scounts, sdispls,
 	    stypes, rbuf, rcounts, rdispls, rtypes));
+	TRY(blank_map(s, &map, &N));
 	n = s->comm->size;
 	r = s->comm->rank;
-	TRY(check_counts(s, rcounts, rdispls, n, "receive"));
+	me = BLK(map, r);
+	TRY(check_counts(s, rcounts, rdispls, N, "receive"));
 	if (rtypes == NULL)
 		return ft__mpi_err(s->comm, MPI_ERR_ARG, s->call,
 		    "NULL receive datatypes");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < N; i++)
 		TRY(check_data(s, rbuf, rcounts[i], rtypes[i], "receive"));
 	if (!inplace) {
-		TRY(check_counts(s, scounts, sdispls, n, "send"));
+		TRY(check_counts(s, scounts, sdispls, N, "send"));
 		if (stypes == NULL)
 			return ft__mpi_err(s->comm, MPI_ERR_ARG, s->call,
 			    "NULL send datatypes");
-		for (i = 0; i < n; i++)
+		for (i = 0; i < N; i++)
 			TRY(check_data(s, sbuf, scounts[i], stypes[i],
 			    "send"));
-		TRY(check_fit(s, scounts[r], stypes[r], rcounts[r],
-		    rtypes[r]));
+		TRY(check_fit(s, scounts[me], stypes[me], rcounts[me],
+		    rtypes[me]));
 	}
-	/* Where each block to send is (displacements are in bytes). */
-	if ((src = ft__coll_tmp(s, (int)(n * sizeof(*src)), NULL)) == NULL)
+	/*
+	 * Where each block to send is (displacements are in bytes), by
+	 * rank named: a hole's is never sent.
+	 */
+	if ((src = ft__coll_tmp(s, (int)(N * sizeof(*src)), NULL)) == NULL)
 		return ft__coll_built(s);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < N; i++) {
 		if (!inplace) {
 			src[i] = ft__mpi_addr(sbuf, sdispls[i]);
 			continue;
@@ -1274,15 +1347,16 @@ ft__coll_alltoallw(struct ft_coll_sched *s, const void *sbuf,
 		scounts = rcounts;
 		stypes = rtypes;
 	}
-	ft__coll_copy(s, src[r], scounts[r], stypes[r],
-	    ft__mpi_addr(rbuf, rdispls[r]), rcounts[r], rtypes[r]);
+	ft__coll_copy(s, src[me], scounts[me], stypes[me],
+	    ft__mpi_addr(rbuf, rdispls[me]), rcounts[me], rtypes[me]);
 	for (i = 1; i < n; i++) {
-		to = (r + i) % n;
-		from = (r - i + n) % n;
+		to = BLK(map, (r + i) % n);
+		from = BLK(map, (r - i + n) % n);
 		ft__coll_recv(s, ft__mpi_addr(rbuf, rdispls[from]),
-		    rcounts[from], rtypes[from], from, TAG(T_ALLTOALLW, 0));
-		ft__coll_send(s, src[to], scounts[to], stypes[to], to,
+		    rcounts[from], rtypes[from], (r - i + n) % n,
 		    TAG(T_ALLTOALLW, 0));
+		ft__coll_send(s, src[to], scounts[to], stypes[to],
+		    (r + i) % n, TAG(T_ALLTOALLW, 0));
 	}
 	ft__coll_round(s);
 	return ft__coll_built(s);
@@ -1298,26 +1372,33 @@ static int
 reduce_scatter(struct ft_coll_sched *s, const void *sbuf, void *rbuf,
     const int *counts, int count, MPI_Datatype type, MPI_Op op)
 {
-	int n = s->comm->size, r = s->comm->rank, j, mine;
+	int n = s->comm->size, r = s->comm->rank, j, i, N, mine;
 	const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+	const int *map;
 	MPI_Aint off, myoff = 0;
 	char *t;
 
 #define CNT(j)	(counts != NULL ? counts[j] : count)
-	mine = CNT(r);
+	TRY(blank_map(s, &map, &N));
+	mine = CNT(BLK(map, r));
 	/* The temporary holds n pieces of this rank's size. */
 	TRY(check_total(s, n, mine));
 	if ((t = ft__coll_tmp(s, n * mine, type)) == NULL)
 		return ft__coll_built(s);
-	for (j = 0, off = 0; j < n; off += CNT(j), j++) {
-		if (j == r) {
-			myoff = off;
+	/* j walks the ranks named, i the live ones: a hole's share of
+	 * the vector goes nowhere. */
+	for (j = 0, i = 0, off = 0; j < N; off += CNT(j), j++) {
+		if (i >= n || BLK(map, i) != j)
 			continue;
+		if (i == r)
+			myoff = off;
+		else {
+			ft__coll_recv(s, at(t, (MPI_Aint)i * mine, type), mine,
+			    type, i, TAG(T_REDSCAT, 0));
+			ft__coll_send(s, cat(in, off, type), CNT(j), type, i,
+			    TAG(T_REDSCAT, 0));
 		}
-		ft__coll_recv(s, at(t, (MPI_Aint)j * mine, type), mine, type,
-		    j, TAG(T_REDSCAT, 0));
-		ft__coll_send(s, cat(in, off, type), CNT(j), type, j,
-		    TAG(T_REDSCAT, 0));
+		i++;
 	}
 	ft__coll_copy(s, cat(in, myoff, type), mine, type,
 	    at(t, (MPI_Aint)r * mine, type), mine, type);
@@ -1339,8 +1420,7 @@ ft__coll_reduce_scatter(struct ft_coll_sched *s, const void *sbuf,
 	long long total = 0;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
-	n = s->comm->size;
+	n = named_size(s);
 	if (rcounts == NULL)
 		return ft__mpi_err(s->comm, MPI_ERR_ARG, s->call,
 		    "NULL receive counts");
@@ -1359,7 +1439,7 @@ ft__coll_reduce_scatter(struct ft_coll_sched *s, const void *sbuf,
 	if (sbuf == MPI_IN_PLACE)
 		TRY(check_data(s, rbuf, (int)total, type, "receive"));
 	else {
-		TRY(check_data(s, rbuf, rcounts[s->comm->rank], type,
+		TRY(check_data(s, rbuf, rcounts[named_rank(s)], type,
 		    "receive"));
 		TRY(check_data(s, sbuf, (int)total, type, "send"));
 	}
@@ -1374,8 +1454,7 @@ ft__coll_reduce_scatter_block(struct ft_coll_sched *s, const void *sbuf,
 	int n;
 
 	TRY(check_comm(s));
-	TRY(no_holes(s));
-	n = s->comm->size;
+	n = named_size(s);
 	if (rcount < 0)
 		return ft__mpi_err(s->comm, MPI_ERR_COUNT, s->call,
 		    "negative receive count %d", rcount);

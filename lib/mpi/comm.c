@@ -594,18 +594,26 @@ ft__mpi_comm_split(MPI_Comm comm, int color, int key, int err,
 {
 	struct ft_mpi_slot *s;
 	uint32_t extra[2], *all, *world, ctx;
-	int i, k = 0, me = -1, rc;
+	int i, k = 0, me = -1, rc, *members, m, mi;
 
 	if (FT_MPI_INTER(comm))
 		return ft__mpi_inter_split(comm, color, key, err, why, call,
 		    newcomm);
 	extra[0] = (uint32_t)color;
 	extra[1] = (uint32_t)key;
-	if ((rc = agree(comm, call, NULL, comm->size, comm->rank, err, why,
-	    extra, 2, TAG_GATHER, TAG_BCAST, &ctx, &all)) != MPI_SUCCESS)
+	/* FT-MPI's BLANK: among the live members (ftmpi.c). */
+	if (ft__mpi_ftmpi_members(comm, &members, &m, &mi) != 0)
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	rc = agree(comm, call, members, m, mi, err, why, extra, 2,
+	    TAG_GATHER, TAG_BCAST, &ctx, &all);
+	if (rc != MPI_SUCCESS) {
+		free(members);
 		return rc;
+	}
 	if (color == MPI_UNDEFINED) {
 		free(all);
+		free(members);
 		*newcomm = MPI_COMM_NULL;
 		return MPI_SUCCESS;
 	}
@@ -613,18 +621,20 @@ ft__mpi_comm_split(MPI_Comm comm, int color, int key, int err,
 	    (world = calloc((size_t)comm->size, sizeof(*world))) == NULL) {
 		free(s);
 		free(all);
+		free(members);
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
 		    "out of memory");
 	}
-	for (i = 0; i < comm->size; i++) {
+	for (i = 0; i < m; i++) {
 		const uint32_t *row = all + i * (ROW_EXTRA + 2);
 
 		if ((int)row[ROW_EXTRA] != color)
 			continue;
 		s[k].key = (int)row[ROW_EXTRA + 1];
-		s[k++].rank = i;
+		s[k++].rank = members != NULL ? members[i] : i;
 	}
 	free(all);
+	free(members);
 	/* Order by key, ties by rank in comm. */
 	qsort(s, (size_t)k, sizeof(*s), ft__mpi_slot_cmp);
 	for (i = 0; i < k; i++) {
@@ -825,8 +835,8 @@ int
 PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
 	const char *why = "";
-	uint32_t ctx, *all;
-	int *ranks = NULL, err = 0, rc;
+	uint32_t ctx, *all, *world;
+	int *ranks = NULL, *members, m, mi, n, me, err = 0, rc;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_create");
 	if (!ft__mpi_comm_ok(comm))
@@ -847,20 +857,44 @@ PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 		why = rc == -1 ? "the group is not a subgroup of the "
 		    "communicator's" : "out of memory";
 	}
-	free(ranks);
-	if (FT_MPI_INTER(comm))
+	if (FT_MPI_INTER(comm)) {
+		free(ranks);
 		return ft__mpi_inter_create(comm, group, err, why, newcomm);
-	if ((rc = agree(comm, "MPI_Comm_create", NULL, comm->size, comm->rank,
-	    err, why, NULL, 0, TAG_GATHER, TAG_BCAST, &ctx, &all)) !=
-	    MPI_SUCCESS)
-		return rc;
-	free(all);
-	if (group->rank == MPI_UNDEFINED) {
-		*newcomm = MPI_COMM_NULL;
-		return MPI_SUCCESS;
 	}
-	if ((*newcomm = ft__mpi_comm_new(comm, ctx, group->world, group->size,
-	    group->rank)) == MPI_COMM_NULL)
+	/* FT-MPI's BLANK: among the live members (ftmpi.c). */
+	if (ft__mpi_ftmpi_members(comm, &members, &m, &mi) != 0) {
+		free(ranks);
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_create",
+		    "out of memory");
+	}
+	rc = agree(comm, "MPI_Comm_create", members, m, mi, err, why, NULL, 0,
+	    TAG_GATHER, TAG_BCAST, &ctx, &all);
+	if (rc == MPI_SUCCESS)
+		free(all);
+	if (rc != MPI_SUCCESS || group->rank == MPI_UNDEFINED) {
+		free(members);
+		free(ranks);
+		if (rc == MPI_SUCCESS)
+			*newcomm = MPI_COMM_NULL;
+		return rc;
+	}
+	n = group->size;
+	me = group->rank;
+	if ((world = calloc((size_t)n, sizeof(*world))) == NULL) {
+		free(members);
+		free(ranks);
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_create",
+		    "out of memory");
+	}
+	memcpy(world, group->world, (size_t)n * sizeof(*world));
+	/* A hole of comm is in no new communicator. */
+	if (members != NULL)
+		n = ft__mpi_ftmpi_unhole(comm, world, ranks, n, &me);
+	free(members);
+	free(ranks);
+	*newcomm = ft__mpi_comm_new(comm, ctx, world, n, me);
+	free(world);
+	if (*newcomm == MPI_COMM_NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_create",
 		    "out of memory");
 	return MPI_SUCCESS;
@@ -870,8 +904,8 @@ int
 PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
     MPI_Comm *newcomm)
 {
-	uint32_t ctx, *all;
-	int *ranks, rc;
+	uint32_t ctx, *all, *world;
+	int *ranks, n, me, rc;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_create_group");
 	if ((rc = ft__mpi_comm_intra(comm, "MPI_Comm_create_group")) !=
@@ -907,16 +941,29 @@ PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 		*newcomm = MPI_COMM_NULL;
 		return MPI_SUCCESS;
 	}
-	rc = agree(comm, "MPI_Comm_create_group", ranks, group->size,
-	    group->rank, 0, "", NULL, 0, TAG_GROUP_GATHER |
-	    (tag & TAG_GROUP_MASK), TAG_GROUP_BCAST | (tag & TAG_GROUP_MASK),
-	    &ctx, &all);
+	n = group->size;
+	me = group->rank;
+	if ((world = calloc((size_t)n, sizeof(*world))) == NULL) {
+		free(ranks);
+		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
+		    "MPI_Comm_create_group", "out of memory");
+	}
+	memcpy(world, group->world, (size_t)n * sizeof(*world));
+	/* FT-MPI's BLANK: a hole of comm is in no new communicator. */
+	if (ft__mpi_ftmpi_coll_comm(comm) != comm)
+		n = ft__mpi_ftmpi_unhole(comm, world, ranks, n, &me);
+	rc = agree(comm, "MPI_Comm_create_group", ranks, n, me, 0, "", NULL,
+	    0, TAG_GROUP_GATHER | (tag & TAG_GROUP_MASK), TAG_GROUP_BCAST |
+	    (tag & TAG_GROUP_MASK), &ctx, &all);
 	free(ranks);
-	if (rc != MPI_SUCCESS)
+	if (rc != MPI_SUCCESS) {
+		free(world);
 		return rc;
+	}
 	free(all);
-	if ((*newcomm = ft__mpi_comm_new(comm, ctx, group->world, group->size,
-	    group->rank)) == MPI_COMM_NULL)
+	*newcomm = ft__mpi_comm_new(comm, ctx, world, n, me);
+	free(world);
+	if (*newcomm == MPI_COMM_NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM,
 		    "MPI_Comm_create_group", "out of memory");
 	return MPI_SUCCESS;

@@ -121,11 +121,26 @@ mode_abort(MPI_Comm c)
 	    "(--ft ftmpi): ending the job");
 }
 
+/*
+ * An intercommunicator has one mode of its own, ABORT (ft-ftmpi(3)): a
+ * failure in either group ends the job.  Else it follows ULFM's rules.
+ */
+static void
+inter_abort(MPI_Comm c)
+{
+	if (comm_mode(c) == FT_FTMPI_ABORT && ft__mpi_ulfm_unacked(c))
+		mode_abort(c);
+}
+
 int
 ft__mpi_ftmpi_check(MPI_Comm comm, const char *call, int peer)
 {
-	if (!ft__mpi.ftmpi || FT_MPI_INTER(comm))
+	if (!ft__mpi.ftmpi)
 		return MPI_SUCCESS;
+	if (FT_MPI_INTER(comm)) {
+		inter_abort(comm);
+		return MPI_SUCCESS;
+	}
 	if (peer >= 0 && peer < comm->size && is_hole(comm, peer))
 		return ft__mpi_err(comm, MPI_ERR_RANK, call, "rank %d is a "
 		    "hole: its process failed and the communicator was "
@@ -177,6 +192,9 @@ ft__mpi_ftmpi_pending(struct ft_mpi_req *r)
 {
 	MPI_Comm c = r->comm;
 
+	if (ft__mpi.ftmpi && !r->pt.done && c != MPI_COMM_NULL &&
+	    FT_MPI_INTER(c))
+		inter_abort(c);
 	if (!ft__mpi.ftmpi || r->pt.done || c == MPI_COMM_NULL ||
 	    FT_MPI_INTER(c) || (msg_mode(c) != FT_FTMPI_NOP &&
 	    comm_mode(c) != FT_FTMPI_ABORT) || !ft__mpi_ulfm_unacked(c))
@@ -220,6 +238,83 @@ ft__mpi_ftmpi_free(MPI_Comm c)
 		ft__mpi_comm_drop_hidden(c->live);
 		c->live = NULL;
 	}
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_members(MPI_Comm comm, int **members, int *m, int *me)
+{
+	MPI_Comm live = ft__mpi_ftmpi_coll_comm(comm);
+	int i, j;
+
+	*members = NULL;
+	*m = comm->size;
+	*me = comm->rank;
+	if (live == comm)
+		return 0;
+	if ((*members = calloc((size_t)live->size, sizeof(**members))) ==
+	    NULL)
+		return -1;
+	/* The live members keep their order (make_live). */
+	for (i = 0, j = 0; i < comm->size && j < live->size; i++)
+		if (comm->world[i] == live->world[j])
+			(*members)[j++] = i;
+	*m = live->size;
+	*me = live->rank;
+	return 0;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_unhole(MPI_Comm comm, uint32_t *world, int *ranks, int n,
+    int *me)
+{
+	int i, k, mine = *me;
+
+	for (i = 0, k = 0; i < n; i++) {
+		if (is_hole(comm, ranks[i]))
+			continue;
+		if (i == mine)
+			*me = k;
+		ranks[k] = ranks[i];
+		world[k++] = world[i];
+	}
+	return k;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_local(MPI_Comm *local, int *leader, const char *call)
+{
+	MPI_Comm c = *local, live = ft__mpi_ftmpi_coll_comm(c);
+	int i;
+
+	if (live == c || *leader < 0 || *leader >= c->size)
+		return MPI_SUCCESS;
+	for (i = 0; i < live->size; i++)
+		if (live->world[i] == c->world[*leader])
+			break;
+	if (i == live->size)
+		return ft__mpi_err(c, MPI_ERR_RANK, call, "local_leader %d is "
+		    "a hole: its process failed and the communicator was "
+		    "recovered in mode BLANK", *leader);
+	live->errh = c->errh;
+	*local = live;
+	*leader = i;
+	return MPI_SUCCESS;
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ftmpi_whole(MPI_Comm comm, const char *call)
+{
+	if (ft__mpi_ftmpi_coll_comm(comm) == comm)
+		return MPI_SUCCESS;
+	return ft__mpi_err(comm, MPI_ERR_COMM, call, "the communicator has "
+	    "holes (FT-MPI mode BLANK): %s", strcmp(call, "MPI_Comm_idup") ==
+	    0 ? "duplicate it with MPI_Comm_dup" : "make the topology from a "
+	    "communicator without holes (MPI_Comm_split or MPI_Comm_create "
+	    "of this one gives one)");
 }
 
 /* The survivors of comm: world ranks and our rank among them. */
@@ -647,6 +742,16 @@ ft__mpi_ftmpi_set_info(MPI_Comm comm, MPI_Info info, const char *call)
 		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "the job "
 		    "does not run under FT-MPI's modes: run it with ftrun "
 		    "--ft ftmpi");
+	/* No recovery of an intercommunicator: ABORT, or ULFM's rules. */
+	if (FT_MPI_INTER(comm) && ((cm != 0 && cm != FT_FTMPI_ABORT) ||
+	    mm == FT_FTMPI_NOP))
+		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "%s %s on "
+		    "an intercommunicator: ft recovers intracommunicators "
+		    "only; an intercommunicator takes %s abort or follows "
+		    "ULFM's rules (recover the communicators of its groups "
+		    "and make it again)", cm != 0 && cm != FT_FTMPI_ABORT ?
+		    KEY_COMM : KEY_MSG, cm != 0 && cm != FT_FTMPI_ABORT ?
+		    ft_ftmpi_comm_name(cm) : ft_ftmpi_msg_name(mm), KEY_COMM);
 	if (cm != 0)
 		comm->ftmpi_comm = cm;
 	if (mm != 0)
@@ -659,6 +764,11 @@ ft__mpi_ftmpi_get_info(MPI_Comm comm, MPI_Info info)
 {
 	if (!ft__mpi.ftmpi)
 		return MPI_SUCCESS;
+	/* An intercommunicator: ABORT, or no mode (ULFM's rules). */
+	if (FT_MPI_INTER(comm))
+		return comm_mode(comm) != FT_FTMPI_ABORT || MPI_Info_set(info,
+		    KEY_COMM, ft_ftmpi_comm_name(FT_FTMPI_ABORT)) ==
+		    MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 	if (MPI_Info_set(info, KEY_COMM,
 	    ft_ftmpi_comm_name(comm_mode(comm))) != MPI_SUCCESS ||
 	    MPI_Info_set(info, KEY_MSG, ft_ftmpi_msg_name(msg_mode(comm))) !=

@@ -128,7 +128,8 @@ PMPI_Graph_create(MPI_Comm comm, int nnodes, const int *index,
 
 	(void)reorder;
 	FT_MPI_CHECK_INIT(call);
-	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS)
+	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS ||
+	    (rc = ft__mpi_ftmpi_whole(comm, call)) != MPI_SUCCESS)
 		return rc;
 	if (newcomm == NULL)
 		bad(&c, MPI_ERR_ARG, "NULL newcomm");
@@ -322,6 +323,8 @@ dist_new(MPI_Comm comm, const char *call, MPI_Info info, MPI_Comm *newcomm,
 	struct ft_mpi_topo *t;
 	int rc;
 
+	if ((rc = ft__mpi_ftmpi_whole(comm, call)) != MPI_SUCCESS)
+		return rc;
 	if (info != MPI_INFO_NULL && !ft__mpi_info_ok(info))
 		bad(c, MPI_ERR_INFO, "invalid info object");
 	if (newcomm == NULL)

@@ -400,6 +400,10 @@ PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
 	FT_MPI_CHECK_INIT(call);
 	if ((rc = ft__mpi_comm_intra(local_comm, call)) != MPI_SUCCESS)
 		return rc;
+	/* FT-MPI's BLANK: the local group is the live members (ftmpi.c). */
+	if ((rc = ft__mpi_ftmpi_local(&local_comm, &local_leader, call)) !=
+	    MPI_SUCCESS)
+		return rc;
 	memset(&a, 0, sizeof(a));
 	a.call = call;
 	a.report = a.local = local_comm;

@@ -111,7 +111,8 @@ PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 	int rc;
 
 	FT_MPI_CHECK_INIT(call);
-	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS)
+	if ((rc = ft__mpi_comm_intra(comm, call)) != MPI_SUCCESS ||
+	    (rc = ft__mpi_ftmpi_whole(comm, call)) != MPI_SUCCESS)
 		return rc;
 	if (newcomm == NULL || req == NULL)
 		return ft__mpi_err(comm, req == NULL ? MPI_ERR_REQUEST :

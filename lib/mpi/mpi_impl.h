@@ -329,6 +329,27 @@ MPI_Comm ft__mpi_ftmpi_coll_comm(MPI_Comm);
 int	 ft__mpi_ftmpi_gone(MPI_Comm, int peer);
 void	 ft__mpi_ftmpi_free(MPI_Comm);
 /*
+ * BLANK: making communicators from one with holes (ft-ftmpi(3)); a hole
+ * is in no new communicator.  ftmpi_members gives the ranks of comm's
+ * live members (*members, the caller's; NULL when comm has no holes),
+ * *m of them, ours *me among them, for the agreements of comm.c; -1 if
+ * out of memory.  ftmpi_unhole drops the holes of comm from the n
+ * members of a new communicator (world ids, and their ranks in comm),
+ * in place, keeping *me on ours, and returns how many are left.
+ * ftmpi_local gives MPI_Intercomm_create the live communicator of
+ * local_comm and the leader's rank in it; MPI_ERR_RANK, reported, if
+ * the leader is a hole.
+ */
+int	 ft__mpi_ftmpi_members(MPI_Comm, int **members, int *m, int *me);
+int	 ft__mpi_ftmpi_unhole(MPI_Comm, uint32_t *world, int *ranks, int n,
+	    int *me);
+int	 ft__mpi_ftmpi_local(MPI_Comm *local, int *leader, const char *call);
+/*
+ * BLANK: MPI_ERR_COMM, reported, if comm has holes: for the calls that
+ * refuse them (MPI_Comm_idup, the topology constructors).
+ */
+int	 ft__mpi_ftmpi_whole(MPI_Comm, const char *call);
+/*
  * ULFM's pieces FT-MPI's recovery uses (ulfm.c).  ulfm_decide runs an
  * agreement on comm (as shrink) and gives the failed members decided (a
  * bitmap of comm->size bits, the caller's) and the context index

@@ -56,11 +56,48 @@ struct side {
 	const MPI_Datatype	*types;
 };
 
+/*
+ * FT-MPI's BLANK: the schedule runs on the live members of a
+ * communicator with holes (s->holes, ftmpi.c), so a neighbour, a rank
+ * of the communicator named, becomes a rank among them, and a hole is
+ * MPI_PROC_NULL: its blocks are neither sent nor touched.
+ */
+static int
+live_rank(const struct ft_coll_sched *s, int r)
+{
+	int i;
+
+	if (r == MPI_PROC_NULL)
+		return r;
+	for (i = 0; i < s->comm->size; i++)
+		if (s->comm->world[i] == s->holes->world[r])
+			return i;
+	return MPI_PROC_NULL;
+}
+
+static int
+adj_unhole(struct ft_coll_sched *s, struct adj *a)
+{
+	int *in, *out, i;
+
+	if ((in = ft__coll_tmp(s, (int)((a->nin + a->nout + 1) *
+	    sizeof(*in)), NULL)) == NULL)
+		return ft__coll_built(s);
+	out = in + a->nin;
+	for (i = 0; i < a->nin; i++)
+		in[i] = live_rank(s, a->in[i]);
+	for (i = 0; i < a->nout; i++)
+		out[i] = live_rank(s, a->out[i]);
+	a->in = in;
+	a->out = out;
+	return MPI_SUCCESS;
+}
+
 static int
 adj_get(struct ft_coll_sched *s, struct adj *a)
 {
 	struct ft_mpi_topo *t;
-	MPI_Comm comm = s->comm;
+	MPI_Comm comm = s->holes != NULL ? s->holes : s->comm;
 	int *nb, d, first, rc;
 
 	if ((rc = ft__mpi_comm_intra(comm, s->call)) != MPI_SUCCESS)
@@ -97,7 +134,7 @@ adj_get(struct ft_coll_sched *s, struct adj *a)
 		a->out = t->destinations;
 		break;
 	}
-	return MPI_SUCCESS;
+	return s->holes != NULL ? adj_unhole(s, a) : MPI_SUCCESS;
 }
 
 /* How many elements of what block i of a side holds. */

@@ -206,7 +206,8 @@ PMPI_Cart_create(MPI_Comm comm, int ndims, const int *dims,
 	(void)reorder;
 	FT_MPI_CHECK_INIT("MPI_Cart_create");
 	if ((rc = ft__mpi_comm_intra(comm, "MPI_Cart_create")) !=
-	    MPI_SUCCESS)
+	    MPI_SUCCESS ||
+	    (rc = ft__mpi_ftmpi_whole(comm, "MPI_Cart_create")) != MPI_SUCCESS)
 		return rc;
 	if (newcomm == NULL || (ndims > 0 && (dims == NULL ||
 	    periods == NULL))) {
@@ -410,7 +411,8 @@ PMPI_Cart_sub(MPI_Comm comm, const int *remain, MPI_Comm *newcomm)
 	int dims[64], periods[64], i, n = 0, color = 0, err = 0, rc;
 
 	FT_MPI_CHECK_INIT("MPI_Cart_sub");
-	if ((rc = cart_of(comm, "MPI_Cart_sub", &t)) != MPI_SUCCESS)
+	if ((rc = cart_of(comm, "MPI_Cart_sub", &t)) != MPI_SUCCESS ||
+	    (rc = ft__mpi_ftmpi_whole(comm, "MPI_Cart_sub")) != MPI_SUCCESS)
 		return rc;
 	if (newcomm == NULL || (t->ndims > 0 && remain == NULL)) {
 		err = MPI_ERR_ARG;
