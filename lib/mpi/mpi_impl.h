@@ -329,6 +329,13 @@ MPI_Comm ft__mpi_ftmpi_coll_comm(MPI_Comm);
 int	 ft__mpi_ftmpi_gone(MPI_Comm, int peer);
 void	 ft__mpi_ftmpi_free(MPI_Comm);
 /*
+ * REBUILD's ledger of processes (rebuild): the launcher's table at
+ * MPI_Init, then each REVIVE (its incarnation and process).
+ */
+void	 ft__mpi_ftmpi_table(const struct ft_rank_addr *, uint32_t n);
+void	 ft__mpi_ftmpi_revived(uint32_t proc, uint32_t inc,
+	    const struct ft_rank_addr *);
+/*
  * ULFM's pieces FT-MPI's recovery uses (ulfm.c).  ulfm_decide runs an
  * agreement on comm (as shrink) and gives the failed members decided (a
  * bitmap of comm->size bits, the caller's) and the context index
