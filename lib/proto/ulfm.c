@@ -134,7 +134,7 @@ struct ulfm {
 	int		 joined;
 	struct ft_msg_ftmpi_join join;
 	uint32_t	*join_failed;	/* join.n of them */
-	uint32_t	*join_members;	/* join.nm * FT_JOIN_MEMBER_WORDS */
+	uint32_t	*join_members;	/* join.nm entries of 4 words */
 };
 
 #define NONE	UINT32_MAX
