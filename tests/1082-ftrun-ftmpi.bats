@@ -73,13 +73,16 @@ farm_kills() {
 	# others have done all 300: v1 dies at its first result, so that
 	# one death at least is certain; v2's comes when it comes.
 	args=(--inject "kill:rank=$v1,after-sends=1")
-	# SHRINK takes a second worker too.
+	# SHRINK takes a second worker too, later.
 	[ "$v2" -ne "$v1" ] && [ "$mode" = shrink ] &&
 	    args+=(--inject "kill:rank=$v2,after-sends=$((2 + seed % 4))")
-	# Not under REBUILD: v1's new process dying again at its 2nd task
-	# (8 ranks, 1 run in about 70), nor two workers at once (BUGS in
-	# ft-ftmpi(3)) until they are fixed; tests/mpi/ftmpi_rebuild has
-	# the same rank replaced twice at 3 and 4 ranks.
+	# REBUILD: a second worker at its first result too (two at once),
+	# and v1's new process again at its 2nd task.
+	if [ "$mode" = rebuild ]; then
+		[ "$v2" -ne "$v1" ] &&
+		    args+=(--inject "kill:rank=$v2,after-sends=1")
+		args+=(--inject "kill:rank=$v1,after-sends=2")
+	fi
 	return 0
 }
 

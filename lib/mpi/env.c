@@ -95,6 +95,8 @@ on_revive(const struct ft_hdr *h, const uint8_t *body)
 	if (ft_msg_revive_decode(body, h->len - FT_WIRE_HDRLEN, &rv) != 0 ||
 	    ft_pt_revive(ft__mpi.pt, rv.proc, &rv.addr) != 0)
 		ft_warnx("ignored a malformed REVIVE from the launcher");
+	else
+		ft__mpi_ftmpi_revived(rv.proc, rv.inc, &rv.addr);
 }
 
 /* --ft coord: the newest complete global checkpoint. */
@@ -345,6 +347,7 @@ init_common(void)
 		}
 		if (ft_pt_set_table(ft__mpi.pt, table.ranks, table.n) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "bad rank table");
+		ft__mpi_ftmpi_table(table.ranks, table.n);
 		ft_msg_table_free(&table);
 		/* A spawned world learns of its parents next. */
 		if (ft__mpi.env.spawned && ft__mpi_dyn_init_read(&ctl) != 0) {

@@ -73,6 +73,28 @@ own_ids_past(unsigned long inc)
 	ft__mpi_ctx_own_above((uint32_t)((inc * stride - 1) * U));
 }
 
+/*
+ * REBUILD's ledger, by process: the incarnation running in its place as
+ * this process knows it (0 at the start, then each REVIVE's, or the
+ * survivors' in a JOIN), how many of its deaths recoveries have rebuilt
+ * (covered), and its process (node, pid: the launcher's table, then
+ * REVIVE's).  A process has a death not rebuilt when its incarnation,
+ * plus one if it is dead now, passes covered: that is what makes it a
+ * failed member of the rebuilt MPI_COMM_WORLD.  A recovery that names
+ * it rebuilds one more of its deaths: every survivor waits until it
+ * knows an incarnation past those rebuilt (the new one's REVIVE), then
+ * counts it covered.  Counting deaths, not remembering which were seen
+ * when, makes every process tell the same story whatever order the
+ * views, REVIVEs, JOINs and agreements came in (ft-ftmpi(3) BUGS, the
+ * hangs of two failures at once and of a new process dying again).
+ */
+static struct {
+	uint32_t		 n;
+	struct ft_join_member	*m;
+	uint8_t			*revived;	/* inc is a REVIVE's */
+	uint32_t		 self_inc;
+} ledger;
+
 void
 ft__mpi_ftmpi_init(void)
 {
@@ -95,7 +117,82 @@ ft__mpi_ftmpi_init(void)
 	    (inc = strtoul(s, NULL, 10)) > 0 && inc < 1024) {
 		ft__mpi.replacement = 1;
 		own_ids_past(inc);
+		ledger.self_inc = (uint32_t)inc;
 	}
+}
+
+/* The ledger holds processes 0..n-1. */
+static int
+ledger_grow(uint32_t n)
+{
+	struct ft_join_member *m;
+	uint8_t *r;
+
+	if (n <= ledger.n)
+		return 0;
+	if ((m = reallocarray(ledger.m, n, sizeof(*m))) == NULL)
+		return -1;
+	ledger.m = m;
+	if ((r = realloc(ledger.revived, n)) == NULL)
+		return -1;
+	ledger.revived = r;
+	memset(ledger.m + ledger.n, 0, (n - ledger.n) * sizeof(*m));
+	memset(ledger.revived + ledger.n, 0, n - ledger.n);
+	ledger.n = n;
+	return 0;
+}
+
+void
+ft__mpi_ftmpi_table(const struct ft_rank_addr *a, uint32_t n)
+{
+	uint32_t q;
+
+	if (!ft__mpi.ftmpi || ledger_grow(n) != 0)
+		return;
+	for (q = 0; q < n; q++) {
+		ledger.m[q].node = a[q].node;
+		ledger.m[q].pid = a[q].pid;
+	}
+}
+
+void
+ft__mpi_ftmpi_revived(uint32_t q, uint32_t inc, const struct ft_rank_addr *a)
+{
+	if (!ft__mpi.ftmpi || q >= FT_WIRE_MAX_RANKS || ledger_grow(q + 1) != 0)
+		return;
+	ledger.m[q].inc = inc;
+	ledger.m[q].node = a->node;
+	ledger.m[q].pid = a->pid;
+	ledger.revived[q] = 1;
+}
+
+/* Process w died more times than recoveries rebuilt it. */
+static int
+uncovered(uint32_t w)
+{
+	if (w >= ledger.n)
+		return 0;
+	return ledger.m[w].inc + !ft__mpi_ulfm_alive(w) >
+	    ledger.m[w].covered;
+}
+
+/*
+ * The members of MPI_COMM_WORLD (world ranks w, n of them, we being
+ * me) failed in the rebuilt world: those with a death not rebuilt.
+ */
+static uint32_t *
+ledger_failed(const uint32_t *w, int n, int me, int *nout)
+{
+	uint32_t *out;
+	int i;
+
+	if ((out = calloc((size_t)n + 1, sizeof(*out))) == NULL)
+		return NULL;
+	*nout = 0;
+	for (i = 0; i < n; i++)
+		if (i != me && uncovered(w[i]))
+			out[(*nout)++] = w[i];
+	return out;
 }
 
 /* Is rank peer of c a hole: a failure BLANK recovered? */
@@ -383,9 +480,9 @@ world_rebuild(uint32_t *w, int n, int me, uint32_t ctx, int blank,
 
 /*
  * The survivors' JOIN is here, and so is the view the launcher gave us
- * when we joined the job (ftrun's process_rejoined): the deaths it
- * names are old news, which JOIN's list of members still failed covers.
- * The two come on different connections, in either order.
+ * when we joined the job (ftrun's process_rejoined): the members it
+ * names dead count in the ledger.  The two come on different
+ * connections, in either order.
  */
 static int
 joined(void *arg)
@@ -397,29 +494,37 @@ joined(void *arg)
 }
 
 /*
- * Every member of the rebuilt world that JOIN does not name failed runs
- * here too.  Our join view may name a member dead that another new
- * process took the place of since (two failed at once: the launcher
- * told us before the other one joined); the survivors saw it run again
- * before they sent JOIN, and its REVIVE is on its way to us, on another
- * connection than JOIN.  Until it comes, our engine takes the member
- * for dead and our first operation with it fails, at us alone: the
- * others would go on waiting for us in it (ft-ftmpi(3) BUGS, fixed).
+ * The survivors' JOIN names, for each member, the process they have in
+ * its place (node, pid); ours is that one, or a later one we had a
+ * REVIVE for (it failed again: the next recovery has it).  Ours may be
+ * behind: a member that died since we joined the job, whose REVIVE is
+ * on its way, on another connection than JOIN.  The survivors know all
+ * the launcher told us before our table (their JOIN came after our
+ * REVIVE, which the launcher sent after it), so ours is never ahead
+ * without a REVIVE.
  */
 static int
-members_alive(void *arg)
+members_known(void *arg)
 {
 	const struct ft_ext *x = arg;
 	MPI_Comm world = MPI_COMM_WORLD;
-	uint32_t k;
-	int i, still;
+	struct ft_join_member j;
+	const struct ft_join_member *m;
+	const uint32_t *v;
+	uint32_t w;
+	int i;
 
 	for (i = 0; i < world->size; i++) {
 		if (i == world->rank)
 			continue;
-		for (k = 0, still = 0; k < x->ndead && !still; k++)
-			still = x->dead[k] == world->world[i];
-		if (!still && !ft__mpi_ulfm_alive(world->world[i]))
+		w = world->world[i];
+		v = x->jmembers + (size_t)i * FT_JOIN_MEMBER_WORDS;
+		j = (struct ft_join_member){ v[0], v[1], v[2], v[3] };
+		if (w >= ledger.n)
+			return 0;
+		m = &ledger.m[w];
+		if (!(m->node == j.node && m->pid == j.pid) &&
+		    !(ledger.revived[w] && m->inc > j.inc))
 			return 0;
 	}
 	return 1;
@@ -427,115 +532,137 @@ members_alive(void *arg)
 
 /*
  * A replacement's first MPI_Comm_dup of MPI_COMM_WORLD: wait for the
- * survivors' JOIN, and for the members it counts alive to be alive here
- * too; take the rebuilt world's context, and make the duplicate they
- * make.
+ * survivors' JOIN, and for the processes it names to be ours too; take
+ * the survivors' ledger, the rebuilt world's context, and make the
+ * duplicate they make.
  */
 static int
 join(const char *call, MPI_Comm *newcomm)
 {
 	struct ft_ext x;
 	MPI_Comm world = MPI_COMM_WORLD, c;
-	int rc;
+	const uint32_t *v;
+	uint32_t w, *failed;
+	int i, nfailed, rc;
 
 	memset(&x, 0, sizeof(x));
 	ft__mpi_wait(joined, &x);
-	ft__mpi_wait(members_alive, &x);
-	ft__mpi_ctx_own_above(x.seq);
-	world->ctx = x.ctx;
-	if (ft__mpi_ulfm_keep(world, x.dead, (int)x.ndead) != 0 ||
-	    (c = ft__mpi_comm_new(world, x.ctxv, world->world, world->size,
-	    world->rank)) == MPI_COMM_NULL)
+	if (x.njmembers != (uint32_t)world->size ||
+	    ledger_grow((uint32_t)world->size) != 0)
+		return ft__mpi_err(world, MPI_ERR_INTERN, call, "the "
+		    "survivors' JOIN names %u processes, not the %d of "
+		    "MPI_COMM_WORLD", x.njmembers, world->size);
+	ft__mpi_wait(members_known, &x);
+	for (i = 0; i < world->size; i++) {
+		w = world->world[i];
+		v = x.jmembers + (size_t)i * FT_JOIN_MEMBER_WORDS;
+		if (i == world->rank)
+			ledger.m[w].inc = ledger.self_inc;
+		else if (!(ledger.revived[w] && ledger.m[w].inc > v[0]))
+			ledger.m[w].inc = v[0];
+		ledger.m[w].covered = v[1];
+	}
+	if ((failed = ledger_failed(world->world, world->size, world->rank,
+	    &nfailed)) == NULL)
 		return ft__mpi_err(world, MPI_ERR_NO_MEM, call,
 		    "out of memory");
+	ft__mpi_ctx_own_above(x.seq);
+	world->ctx = x.ctx;
+	if (ft__mpi_ulfm_keep(world, failed, nfailed) != 0 ||
+	    (c = ft__mpi_comm_new(world, x.ctxv, world->world, world->size,
+	    world->rank)) == MPI_COMM_NULL) {
+		free(failed);
+		return ft__mpi_err(world, MPI_ERR_NO_MEM, call,
+		    "out of memory");
+	}
 	if ((rc = ft__mpi_comm_finish(call, world, c, newcomm)) !=
-	    MPI_SUCCESS)
+	    MPI_SUCCESS) {
+		free(failed);
 		return rc;
+	}
 	ft__mpi.replacement = 2;
-	(void)ft__mpi_ulfm_keep(*newcomm, x.dead, (int)x.ndead);
+	(void)ft__mpi_ulfm_keep(*newcomm, failed, nfailed);
+	free(failed);
 	ft__mpi.ftmpi_known = UINT32_MAX;
 	return MPI_SUCCESS;
 }
 
+/*
+ * Every member the decision names failed runs again: this process knows
+ * an incarnation of it past those rebuilt (its REVIVE), and takes it
+ * for alive.  A survivor that has not heard of the death the decision
+ * is about yet (the same rank failing again: others knew first) waits
+ * for its view and then the REVIVE; one that heard of it before the
+ * decision, or whose list of failed members lost it, does not wait for
+ * news that came already.
+ */
 struct wait_alive {
 	MPI_Comm	 comm;
 	const uint8_t	*failed;
-	const uint8_t	*pre;	/* comm's failed members before the decision */
-	uint32_t	 n0;	/* the protocol's deaths known then */
 };
 
-/* Has this process seen w fail: before the decision, or in a view since? */
-static int
-seen_failed(const struct wait_alive *w, int i)
-{
-	struct ft_ext x = { .op = FT_EXT_FAILED };
-	uint32_t k;
-
-	if ((w->pre[i / 8] >> (i % 8)) & 1)
-		return 1;
-	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
-		return 0;
-	for (k = w->n0; k < x.ndead; k++)
-		if (x.dead[k] == w->comm->world[i])
-			return 1;
-	return 0;
-}
-
-/*
- * Every member the decision names failed runs again: this process has
- * seen it fail (the launcher's view, which may come after the decision:
- * others knew first) and then run again (REVIVE, which comes after the
- * view).  Alive and not yet seen failed is not enough: that is a death
- * this process has yet to hear of.  The decision itself puts the
- * members it names in comm's list of failed ones, so what was seen is
- * told from that list as it was before the decision and from the views
- * that came since (the same rank failing again was taken for alive at
- * the survivors that had not had the view yet: they rebuilt, had it,
- * and found the rebuilt world in error).
- */
 static int
 all_alive(void *arg)
 {
 	const struct wait_alive *w = arg;
+	uint32_t q;
 	int i;
 
 	for (i = 0; i < w->comm->size; i++) {
 		if (!((w->failed[i / 8] >> (i % 8)) & 1))
 			continue;
-		if (!seen_failed(w, i) ||
-		    !ft__mpi_ulfm_alive(w->comm->world[i]))
+		q = w->comm->world[i];
+		if (q >= ledger.n || ledger.m[q].inc <= ledger.m[q].covered ||
+		    !ft__mpi_ulfm_alive(q))
 			return 0;
 	}
 	return 1;
 }
 
 /*
- * REBUILD of MPI_COMM_WORLD at a survivor: wait until the launcher has
- * a new process in every failed rank's place, and have the lowest
- * survivor tell them the contexts.
+ * REBUILD of MPI_COMM_WORLD at a survivor: wait until a new process
+ * runs in every failed rank's place, count those deaths rebuilt, and
+ * have the lowest survivor tell the new processes the contexts and the
+ * ledger.
  */
 static int
 rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k,
-    uint32_t U, const uint32_t *still, int nstill)
+    uint32_t U)
 {
 	MPI_Comm comm = wa->comm;
 	const uint8_t *failed = wa->failed;
 	struct ft_ext x = { .op = FT_EXT_JOIN_SEND };
-	uint32_t *to;
-	int i, leader = -1, n = 0, rc = 0;
+	uint32_t *to, *v, *still, q;
+	int i, leader = -1, n = 0, nstill, rc = 0;
 
 	ft__mpi_wait(all_alive, (void *)wa);
+	for (i = 0; i < comm->size; i++)
+		if ((failed[i / 8] >> (i % 8)) & 1)
+			ledger.m[comm->world[i]].covered++;
 	for (i = 0; i < comm->size && leader < 0; i++)
 		if (!((failed[i / 8] >> (i % 8)) & 1))
 			leader = i;
 	if (leader != comm->rank)
 		return MPI_SUCCESS;
-	if ((to = calloc((size_t)comm->size, sizeof(*to))) == NULL)
+	/* The new processes work out the same list from the ledger. */
+	if ((still = ledger_failed(comm->world, comm->size, comm->rank,
+	    &nstill)) == NULL || (to = calloc((size_t)comm->size *
+	    (1 + FT_JOIN_MEMBER_WORDS), sizeof(*to))) == NULL) {
+		free(still);
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
 		    "out of memory");
-	for (i = 0; i < comm->size; i++)
+	}
+	v = to + comm->size;
+	for (i = 0; i < comm->size; i++) {
+		q = comm->world[i];
 		if ((failed[i / 8] >> (i % 8)) & 1)
-			to[n++] = comm->world[i];
+			to[n++] = q;
+		v[i * FT_JOIN_MEMBER_WORDS] = i == comm->rank ?
+		    ledger.self_inc : ledger.m[q].inc;
+		v[i * FT_JOIN_MEMBER_WORDS + 1] = ledger.m[q].covered;
+		v[i * FT_JOIN_MEMBER_WORDS + 2] = ledger.m[q].node;
+		v[i * FT_JOIN_MEMBER_WORDS + 3] = ledger.m[q].pid;
+	}
 	x.members = to;
 	x.n = (uint32_t)n;
 	x.ctx = FT_MPI_CTX_IDUP + 2 * (k + PAIR_WORLD * U);
@@ -543,33 +670,14 @@ rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k,
 	x.seq = k + (NPAIRS - 1) * U;
 	x.dead = still;
 	x.ndead = (uint32_t)nstill;
+	x.jmembers = v;
+	x.njmembers = (uint32_t)comm->size;
 	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
 		rc = ft__mpi_err(comm, MPI_ERR_INTERN, call, "unable to tell "
 		    "the new processes: %s", strerror(errno));
+	free(still);
 	free(to);
 	return rc;
-}
-
-/* comm's failed members that the decision failed does not name. */
-static uint32_t *
-still_failed(MPI_Comm comm, const uint8_t *failed, int *n)
-{
-	const uint32_t *f;
-	uint32_t *out;
-	int nf, i, j, in;
-
-	f = ft__mpi_ulfm_failed(comm, &nf);
-	if ((out = calloc((size_t)nf + 1, sizeof(*out))) == NULL)
-		return NULL;
-	*n = 0;
-	for (j = 0; j < nf; j++) {
-		for (i = 0, in = 0; i < comm->size && !in; i++)
-			in = comm->world[i] == f[j] &&
-			    ((failed[i / 8] >> (i % 8)) & 1);
-		if (!in)
-			out[(*n)++] = f[j];
-	}
-	return out;
 }
 
 /* See mpi_impl.h. */
@@ -578,10 +686,9 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 {
 	MPI_Comm base = comm, c;
 	struct wait_alive wa;
-	const uint32_t *f;
-	uint8_t *failed, *pre;
+	uint8_t *failed;
 	uint32_t k, first, U = ft__mpi.env.universe, *w = NULL, *still = NULL;
-	int i, j, nf = 0, n, me, mode, rc, inworld, nstill = 0;
+	int i, nf = 0, n, me, mode, rc, inworld, nstill = 0;
 
 	if (ft__mpi.replacement == 1 && comm == MPI_COMM_WORLD)
 		return join(call, newcomm);
@@ -596,11 +703,9 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	    FT_MPI_CTX_OWN_LIMIT)
 		return ft__mpi_err(comm, MPI_ERR_INTERN, call, "no context "
 		    "id is left");
-	/* failed, then pre: what this process saw fail before deciding. */
-	if ((failed = calloc(((size_t)comm->size + 7) / 8, 2)) == NULL)
+	if ((failed = calloc(((size_t)comm->size + 7) / 8, 1)) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
 		    "out of memory");
-	pre = failed + ((size_t)comm->size + 7) / 8;
 	/*
 	 * A communicator in error: its members still in an operation on
 	 * it (CONT lets them wait for a live process) must come to the
@@ -608,14 +713,6 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	 */
 	if (ft__mpi_ulfm_unacked(comm))
 		revoke(comm);
-	/* What this process has seen fail, for rebuild_wait. */
-	f = ft__mpi_ulfm_failed(comm, &n);
-	for (j = 0; j < n; j++)
-		for (i = 0; i < comm->size; i++)
-			if (comm->world[i] == f[j])
-				pre[i / 8] |= (uint8_t)(1u << (i % 8));
-	wa.pre = pre;
-	wa.n0 = ft__mpi_ulfm_known();
 	if ((rc = ft__mpi_ulfm_decide(comm, call, first, failed, &k)) !=
 	    MPI_SUCCESS)
 		goto out;
@@ -627,19 +724,21 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	if (nf > 0 && mode == FT_FTMPI_REBUILD && !inworld)
 		mode = FT_FTMPI_SHRINK;
 	if (nf > 0 && mode == FT_FTMPI_REBUILD) {
+		wa.comm = comm;
+		wa.failed = failed;
+		if ((rc = rebuild_wait(&wa, call, k, U)) != MPI_SUCCESS)
+			goto out;
 		/*
-		 * Members failed that this recovery does not rebuild (they
+		 * Members with a death this recovery does not rebuild (they
 		 * died after the agreement) stay failed in the rebuilt
 		 * world, at the new processes too, though a new process may
 		 * run in their place already: the next recovery has them.
+		 * Taken with no progress pass until both lists are kept,
+		 * so that no view falls between the ledger and the lists.
 		 */
-		if ((still = still_failed(comm, failed, &nstill)) == NULL)
+		if ((still = ledger_failed(comm->world, comm->size,
+		    comm->rank, &nstill)) == NULL)
 			goto nomem;
-		wa.comm = comm;
-		wa.failed = failed;
-		if ((rc = rebuild_wait(&wa, call, k, U, still, nstill)) !=
-		    MPI_SUCCESS)
-			goto out;
 		if ((w = calloc((size_t)comm->size, sizeof(*w))) == NULL)
 			goto nomem;
 		memcpy(w, comm->world, (size_t)comm->size * sizeof(*w));

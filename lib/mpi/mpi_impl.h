@@ -350,6 +350,13 @@ int	 ft__mpi_ftmpi_local(MPI_Comm *local, int *leader, const char *call);
  */
 int	 ft__mpi_ftmpi_whole(MPI_Comm, const char *call);
 /*
+ * REBUILD's ledger of processes (rebuild): the launcher's table at
+ * MPI_Init, then each REVIVE (its incarnation and process).
+ */
+void	 ft__mpi_ftmpi_table(const struct ft_rank_addr *, uint32_t n);
+void	 ft__mpi_ftmpi_revived(uint32_t proc, uint32_t inc,
+	    const struct ft_rank_addr *);
+/*
  * ULFM's pieces FT-MPI's recovery uses (ulfm.c).  ulfm_decide runs an
  * agreement on comm (as shrink) and gives the failed members decided (a
  * bitmap of comm->size bits, the caller's) and the context index

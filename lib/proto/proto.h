@@ -336,10 +336,13 @@ enum ft_ext_op {
 	 * members[] (replacements): ctx and ctxv are the context pairs of
 	 * the rebuilt world and of its duplicate, seq the floor of their
 	 * own context ids, dead[ndead] the processes of the world still
-	 * failed.  A member that is dead again is skipped. */
+	 * failed, jmembers[njmembers] the sender's ledger of the world
+	 * (rebuild: FT_JOIN_MEMBER_WORDS words a rank, ft-wire(7)).  A
+	 * member that is dead again is skipped. */
 	FT_EXT_JOIN_SEND,
 	/* result: 1 once a JOIN came (the first one is kept), with ctx,
-	 * ctxv, seq and dead[ndead] as sent (valid until fini). */
+	 * ctxv, seq, dead[ndead] and jmembers[njmembers] as sent (valid
+	 * until fini). */
 	FT_EXT_JOIN_TEST,
 };
 
@@ -358,6 +361,10 @@ struct ft_ext {
 	uint32_t	 ndead;
 	/* Coordinated checkpoint (coord), appended: FT_EXT_CKPT_*. */
 	uint64_t	 epoch;
+	/* FT-MPI's REBUILD (rebuild), appended: FTMPI_JOIN's list of the
+	 * world's processes, FT_JOIN_MEMBER_WORDS words each. */
+	const uint32_t	*jmembers;
+	uint32_t	 njmembers;
 };
 
 struct ft_proto_ops {

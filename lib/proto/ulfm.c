@@ -134,6 +134,7 @@ struct ulfm {
 	int		 joined;
 	struct ft_msg_ftmpi_join join;
 	uint32_t	*join_failed;	/* join.n of them */
+	uint32_t	*join_members;	/* join.nm entries of 4 words */
 };
 
 #define NONE	UINT32_MAX
@@ -213,6 +214,7 @@ ulfm_fini(struct ft_proto *p)
 	free(u->revoked);
 	free(u->floors);
 	free(u->join_failed);
+	free(u->join_members);
 }
 
 /*
@@ -755,8 +757,8 @@ on_join(struct ft_proto *p, const uint8_t *body, size_t len)
 {
 	struct ulfm *u = p->priv;
 	struct ft_msg_ftmpi_join m;
-
-	uint32_t i;
+	struct ft_join_member jm;
+	uint32_t i, *w;
 
 	if (ft_msg_ftmpi_join_decode(body, len, &m) != 0)
 		return -1;
@@ -767,9 +769,22 @@ on_join(struct ft_proto *p, const uint8_t *body, size_t len)
 		return -1;
 	for (i = 0; i < m.n; i++)
 		u->join_failed[i] = ft_msg_ftmpi_join_failed(&m, i);
+	if (m.nm > 0 && (u->join_members = reallocarray(NULL, m.nm,
+	    FT_JOIN_MEMBER_WORDS * sizeof(*u->join_members))) == NULL)
+		return -1;
+	for (i = 0; i < m.nm; i++) {
+		ft_msg_ftmpi_join_member(&m, i, &jm);
+		w = u->join_members + (size_t)i * FT_JOIN_MEMBER_WORDS;
+		w[0] = jm.inc;
+		w[1] = jm.covered;
+		w[2] = jm.node;
+		w[3] = jm.pid;
+	}
 	u->join = m;
 	u->join.raw = NULL;
 	u->join.failed = u->join_failed;
+	u->join.mraw = NULL;
+	u->join.members = u->join_members;
 	u->joined = 1;
 	return 0;
 }
@@ -779,7 +794,7 @@ join_send(struct ft_proto *p, const struct ft_ext *x)
 {
 	struct ulfm *u = p->priv;
 	struct ft_msg_ftmpi_join m = { x->ctx, x->ctxv, x->seq, x->ndead,
-	    x->dead, NULL };
+	    x->dead, NULL, x->njmembers, x->jmembers, NULL };
 	struct ft_wbuf wb;
 	uint32_t k;
 	int rc = 0;
@@ -1026,6 +1041,8 @@ ulfm_ext(struct ft_proto *p, struct ft_ext *x)
 		x->seq = u->join.own;
 		x->dead = u->join_failed;
 		x->ndead = u->join.n;
+		x->jmembers = u->join_members;
+		x->njmembers = u->join.nm;
 		return 0;
 	default:
 		break;		/* another protocol's (coord) */

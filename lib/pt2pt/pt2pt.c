@@ -1843,12 +1843,20 @@ conn_read(struct ft_pt *pt, struct pconn *pc)
 						/* A new incarnation of a dead
 						 * process: the launcher's REVIVE
 						 * went out before it could call,
-						 * so it is read first. */
+						 * so it is read first.  When
+						 * failures are the program's
+						 * (FT-MPI's REBUILD), so is the
+						 * view of the death, which may
+						 * not be read yet either: the
+						 * REVIVE after it would close
+						 * this connection, and what is
+						 * on it, which nobody resends. */
 						if (pc->c.hs == FT_HS_READY &&
 						    !pc->outgoing &&
 						    pt->restarts &&
 						    pc->c.peer < pt->nproc &&
-						    pt->procs[pc->c.peer].gone &&
+						    (pt->procs[pc->c.peer].gone ||
+						    pt->fails) &&
 						    pt->ctl != NULL &&
 						    !pt->ctl->closed) {
 							pc->fresh = 1;

@@ -161,7 +161,7 @@ ft_msg_ftmpi_join_encode(struct ft_wbuf *b, uint32_t sender,
 	uint32_t i;
 
 	if (m->wctx % 2 != 0 || m->dctx % 2 != 0 || m->wctx == m->dctx ||
-	    m->n > FT_WIRE_MAX_RANKS) {
+	    m->n > FT_WIRE_MAX_RANKS || m->nm > FT_WIRE_MAX_RANKS) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -173,6 +173,12 @@ ft_msg_ftmpi_join_encode(struct ft_wbuf *b, uint32_t sender,
 	for (i = 0; i < m->n; i++)
 		ft_put32(b, m->failed != NULL ? m->failed[i] :
 		    ft_msg_ftmpi_join_failed(m, i));
+	if (m->nm > 0) {
+		ft_put32(b, m->nm);
+		for (i = 0; i < m->nm * FT_JOIN_MEMBER_WORDS; i++)
+			ft_put32(b, m->members != NULL ? m->members[i] :
+			    ft_rd32(m->mraw + (size_t)i * 4));
+	}
 	return ft__frame_end(b, s);
 }
 
@@ -189,13 +195,28 @@ ft_msg_ftmpi_join_decode(const uint8_t *p, size_t len,
 	m->n = ft_get32(&r);
 	m->failed = NULL;
 	m->raw = NULL;
+	m->nm = 0;
+	m->members = NULL;
+	m->mraw = NULL;
 	if (r.err == 0 && (m->wctx % 2 != 0 || m->dctx % 2 != 0 ||
 	    m->wctx == m->dctx || m->n > FT_WIRE_MAX_RANKS ||
-	    (size_t)m->n * 4 != r.len - r.off))
+	    (size_t)m->n * 4 > r.len - r.off))
 		r.err = EPROTO;
-	if (r.err == 0) {
-		m->raw = p + r.off;
-		r.off = r.len;
+	if (r.err != 0)
+		return ft__decode_done(&r);
+	m->raw = p + r.off;
+	r.off += (size_t)m->n * 4;
+	/* The list of members, when the sender has it, ends the body. */
+	if (r.off < r.len) {
+		m->nm = ft_get32(&r);
+		if (r.err == 0 && (m->nm == 0 || m->nm > FT_WIRE_MAX_RANKS ||
+		    (size_t)m->nm * FT_JOIN_MEMBER_WORDS * 4 !=
+		    r.len - r.off))
+			r.err = EPROTO;
+		if (r.err == 0) {
+			m->mraw = p + r.off;
+			r.off = r.len;
+		}
 	}
 	return ft__decode_done(&r);
 }
@@ -204,4 +225,23 @@ uint32_t
 ft_msg_ftmpi_join_failed(const struct ft_msg_ftmpi_join *m, uint32_t i)
 {
 	return ft_rd32(m->raw + (size_t)i * 4);
+}
+
+void
+ft_msg_ftmpi_join_member(const struct ft_msg_ftmpi_join *m, uint32_t i,
+    struct ft_join_member *o)
+{
+	const uint8_t *q = m->mraw + (size_t)i * FT_JOIN_MEMBER_WORDS * 4;
+
+	if (m->members != NULL) {
+		o->inc = m->members[i * FT_JOIN_MEMBER_WORDS];
+		o->covered = m->members[i * FT_JOIN_MEMBER_WORDS + 1];
+		o->node = m->members[i * FT_JOIN_MEMBER_WORDS + 2];
+		o->pid = m->members[i * FT_JOIN_MEMBER_WORDS + 3];
+		return;
+	}
+	o->inc = ft_rd32(q);
+	o->covered = ft_rd32(q + 4);
+	o->node = ft_rd32(q + 8);
+	o->pid = ft_rd32(q + 12);
 }

@@ -636,6 +636,21 @@ struct ft_msg_ftmpi_join {
 	uint32_t	 n;
 	const uint32_t	*failed;	/* encode: n ids */
 	const uint8_t	*raw;		/* decode: n big-endian words */
+	/*
+	 * Optional, trailing (a body without it decodes with nm 0): for
+	 * each process 0..nm-1 of the world, at most FT_WIRE_MAX_RANKS,
+	 * what the sender knows of it: the incarnation it runs, how many
+	 * of its deaths were rebuilt, and the node and pid of the process
+	 * (FT_JOIN_MEMBER_WORDS words each).
+	 */
+	uint32_t	 nm;
+	const uint32_t	*members;	/* encode: nm * 4 words */
+	const uint8_t	*mraw;		/* decode */
+};
+
+#define FT_JOIN_MEMBER_WORDS	4
+struct ft_join_member {
+	uint32_t	inc, covered, node, pid;
 };
 
 int	 ft_msg_ftmpi_join_encode(struct ft_wbuf *, uint32_t sender,
@@ -645,6 +660,9 @@ int	 ft_msg_ftmpi_join_decode(const uint8_t *, size_t,
 /* raw points into p; ft_msg_ftmpi_join_failed reads id i (< n). */
 uint32_t ft_msg_ftmpi_join_failed(const struct ft_msg_ftmpi_join *,
 	    uint32_t i);
+/* Process i (< nm) of the trailing list. */
+void	 ft_msg_ftmpi_join_member(const struct ft_msg_ftmpi_join *,
+	    uint32_t i, struct ft_join_member *);
 
 /*
  * Cross-file internals of lib/wire: start a frame (its header reserved),

@@ -548,7 +548,7 @@ static int
 enc_join(struct ft_wbuf *b)
 {
 	struct ft_msg_ftmpi_join m = { 0x80000010u, 0x80000020u, 77, 3,
-	    s_members, NULL };
+	    s_members, NULL, 0, NULL, NULL };
 
 	return ft_msg_ftmpi_join_encode(b, SENDER, &m);
 }
@@ -2340,7 +2340,7 @@ test_ftmpi_join(void)
 	    0, 0, 0, 0 }, same[16] = { 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 0,
 	    0, 0, 0, 0 }, many[20] = { 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 0,
 	    0, 0, 0, 2, 0, 0, 0, 1 };
-	struct ft_msg_ftmpi_join m = { 4, 5, 0, 0, NULL, NULL };
+	struct ft_msg_ftmpi_join m = { 4, 5, 0, 0, NULL, NULL, 0, NULL, NULL };
 	struct ft_wbuf b;
 
 	ft_wbuf_init(&b);
@@ -2371,6 +2371,87 @@ test_ftmpi_join(void)
 	ft_wbuf_release(&b);
 }
 
+/*
+ * FTMPI_JOIN's trailing list of processes (REBUILD's ledger): a round
+ * trip; a body cut anywhere fails, except at the end of the failed ids,
+ * which is a JOIN without the list; a list of none, or of a length the
+ * body does not hold, is refused.
+ */
+static void
+test_ftmpi_join_members(void)
+{
+	static const uint32_t failed[2] = { 5, 9 };
+	static const uint32_t mem[3 * FT_JOIN_MEMBER_WORDS] = { 0, 0, 0, 100,
+	    2, 2, 0, 0x7fffffffu, 1, 0, 3, 102 };
+	struct ft_msg_ftmpi_join m = { 2, 4, 9, 2, failed, NULL, 3, mem,
+	    NULL }, d;
+	struct ft_join_member jm;
+	struct ft_wbuf b;
+	const uint8_t *body;
+	size_t blen, cut, base, bad = 0;
+	uint8_t *p;
+	int ok;
+
+	ft_wbuf_init(&b);
+	if (!T_OK(ft_msg_ftmpi_join_encode(&b, SENDER, &m) == 0,
+	    "FTMPI_JOIN with members: encodes")) {
+		ft_wbuf_release(&b);
+		return;
+	}
+	body = b.p + FT_WIRE_HDRLEN;
+	blen = b.len - FT_WIRE_HDRLEN;
+	base = 16 + 2 * 4;
+	T_OK(blen == base + 4 + 3 * FT_JOIN_MEMBER_WORDS * 4,
+	    "FTMPI_JOIN with members: 16 + 4 n + 4 + 16 nm bytes");
+	ok = ft_msg_ftmpi_join_decode(body, blen, &d) == 0 && d.n == 2 &&
+	    d.nm == 3 && ft_msg_ftmpi_join_failed(&d, 1) == 9;
+	if (ok) {
+		ft_msg_ftmpi_join_member(&d, 1, &jm);
+		ok = jm.inc == 2 && jm.covered == 2 && jm.node == 0 &&
+		    jm.pid == 0x7fffffffu;
+		ft_msg_ftmpi_join_member(&d, 2, &jm);
+		ok = ok && jm.inc == 1 && jm.covered == 0 && jm.node == 3 &&
+		    jm.pid == 102;
+	}
+	T_OK(ok, "FTMPI_JOIN with members: round trip");
+	for (cut = 0; cut < blen; cut++) {
+		errno = 0;
+		if (cut == base) {
+			if (ft_msg_ftmpi_join_decode(body, cut, &d) != 0 ||
+			    d.nm != 0 || d.n != 2)
+				bad++;
+		} else if (ft_msg_ftmpi_join_decode(body, cut, &d) != -1 ||
+		    errno != EPROTO)
+			bad++;
+	}
+	T_OK(bad == 0, "FTMPI_JOIN with members: every cut fails with "
+	    "EPROTO but the one at the end of the failed ids (%zu bad)", bad);
+	if ((p = malloc(blen + 4)) == NULL)
+		abort();
+	memcpy(p, body, blen);
+	memset(p + blen, 0, 4);
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_decode(p, blen + 4, &d) == -1 &&
+	    errno == EPROTO, "FTMPI_JOIN with members: 4 bytes more is "
+	    "EPROTO");
+	ft_be32(p + base, 0);
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_decode(p, base + 4, &d) == -1 &&
+	    errno == EPROTO, "FTMPI_JOIN: a list of no members is EPROTO");
+	ft_be32(p + base, FT_WIRE_MAX_RANKS + 1);
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_decode(p, blen, &d) == -1 &&
+	    errno == EPROTO, "FTMPI_JOIN: more members than allowed is "
+	    "EPROTO");
+	free(p);
+	m.nm = FT_WIRE_MAX_RANKS + 1;
+	errno = 0;
+	T_OK(ft_msg_ftmpi_join_encode(&b, SENDER, &m) == -1 &&
+	    errno == EINVAL, "FTMPI_JOIN: encoding too many members is "
+	    "EINVAL");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
@@ -2392,5 +2473,6 @@ main(void)
 	test_clock();
 	test_marker();
 	test_ftmpi_join();
+	test_ftmpi_join_members();
 	return t_done();
 }
