@@ -841,10 +841,10 @@ main(int argc, char *argv[])
 	    cf.log_sync != NULL))
 		ft_diex(FT_EXIT_USAGE, "--log-server uses a running logger: "
 		    "no --log-dir or --log-sync with it");
-	if (strcmp(cf.proto, "vlog") == 0 && (x.nspecs > 0 ||
-	    x.boot != NULL))
-		ft_diex(FT_EXIT_USAGE, "--ft vlog runs on this host only for "
-		    "now (no --host, --hostfile or --boot)");
+	if (cf.log_server != NULL && (x.nspecs > 0 || x.boot != NULL))
+		ft_diex(FT_EXIT_USAGE, "--log-server is for jobs on this host "
+		    "only for now: across hosts, ftrun starts the job's logger "
+		    "where every host reaches it");
 	if (strcmp(cf.proto, "coord") == 0 && (x.nspecs > 0 ||
 	    x.boot != NULL))
 		ft_diex(FT_EXIT_USAGE, "--ft coord runs on this host only for "
