@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: ISC
-# --ft vlog across hosts: network namespaces (tests/netns.bash), one
+# Restarts across hosts: network namespaces (tests/netns.bash), one
 # ftboot daemon in each of hosts 1 to 3, ftrun (and with it the event
-# logger) in host 4.  A rank killed on a live host is restarted there;
-# a whole host killed (daemon, agent, ranks) while rank 0 waits at the
-# job's gate has its ranks restarted on the others, which replay; the
-# output is that of a run without failures, exit 0, and nothing of the
-# job is left in any host.  Faults are tied to progress: --inject
-# after-sends for the rank, vlogmix's gate for the host.  Needs root;
-# skips, saying so, without.
+# logger, or the checkpoint server) in host 4.  --ft vlog: a rank killed
+# on a live host is restarted there; a whole host killed (daemon, agent,
+# ranks) while rank 0 waits at the job's gate has its ranks restarted on
+# the others, which replay.  --ft coord: a whole host killed (its disk
+# with it), every rank rolls back, its ranks on the others reading their
+# images from the checkpoint server.  The output is that of a run
+# without failures, exit 0, and nothing of the job is left in any host.
+# Faults are tied to progress: --inject after-sends for the rank, the
+# programs' gates for the hosts.  Needs root; skips, saying so, without.
 
 load common
 load netns
@@ -15,8 +17,10 @@ bats_require_minimum_version 1.5.0
 
 setup_file() {
 	ft_build vlogmix
-	# The fault-free output the runs with failures must match.
+	ft_build coordring
+	# The fault-free outputs the runs with failures must match.
 	ftrun -n 6 "$FT_PROGS/vlogmix" 40 >"$FT_PROGS/vlogmix6.ref"
+	ftrun -n 6 "$FT_PROGS/coordring" 300 >"$FT_PROGS/coordring6.ref"
 }
 
 setup() {
@@ -44,13 +48,34 @@ setup() {
 
 # Start vlogmix (6 ranks, 40 rounds, gated halfway) from host 4.
 start_job() {	# [ftrun options]
+	start_prog --ft vlog "$@" "$FT_PROGS/vlogmix" 40
+	REF=$FT_PROGS/vlogmix6.ref
+}
+
+start_prog() {	# ftrun options and program, without the gate
 	netns__spawn 4 job env TMPDIR="$JOBTMP" sh -c \
-	    'f=$1; shift; ftrun "$@"; echo $? >"$f"' sh "$STATUS" --ft vlog \
+	    'f=$1; shift; ftrun "$@"; echo $? >"$f"' sh "$STATUS" \
 	    -n 6 --timeout 120 --key-file "$KEY" --host "$HOSTS" \
-	    --events "$EV" "$@" "$FT_PROGS/vlogmix" 40 \
-	    "$BATS_TEST_TMPDIR/go"
+	    --events "$EV" "$@" "$BATS_TEST_TMPDIR/go"
 	OUT="$NETNS_DIR/job.out"
 	ERR="$NETNS_DIR/job.err"
+}
+
+# The ranks whose first process ran on host I.
+ranks_on() {	# i
+	sed -nE "s/.*\"event\":\"spawn\",\"rank\":([0-9]+),.*\"host\":\"h$1\".*/\\1/p" "$EV" |
+	    sort -un
+}
+
+# A host that does not run rank 0.
+victim_host() {
+	local i
+	for i in 1 2 3; do
+		if [ "h$i" != "$(host_of 0)" ]; then
+			echo "$i"
+			return
+		fi
+	done
 }
 
 # The host a rank's last process was started on.
@@ -62,6 +87,11 @@ host_of() {	# rank
 # Does rank R's segment in $LOGDIR hold a record?
 has_records() {	# r
 	[ -n "$(find "$LOGDIR" -path "*/rank-$1/*.ftl" -size +100c 2>/dev/null)" ]
+}
+
+# Has rank 0 written its image of epoch E in $ck?
+rank0_image() {	# e
+	[ -n "$(find "$ck" -path "*/rank-0/$(printf '%020u' "$1").ftc" 2>/dev/null)" ]
 }
 
 # No process of the job is left in host I.
@@ -77,7 +107,7 @@ finish() {
 	ft_poll 120 test -s "$STATUS"
 	cat "$ERR" >&2
 	[ "$(cat "$STATUS")" -eq 0 ]
-	cmp "$FT_PROGS/vlogmix6.ref" "$OUT"
+	cmp "$REF" "$OUT"
 	for i in 1 2 3 4; do
 		ft_poll 10 none_in "$i"
 	done
@@ -99,11 +129,8 @@ finish() {
 	LOGDIR="$BATS_TEST_TMPDIR/log"
 	start_job --log-dir "$LOGDIR"
 	ft_poll 60 grep -q '"event":"spawn","rank":5' "$EV"
-	victim=
-	for i in 1 2 3; do
-		[ "h$i" = "$(host_of 0)" ] || victim=$i
-	done
-	ranks=$(sed -nE "s/.*\"event\":\"spawn\",\"rank\":([0-9]+),.*\"host\":\"h$victim\".*/\\1/p" "$EV")
+	victim=$(victim_host)
+	ranks=$(ranks_on "$victim")
 	[ -n "$ranks" ]
 	# Rank 0 waits at the gate, halfway; the victims have logged
 	# outcomes (MPI_Test's, every round) by then.
@@ -117,4 +144,38 @@ finish() {
 	done
 	finish
 	grep -q "moves from host 'h$victim' to host" "$ERR"
+}
+
+@test "coord across hosts: a host killed with its disk, every rank rolls back, its ranks' images from the server" {
+	local ck="$BATS_TEST_TMPDIR/ck" line srv
+	netns__spawn 4 ckserver ftckpt serve --dir "$BATS_TEST_TMPDIR/srv" \
+	    --key-file "$KEY" --listen "tcp:${NETNS_ADDR[4]}:0"
+	line=$(netns__wait_line "$NETNS_DIR/ckserver.out" '^tcp:')
+	srv=$line
+	start_prog --ft coord --ckpt-dir "$ck" --ckpt-interval 0 \
+	    --ckpt-server "$srv" "$FT_PROGS/coordring" 300
+	REF=$FT_PROGS/coordring6.ref
+	ft_poll 60 grep -q '"event":"spawn","rank":5' "$EV"
+	# Rank 0 waits at the gate after its checkpoint of iteration
+	# (epoch) 150, the others for it in iteration 151; its image of 149
+	# is written by then (that of 150 waits for the others' markers).
+	ft_poll 60 rank0_image 149
+	victim=$(victim_host)
+	ranks=$(ranks_on "$victim")
+	[ -n "$ranks" ]
+	# The host goes with its disk: its ranks' local images first.
+	for r in $ranks; do
+		rm -rf "$ck"/job-*/"rank-$r"
+	done
+	netns_kill_host "$victim"
+	finish
+	# Back to the newest epoch every rank had on the server.
+	e=$(sed -nE 's/.*"event":"rollback","epoch":([0-9]+),.*/\1/p' "$EV")
+	[ -n "$e" ] && [ "$e" -ge 1 ] && [ "$e" -le 150 ]
+	grep -q "every rank rolls back to epoch $e (--ft coord)" "$ERR"
+	for r in $ranks; do
+		[ "$(host_of "$r")" != "h$victim" ]
+		grep -q "rank $r: epoch $e was not here: fetched from the checkpoint server $srv" "$ERR"
+	done
+	[ "$(grep -c '"event":"rollback"' "$EV")" -eq 1 ]
 }

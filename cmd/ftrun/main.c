@@ -845,10 +845,6 @@ main(int argc, char *argv[])
 		ft_diex(FT_EXIT_USAGE, "--log-server is for jobs on this host "
 		    "only for now: across hosts, ftrun starts the job's logger "
 		    "where every host reaches it");
-	if (strcmp(cf.proto, "coord") == 0 && (x.nspecs > 0 ||
-	    x.boot != NULL))
-		ft_diex(FT_EXIT_USAGE, "--ft coord runs on this host only for "
-		    "now (no --host, --hostfile or --boot)");
 	if (ck.server != NULL && strcmp(ck.server, "auto") == 0 &&
 	    (x.nspecs > 0 || x.boot != NULL))
 		ft_diex(FT_EXIT_USAGE, "--ckpt-server auto listens on this "

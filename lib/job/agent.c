@@ -50,6 +50,8 @@ struct aproc {
 	int		 status;
 	uint64_t	 reaped_at;
 	uint32_t	 incarnation;	/* 0, or its RESPAWN's */
+	int		 rollback;	/* --ft coord: restore an epoch */
+	uint64_t	 rollback_epoch;
 	struct astream	 s[2];
 	/* Rank 0's: the submitter's standard input, to its pipe. */
 	int		 in_fd;
@@ -503,6 +505,8 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	re.kill_after = jp->kill_signal != 0 ? jp->kill_after : 0;
 	re.kill_signal = (int)jp->kill_signal;
 	re.incarnation = p->incarnation;
+	re.rollback = p->rollback;
+	re.rollback_epoch = p->rollback_epoch;
 	if ((n = ft__rank_env(&re, extra)) < 0)
 		return -1;
 	fflush(NULL);
@@ -1019,6 +1023,8 @@ respawn(struct agent *a, const uint8_t *body, size_t blen)
 	p->status = 0;
 	p->s[0].len = p->s[1].len = 0;
 	p->incarnation = m.incarnation;
+	p->rollback = (m.flags & FT_RESPAWN_ROLLBACK) != 0;
+	p->rollback_epoch = m.rollback;
 	a->unreported++;
 	/* Its socket's name is the new one's (ft_pt_new). */
 	snprintf(path, sizeof(path), "%s/r%u.sock", a->sockdir, m.id);

@@ -1451,6 +1451,7 @@ remote_restart(struct launcher *l, uint32_t i)
 {
 	struct lrank *r = &l->ranks[i];
 	uint32_t nh = l->cf->nhosts, h, k, *load;
+	struct ft_msg_job_respawn m;
 	uint8_t *alive;
 	uint64_t after = 0;
 	int sig = 0;
@@ -1471,8 +1472,13 @@ remote_restart(struct launcher *l, uint32_t i)
 	r->lost = 0;
 	r->injected = ft__inject_after_sends(l->cf, r->incarnation, r->rank,
 	    r->replica, &after, &sig);
-	if (h == FT_RELOCATE_NONE || ft__remote_respawn(l->rm, i, h,
-	    r->incarnation, after, sig) != 0) {
+	m = (struct ft_msg_job_respawn){ i, r->incarnation, 0,
+	    r->injected ? (uint32_t)sig : 0, r->injected ? after : 0, 0 };
+	if (l->coord.on && l->coord.rolling) {
+		m.flags = FT_RESPAWN_ROLLBACK;
+		m.rollback = l->coord.target;
+	}
+	if (h == FT_RELOCATE_NONE || ft__remote_respawn(l->rm, h, &m) != 0) {
 		ft_warnx("unable to restart %s: no host of the job is left",
 		    who(l, i, name, sizeof(name)));
 		r->state = R_EXITED;
@@ -1847,7 +1853,7 @@ coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	char name[48];
 	uint32_t k;
 
-	if (!(WIFSIGNALED(r->status) || r->hung) || r->remote)
+	if (!(WIFSIGNALED(r->status) || r->hung || r->lost))
 		return -1;
 	if (l->coord.rolling) {
 		coord_reaped(l);

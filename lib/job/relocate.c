@@ -13,7 +13,8 @@
 int
 ft__relocate_holds(const char *proto)
 {
-	return proto != NULL && strcmp(proto, "vlog") == 0;
+	return proto != NULL && (strcmp(proto, "vlog") == 0 ||
+	    strcmp(proto, "coord") == 0 || strcmp(proto, "ftmpi") == 0);
 }
 
 uint32_t

@@ -1071,10 +1071,10 @@ ft__remote_alive(const struct ft__remote *rm, uint8_t *alive)
 }
 
 int
-ft__remote_respawn(struct ft__remote *rm, uint32_t proc, uint32_t host,
-    uint32_t incarnation, uint64_t kill_after, int kill_signal)
+ft__remote_respawn(struct ft__remote *rm, uint32_t host,
+    const struct ft_msg_job_respawn *m)
 {
-	struct ft_msg_job_respawn m;
+	uint32_t proc = m->id;
 	struct ft_wbuf wb;
 	struct rhost *rh;
 
@@ -1087,12 +1087,9 @@ ft__remote_respawn(struct ft__remote *rm, uint32_t proc, uint32_t host,
 		errno = EHOSTDOWN;
 		return -1;
 	}
-	m = (struct ft_msg_job_respawn){ proc, incarnation,
-	    kill_signal > 0 ? (uint32_t)kill_signal : 0,
-	    kill_signal > 0 ? kill_after : 0 };
 	ft_wbuf_init(&wb);
 	send_wb(rm, rh, &wb, ft_msg_job_respawn_encode(&wb, FT_WIRE_LAUNCHER,
-	    &m));
+	    m));
 	if (rh->lost) {
 		errno = EHOSTDOWN;
 		return -1;

@@ -12,7 +12,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ft_msg_job_respawn_decode(data, size, &m) != 0)
 		return fuzz_refused();
 	if (m.incarnation == 0 || m.kill_signal > 64 ||
-	    (m.kill_signal == 0 && m.kill_after != 0))
+	    (m.kill_signal == 0 && m.kill_after != 0) ||
+	    (m.flags & ~FT_RESPAWN_FLAGS) != 0 ||
+	    (!(m.flags & FT_RESPAWN_ROLLBACK) && m.rollback != 0))
 		abort();
 	ft_wbuf_init(&b);
 	if (ft_msg_job_respawn_encode(&b, FUZZ_SENDER, &m) != 0)

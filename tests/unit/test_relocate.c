@@ -12,7 +12,8 @@
 static void
 test_respawn(void)
 {
-	struct ft_msg_job_respawn m = { 7, 2, 9, 150 }, d;
+	struct ft_msg_job_respawn m = { 7, 2, FT_RESPAWN_ROLLBACK, 9, 150,
+	    12 }, d;
 	struct ft_wbuf b;
 	struct ft_hdr h;
 	size_t blen, k;
@@ -23,10 +24,11 @@ test_respawn(void)
 	    ft_hdr_decode(b.p, &h) == 0 && h.type == FT_MSG_JOB_RESPAWN,
 	    "RESPAWN: encodes a frame of its type");
 	blen = b.len - FT_WIRE_HDRLEN;
-	T_EQ_UINT(blen, 20, "RESPAWN: a body of 20 bytes");
+	T_EQ_UINT(blen, 32, "RESPAWN: a body of 32 bytes");
 	T_OK(ft_msg_job_respawn_decode(b.p + FT_WIRE_HDRLEN, blen, &d) == 0 &&
 	    d.id == 7 && d.incarnation == 2 && d.kill_signal == 9 &&
-	    d.kill_after == 150, "RESPAWN: round trip");
+	    d.kill_after == 150 && d.flags == FT_RESPAWN_ROLLBACK &&
+	    d.rollback == 12, "RESPAWN: round trip");
 	for (k = 0; k < blen; k++) {
 		errno = 0;
 		if (ft_msg_job_respawn_decode(b.p + FT_WIRE_HDRLEN, k, &d) !=
@@ -37,20 +39,29 @@ test_respawn(void)
 	T_OK(ft_msg_job_respawn_decode(b.p + FT_WIRE_HDRLEN, blen + 1,
 	    &d) == -1 && errno == EPROTO, "RESPAWN: a byte too many is "
 	    "EPROTO");
-	/* Not armed: no signal, no count. */
-	m = (struct ft_msg_job_respawn){ 0, 1, 0, 0 };
+	/* Not armed, no rollback; a rollback to the beginning (0). */
+	m = (struct ft_msg_job_respawn){ 0, 1, 0, 0, 0, 0 };
 	ft_wbuf_reset(&b);
 	T_OK(ft_msg_job_respawn_encode(&b, FT_WIRE_LAUNCHER, &m) == 0 &&
-	    ft_msg_job_respawn_decode(b.p + FT_WIRE_HDRLEN, 20, &d) == 0 &&
-	    d.kill_signal == 0 && d.kill_after == 0,
+	    ft_msg_job_respawn_decode(b.p + FT_WIRE_HDRLEN, 32, &d) == 0 &&
+	    d.kill_signal == 0 && d.kill_after == 0 && d.flags == 0,
 	    "RESPAWN: an unarmed restart round trips");
+	m.flags = FT_RESPAWN_ROLLBACK;
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_job_respawn_encode(&b, FT_WIRE_LAUNCHER, &m) == 0 &&
+	    ft_msg_job_respawn_decode(b.p + FT_WIRE_HDRLEN, 32, &d) == 0 &&
+	    d.flags == FT_RESPAWN_ROLLBACK && d.rollback == 0,
+	    "RESPAWN: a rollback to the beginning round trips");
 	/* Refused both ways: incarnation 0 (the first process is JOB_START's),
-	 * a signal above 64, a count without a signal. */
+	 * a signal above 64, a count without a signal, an unknown flag, an
+	 * epoch without the rollback flag. */
 	{
 		static const struct ft_msg_job_respawn badm[] = {
-			{ 1, 0, 0, 0 }, { 1, 1, 65, 3 }, { 1, 1, 0, 3 },
+			{ 1, 0, 0, 0, 0, 0 }, { 1, 1, 0, 65, 3, 0 },
+			{ 1, 1, 0, 0, 3, 0 }, { 1, 1, 2, 0, 0, 0 },
+			{ 1, 1, 0, 0, 0, 5 },
 		};
-		uint8_t body[20];
+		uint8_t body[32];
 
 		for (k = 0; k < FT_NELEM(badm); k++) {
 			ft_wbuf_reset(&b);
@@ -61,10 +72,12 @@ test_respawn(void)
 			/* The same fields on the wire. */
 			ft_be32(body, badm[k].id);
 			ft_be32(body + 4, badm[k].incarnation);
-			ft_be32(body + 8, badm[k].kill_signal);
-			ft_be64(body + 12, badm[k].kill_after);
+			ft_be32(body + 8, badm[k].flags);
+			ft_be32(body + 12, badm[k].kill_signal);
+			ft_be64(body + 16, badm[k].kill_after);
+			ft_be64(body + 24, badm[k].rollback);
 			errno = 0;
-			T_OK(ft_msg_job_respawn_decode(body, 20, &d) == -1 &&
+			T_OK(ft_msg_job_respawn_decode(body, 32, &d) == -1 &&
 			    errno == EPROTO, "RESPAWN: decoding bad fields %zu "
 			    "is EPROTO", k);
 		}
@@ -111,9 +124,11 @@ test_pick(void)
 	    "pick: no live host: none");
 	T_EQ_UINT(ft__relocate_pick(0, alive, load, 0), FT_RELOCATE_NONE,
 	    "pick: no host at all: none");
-	T_OK(ft__relocate_holds("vlog") && !ft__relocate_holds("none") &&
-	    !ft__relocate_holds("replicate") && !ft__relocate_holds(NULL),
-	    "holds: agents wait for RELEASE under vlog only");
+	T_OK(ft__relocate_holds("vlog") && ft__relocate_holds("coord") &&
+	    ft__relocate_holds("ftmpi") && !ft__relocate_holds("none") &&
+	    !ft__relocate_holds("replicate") && !ft__relocate_holds("ulfm") &&
+	    !ft__relocate_holds(NULL),
+	    "holds: agents wait for RELEASE under vlog, coord, ftmpi only");
 }
 
 int
