@@ -857,10 +857,6 @@ main(int argc, char *argv[])
 		ft_diex(FT_EXIT_USAGE, "--comm-mode rebuild and --ckpt-dir "
 		    "do not go together yet: a new process starts from the "
 		    "beginning, not from an image");
-	if (cf.ftmpi_comm == FT_FTMPI_REBUILD && (x.nspecs > 0 ||
-	    x.boot != NULL))
-		ft_diex(FT_EXIT_USAGE, "--comm-mode rebuild respawns on this "
-		    "host only for now (no --host, --hostfile or --boot)");
 	for (size_t k = 0; k < cf.ninject; k++) {
 		if (cf.inject[k].target != FT_INJECT_RANDOM &&
 		    cf.inject[k].rank >= cf.nranks)

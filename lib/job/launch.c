@@ -1916,7 +1916,7 @@ rebuild_failed(struct launcher *l, uint32_t i, const char *how,
 	uint64_t t0 = ft_now_ns();
 	char name[48];
 
-	if (r->finalized || r->remote)
+	if (r->finalized)
 		return -1;
 	r->dead = 1;
 	l->ndead++;
