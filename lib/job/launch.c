@@ -1835,7 +1835,8 @@ coord_restart_all(struct launcher *l)
 static void
 coord_reaped(struct launcher *l)
 {
-	if (l->running == 0)
+	/* Across hosts, restarts asked for before are killed once started. */
+	if (l->running == 0 && l->respawning == 0)
 		coord_restart_all(l);
 }
 
@@ -2811,9 +2812,11 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		if (l->running == 0 && !outputs_open(l) &&
 		    (l->rm == NULL || !ft__remote_busy(l->rm)))
 			break;
-		if (l->running == 0 && l->drain_at == 0)
+		/* A restart asked of an agent runs, for this. */
+		if (l->running == 0 && l->respawning == 0 && l->drain_at == 0)
 			l->drain_at = now + l->cf->grace_ns;
-		if (l->running == 0 && now >= l->drain_at) {
+		if (l->running == 0 && l->respawning == 0 &&
+		    now >= l->drain_at) {
 			for (i = 0; i < l->n; i++) {
 				struct outbuf *ob[2] = { &l->ranks[i].out, &l->ranks[i].err };
 				for (int k = 0; k < 2; k++) if (ob[k]->fd != -1) {
@@ -2968,6 +2971,11 @@ remote_started(void *arg, uint32_t i, pid_t pid, int err, const char *host)
 	}
 	r->pid = pid;
 	l->running++;
+	/* Asked for before the job began to end, or to roll back again. */
+	if (l->aborting || (l->coord.on && l->coord.rolling)) {
+		r->sent_sig = SIGKILL;
+		proc_signal(l, i, SIGKILL);
+	}
 	if (r->incarnation > 0)
 		event(l, "\"event\":\"restart\",\"rank\":%u,\"pid\":%d,"
 		    "\"incarnation\":%u,\"host\":\"%s\"", i, (int)pid,
