@@ -1234,7 +1234,7 @@ run(struct agent *a, const sigset_t *waitmask)
 	uint64_t now, wake;
 	size_t nf, i;
 	int *who, k;
-	uint32_t cap = a->n;
+	uint32_t cap = a->n, cap0;
 
 	fds = calloc(3 * (size_t)a->n + 4, sizeof(*fds));
 	who = calloc(3 * (size_t)a->n + 4, sizeof(*who));
@@ -1341,7 +1341,8 @@ run(struct agent *a, const sigset_t *waitmask)
 				continue;
 			ft_die(FT_EXIT_TEMP, "poll");
 		}
-		for (i = 0; i < nf; i++) {
+		for (i = 0, cap0 = a->n; i < nf && a->n == cap0; i++) {
+			/* A RESPAWN moved the indexes: poll again. */
 			if (fds[i].revents == 0)
 				continue;
 			if (who[i] == -1) {
@@ -1390,7 +1391,7 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 		return FT_EXIT_USAGE;
 	}
 	a.n = a.unreported = a.js.nprocs;
-	a.hold = ft__relocate_holds(a.js.proto);
+	a.hold = ft__relocate_holds(a.js.proto, a.js.env, a.js.nenv);
 	a.grace_ns = a.js.grace_ms * 1000000;
 	a.silence_ns = a.js.hang_ms > 0 ? a.js.hang_ms * 1000000 :
 	    SILENCE_DEFAULT_NS;

@@ -8,13 +8,26 @@
  */
 #include <string.h>
 
+#include "job.h"
 #include "relocate.h"
 
 int
-ft__relocate_holds(const char *proto)
+ft__relocate_holds(const char *proto, char *const *env, size_t nenv)
 {
-	return proto != NULL && (strcmp(proto, "vlog") == 0 ||
-	    strcmp(proto, "coord") == 0 || strcmp(proto, "ftmpi") == 0);
+	static const char mode[] = FT_ENV_FTMPI_COMM "=";
+	const char *last = NULL;
+	size_t k;
+
+	if (proto == NULL)
+		return 0;
+	if (strcmp(proto, "vlog") == 0 || strcmp(proto, "coord") == 0)
+		return 1;
+	if (strcmp(proto, "ftmpi") != 0)
+		return 0;
+	for (k = 0; k < nenv; k++)
+		if (strncmp(env[k], mode, sizeof(mode) - 1) == 0)
+			last = env[k] + sizeof(mode) - 1;
+	return last != NULL && strcmp(last, "rebuild") == 0;
 }
 
 uint32_t

@@ -7,15 +7,19 @@
 #ifndef FT_JOB_RELOCATE_H
 #define FT_JOB_RELOCATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define FT_RELOCATE_NONE	UINT32_MAX
 
 /*
- * Does a job of protocol proto restart processes (so that a host agent
- * must wait for the submitter's RELEASE before it ends)?
+ * Does a job of protocol proto, with the nenv "VAR=VALUE" entries env
+ * (JOB_START's), restart processes, so that a host agent must wait for
+ * the submitter's RELEASE before it ends?  vlog and coord do, and
+ * ftmpi in communicator mode rebuild (FT_FTMPI_COMM_MODE, the last
+ * entry that sets it).
  */
-int	 ft__relocate_holds(const char *proto);
+int	 ft__relocate_holds(const char *proto, char *const *env, size_t nenv);
 
 /*
  * The host for a process that ran on host own and must start again:

@@ -124,11 +124,26 @@ test_pick(void)
 	    "pick: no live host: none");
 	T_EQ_UINT(ft__relocate_pick(0, alive, load, 0), FT_RELOCATE_NONE,
 	    "pick: no host at all: none");
-	T_OK(ft__relocate_holds("vlog") && ft__relocate_holds("coord") &&
-	    ft__relocate_holds("ftmpi") && !ft__relocate_holds("none") &&
-	    !ft__relocate_holds("replicate") && !ft__relocate_holds("ulfm") &&
-	    !ft__relocate_holds(NULL),
-	    "holds: agents wait for RELEASE under vlog, coord, ftmpi only");
+	{
+		char *shrink[] = { "A=1", "FT_FTMPI_COMM_MODE=shrink" };
+		char *rebuild[] = { "FT_FTMPI_COMM_MODE=shrink",
+		    "FT_FTMPI_COMM_MODE=rebuild", "FT_FTMPI_COMM_MODEX=1" };
+
+		T_OK(ft__relocate_holds("vlog", NULL, 0) &&
+		    ft__relocate_holds("coord", NULL, 0) &&
+		    !ft__relocate_holds("none", rebuild, 3) &&
+		    !ft__relocate_holds("replicate", NULL, 0) &&
+		    !ft__relocate_holds("ulfm", NULL, 0) &&
+		    !ft__relocate_holds(NULL, NULL, 0),
+		    "holds: agents wait for RELEASE under vlog and coord, not "
+		    "none, replicate, ulfm");
+		T_OK(ft__relocate_holds("ftmpi", rebuild, 3) &&
+		    !ft__relocate_holds("ftmpi", shrink, 2) &&
+		    !ft__relocate_holds("ftmpi", rebuild, 1) &&
+		    !ft__relocate_holds("ftmpi", NULL, 0),
+		    "holds: under ftmpi, in mode rebuild only (its last "
+		    "setting)");
+	}
 }
 
 int
