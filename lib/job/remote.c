@@ -1097,6 +1097,9 @@ ft__remote_respawn(struct ft__remote *rm, uint32_t host,
 	(void)ft_conn_flush(&rh->c);
 	rm->host_of[proc] = host;
 	rm->respawning[proc] = 1;
+	/* A restarted process reads no input: it went to the first. */
+	if (proc < FT_REPLICAS_MAX)
+		rm->in_closed[proc] = 1;
 	return 0;
 }
 
