@@ -27,23 +27,51 @@ setup_file() {
 	touch "$BATS_FILE_TMPDIR/open"
 	ftrun -n 4 "$FT_PROGS/rebuildgate" "$BATS_FILE_TMPDIR/open" |
 	    sort >"$FT_PROGS/rebuildgate4.ref"
+	# The hosts serve every test; a test that kills one has its daemon
+	# started again by the next (setup).
+	if netns_check; then
+		ftboot keygen --key-file "$BATS_FILE_TMPDIR/cluster.key" \
+		    >/dev/null
+		netns_up 4
+	fi
+}
+
+# The checkpoint server of a test goes with it (the hosts stay).
+teardown() {
+	local p
+	for p in $(netns_pids 4 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != ftckpt ] ||
+		    kill "$p" 2>/dev/null
+	done
+	ft_kill_leftovers
+	netns_down
+}
+
+# Is an ftboot daemon running in host I?
+daemon_in() {	# i
+	local p
+	for p in $(netns_pids "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != ftboot ] || return 0
+	done
+	return 1
 }
 
 setup() {
 	ft_setup
 	netns_require
 	export FT_ALLOW_ROOT=1
-	KEY="$BATS_TEST_TMPDIR/cluster.key"
-	ftboot keygen --key-file "$KEY" >/dev/null
-	netns_up 4
+	KEY="$BATS_FILE_TMPDIR/cluster.key"
 	local i dir
 	HOSTS=""
 	for i in 1 2 3; do
-		dir="$BATS_TEST_TMPDIR/h$i.state"
-		netns__spawn "$i" "boot$i" ftboot start --foreground \
-		    --listen "tcp:${NETNS_ADDR[i]}:7707" --key-file "$KEY" \
-		    --state-dir "$dir" --name "h$i" --slots 2 --jobs 4
-		ft_poll 10 test -s "$dir/ftboot.addr"
+		if ! daemon_in "$i"; then
+			dir=$(mktemp -d "$BATS_FILE_TMPDIR/h$i.XXXXXX")
+			netns__spawn "$i" "boot$i.${dir##*.}" ftboot start \
+			    --foreground --listen "tcp:${NETNS_ADDR[i]}:7707" \
+			    --key-file "$KEY" --state-dir "$dir" --name "h$i" \
+			    --slots 2 --jobs 4
+			ft_poll 10 test -s "$dir/ftboot.addr"
+		fi
 		HOSTS="${HOSTS:+$HOSTS,}${NETNS_ADDR[i]}:7707"
 	done
 	EV="$BATS_TEST_TMPDIR/ev"
