@@ -5,8 +5,9 @@
 # namespaces (tests/netns.bash) on this machine: three ftboot daemons in
 # hosts 1 to 3, ftrun (and its event logger) in host 4.  Each repeat
 # runs jacobi (examples/jacobi.c, 6 ranks) fault-free, then again with
-# one host killed (every process in it, SIGKILL) once each of its ranks
-# has logged a determinant (progress, not time), and reports:
+# one host killed (every process in it, SIGKILL) halfway through the
+# fault-free run's time, once each of its ranks has logged a determinant
+# (a benchmark: the moment is a time), and reports:
 #  - the job's time, fault-free and with the host killed (min, median);
 #  - from the host's loss (its "host" event) to each of its ranks
 #    started again on another host ("restart"), registered with ftrun
@@ -93,6 +94,8 @@ for ((k = 1; k <= reps; k++)); do
 			sleep 0.01
 		done
 	done
+	half=$(echo "${free[-1]} / 2 - ($(date +%s.%N) - $t0)" | bc)
+	[[ $half == -* ]] || sleep "$half"
 	netns_kill_host "$h"
 	wait "$pid" || { cat "$work/err" >&2; rc=1; }
 	killed+=("$(echo "$(date +%s.%N) - $t0" | bc)")
