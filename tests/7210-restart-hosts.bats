@@ -36,15 +36,23 @@ setup_file() {
 	fi
 }
 
-# The checkpoint server of a test goes with it (the hosts stay).
+# What a test started goes with it, whatever its outcome (ftrun, its
+# logger or checkpoint server, the ranks): only the daemons stay.
 teardown() {
-	local p
-	for p in $(netns_pids 4 2>/dev/null); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != ftckpt ] ||
-		    kill "$p" 2>/dev/null
+	local i p
+	for i in 4 1 2 3; do
+		for p in $(netns_pids "$i" 2>/dev/null); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = ftboot ] ||
+			    kill -KILL "$p" 2>/dev/null
+		done
 	done
 	ft_kill_leftovers
 	netns_down
+}
+
+# Has every rank of the job been started (NRANKS, default 6)?
+all_spawned() {
+	[ "$(grep -c '"event":"spawn"' "$EV" 2>/dev/null)" -ge "${NRANKS:-6}" ]
 }
 
 # Is an ftboot daemon running in host I?
@@ -173,7 +181,7 @@ finish() {
 @test "vlog across hosts: a host killed, its ranks restart on the others" {
 	LOGDIR="$BATS_TEST_TMPDIR/log"
 	start_job --log-dir "$LOGDIR"
-	ft_poll 60 grep -q '"event":"spawn","rank":5' "$EV"
+	ft_poll 60 all_spawned
 	victim=$(victim_host)
 	ranks=$(ranks_on "$victim")
 	[ -n "$ranks" ]
@@ -194,7 +202,7 @@ finish() {
 @test "vlog across hosts: rank 0's host killed at the gate, rank 0 goes on elsewhere, same output" {
 	LOGDIR="$BATS_TEST_TMPDIR/log"
 	start_job --log-dir "$LOGDIR"
-	ft_poll 60 grep -q '"event":"spawn","rank":5' "$EV"
+	ft_poll 60 all_spawned
 	victim=$(host_of 0)
 	victim=${victim#h}
 	ranks=$(ranks_on "$victim")
@@ -221,7 +229,7 @@ finish() {
 	start_prog --ft coord --ckpt-dir "$ck" --ckpt-interval 0 \
 	    --ckpt-server "$srv" "$FT_PROGS/coordring" 160
 	REF=$FT_PROGS/coordring6.ref
-	ft_poll 60 grep -q '"event":"spawn","rank":5' "$EV"
+	ft_poll 60 all_spawned
 	# Rank 0 waits at the gate after its checkpoint of iteration
 	# (epoch) 80, the others for it in iteration 81; its image of 79
 	# is written by then (that of 80 waits for the others' markers).
@@ -272,6 +280,7 @@ finish() {
 	# Every process joined (the table is out) and rank 0 waits at the
 	# gate, the others in the barrier.
 	ft_poll 60 at_least 4 ' ready$' "$OUT"
+	ft_poll 60 all_spawned
 	# A host that runs one rank, not rank 0 (two deaths at once are
 	# a known bug of REBUILD, ft-ftmpi(3)).
 	victim=
