@@ -40,15 +40,20 @@ trap 'netns_down -f; rm -rf "$work"' EXIT
 ftcc -O2 -o "$work/jacobi" "$root/examples/jacobi.c" -lm || exit 1
 ftboot keygen --key-file "$work/key" >/dev/null || exit 1
 netns_up 4 || exit 1
-hosts=""
-for i in 1 2 3; do
-	netns__spawn "$i" "boot$i" ftboot start --foreground \
-	    --listen "tcp:${NETNS_ADDR[i]}:7707" --key-file "$work/key" \
-	    --state-dir "$work/h$i.state" --name "h$i" --slots 2 --jobs 4
+# daemon I NAME: start host I's ftboot daemon (state in $work/NAME).
+daemon() {
+	netns__spawn "$1" "$2" ftboot start --foreground \
+	    --listen "tcp:${NETNS_ADDR[$1]}:7707" --key-file "$work/key" \
+	    --state-dir "$work/$2" --name "h$1" --slots 2 --jobs 4
 	for _ in $(seq 200); do
-		[ -s "$work/h$i.state/ftboot.addr" ] && break
+		[ -s "$work/$2/ftboot.addr" ] && break
 		sleep 0.05
 	done
+}
+
+hosts=""
+for i in 1 2 3; do
+	daemon "$i" "h$i.state"
 	hosts="${hosts:+$hosts,}${NETNS_ADDR[i]}:7707"
 done
 
@@ -114,13 +119,7 @@ for ((k = 1; k <= reps; k++)); do
 		done
 	done
 	# The killed host back for the next repeat.
-	netns__spawn "$h" "boot$h.$k" ftboot start --foreground \
-	    --listen "tcp:${NETNS_ADDR[h]}:7707" --key-file "$work/key" \
-	    --state-dir "$work/h$h.state.$k" --name "h$h" --slots 2 --jobs 4
-	for _ in $(seq 200); do
-		[ -s "$work/h$h.state.$k/ftboot.addr" ] && break
-		sleep 0.05
-	done
+	daemon "$h" "h$h.state.$k"
 done
 echo "jacobi $size x $size, $iters steps, 6 ranks on 3 namespace hosts, --ft vlog; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 stats "job, fault-free (s)" "${free[@]}"
