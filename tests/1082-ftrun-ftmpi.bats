@@ -23,9 +23,6 @@ setup() {
 	[[ $stderr == *"unknown message mode 'wait' (valid: cont, nop)"* ]]
 	run -100 --separate-stderr ftrun -n 2 --ft vlog --comm-mode rebuild true
 	[[ $stderr == *"--comm-mode and --msg-mode are for --ft ftmpi, not --ft vlog"* ]]
-	run -100 --separate-stderr ftrun -n 2 --host 127.0.0.1 \
-	    --comm-mode rebuild true
-	[[ $stderr == *"--comm-mode rebuild respawns on this host only"* ]]
 	run -100 --separate-stderr ftrun -n 2 --comm-mode rebuild \
 	    --ckpt-dir "$BATS_TEST_TMPDIR/ck" true
 	[[ $stderr == *"--comm-mode rebuild and --ckpt-dir do not go together yet"* ]]

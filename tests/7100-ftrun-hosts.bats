@@ -452,3 +452,9 @@ PY
 	    --boot "h1:99999" "$FT_PROGS/ring"
 	[[ $stderr == *"--boot 'h1:99999' is not host[:port] or tcp:host:port"* ]]
 }
+
+@test "hosts: --log-server is refused across hosts, saying why" {
+	run -100 --separate-stderr ftrun -n 2 --ft vlog --key-file "$KEY" \
+	    --host 127.0.0.1 --log-server tcp:127.0.0.1:1 /bin/true
+	[[ $stderr == *"--log-server is for jobs on this host only for now: across hosts, ftrun starts the job's logger where every host reaches it"* ]]
+}

@@ -841,14 +841,10 @@ main(int argc, char *argv[])
 	    cf.log_sync != NULL))
 		ft_diex(FT_EXIT_USAGE, "--log-server uses a running logger: "
 		    "no --log-dir or --log-sync with it");
-	if (strcmp(cf.proto, "vlog") == 0 && (x.nspecs > 0 ||
-	    x.boot != NULL))
-		ft_diex(FT_EXIT_USAGE, "--ft vlog runs on this host only for "
-		    "now (no --host, --hostfile or --boot)");
-	if (strcmp(cf.proto, "coord") == 0 && (x.nspecs > 0 ||
-	    x.boot != NULL))
-		ft_diex(FT_EXIT_USAGE, "--ft coord runs on this host only for "
-		    "now (no --host, --hostfile or --boot)");
+	if (cf.log_server != NULL && (x.nspecs > 0 || x.boot != NULL))
+		ft_diex(FT_EXIT_USAGE, "--log-server is for jobs on this host "
+		    "only for now: across hosts, ftrun starts the job's logger "
+		    "where every host reaches it");
 	if (ck.server != NULL && strcmp(ck.server, "auto") == 0 &&
 	    (x.nspecs > 0 || x.boot != NULL))
 		ft_diex(FT_EXIT_USAGE, "--ckpt-server auto listens on this "
@@ -861,10 +857,6 @@ main(int argc, char *argv[])
 		ft_diex(FT_EXIT_USAGE, "--comm-mode rebuild and --ckpt-dir "
 		    "do not go together yet: a new process starts from the "
 		    "beginning, not from an image");
-	if (cf.ftmpi_comm == FT_FTMPI_REBUILD && (x.nspecs > 0 ||
-	    x.boot != NULL))
-		ft_diex(FT_EXIT_USAGE, "--comm-mode rebuild respawns on this "
-		    "host only for now (no --host, --hostfile or --boot)");
 	for (size_t k = 0; k < cf.ninject; k++) {
 		if (cf.inject[k].target != FT_INJECT_RANDOM &&
 		    cf.inject[k].rank >= cf.nranks)

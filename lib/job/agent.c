@@ -26,6 +26,7 @@
 
 #include "agent.h"
 #include "child.h"
+#include "relocate.h"
 #include "detector.h"
 #include "stage.h"
 
@@ -48,6 +49,9 @@ struct aproc {
 	int		 state;
 	int		 status;
 	uint64_t	 reaped_at;
+	uint32_t	 incarnation;	/* 0, or its RESPAWN's */
+	int		 rollback;	/* --ft coord: restore an epoch */
+	uint64_t	 rollback_epoch;
 	struct astream	 s[2];
 	/* Rank 0's: the submitter's standard input, to its pipe. */
 	int		 in_fd;
@@ -78,6 +82,9 @@ struct agent {
 	uint64_t	 last_rx, next_ka, deadline, kill_at;
 	int		 lost;		/* the submitter is gone */
 	int		 ending;	/* we are killing the processes */
+	/* A protocol that restarts processes (relocate.h): the end waits
+	 * for the submitter's RELEASE, as it may RESPAWN one here. */
+	int		 hold, released;
 	struct ft_job_status *st;	/* statuses to send */
 	uint32_t	 nst;
 	/* The detector module among the job's hosts. */
@@ -468,8 +475,10 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
 	    pipe2(key, O_CLOEXEC) != 0 || pipe2(ep, O_CLOEXEC) != 0)
 		return -1;
-	/* Rank 0 reads the submitter's input, as under mpirun. */
+	/* Rank 0 reads the submitter's input, as under mpirun; a
+	 * restarted one reads nothing (its input went to the first). */
 	if ((a->js.flags & FT_JOB_STDIN) && jp->id < a->js.nrep &&
+	    p->incarnation == 0 &&
 	    ((p->in_buf = malloc(FT_JOB_INPUT_WINDOW)) == NULL ||
 	    pipe2(in, O_CLOEXEC) != 0))
 		return -1;
@@ -495,6 +504,9 @@ spawn_one(struct agent *a, struct aproc *p, const struct ft_job_proc *jp,
 	re.diverge = (a->js.flags & FT_JOB_DIVERGE) != 0;
 	re.kill_after = jp->kill_signal != 0 ? jp->kill_after : 0;
 	re.kill_signal = (int)jp->kill_signal;
+	re.incarnation = p->incarnation;
+	re.rollback = p->rollback;
+	re.rollback_epoch = p->rollback_epoch;
 	if ((n = ft__rank_env(&re, extra)) < 0)
 		return -1;
 	fflush(NULL);
@@ -966,6 +978,81 @@ input_frame(struct agent *a, const uint8_t *body, size_t blen)
 	return 0;
 }
 
+/*
+ * RESPAWN: start process id again here, as its next incarnation (a
+ * slot of its own if it ran elsewhere before), and answer STARTED for
+ * it alone.  A process of ours still running is not started twice.
+ */
+static int
+respawn(struct agent *a, const uint8_t *body, size_t blen)
+{
+	struct ft_msg_job_respawn m;
+	struct ft_msg_job_started sm;
+	struct ft_job_proc jp;
+	struct ft_job_pid pid;
+	struct ft_wbuf wb;
+	struct aproc *p, *np;
+	char path[FT_STAGE_PATH_MAX + 32];
+	int i, errfd = -1, e;
+	ssize_t got;
+
+	if (ft_msg_job_respawn_decode(body, blen, &m) != 0 ||
+	    m.id >= a->js.nranks * a->js.nrep || a->ending)
+		return -1;
+	if ((i = proc_index(a, m.id)) >= 0 && a->p[i].state != P_REPORTED)
+		return -1;
+	if (i < 0) {
+		if ((np = reallocarray(a->p, a->n + 2, sizeof(*np))) == NULL)
+			return -1;
+		a->p = np;
+		p = &a->p[a->n];
+		memset(p, 0, sizeof(*p));
+		p->s[0].fd = p->s[1].fd = p->in_fd = -1;
+		if ((p->s[0].buf = malloc(LINE_MAX_FWD)) == NULL ||
+		    (p->s[1].buf = malloc(LINE_MAX_FWD)) == NULL) {
+			free(p->s[0].buf);
+			return -1;
+		}
+		p->id = m.id;
+		i = (int)a->n++;
+	}
+	p = &a->p[i];
+	p->pid = 0;
+	p->err = 0;
+	p->state = P_RUNNING;
+	p->status = 0;
+	p->s[0].len = p->s[1].len = 0;
+	p->incarnation = m.incarnation;
+	p->rollback = (m.flags & FT_RESPAWN_ROLLBACK) != 0;
+	p->rollback_epoch = m.rollback;
+	a->unreported++;
+	/* Its socket's name is the new one's (ft_pt_new). */
+	snprintf(path, sizeof(path), "%s/r%u.sock", a->sockdir, m.id);
+	(void)unlink(path);
+	jp = (struct ft_job_proc){ .id = m.id, .kill_after = m.kill_after,
+	    .kill_signal = m.kill_signal };
+	if (spawn_one(a, p, &jp, a->mask, &errfd) != 0) {
+		p->err = errno != 0 ? errno : EAGAIN;
+		p->state = P_REPORTED;
+		a->unreported--;
+	} else {
+		do
+			got = read(errfd, &e, sizeof(e));
+		while (got < 0 && errno == EINTR);
+		close(errfd);
+		if (got == (ssize_t)sizeof(e))
+			p->err = e;
+	}
+	pid = (struct ft_job_pid){ p->id, (uint32_t)(p->pid > 0 ? p->pid :
+	    0), (uint32_t)p->err };
+	sm = (struct ft_msg_job_started){ .n = 1, .p = &pid };
+	ft_wbuf_init(&wb);
+	send_wb(a, &wb, ft_msg_job_started_encode(&wb, FT_WIRE_LAUNCHER, &sm));
+	alog(a, "restarted process %u (incarnation %u)", m.id,
+	    m.incarnation);
+	return 0;
+}
+
 /* A frame from the submitter while the job runs; -1 drops it. */
 static int
 on_frame(struct agent *a, const struct ft_hdr *h, const uint8_t *body)
@@ -997,6 +1084,13 @@ on_frame(struct agent *a, const struct ft_hdr *h, const uint8_t *body)
 		return det_start(a, body, blen);
 	case FT_MSG_JOB_INPUT:
 		return input_frame(a, body, blen);
+	case FT_MSG_JOB_RESPAWN:
+		return respawn(a, body, blen);
+	case FT_MSG_JOB_RELEASE:
+		if (ft_msg_empty_decode(body, blen) != 0)
+			return -1;
+		a->released = 1;
+		return 0;
 	default:
 		errno = EPROTO;
 		return -1;
@@ -1140,12 +1234,23 @@ run(struct agent *a, const sigset_t *waitmask)
 	uint64_t now, wake;
 	size_t nf, i;
 	int *who, k;
+	uint32_t cap = a->n, cap0;
 
 	fds = calloc(3 * (size_t)a->n + 4, sizeof(*fds));
 	who = calloc(3 * (size_t)a->n + 4, sizeof(*who));
 	if (fds == NULL || who == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
 	for (;;) {
+		/* A RESPAWN may have added a process. */
+		if (a->n > cap) {
+			free(fds);
+			free(who);
+			cap = a->n;
+			fds = calloc(3 * (size_t)cap + 4, sizeof(*fds));
+			who = calloc(3 * (size_t)cap + 4, sizeof(*who));
+			if (fds == NULL || who == NULL)
+				ft_die(FT_EXIT_TEMP, "out of memory");
+		}
 		if (a_chld) {
 			a_chld = 0;
 			reap(a);
@@ -1178,7 +1283,8 @@ run(struct agent *a, const sigset_t *waitmask)
 			    FT_WIRE_LAUNCHER, FT_MSG_JOB_KEEPALIVE));
 			a->next_ka = now + a->ka_ns;
 		}
-		if (a->unreported == 0)
+		if (a->unreported == 0 && (!a->hold || a->released ||
+		    a->lost))
 			break;
 		if (a->lost && !a->ending)
 			lost(a, "is gone");
@@ -1235,7 +1341,8 @@ run(struct agent *a, const sigset_t *waitmask)
 				continue;
 			ft_die(FT_EXIT_TEMP, "poll");
 		}
-		for (i = 0; i < nf; i++) {
+		for (i = 0, cap0 = a->n; i < nf && a->n == cap0; i++) {
+			/* A RESPAWN moved the indexes: poll again. */
 			if (fds[i].revents == 0)
 				continue;
 			if (who[i] == -1) {
@@ -1284,6 +1391,7 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 		return FT_EXIT_USAGE;
 	}
 	a.n = a.unreported = a.js.nprocs;
+	a.hold = ft__relocate_holds(a.js.proto, a.js.env, a.js.nenv);
 	a.grace_ns = a.js.grace_ms * 1000000;
 	a.silence_ns = a.js.hang_ms > 0 ? a.js.hang_ms * 1000000 :
 	    SILENCE_DEFAULT_NS;

@@ -24,6 +24,7 @@
 #include "child.h"
 #include "logger.h"
 #include "remote.h"
+#include "relocate.h"
 #include "spawn.h"
 #include "../store/store.h"
 
@@ -148,6 +149,8 @@ struct launcher {
 	const sigset_t		*origmask;	/* what processes start with */
 	struct ft__remote	*rm;		/* the agents, across hosts */
 	int			 exec_failed;	/* an agent's exec failed */
+	uint32_t		 respawning;	/* restarts asked of agents */
+	char			*rm_env[2];	/* vlog: the logger, the job id */
 	/* --ft vlog: dead processes are restarted; the event logger. */
 	int			 vlog;
 	char			 prog[4096];	/* the program, to restart */
@@ -1439,6 +1442,58 @@ drain_output(struct launcher *l, uint32_t i, struct outbuf *o)
 }
 
 /*
+ * Across hosts: ask an agent to start process i again, on its host
+ * while that is alive, else on another (ft__relocate_pick); the agent's
+ * STARTED gives its pid (remote_started).
+ */
+static void
+remote_restart(struct launcher *l, uint32_t i)
+{
+	struct lrank *r = &l->ranks[i];
+	uint32_t nh = l->cf->nhosts, h, k, *load;
+	struct ft_msg_job_respawn m;
+	uint8_t *alive;
+	uint64_t after = 0;
+	int sig = 0;
+	char name[48];
+
+	alive = calloc(nh + 1, sizeof(*alive));
+	load = calloc(nh + 1, sizeof(*load));
+	if (alive == NULL || load == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	(void)ft__remote_alive(l->rm, alive);
+	for (k = 0; k < l->n; k++)
+		if (k != i && l->ranks[k].state == R_RUNNING &&
+		    l->ranks[k].remote && l->ranks[k].host < nh)
+			load[l->ranks[k].host]++;
+	h = ft__relocate_pick(r->host, alive, load, nh);
+	free(alive);
+	free(load);
+	r->lost = 0;
+	r->injected = ft__inject_after_sends(l->cf, r->incarnation, r->rank,
+	    r->replica, &after, &sig);
+	m = (struct ft_msg_job_respawn){ i, r->incarnation, 0,
+	    r->injected ? (uint32_t)sig : 0, r->injected ? after : 0, 0 };
+	if (l->coord.on && l->coord.rolling) {
+		m.flags = FT_RESPAWN_ROLLBACK;
+		m.rollback = l->coord.target;
+	}
+	if (h == FT_RELOCATE_NONE || ft__remote_respawn(l->rm, h, &m) != 0) {
+		ft_warnx("unable to restart %s: no host of the job is left",
+		    who(l, i, name, sizeof(name)));
+		r->state = R_EXITED;
+		abort_job(l, FT_EXIT_TEMP);
+		return;
+	}
+	if (h != r->host)
+		ft_warnx("%s moves from host '%s' to host '%s'", who(l, i,
+		    name, sizeof(name)), l->cf->hosts[r->host].name,
+		    l->cf->hosts[h].name);
+	r->host = h;
+	l->respawning++;
+}
+
+/*
  * Start process i again, as its next incarnation (--ft vlog).  It
  * replays what its log holds and prints again what it printed: that
  * much of its output is not shown twice (flush_lines).
@@ -1469,6 +1524,10 @@ restart_process(struct launcher *l, uint32_t i)
 	r->hb_flags = r->hb_state_ms = 0;
 	memset(&r->addr, 0, sizeof(r->addr));
 	l->restarts++;
+	if (r->remote) {
+		remote_restart(l, i);
+		return;
+	}
 	if (spawn(l, i, l->prog, l->origmask, &errfd) != 0) {
 		ft_error("unable to restart %s", who(l, i, name,
 		    sizeof(name)));
@@ -1504,7 +1563,7 @@ vlog_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	uint64_t t0 = ft_now_ns();
 	char name[48];
 
-	if (!(WIFSIGNALED(r->status) || r->hung || r->lost) || r->remote)
+	if (!(WIFSIGNALED(r->status) || r->hung || r->lost))
 		return -1;
 	if (!r->dead) {
 		r->dead = 1;
@@ -1776,7 +1835,8 @@ coord_restart_all(struct launcher *l)
 static void
 coord_reaped(struct launcher *l)
 {
-	if (l->running == 0)
+	/* Across hosts, restarts asked for before are killed once started. */
+	if (l->running == 0 && l->respawning == 0)
 		coord_restart_all(l);
 }
 
@@ -1794,7 +1854,7 @@ coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	char name[48];
 	uint32_t k;
 
-	if (!(WIFSIGNALED(r->status) || r->hung) || r->remote)
+	if (!(WIFSIGNALED(r->status) || r->hung || r->lost))
 		return -1;
 	if (l->coord.rolling) {
 		coord_reaped(l);
@@ -1857,7 +1917,7 @@ rebuild_failed(struct launcher *l, uint32_t i, const char *how,
 	uint64_t t0 = ft_now_ns();
 	char name[48];
 
-	if (r->finalized || r->remote)
+	if (r->finalized)
 		return -1;
 	r->dead = 1;
 	l->ndead++;
@@ -1974,8 +2034,10 @@ start_logger(struct launcher *l)
 		l->logdir_used = l->logdir;
 	}
 	sigprocmask(SIG_SETMASK, NULL, &cur);
-	lc = (struct ft__logger_cfg){ l->logdir_used, "tcp:127.0.0.1:0",
-	    l->cf->log_sync, l->key, &cur, 10000000000ull };
+	/* Across hosts, where the ranks reach us (ft__remote_connect). */
+	lc = (struct ft__logger_cfg){ l->logdir_used, l->rm != NULL ?
+	    l->sock : "tcp:127.0.0.1:0", l->cf->log_sync, l->key, &cur,
+	    10000000000ull };
 	if (ft__logger_start(&l->logger, &lc) != 0) {
 		ft_warn("unable to start the event logger (ftlog serve)");
 		if (l->logdir[0] != '\0')
@@ -2744,12 +2806,17 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			signal_ranks(l, SIGKILL, 1);
 			l->kill_at = 0;
 		}
+		/* No restart can come now: the agents may end. */
+		if (l->rm != NULL && l->running == 0 && l->respawning == 0)
+			ft__remote_release(l->rm);
 		if (l->running == 0 && !outputs_open(l) &&
 		    (l->rm == NULL || !ft__remote_busy(l->rm)))
 			break;
-		if (l->running == 0 && l->drain_at == 0)
+		/* A restart asked of an agent runs, for this. */
+		if (l->running == 0 && l->respawning == 0 && l->drain_at == 0)
 			l->drain_at = now + l->cf->grace_ns;
-		if (l->running == 0 && now >= l->drain_at) {
+		if (l->running == 0 && l->respawning == 0 &&
+		    now >= l->drain_at) {
 			for (i = 0; i < l->n; i++) {
 				struct outbuf *ob[2] = { &l->ranks[i].out, &l->ranks[i].err };
 				for (int k = 0; k < 2; k++) if (ob[k]->fd != -1) {
@@ -2893,6 +2960,8 @@ remote_started(void *arg, uint32_t i, pid_t pid, int err, const char *host)
 	struct lrank *r = &l->ranks[i];
 	char rep[32], name[48];
 
+	if (r->incarnation > 0 && r->pid <= 0 && l->respawning > 0)
+		l->respawning--;
 	if (pid <= 0) {
 		errno = err;
 		ft_error("unable to start %s on host '%s'", who(l, i, name,
@@ -2902,6 +2971,15 @@ remote_started(void *arg, uint32_t i, pid_t pid, int err, const char *host)
 	}
 	r->pid = pid;
 	l->running++;
+	/* Asked for before the job began to end, or to roll back again. */
+	if (l->aborting || (l->coord.on && l->coord.rolling)) {
+		r->sent_sig = SIGKILL;
+		proc_signal(l, i, SIGKILL);
+	}
+	if (r->incarnation > 0)
+		event(l, "\"event\":\"restart\",\"rank\":%u,\"pid\":%d,"
+		    "\"incarnation\":%u,\"host\":\"%s\"", i, (int)pid,
+		    r->incarnation, host);
 	event(l, "\"event\":\"spawn\",\"rank\":%u,%s\"pid\":%d,"
 	    "\"host\":\"%s\"", r->rank, replica_field(l, r, rep,
 	    sizeof(rep)), (int)pid, host);
@@ -2982,16 +3060,32 @@ remote_lost(void *arg, uint32_t host, const char *why)
 	for (i = 0; i < l->n; i++) {
 		r = &l->ranks[i];
 		if (!r->remote || r->host != host || r->state != R_RUNNING ||
-		    r->pid <= 0)
+		    (r->pid <= 0 && r->incarnation == 0))
 			continue;
 		r->lost = 1;
 		r->state = R_EXITED;
 		r->status = SIGKILL;
-		l->running--;
+		/* A restart it was asked for is lost with it too. */
+		if (r->pid > 0)
+			l->running--;
+		else if (l->respawning > 0)
+			l->respawning--;
 		if (r->hung || r->aborted || l->aborting)
 			continue;
 		process_failed(l, i, how);
 	}
+}
+
+/* --ft vlog across hosts: every process learns the logger and job id. */
+static int
+remote_vlog_env(struct launcher *l)
+{
+	if (asprintf(&l->rm_env[0], "%s=%s", FT_ENV_LOG_ADDR,
+	    l->log_addr) < 0 || asprintf(&l->rm_env[1], "%s=%016llx",
+	    FT_ENV_JOB_ID, (unsigned long long)l->job_id) < 0)
+		return -1;
+	ft__remote_setenv(l->rm, l->rm_env, 2);
+	return 0;
 }
 
 int
@@ -3135,6 +3229,10 @@ ft_launch_run(const struct ft_launch *cf)
 	rcb = (struct ft__remote_cb){ &l, remote_started, remote_output,
 	    remote_status, remote_beat, remote_lost, remote_staged };
 	if (l.rm != NULL) {
+		if (l.vlog && remote_vlog_env(&l) != 0) {
+			ft_warn("out of memory");
+			abort_job(&l, FT_EXIT_TEMP);
+		}
 		for (i = 0; i < l.nrep; i++)
 			l.in_remote[i] = 1;
 		l.in_open = (int)l.nrep;
@@ -3198,6 +3296,8 @@ ft_launch_run(const struct ft_launch *cf)
 	}
 	kill_leftovers(&l);
 	ft__remote_free(l.rm);
+	free(l.rm_env[0]);
+	free(l.rm_env[1]);
 	ft__logger_stop(&l.ckserver);
 	remove_jobdir(&l);
 	if (l.vlog)

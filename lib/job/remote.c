@@ -65,6 +65,7 @@ struct ft__remote {
 	uint64_t		 silence_ns, ka_ns;
 	uint32_t		 nprocs;
 	int			 failed;	/* exit status, or 0 */
+	int			 released;	/* RELEASE sent */
 	/* The detector among the hosts: we are member 0. */
 	int			 det_state;
 	struct ft__det		 det;
@@ -74,6 +75,13 @@ struct ft__remote {
 	uint64_t		 in_sent[FT_REPLICAS_MAX];
 	uint64_t		 in_taken[FT_REPLICAS_MAX];
 	int			 in_closed[FT_REPLICAS_MAX];
+	/* Where each process runs now (a restart may move it), and
+	 * which wait for the STARTED of a RESPAWN (relocate.h). */
+	uint32_t		*host_of;
+	uint8_t			*respawning;
+	/* Variables every process gets besides the user's (-x). */
+	char			**env;
+	size_t			 nenv;
 	/* Decoding room. */
 	struct ft_job_status	*st;
 	struct ft_job_beat	*beats;
@@ -317,6 +325,7 @@ send_start(struct ft__remote *rm, size_t hi, const char *launcher,
 	struct ft_job_file *jf;
 	struct ft_job_proc *pr;
 	struct ft_wbuf wb;
+	char **env = NULL;
 	uint32_t i, n = cf->nranks * (cf->nrep > 1 ? cf->nrep : 1), np = 0;
 	uint64_t after;
 	int sig, rc;
@@ -366,14 +375,28 @@ send_start(struct ft__remote *rm, size_t hi, const char *launcher,
 	for (m.argc = 0; cf->argv[m.argc] != NULL; m.argc++)
 		continue;
 	m.argv = cf->argv;
-	m.nenv = (uint32_t)cf->nsetenv;
-	m.env = cf->setenv;
+	if (rm->nenv > 0) {
+		if ((env = calloc(cf->nsetenv + rm->nenv + 1,
+		    sizeof(*env))) == NULL) {
+			free(pr);
+			free(jf);
+			return -1;
+		}
+		for (i = 0; i < cf->nsetenv; i++)
+			env[i] = cf->setenv[i];
+		for (i = 0; i < rm->nenv; i++)
+			env[cf->nsetenv + i] = rm->env[i];
+		m.env = env;
+	} else
+		m.env = cf->setenv;
+	m.nenv = (uint32_t)(cf->nsetenv + rm->nenv);
 	m.procs = pr;
 	m.nfiles = rm->nfiles;
 	m.files = jf;
 	if (ft_conn_seal(&rh->c, key, m.sealed) != 0) {
 		free(pr);
 		free(jf);
+		free(env);
 		return -1;
 	}
 	ft_wbuf_init(&wb);
@@ -384,6 +407,7 @@ send_start(struct ft__remote *rm, size_t hi, const char *launcher,
 	send_wb(rm, rh, &wb, rc);
 	free(pr);
 	free(jf);
+	free(env);
 	return rc;
 }
 
@@ -431,7 +455,7 @@ send_files(struct ft__remote *rm, struct rhost *rh)
 static int
 owns(const struct ft__remote *rm, size_t hi, uint32_t proc)
 {
-	return proc < rm->nprocs && rm->cf->host_of_proc[proc] == hi;
+	return proc < rm->nprocs && rm->host_of[proc] == hi;
 }
 
 static int
@@ -619,7 +643,18 @@ on_frame(struct ft__remote *rm, size_t hi, const struct ft_hdr *h,
 		return 0;
 	case FT_MSG_JOB_STARTED:
 		sm.p = rm->pids;
-		if (rh->started || ft_msg_job_started_decode(body, blen, &sm,
+		/* After the start: the answer to a RESPAWN. */
+		if (rh->started) {
+			if (ft_msg_job_started_decode(body, blen, &sm, 1) != 0 ||
+			    sm.n != 1 || !owns(rm, hi, sm.p[0].id) ||
+			    !rm->respawning[sm.p[0].id])
+				return -1;
+			rm->respawning[sm.p[0].id] = 0;
+			cb->started(cb->arg, sm.p[0].id, (pid_t)sm.p[0].pid,
+			    (int)sm.p[0].err, rh->h->name);
+			return 0;
+		}
+		if ( ft_msg_job_started_decode(body, blen, &sm,
 		    rh->h->nprocs) != 0 || sm.n != rh->h->nprocs)
 			return -1;
 		for (i = 0; i < sm.n; i++)
@@ -867,6 +902,13 @@ ft__remote_start(struct ft__remote *rm, const char *launcher,
 	rm->cb = cb;
 	memcpy(rm->key, key, sizeof(rm->key));
 	rm->nprocs = rm->cf->nranks * (rm->cf->nrep > 1 ? rm->cf->nrep : 1);
+	if ((rm->host_of = calloc(rm->nprocs + 1, sizeof(*rm->host_of))) ==
+	    NULL || (rm->respawning = calloc(rm->nprocs + 1, 1)) == NULL) {
+		ft_warn("out of memory");
+		return FT_EXIT_TEMP;
+	}
+	memcpy(rm->host_of, rm->cf->host_of_proc, rm->nprocs *
+	    sizeof(*rm->host_of));
 	if ((rm->st = calloc(FT_JOB_BATCH_MAX, sizeof(*rm->st))) == NULL ||
 	    (rm->beats = calloc(FT_JOB_BATCH_MAX, sizeof(*rm->beats))) ==
 	    NULL || (rm->pids = calloc(rm->nprocs + 1, sizeof(*rm->pids))) ==
@@ -924,7 +966,7 @@ ft__remote_signal(struct ft__remote *rm, uint32_t proc, int sig)
 
 	if (proc >= rm->nprocs)
 		return;
-	rh = &rm->h[rm->cf->host_of_proc[proc]];
+	rh = &rm->h[rm->host_of[proc]];
 	if (!rh->up || rh->done)
 		return;
 	m.signo = (uint32_t)sig;
@@ -948,7 +990,7 @@ ft__remote_input(struct ft__remote *rm, uint32_t proc, const uint8_t *buf,
 
 	if (proc >= FT_REPLICAS_MAX || proc >= rm->nprocs)
 		return -1;
-	rh = &rm->h[rm->cf->host_of_proc[proc]];
+	rh = &rm->h[rm->host_of[proc]];
 	if (!rh->up || rh->done || rh->lost || rm->in_closed[proc])
 		return -1;
 	room = FT_JOB_INPUT_WINDOW - (size_t)(rm->in_sent[proc] -
@@ -1003,5 +1045,80 @@ ft__remote_free(struct ft__remote *rm)
 	free(rm->st);
 	free(rm->beats);
 	free(rm->pids);
+	free(rm->host_of);
+	free(rm->respawning);
 	free(rm);
+}
+
+/* Restarts across hosts (relocate.h) ------------------------------- */
+
+void
+ft__remote_setenv(struct ft__remote *rm, char **env, size_t n)
+{
+	rm->env = env;
+	rm->nenv = n;
+}
+
+uint32_t
+ft__remote_alive(const struct ft__remote *rm, uint8_t *alive)
+{
+	size_t i;
+
+	for (i = 0; i < rm->n; i++)
+		alive[i] = rm->h[i].up && rm->h[i].started &&
+		    !rm->h[i].lost && !rm->h[i].done;
+	return (uint32_t)rm->n;
+}
+
+int
+ft__remote_respawn(struct ft__remote *rm, uint32_t host,
+    const struct ft_msg_job_respawn *m)
+{
+	uint32_t proc = m->id;
+	struct ft_wbuf wb;
+	struct rhost *rh;
+
+	if (proc >= rm->nprocs || host >= rm->n) {
+		errno = EINVAL;
+		return -1;
+	}
+	rh = &rm->h[host];
+	if (!rh->up || !rh->started || rh->lost || rh->done) {
+		errno = EHOSTDOWN;
+		return -1;
+	}
+	ft_wbuf_init(&wb);
+	send_wb(rm, rh, &wb, ft_msg_job_respawn_encode(&wb, FT_WIRE_LAUNCHER,
+	    m));
+	if (rh->lost) {
+		errno = EHOSTDOWN;
+		return -1;
+	}
+	(void)ft_conn_flush(&rh->c);
+	rm->host_of[proc] = host;
+	rm->respawning[proc] = 1;
+	/* A restarted process reads no input: it went to the first. */
+	if (proc < FT_REPLICAS_MAX)
+		rm->in_closed[proc] = 1;
+	return 0;
+}
+
+void
+ft__remote_release(struct ft__remote *rm)
+{
+	struct ft_wbuf wb;
+	size_t i;
+
+	if (rm->released)
+		return;
+	rm->released = 1;
+	for (i = 0; i < rm->n; i++) {
+		if (!rm->h[i].up || rm->h[i].lost || rm->h[i].done)
+			continue;
+		ft_wbuf_init(&wb);
+		send_wb(rm, &rm->h[i], &wb, ft_msg_empty_encode(&wb,
+		    FT_WIRE_LAUNCHER, FT_MSG_JOB_RELEASE));
+		if (!rm->h[i].lost)
+			(void)ft_conn_flush(&rm->h[i].c);
+	}
 }

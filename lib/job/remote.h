@@ -75,6 +75,22 @@ ssize_t	 ft__remote_input(struct ft__remote *, uint32_t proc,
 	    const uint8_t *, size_t, int eof);
 /* Are agents still to say DONE (and not lost)? */
 int	 ft__remote_busy(const struct ft__remote *);
+/*
+ * Restarts across hosts (relocate.h).  ft__remote_setenv: variables for
+ * every process besides -x (env kept by the caller; before
+ * ft__remote_start).  ft__remote_alive: alive[h] 1 for each host whose
+ * agent is still with us; returns the number of hosts.
+ * ft__remote_respawn: ask host's agent to start process m->id again
+ * (cb->started follows); -1 with errno EHOSTDOWN when
+ * that host is gone.  ft__remote_release: tell every agent that no
+ * more restarts will come, so that it ends with its processes.
+ */
+void	 ft__remote_setenv(struct ft__remote *, char **env, size_t n);
+uint32_t ft__remote_alive(const struct ft__remote *, uint8_t *alive);
+int	 ft__remote_respawn(struct ft__remote *, uint32_t host,
+	    const struct ft_msg_job_respawn *);
+void	 ft__remote_release(struct ft__remote *);
+
 /* Close every connection: the agents kill what is left. */
 void	 ft__remote_free(struct ft__remote *);
 

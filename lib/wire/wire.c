@@ -181,6 +181,10 @@ ft_msg_name(unsigned int type)
 		return "COORD_COMPLETE";
 	case FT_MSG_COORD_DUE:
 		return "COORD_DUE";
+	case FT_MSG_JOB_RESPAWN:
+		return "JOB_RESPAWN";
+	case FT_MSG_JOB_RELEASE:
+		return "JOB_RELEASE";
 	case FT_MSG_VLOG_RESUME:
 		return "VLOG_RESUME";
 	case FT_MSG_VLOG_DIGEST:

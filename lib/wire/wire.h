@@ -118,6 +118,9 @@ enum ft_msg_type {
 	FT_MSG_COORD_MARKER = 160,	/* rank to rank */
 	FT_MSG_COORD_COMPLETE = 161,	/* launcher to rank */
 	FT_MSG_COORD_DUE = 162,		/* launcher to rank */
+	/* Restarts on another host (ftrun -> host agent; multihost). */
+	FT_MSG_JOB_RESPAWN = 176,
+	FT_MSG_JOB_RELEASE = 177,
 };
 
 /* Header flags.  Unknown bits must be zero. */
@@ -1504,5 +1507,30 @@ int	 ft_msg_ckpt_result_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_ckpt_result *);
 int	 ft_msg_ckpt_result_decode(const uint8_t *, size_t,
 	    struct ft_msg_ckpt_result *);
+
+/*
+ * Restarts across hosts (multihost, ft-wire(7)).  RESPAWN (submitter to
+ * host agent): start process id again on this host, as its incarnation
+ * (1 or more), armed to kill itself with kill_signal after kill_after
+ * sends (--inject; kill_signal 0: not armed, kill_after 0); with
+ * FT_RESPAWN_ROLLBACK, restoring epoch rollback (--ft coord; 0: from
+ * the beginning).  The agent answers with JOB_STARTED for that one
+ * process.  RELEASE (empty body): no more RESPAWN will come; the agent
+ * ends once its processes have.
+ */
+#define FT_RESPAWN_ROLLBACK	0x1u
+#define FT_RESPAWN_FLAGS	FT_RESPAWN_ROLLBACK
+struct ft_msg_job_respawn {
+	uint32_t	id;
+	uint32_t	incarnation;
+	uint32_t	flags;		/* FT_RESPAWN_* */
+	uint32_t	kill_signal;	/* 0, or 1 to 64 */
+	uint64_t	kill_after;
+	uint64_t	rollback;	/* 0 without FT_RESPAWN_ROLLBACK */
+};
+int	 ft_msg_job_respawn_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_job_respawn *);
+int	 ft_msg_job_respawn_decode(const uint8_t *, size_t,
+	    struct ft_msg_job_respawn *);
 
 #endif

@@ -8,12 +8,16 @@
  * changes every sum after it.  A wildcard receive and an allreduce
  * each iteration add collectives and ANY_SOURCE to the mix.
  *
- * Usage: coordring ITERS.  Rank 0 prints its sum every 50 iterations
- * and every rank's at the end.
+ * Usage: coordring ITERS [GATE].  Rank 0 prints its sum every 50
+ * iterations and every rank's at the end.  With GATE, rank 0 waits
+ * after its checkpoint of iteration ITERS / 2, outside MPI, until the
+ * file GATE exists (a test does something to the job there).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <ft.h>
 #include <mpi.h>
@@ -61,6 +65,9 @@ main(int argc, char *argv[])
 		}
 		if (ft_checkpoint() < 0)
 			MPI_Abort(MPI_COMM_WORLD, 1);
+		while (rank == 0 && argc > 2 && it == iters / 2 &&
+		    access(argv[2], F_OK) != 0)
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
 	MPI_Gather(&acc, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0,
 	    MPI_COMM_WORLD);

@@ -1,0 +1,299 @@
+# SPDX-License-Identifier: ISC
+# Restarts across hosts: network namespaces (tests/netns.bash), one
+# ftboot daemon in each of hosts 1 to 3, ftrun (and with it the event
+# logger, or the checkpoint server) in host 4.  --ft vlog: a rank killed
+# on a live host is restarted there; a whole host killed (daemon, agent,
+# ranks) while rank 0 waits at the job's gate has its ranks restarted on
+# the others, which replay.  --ft coord: a whole host killed (its disk
+# with it), every rank rolls back, its ranks on the others reading their
+# images from the checkpoint server.  --ft ftmpi --comm-mode rebuild: a
+# new process on the dead one's host, or on another when the host died.
+# The output is that of a run
+# without failures, exit 0, and nothing of the job is left in any host.
+# Faults are tied to progress: --inject after-sends for the rank, the
+# programs' gates for the hosts.  Needs root; skips, saying so, without.
+
+load common
+load netns
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	ft_build vlogmix
+	ft_build coordring
+	ft_build rebuildgate
+	# The fault-free outputs the runs with failures must match.
+	ftrun -n 6 "$FT_PROGS/vlogmix" 24 >"$FT_PROGS/vlogmix6.ref"
+	ftrun -n 6 "$FT_PROGS/coordring" 160 >"$FT_PROGS/coordring6.ref"
+	touch "$BATS_FILE_TMPDIR/open"
+	ftrun -n 4 "$FT_PROGS/rebuildgate" "$BATS_FILE_TMPDIR/open" |
+	    sort >"$FT_PROGS/rebuildgate4.ref"
+	# The hosts serve every test; a test that kills one has its daemon
+	# started again by the next (setup).
+	if netns_check; then
+		ftboot keygen --key-file "$BATS_FILE_TMPDIR/cluster.key" \
+		    >/dev/null
+		netns_up 4
+	fi
+}
+
+# What a test started goes with it, whatever its outcome (ftrun, its
+# logger or checkpoint server, the ranks): only the daemons stay.
+teardown() {
+	local i p
+	for i in 4 1 2 3; do
+		for p in $(netns_pids "$i" 2>/dev/null); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = ftboot ] ||
+			    kill -KILL "$p" 2>/dev/null
+		done
+	done
+	ft_kill_leftovers
+	netns_down
+}
+
+# Has every rank of the job been started (NRANKS, default 6)?
+all_spawned() {
+	[ "$(grep -c '"event":"spawn"' "$EV" 2>/dev/null)" -ge "${NRANKS:-6}" ]
+}
+
+# Is an ftboot daemon running in host I?
+daemon_in() {	# i
+	local p
+	for p in $(netns_pids "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != ftboot ] || return 0
+	done
+	return 1
+}
+
+setup() {
+	ft_setup
+	netns_require
+	export FT_ALLOW_ROOT=1
+	KEY="$BATS_FILE_TMPDIR/cluster.key"
+	local i dir
+	HOSTS=""
+	for i in 1 2 3; do
+		if ! daemon_in "$i"; then
+			dir=$(mktemp -d "$BATS_FILE_TMPDIR/h$i.XXXXXX")
+			netns__spawn "$i" "boot$i.${dir##*.}" ftboot start \
+			    --foreground --listen "tcp:${NETNS_ADDR[i]}:7707" \
+			    --key-file "$KEY" --state-dir "$dir" --name "h$i" \
+			    --slots 2 --jobs 4
+			ft_poll 10 test -s "$dir/ftboot.addr"
+		fi
+		HOSTS="${HOSTS:+$HOSTS,}${NETNS_ADDR[i]}:7707"
+	done
+	EV="$BATS_TEST_TMPDIR/ev"
+	STATUS="$BATS_TEST_TMPDIR/status"
+	JOBTMP="$BATS_TEST_TMPDIR/job"
+	mkdir "$JOBTMP"
+}
+
+# Start vlogmix (6 ranks, 24 rounds, gated halfway) from host 4.
+start_job() {	# [ftrun options]
+	start_prog --ft vlog "$@" "$FT_PROGS/vlogmix" 24
+	REF=$FT_PROGS/vlogmix6.ref
+}
+
+start_prog() {	# ftrun options and program, without the gate
+	netns__spawn 4 job env TMPDIR="$JOBTMP" sh -c \
+	    'f=$1; shift; ftrun "$@"; echo $? >"$f"' sh "$STATUS" \
+	    -n "${NRANKS:-6}" --timeout 120 --key-file "$KEY" --host "$HOSTS" \
+	    --events "$EV" "$@" "$BATS_TEST_TMPDIR/go"
+	OUT="$NETNS_DIR/job.out"
+	ERR="$NETNS_DIR/job.err"
+}
+
+# The ranks whose first process ran on host I.
+ranks_on() {	# i
+	sed -nE "s/.*\"event\":\"spawn\",\"rank\":([0-9]+),.*\"host\":\"h$1\".*/\\1/p" "$EV" |
+	    sort -un
+}
+
+# A host that does not run rank 0.
+victim_host() {
+	local i
+	for i in 1 2 3; do
+		if [ "h$i" != "$(host_of 0)" ]; then
+			echo "$i"
+			return
+		fi
+	done
+}
+
+# The host a rank's last process was started on.
+host_of() {	# rank
+	sed -nE "s/.*\"event\":\"(spawn|restart)\",\"rank\":$1,.*\"host\":\"([^\"]*)\".*/\\2/p" \
+	    "$EV" | tail -n 1
+}
+
+# Does rank R's segment in $LOGDIR hold a record?
+has_records() {	# r
+	[ -n "$(find "$LOGDIR" -path "*/rank-$1/*.ftl" -size +100c 2>/dev/null)" ]
+}
+
+# Has rank 0 written its image of epoch E in $ck?
+rank0_image() {	# e
+	[ -n "$(find "$ck" -path "*/rank-0/$(printf '%020u' "$1").ftc" 2>/dev/null)" ]
+}
+
+# Does FILE have at least N lines matching RE?
+at_least() {	# n re file
+	[ "$(grep -c "$2" "$3" 2>/dev/null)" -ge "$1" ]
+}
+
+# No process of the job is left in host I.
+none_in() {	# i
+	local p
+	for p in $(netns_pids "$1"); do
+		case $(cat "/proc/$p/comm" 2>/dev/null) in
+		vlogmix|coordring|rebuildgate) return 1 ;;
+		esac
+	done
+}
+
+finish() {
+	touch "$BATS_TEST_TMPDIR/go"
+	ft_poll 120 test -s "$STATUS"
+	cat "$ERR" >&2
+	[ "$(cat "$STATUS")" -eq 0 ]
+	if [ -n "${SORTED:-}" ]; then
+		sort "$OUT" | cmp "$REF" -
+	else
+		cmp "$REF" "$OUT"
+	fi
+	for i in 1 2 3 4; do
+		ft_poll 10 none_in "$i"
+	done
+	# Nothing left in the job's temporary directory (its logger's).
+	[ -z "$(ls -A "$JOBTMP")" ]
+}
+
+@test "vlog across hosts: a rank killed is restarted on its own host" {
+	start_job --inject kill:rank=3,after-sends=20
+	ft_poll 60 grep -q '"event":"rejoin","rank":3' "$EV"
+	first=$(sed -nE 's/.*"event":"spawn","rank":3,.*"host":"([^"]*)".*/\1/p' "$EV" | head -n 1)
+	[ -n "$first" ]
+	[ "$(host_of 3)" = "$first" ]
+	finish
+	grep -q "rank 3 (pid [0-9]*) was killed by signal 9.*restarting it" "$ERR"
+}
+
+# A vlog job from host 4 with a host killed: host I, or, with "rank0",
+# the one that runs rank 0.  Once rank 0 waits at the gate (halfway) and
+# the victims have logged outcomes (MPI_Test's, every round), the host
+# goes; each of its ranks must rejoin on another host, and the job end
+# as without failures.
+vlog_host_killed() {	# victim: "other" or "rank0"
+	LOGDIR="$BATS_TEST_TMPDIR/log"
+	start_job --log-dir "$LOGDIR"
+	ft_poll 60 all_spawned
+	if [ "$1" = rank0 ]; then
+		victim=$(host_of 0)
+		victim=${victim#h}
+	else
+		victim=$(victim_host)
+	fi
+	ranks=$(ranks_on "$victim")
+	[ -n "$ranks" ]
+	for r in $ranks; do
+		ft_poll 60 has_records "$r"
+	done
+	netns_kill_host "$victim"
+	for r in $ranks; do
+		ft_poll 60 grep -q "\"event\":\"rejoin\",\"rank\":$r," "$EV"
+		[ "$(host_of "$r")" != "h$victim" ]
+	done
+	finish
+	grep -q "moves from host 'h$victim' to host" "$ERR"
+}
+
+@test "vlog across hosts: a host killed, its ranks restart on the others" {
+	vlog_host_killed other
+}
+
+@test "vlog across hosts: rank 0's host killed at the gate, rank 0 goes on elsewhere, same output" {
+	# finish compares the output: what rank 0 printed before is not
+	# printed again.
+	vlog_host_killed rank0
+	grep -q "rank 0 moves from host 'h$victim' to host" "$ERR"
+}
+
+@test "coord across hosts: a host killed with its disk, every rank rolls back, its ranks' images from the server" {
+	local ck="$BATS_TEST_TMPDIR/ck" line srv
+	netns__spawn 4 ckserver ftckpt serve --dir "$BATS_TEST_TMPDIR/srv" \
+	    --key-file "$KEY" --listen "tcp:${NETNS_ADDR[4]}:0"
+	line=$(netns__wait_line "$NETNS_DIR/ckserver.out" '^tcp:')
+	srv=$line
+	start_prog --ft coord --ckpt-dir "$ck" --ckpt-interval 0 \
+	    --ckpt-server "$srv" "$FT_PROGS/coordring" 160
+	REF=$FT_PROGS/coordring6.ref
+	ft_poll 60 all_spawned
+	# Rank 0 waits at the gate after its checkpoint of iteration
+	# (epoch) 80, the others for it in iteration 81; its image of 79
+	# is written by then (that of 80 waits for the others' markers).
+	ft_poll 60 rank0_image 79
+	victim=$(victim_host)
+	ranks=$(ranks_on "$victim")
+	[ -n "$ranks" ]
+	# The host goes with its disk: its ranks' local images first.
+	for r in $ranks; do
+		rm -rf "$ck"/job-*/"rank-$r"
+	done
+	netns_kill_host "$victim"
+	finish
+	# Back to the newest epoch every rank had on the server.
+	e=$(sed -nE 's/.*"event":"rollback","epoch":([0-9]+),.*/\1/p' "$EV")
+	[ -n "$e" ] && [ "$e" -ge 1 ] && [ "$e" -le 80 ]
+	grep -q "every rank rolls back to epoch $e (--ft coord)" "$ERR"
+	for r in $ranks; do
+		[ "$(host_of "$r")" != "h$victim" ]
+		grep -q "rank $r: epoch $e was not here: fetched from the checkpoint server $srv" "$ERR"
+	done
+	[ "$(grep -c '"event":"rollback"' "$EV")" -eq 1 ]
+}
+
+@test "ftmpi REBUILD across hosts: a rank killed starts again on its host" {
+	NRANKS=4
+	SORTED=1
+	REF=$FT_PROGS/rebuildgate4.ref
+	start_prog --ft ftmpi --comm-mode rebuild --msg-mode nop \
+	    --inject kill:rank=1,after-sends=1 "$FT_PROGS/rebuildgate"
+	# Every process joined (the table is out); once rank 0 passes the
+	# gate, rank 1 dies at its first send in the barrier, and is started
+	# again on its host.
+	ft_poll 60 at_least 4 ' ready$' "$OUT"
+	finish
+	grep -q '"event":"restart","rank":1,' "$EV"
+	first=$(sed -nE 's/.*"event":"spawn","rank":1,.*"host":"([^"]*)".*/\1/p' "$EV" | head -n 1)
+	[ "$(host_of 1)" = "$first" ]
+	grep -q "rank 1 (pid [0-9]*) was killed by signal 9.*starting a new process in its place (--comm-mode rebuild)" "$ERR"
+}
+
+@test "ftmpi REBUILD across hosts: a host killed, its rank starts on another" {
+	NRANKS=4
+	SORTED=1
+	REF=$FT_PROGS/rebuildgate4.ref
+	start_prog --ft ftmpi --comm-mode rebuild --msg-mode nop \
+	    "$FT_PROGS/rebuildgate"
+	# Every process joined (the table is out) and rank 0 waits at the
+	# gate, the others in the barrier.
+	ft_poll 60 at_least 4 ' ready$' "$OUT"
+	ft_poll 60 all_spawned
+	# A host that runs one rank, not rank 0 (two deaths at once are
+	# a known bug of REBUILD, ft-ftmpi(3)).
+	victim=
+	for i in 1 2 3; do
+		if [ "h$i" != "$(host_of 0)" ] &&
+		    [ "$(ranks_on "$i" | wc -l)" -eq 1 ]; then
+			victim=$i
+		fi
+	done
+	[ -n "$victim" ]
+	r=$(ranks_on "$victim")
+	netns_kill_host "$victim"
+	ft_poll 60 grep -q "\"event\":\"restart\",\"rank\":$r," "$EV"
+	[ "$(host_of "$r")" != "h$victim" ]
+	finish
+	grep -q "rank $r moves from host 'h$victim' to host" "$ERR"
+	grep -q "starting a new process in its place (--comm-mode rebuild)" "$ERR"
+}
