@@ -109,6 +109,19 @@ rollback_epoch() {
 	[ "$e" -ge 1 ] && [ "$e" -lt 40 ]
 }
 
+@test "coord: an error with no death ends the job with it, no rollback" {
+	# Every rank's MPI_ERR_OTHER at the cut of epoch 40, as a transport
+	# error would be: no process died, so ftrun ends the job with the
+	# first rank's error instead of rolling back (it no longer waits
+	# for the rank's 10 s hold).
+	run -16 timeout 60 ftrun --ft coord --events "$ev" -n 4 \
+	    --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    -x FT_CKPT_TEST_DIE=error:40 "$J" 64 400
+	[[ $output == *"aborted the job with code 16: ft_checkpoint: a test's transport error at the cut of epoch 40"* ]]
+	grep -q '"event":"abort"' "$ev"
+	! grep -q '"event":"rollback"' "$ev"
+}
+
 @test "coord: a rank killed once its image is written, before ftrun knows" {
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
 	    -x FT_CKPT_TEST_DIE=written:40 "$J" 64 400

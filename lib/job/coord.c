@@ -263,9 +263,14 @@ ft__coord_sched_off(struct ft__coord *c)
 uint64_t
 ft__coord_sched_next(const struct ft__coord *c)
 {
-	if (c->interval_ns == 0 || c->asking || c->rolling || c->ans == NULL)
-		return 0;
-	return c->next_ns;
+	uint64_t next = 0;
+
+	if (c->interval_ns != 0 && !c->asking && !c->rolling &&
+	    c->ans != NULL)
+		next = c->next_ns;
+	if (c->err_at != 0 && (next == 0 || c->err_at < next))
+		next = c->err_at;
+	return next;
 }
 
 void

@@ -52,7 +52,12 @@ struct ft__coord {
 	int		 lastmiss;	/* the last round was */
 	struct ft__coord_ans *ans;	/* nranks of them */
 	uint32_t	 nranks;
+	/* A rank's error (ABORT with a reason) waits until err_at for a
+	 * death it may be the consequence of (coordperf); 0: none. */
+	uint64_t	 err_at;
 };
+
+#define FT__COORD_ERR_GRACE_NS	(500ull * 1000000u)
 
 /* What a FT_NOTE_CKPT says. */
 enum ft__coord_note {
@@ -107,7 +112,8 @@ uint64_t ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
  * a rank was past it: 1 when the epoch is called off (the margin
  * doubles, the next round starts at once).  ft__coord_sched_off: a rank
  * finalized: 1 when a round under way is called off.
- * ft__coord_sched_next: when tick wants to run next, or 0.
+ * ft__coord_sched_next: when tick wants to run next (a round, or a
+ * rank's error to decide: err_at), or 0.
  * ft__coord_sched_reset: after a rollback to epoch.
  */
 int	 ft__coord_sched_init(struct ft__coord *, uint32_t nranks);

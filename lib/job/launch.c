@@ -160,6 +160,9 @@ struct launcher {
 	uint64_t		 restarts;
 	/* --ft coord: every rank rolls back on a failure. */
 	struct ft__coord	 coord;
+	/* --ft coord: a rank's error waiting for coord.err_at. */
+	struct ft_msg_abort	 coord_err;
+	uint32_t		 coord_err_rank;
 	/* --ckpt-server auto: the checkpoint server we run, its key. */
 	struct ft__logger	 ckserver;	/* pid -1: none */
 	char			 ckkey[320];
@@ -170,6 +173,7 @@ static int	coord_note(struct launcher *, struct lconn *, const char *);
 static void	coord_finalized(struct launcher *);
 static void	coord_reaped(struct launcher *);
 static void	coord_pin(struct launcher *, uint64_t);
+static void	reap_children(struct launcher *);
 
 static volatile sig_atomic_t got_chld, got_term;
 static volatile sig_atomic_t term_signo;
@@ -1050,6 +1054,37 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 	return 0;
 }
 
+/* Rank r aborted the job (ABORT): with its code, or 1. */
+static void
+rank_aborted(struct launcher *l, struct lrank *r, const struct ft_msg_abort *ab)
+{
+	char reason[2 * FT_WIRE_TEXT_MAX], name[48];
+	char shown[4 * FT_WIRE_TEXT_MAX + 1];
+
+	/* It exits by itself, with its code. */
+	r->aborted = 1;
+	json_quote(ab->reason[0] != '\0' ? ab->reason : "MPI_Abort",
+	    reason, sizeof(reason));
+	/* An empty reason is MPI_Abort's: the program chose to end. */
+	if (ab->reason[0] == '\0')
+		ft_warnx("%s (pid %d) called MPI_Abort with code %d",
+		    who(l, r - l->ranks, name, sizeof(name)),
+		    (int)r->pid, ab->code);
+	else
+		ft_warnx("%s (pid %d) aborted the job with code %d: %s",
+		    who(l, r - l->ranks, name, sizeof(name)),
+		    (int)r->pid, ab->code, ft_vis(shown, sizeof(shown),
+		    ab->reason));
+	event(l, "\"event\":\"abort\",\"rank\":%u,\"code\":%d,"
+	    "\"reason\":\"%s\"", r->rank, ab->code, reason);
+	/* An error may be the consequence of a death we have not
+	 * reaped yet: job_status lets such a death win. */
+	if (!l->aborting)
+		l->abort_is_error = ab->reason[0] != '\0';
+	/* An abort never reads as success, whatever its code. */
+	abort_job(l, (ab->code & 0xff) != 0 ? ab->code & 0xff : 1);
+}
+
 /* Handle one frame from a rank.  Returns -1 to drop the connection. */
 static int
 on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
@@ -1058,8 +1093,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	size_t blen = h->len - FT_WIRE_HDRLEN;
 	struct ft_msg_register reg;
 	struct ft_msg_abort ab;
-	char reason[2 * FT_WIRE_TEXT_MAX], name[48], rep[32];
-	char shown[4 * FT_WIRE_TEXT_MAX + 1];
+	char rep[32];
 	struct lrank *r;
 
 	if (h->type == FT_MSG_REGISTER) {
@@ -1101,28 +1135,20 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		/* --ft coord: it is being killed to roll back. */
 		if (l->coord.rolling)
 			return 0;
-		/* It exits by itself, with its code. */
-		r->aborted = 1;
-		json_quote(ab.reason[0] != '\0' ? ab.reason : "MPI_Abort",
-		    reason, sizeof(reason));
-		/* An empty reason is MPI_Abort's: the program chose to end. */
-		if (ab.reason[0] == '\0')
-			ft_warnx("%s (pid %d) called MPI_Abort with code %d",
-			    who(l, r - l->ranks, name, sizeof(name)),
-			    (int)r->pid, ab.code);
-		else
-			ft_warnx("%s (pid %d) aborted the job with code %d: %s",
-			    who(l, r - l->ranks, name, sizeof(name)),
-			    (int)r->pid, ab.code, ft_vis(shown, sizeof(shown),
-			    ab.reason));
-		event(l, "\"event\":\"abort\",\"rank\":%u,\"code\":%d,"
-		    "\"reason\":\"%s\"", r->rank, ab.code, reason);
-		/* An error may be the consequence of a death we have not
-		 * reaped yet: job_status lets such a death win. */
-		if (!l->aborting)
-			l->abort_is_error = ab.reason[0] != '\0';
-		/* An abort never reads as success, whatever its code. */
-		abort_job(l, (ab.code & 0xff) != 0 ? ab.code & 0xff : 1);
+		/* --ft coord: an error may come of a death not reaped yet,
+		 * which rolls back instead (coord_error_due); the rank waits
+		 * for our verdict. */
+		if (l->coord.on && ab.reason[0] != '\0' && !l->aborting) {
+			/* The first is the one said. */
+			if (l->coord.err_at == 0) {
+				l->coord_err = ab;
+				l->coord_err_rank = (uint32_t)lc->rank;
+				l->coord.err_at = ft_now_ns() +
+				    FT__COORD_ERR_GRACE_NS;
+			}
+			return 0;
+		}
+		rank_aborted(l, r, &ab);
 		return 0;
 	case FT_MSG_FINALIZE:
 		if (ft_msg_empty_decode(body, blen) != 0 || r->finalized)
@@ -1612,6 +1638,21 @@ coord_tick(struct launcher *l, uint64_t now)
 	if (l->coord.on && l->table_sent && !l->aborting &&
 	    ft__coord_sched_tick(&l->coord, now, l->finalized == 0, &epoch))
 		coord_due(l, epoch, FT_DUE_ASK);
+	if (l->coord.err_at != 0 && now >= l->coord.err_at) {
+		/* A rank's error: no death came with it (a death reaped
+		 * now rolls back and clears err_at), so the job ends at
+		 * once, not after the rank's hold. */
+		reap_children(l);
+		if (l->coord.err_at != 0 && !l->coord.rolling &&
+		    !l->aborting) {
+			rank_aborted(l, &l->ranks[l->coord_err_rank],
+			    &l->coord_err);
+			/* It waits for us: it ends now too. */
+			if (l->ranks[l->coord_err_rank].state == R_RUNNING)
+				proc_signal(l, l->coord_err_rank, SIGTERM);
+		}
+		l->coord.err_at = 0;
+	}
 }
 
 /* A rank answered DUE's ASK: at its call'th ft_checkpoint() call. */
@@ -1819,6 +1860,7 @@ coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 		}
 	l->coord.target = l->coord.complete;
 	l->coord.rolling = 1;
+	l->coord.err_at = 0;	/* the error was the death's */
 	l->coord.failed_ns = ft_now_ns();
 	if (l->coord.target > 0)
 		ft_warnx("%s (pid %d) %s%s; every rank rolls back to epoch "
