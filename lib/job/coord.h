@@ -55,6 +55,8 @@ struct ft__coord {
 	/* A rank's error (ABORT with a reason) waits until err_at for a
 	 * death it may be the consequence of (coordperf); 0: none. */
 	uint64_t	 err_at;
+	uint32_t	 nrestored;	/* ranks restored since the rollback */
+	uint64_t	 restore_us;	/* the slowest image read of them */
 };
 
 #define FT__COORD_ERR_GRACE_NS	(500ull * 1000000u)
@@ -69,6 +71,9 @@ enum ft__coord_note {
 				 * at its Cth ft_checkpoint() call */
 	FT__COORD_MISSED,	/* "epoch=E missed=1": it was past the call
 				 * DUE named */
+	FT__COORD_RESTORED,	/* "epoch=E restored=U": after a rollback,
+				 * its image of E read back in U us (at
+				 * least 1), coordperf */
 };
 
 /* Parse a FT_NOTE_CKPT text: 0 with *kind and *value, or -1. */

@@ -1688,6 +1688,24 @@ coord_finalized(struct launcher *l)
 }
 
 /*
+ * --ft coord: a rank read its image of epoch back in us microseconds;
+ * once every rank has, the rollback's restart is over (an event: from
+ * the failure, and the slowest image read).
+ */
+static void
+coord_restored(struct launcher *l, uint64_t epoch, uint64_t us)
+{
+	if (us > l->coord.restore_us)
+		l->coord.restore_us = us;
+	if (++l->coord.nrestored != l->n || l->coord.failed_ns == 0)
+		return;
+	event(l, "\"event\":\"restored\",\"epoch\":%llu,\"ms\":%.3f,"
+	    "\"read_ms\":%.3f", (unsigned long long)epoch,
+	    (double)(ft_now_ns() - l->coord.failed_ns) / 1e6,
+	    (double)l->coord.restore_us / 1e3);
+}
+
+/*
  * --ft coord: rank lc->rank is at the cut of an epoch (its output is
  * flushed: where it stands now is where a rollback to that epoch
  * starts printing again), or has committed an image.  The newest
@@ -1713,6 +1731,10 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 	}
 	if (kind == FT__COORD_MISSED) {
 		coord_missed(l, epoch);
+		return 0;
+	}
+	if (kind == FT__COORD_RESTORED) {
+		coord_restored(l, epoch, v);
 		return 0;
 	}
 	if (kind == FT__COORD_CUT) {
@@ -1861,6 +1883,8 @@ coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	l->coord.target = l->coord.complete;
 	l->coord.rolling = 1;
 	l->coord.err_at = 0;	/* the error was the death's */
+	l->coord.nrestored = 0;
+	l->coord.restore_us = 0;
 	l->coord.failed_ns = ft_now_ns();
 	if (l->coord.target > 0)
 		ft_warnx("%s (pid %d) %s%s; every rank rolls back to epoch "

@@ -639,7 +639,8 @@ FT_EXPORT int
 ft_recover(void)
 {
 	struct ft_ckpt_reader r;
-	char path[PATH_MAX], why[FT_LOG_WHY];
+	char path[PATH_MAX], why[FT_LOG_WHY], note[64];
+	uint64_t t0;
 	uint32_t i;
 	int fd, k, rc = -1;
 
@@ -648,6 +649,7 @@ ft_recover(void)
 		errno = ENOENT;
 		return -1;
 	}
+	t0 = ft_now_ns();
 	rank_path(path, sizeof(path), S.epoch);
 	/* Never restore half an image: check it whole first. */
 	if (ft_ckpt_verify(AT_FDCWD, path, NULL, why, sizeof(why)) != 0) {
@@ -690,6 +692,12 @@ out:
 		ft_errorx("%s", r.why);
 	ft_ckpt_close(&r);
 	close(fd);
+	if (rc == 0 && S.coord) {
+		/* ftrun times the rollback's phases (--events). */
+		snprintf(note, sizeof(note), "epoch=%" PRIu64 " restored=%"
+		    PRIu64, S.epoch, (ft_now_ns() - t0) / 1000 + 1);
+		ft__mpi_note(FT_NOTE_CKPT, note);
+	}
 	return rc;
 }
 

@@ -694,6 +694,11 @@ test_launcher_side(void)
 	T_OK(ft__coord_note_parse("epoch=7 call=123456789012", &e, &kind,
 	    &val) == 0 && e == 7 && kind == FT__COORD_CALL &&
 	    val == 123456789012u, "note: the call a rank is at");
+	T_OK(ft__coord_note_parse("epoch=9 restored=2500", &e, &kind,
+	    &val) == 0 && e == 9 && kind == FT__COORD_RESTORED &&
+	    val == 2500, "note: an image read back after a rollback");
+	T_OK(ft__coord_note_parse("epoch=9 restored=0", &e, &kind, &val) ==
+	    -1, "note: a restore takes at least 1 us");
 	for (i = 0; i < FT_NELEM(bad); i++)
 		refused += ft__coord_note_parse(bad[i], &e, &kind, &val) == -1;
 	T_EQ_INT(refused, (int)FT_NELEM(bad), "note: malformed texts refused");
@@ -808,6 +813,16 @@ test_scheduler(void)
 	T_OK(!ft__coord_sched_tick(&c, 99999999, 1, &e) &&
 	    ft__coord_sched_next(&c) == 0, "sched: interval 0 is the ranks' "
 	    "own scheduler");
+	c.err_at = 123;
+	T_OK(ft__coord_sched_next(&c) == 123, "sched: a rank's error to "
+	    "decide wakes ftrun, even with no scheduler");
+	c.interval_ns = 100;
+	c.next_ns = 500;
+	T_OK(ft__coord_sched_next(&c) == 123, "sched: the earlier of a "
+	    "round and an error to decide");
+	c.err_at = 0;
+	T_OK(ft__coord_sched_next(&c) == 500, "sched: the round once no "
+	    "error waits");
 	ft__coord_sched_free(&c);
 }
 
