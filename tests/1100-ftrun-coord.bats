@@ -245,3 +245,16 @@ rollback_epoch() {
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-policy all "$J" 64 400
 	cmp "$FT_PROGS/jacobi.ref" "$out"
 }
+
+@test "coord: --ckpt-interval auto picks the interval itself; refused without --ft coord" {
+	run -100 ftrun -n 2 --ckpt-dir "$FC_DIR/n" --ckpt-interval auto true
+	[[ $output == *"--ckpt-interval auto needs --ft coord"* ]]
+	# A kill at seeded moments: the fault-free output; every complete
+	# epoch says the interval it was taken at.
+	seeded_kills 5 4 1 300 900
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval auto \
+	    "${kills[@]}" "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	[ "$(rollbacks)" -eq 1 ]
+	! grep '"complete":true' "$ev" | grep -qv '"interval_ms":'
+}

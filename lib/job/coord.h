@@ -57,7 +57,21 @@ struct ft__coord {
 	uint64_t	 err_at;
 	uint32_t	 nrestored;	/* ranks restored since the rollback */
 	uint64_t	 restore_us;	/* the slowest image read of them */
+	/* --ckpt-interval auto (coordperf): interval_ns follows Young's
+	 * sqrt(2 C M), C the checkpoint's cost (from the last rank's cut
+	 * to the epoch complete, averaged), M the mean time between
+	 * failures (the run's time over its failures; none yet: the time
+	 * so far). */
+	int		 autoi;
+	uint64_t	 start_ns;
+	uint32_t	 failures;
+	uint64_t	 cost_ns;	/* 0: no sample yet */
+	uint64_t	 cut_epoch, cut_ns;	/* the newest cut heard of */
 };
+
+#define FT__COORD_AUTO_FIRST_NS	(1000000000ull)	/* before any cost */
+#define FT__COORD_AUTO_MIN_NS	(100000000ull)
+#define FT__COORD_AUTO_MAX_NS	(3600ull * 1000000000u)
 
 #define FT__COORD_ERR_GRACE_NS	(500ull * 1000000u)
 
@@ -132,5 +146,20 @@ int	 ft__coord_sched_missed(struct ft__coord *, uint64_t epoch,
 int	 ft__coord_sched_off(struct ft__coord *);
 uint64_t ft__coord_sched_next(const struct ft__coord *);
 void	 ft__coord_sched_reset(struct ft__coord *, uint64_t epoch);
+
+/*
+ * --ckpt-interval auto: ft__coord_auto_init at the job's start (now);
+ * ft__coord_auto_cut, a rank at the cut of epoch (now);
+ * ft__coord_auto_complete, epoch complete (now); ft__coord_auto_failed,
+ * a failure (now).  Each sets interval_ns (no-ops unless autoi).
+ * ft__coord_young: Young's interval for a cost and an MTBF, within
+ * FT__COORD_AUTO_MIN_NS and _MAX_NS.
+ */
+void	 ft__coord_auto_init(struct ft__coord *, uint64_t now);
+void	 ft__coord_auto_cut(struct ft__coord *, uint64_t epoch, uint64_t now);
+void	 ft__coord_auto_complete(struct ft__coord *, uint64_t epoch,
+	    uint64_t now);
+void	 ft__coord_auto_failed(struct ft__coord *, uint64_t now);
+uint64_t ft__coord_young(uint64_t cost_ns, uint64_t mtbf_ns);
 
 #endif

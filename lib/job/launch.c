@@ -1744,6 +1744,7 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
 		    r->out.len, r->err.off + r->err.len) != 0)
 			ft_die(FT_EXIT_TEMP, "out of memory");
+		ft__coord_auto_cut(&l->coord, epoch, ft_now_ns());
 		return 0;
 	}
 	if (v == 0 || ft__coord_cut_durable(&r->ck_cuts, epoch) != 0)
@@ -1756,8 +1757,11 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 	free(all);
 	if (min > l->coord.complete) {
 		l->coord.complete = min;
+		ft__coord_auto_complete(&l->coord, min, ft_now_ns());
 		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
-		    "\"complete\":true", (unsigned long long)min);
+		    "\"complete\":true,\"interval_ms\":%.1f",
+		    (unsigned long long)min,
+		    (double)l->coord.interval_ns / 1e6);
 		for (k = 0; k < l->n; k++)
 			ft__coord_cut_forget(&l->ranks[k].ck_cuts, min);
 		coord_pin(l, min);
@@ -1885,6 +1889,7 @@ coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	l->coord.err_at = 0;	/* the error was the death's */
 	l->coord.nrestored = 0;
 	l->coord.restore_us = 0;
+	ft__coord_auto_failed(&l->coord, l->coord.failed_ns);
 	l->coord.failed_ns = ft_now_ns();
 	if (l->coord.target > 0)
 		ft_warnx("%s (pid %d) %s%s; every rank rolls back to epoch "
@@ -3085,6 +3090,8 @@ ft_launch_run(const struct ft_launch *cf)
 	if (l.coord.interval_ns > 0 && ft__coord_sched_init(&l.coord,
 	    cf->nranks) != 0)
 		ft_die(FT_EXIT_TEMP, "out of memory");
+	if (l.coord.interval_ns > 0 && cf->ckpt_interval_auto)
+		ft__coord_auto_init(&l.coord, ft_now_ns());
 	l.logger.pid = -1;
 	l.ckserver.pid = -1;
 	l.n = cf->nranks * l.nrep;

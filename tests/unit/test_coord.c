@@ -826,6 +826,48 @@ test_scheduler(void)
 	ft__coord_sched_free(&c);
 }
 
+/* --ckpt-interval auto: Young's interval from the measured cost and
+ * the failures seen. */
+static void
+test_auto_interval(void)
+{
+	struct ft__coord c;
+	const uint64_t s = 1000000000u;
+
+	T_EQ_UINT(ft__coord_young(s / 20, 10 * s), s, "young: sqrt(2 x 0.05 s "
+	    "x 10 s) is 1 s");
+	T_EQ_UINT(ft__coord_young(1, 1), FT__COORD_AUTO_MIN_NS, "young: never "
+	    "below 0.1 s");
+	T_EQ_UINT(ft__coord_young(3600 * s, 3600 * s), FT__COORD_AUTO_MAX_NS,
+	    "young: never above 1 h");
+	memset(&c, 0, sizeof(c));
+	ft__coord_auto_cut(&c, 1, 5);
+	ft__coord_auto_complete(&c, 1, 10);
+	T_OK(c.interval_ns == 0 && c.cost_ns == 5, "auto: off unless asked");
+	memset(&c, 0, sizeof(c));
+	ft__coord_auto_init(&c, 0);
+	T_EQ_UINT(c.interval_ns, FT__COORD_AUTO_FIRST_NS, "auto: 1 s until a "
+	    "cost is known");
+	ft__coord_auto_cut(&c, 1, 8 * s);
+	ft__coord_auto_cut(&c, 1, 8 * s + s / 10);
+	ft__coord_auto_complete(&c, 2, 8 * s + s / 5);
+	T_EQ_UINT(c.cost_ns, 0, "auto: a completion of another epoch than "
+	    "the newest cut is no sample");
+	ft__coord_auto_complete(&c, 1, 8 * s + s / 10 + s / 20);
+	T_OK(c.cost_ns == s / 20 && c.interval_ns ==
+	    ft__coord_young(s / 20, 8 * s + s / 10 + s / 20), "auto: the cost "
+	    "runs from the last rank's cut; with no failure, M is the run "
+	    "so far");
+	ft__coord_auto_failed(&c, 20 * s);
+	ft__coord_auto_failed(&c, 40 * s);
+	T_OK(c.failures == 2 && c.interval_ns == ft__coord_young(s / 20,
+	    20 * s), "auto: M is the run's time over its failures");
+	ft__coord_auto_cut(&c, 2, 41 * s);
+	ft__coord_auto_complete(&c, 2, 41 * s + s / 4);
+	T_EQ_UINT(c.cost_ns, (3 * (s / 20) + s / 4) / 4, "auto: the cost is a "
+	    "running mean, the newest a quarter");
+}
+
 int
 main(void)
 {
@@ -840,5 +882,6 @@ main(void)
 	test_bad_state(&S);
 	test_launcher_side();
 	test_scheduler();
+	test_auto_interval();
 	return t_done();
 }
