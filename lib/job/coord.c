@@ -305,9 +305,15 @@ auto_set(struct ft__coord *c, uint64_t now)
 	uint64_t run = now > c->start_ns ? now - c->start_ns : 0;
 	uint64_t mtbf = c->failures > 0 ? run / c->failures : run;
 
-	if (!c->autoi || c->cost_ns == 0)
+	if (!c->autoi)
 		return;
-	c->interval_ns = ft__coord_young(c->cost_ns, mtbf);
+	if (c->cost_ns != 0)
+		c->interval_ns = ft__coord_young(c->cost_ns, mtbf);
+	else if (c->failures > 0 && mtbf / 2 < c->interval_ns)
+		/* No epoch complete yet between failures: try twice as
+		 * often as they come. */
+		c->interval_ns = mtbf / 2 > FT__COORD_AUTO_MIN_NS ?
+		    mtbf / 2 : FT__COORD_AUTO_MIN_NS;
 }
 
 void

@@ -61,7 +61,7 @@ struct ft__coord {
 	 * sqrt(2 C M), C the checkpoint's cost (from the last rank's cut
 	 * to the epoch complete, averaged), M the mean time between
 	 * failures (the run's time over its failures; none yet: the time
-	 * so far). */
+	 * so far).  With failures but no cost known yet, M / 2. */
 	int		 autoi;
 	uint64_t	 start_ns;
 	uint32_t	 failures;

@@ -848,6 +848,12 @@ test_auto_interval(void)
 	ft__coord_auto_init(&c, 0);
 	T_EQ_UINT(c.interval_ns, FT__COORD_AUTO_FIRST_NS, "auto: 1 s until a "
 	    "cost is known");
+	ft__coord_auto_failed(&c, s);
+	T_EQ_UINT(c.interval_ns, s / 2, "auto: failures before any epoch "
+	    "completes: twice as often as they come");
+	ft__coord_auto_failed(&c, 3 * s);
+	T_EQ_UINT(c.interval_ns, s / 2, "auto: ... never longer for it");
+	c.failures = 0;
 	ft__coord_auto_cut(&c, 1, 8 * s);
 	ft__coord_auto_cut(&c, 1, 8 * s + s / 10);
 	ft__coord_auto_complete(&c, 2, 8 * s + s / 5);
