@@ -1136,7 +1136,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		if (l->coord.rolling)
 			return 0;
 		/* --ft coord: an error may come of a death not reaped yet,
-		 * which rolls back instead (coord_error_due); the rank waits
+		 * which rolls back instead (coord_tick); the rank waits
 		 * for our verdict. */
 		if (l->coord.on && ab.reason[0] != '\0' && !l->aborting) {
 			/* The first is the one said. */
