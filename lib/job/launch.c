@@ -1759,9 +1759,11 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		l->coord.complete = min;
 		ft__coord_auto_complete(&l->coord, min, ft_now_ns());
 		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
-		    "\"complete\":true,\"interval_ms\":%.1f",
-		    (unsigned long long)min,
-		    (double)l->coord.interval_ns / 1e6);
+		    "\"complete\":true,\"interval_ms\":%.1f,"
+		    "\"since_cut_ms\":%.1f", (unsigned long long)min,
+		    (double)l->coord.interval_ns / 1e6,
+		    l->coord.cut_epoch == min ? (double)(ft_now_ns() -
+		    l->coord.cut_ns) / 1e6 : -1.0);
 		for (k = 0; k < l->n; k++)
 			ft__coord_cut_forget(&l->ranks[k].ck_cuts, min);
 		coord_pin(l, min);
