@@ -4,10 +4,15 @@
 # --ft coord against the fault-free time, and the same with another
 # build of ft (-b DIR, its bin/) for a before/after comparison: an
 # 8-rank Jacobi (examples/jacobi.c) under --ft none, under --ft coord,
-# and under --ft coord with rank 3 killed every K seconds, every build
-# and configuration taking turns run after run, so that load from
-# elsewhere falls on all of them.  A run counts only when its output is
-# byte-identical to the fault-free run's.  Then the time the
+# and under --ft coord with rank 3 killed every K seconds, for each
+# checkpoint interval of -i (a list: "1s auto" compares a fixed one
+# with --ckpt-interval auto), every build and configuration taking
+# turns run after run, so that load from elsewhere falls on all of
+# them.  A run counts only when its output is byte-identical to the
+# fault-free run's.  Each run's line gives the load average; the
+# rollbacks' phases (from --events: the death to every rank started,
+# then to every rank restored) are summed up per configuration.
+# Then the time the
 # application is held per checkpoint (bench/ckptapp.c, 8 ranks x 4 MB,
 # a server on loopback), the builds again in turns.  Figures are the
 # minimum and the median over the runs, in seconds.
@@ -16,7 +21,8 @@
 # measures, it asserts nothing.
 #
 # usage: bench/coord.sh [-r runs] [-n grid] [-j steps] [-k K]
-#            [-i ckpt-interval] [-b other-build-dir]
+#            [-i "ckpt-interval ..."] [-H] [-b other-build-dir]
+# -H leaves out the time held per checkpoint.
 # FTBIN is the directory holding ftcc, ftrun, ftckpt and ftboot
 # (default: bin/).  Exit status: 0, 1 if a run ended otherwise than
 # expected, 100 for a usage error, 111 if a build failed.
@@ -29,7 +35,8 @@ steps=17000
 k=10
 interval=1s
 other=
-while getopts r:n:j:k:i:b: ch; do
+held=1
+while getopts r:n:j:k:i:b:H ch; do
 	case $ch in
 	r) runs=$OPTARG ;;
 	n) grid=$OPTARG ;;
@@ -37,8 +44,9 @@ while getopts r:n:j:k:i:b: ch; do
 	k) k=$OPTARG ;;
 	i) interval=$OPTARG ;;
 	b) other=$OPTARG ;;
+	H) held=0 ;;
 	*) echo "usage: bench/coord.sh [-r runs] [-n grid] [-j steps]" \
-	       "[-k K] [-i interval] [-b other-build-dir]" >&2
+	       "[-k K] [-i \"interval ...\"] [-H] [-b other-build-dir]" >&2
 	   exit 100 ;;
 	esac
 done
@@ -72,16 +80,19 @@ median() {
 
 "${bins[this]}/ftrun" -n 8 "$out/jacobi.this" "$grid" "$steps" \
     >"$out/ref" || exit 1
-confs="none coord coordkill"
+confs=none
+for i in $interval; do
+	confs="$confs coord@$i coordkill@$i"
+done
 for ((r = 1; r <= runs; r++)); do
 	for c in $confs; do
 		for b in $builds; do
 			case $c in
 			none) opts=(--ft none) ;;
-			coord) opts=(--ft coord --ckpt-dir "$out/ck" \
-			    --ckpt-interval "$interval") ;;
-			coordkill) opts=(--ft coord --ckpt-dir "$out/ck" \
-			    --ckpt-interval "$interval" \
+			coord@*) opts=(--ft coord --ckpt-dir "$out/ck" \
+			    --ckpt-interval "${c#*@}") ;;
+			coordkill@*) opts=(--ft coord --ckpt-dir "$out/ck" \
+			    --ckpt-interval "${c#*@}" \
 			    --inject "kill:rank=3,every=${k}s") ;;
 			esac
 			rm -rf "$out/ck"
@@ -96,6 +107,14 @@ for ((r = 1; r <= runs; r++)); do
 			if ((rc == 0)) && cmp -s "$out/ref" "$out/o"; then
 				echo "$t" >>"$out/t.$b.$c"
 				echo "$nk" >>"$out/n.$b.$c"
+				# ms from each death to all started, to all
+				# restored, and the slowest image read
+				sed -n 's/.*"event":"rollback",.*"ms":\([0-9.]*\).*/\1/p' \
+				    "$out/ev" >>"$out/rb.$b.$c"
+				sed -n 's/.*"event":"restored",.*"ms":\([0-9.]*\),.*/\1/p' \
+				    "$out/ev" >>"$out/rs.$b.$c"
+				sed -n 's/.*"event":"restored",.*"read_ms":\([0-9.]*\).*/\1/p' \
+				    "$out/ev" >>"$out/rd.$b.$c"
 				res=ok
 			else
 				res="exit $rc"
@@ -108,23 +127,38 @@ for ((r = 1; r <= runs; r++)); do
 	done
 done
 
-printf '\n8-rank Jacobi %sx%s, %s steps, coord every %s, kill every %s s;\n' \
-    "$grid" "$grid" "$steps" "$interval" "$k"
+printf '\n8-rank Jacobi %sx%s, %s steps, kill every %s s;\n' \
+    "$grid" "$grid" "$steps" "$k"
 printf 'seconds, min / median of %d runs (kills, median / none median)\n\n' \
     "$runs"
-printf '| build | none | coord | coord, kills | ratio |\n|---|---|---|---|---|\n'
+printf '| build | interval | none | coord | coord, kills | ratio |\n'
+printf '|---|---|---|---|---|---|\n'
 for b in $builds; do
 	ff=$(median <"$out/t.$b.none" 2>/dev/null)
-	km=$(median <"$out/t.$b.coordkill" 2>/dev/null)
-	printf '| %s | %s | %s | %s (%s) | %s |\n' "$b" \
-	    "$(stats <"$out/t.$b.none" 2>/dev/null)" \
-	    "$(stats <"$out/t.$b.coord" 2>/dev/null)" \
-	    "$(stats <"$out/t.$b.coordkill" 2>/dev/null)" \
-	    "$(paste -sd, "$out/n.$b.coordkill" 2>/dev/null)" \
-	    "$(awk -v a="$km" -v b="$ff" 'BEGIN { if (a && b)
-		printf "%.2fx", a / b; else print "-" }')"
+	for i in $interval; do
+		km=$(median <"$out/t.$b.coordkill@$i" 2>/dev/null)
+		printf '| %s | %s | %s | %s | %s (%s) | %s |\n' "$b" "$i" \
+		    "$(stats <"$out/t.$b.none" 2>/dev/null)" \
+		    "$(stats <"$out/t.$b.coord@$i" 2>/dev/null)" \
+		    "$(stats <"$out/t.$b.coordkill@$i" 2>/dev/null)" \
+		    "$(paste -sd, "$out/n.$b.coordkill@$i" 2>/dev/null)" \
+		    "$(awk -v a="$km" -v b="$ff" 'BEGIN { if (a && b)
+			printf "%.2fx", a / b; else print "-" }')"
+	done
+done
+printf '\nrollbacks, ms (min / median over every kill): from the death to every\n'
+printf 'rank started, to every rank restored; the slowest image read\n\n'
+printf '| build | interval | started | restored | image read |\n|---|---|---|---|---|\n'
+for b in $builds; do
+	for i in $interval; do
+		printf '| %s | %s | %s | %s | %s |\n' "$b" "$i" \
+		    "$(stats <"$out/rb.$b.coordkill@$i" 2>/dev/null)" \
+		    "$(stats <"$out/rs.$b.coordkill@$i" 2>/dev/null)" \
+		    "$(stats <"$out/rd.$b.coordkill@$i" 2>/dev/null)"
+	done
 done
 
+((held)) || exit "$failed"
 mkdir -p "$out/srv"
 "${bins[this]}/ftboot" keygen --key-file "$out/key" >/dev/null
 "${bins[this]}/ftckpt" serve --dir "$out/srv" --key-file "$out/key" \

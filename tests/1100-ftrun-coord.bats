@@ -109,6 +109,19 @@ rollback_epoch() {
 	[ "$e" -ge 1 ] && [ "$e" -lt 40 ]
 }
 
+@test "coord: an error with no death ends the job with it, no rollback" {
+	# Every rank's MPI_ERR_OTHER at the cut of epoch 40, as a transport
+	# error would be: no process died, so ftrun ends the job with the
+	# first rank's error instead of rolling back (it no longer waits
+	# for the rank's 10 s hold).
+	run -16 timeout 60 ftrun --ft coord --events "$ev" -n 4 \
+	    --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    -x FT_CKPT_TEST_DIE=error:40 "$J" 64 400
+	[[ $output == *"aborted the job with code 16: ft_checkpoint: a test's transport error at the cut of epoch 40"* ]]
+	grep -q '"event":"abort"' "$ev"
+	! grep -q '"event":"rollback"' "$ev"
+}
+
 @test "coord: a rank killed once its image is written, before ftrun knows" {
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
 	    -x FT_CKPT_TEST_DIE=written:40 "$J" 64 400
@@ -231,4 +244,17 @@ rollback_epoch() {
 	[[ $output == *"--ckpt-policy needs --ckpt-dir"* ]]
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-policy all "$J" 64 400
 	cmp "$FT_PROGS/jacobi.ref" "$out"
+}
+
+@test "coord: --ckpt-interval auto picks the interval itself; refused without --ft coord" {
+	run -100 ftrun -n 2 --ckpt-dir "$FC_DIR/n" --ckpt-interval auto true
+	[[ $output == *"--ckpt-interval auto needs --ft coord"* ]]
+	# A kill at seeded moments: the fault-free output; every complete
+	# epoch says the interval it was taken at.
+	seeded_kills 5 4 1 300 900
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval auto \
+	    "${kills[@]}" "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	[ "$(rollbacks)" -eq 1 ]
+	! grep '"complete":true' "$ev" | grep -qv '"interval_ms":'
 }

@@ -45,7 +45,7 @@ usage(void)
 	    "[-a spread|concentrate]\n"
 	    "             [--key-file F]"
 	    "             [--stage FILE|URL]\n"
-	    "             [--ckpt-dir DIR [--ckpt-interval D] "
+	    "             [--ckpt-dir DIR [--ckpt-interval D|auto] "
 	    "[--ckpt-server ADDR] [--restart[=JOB]]\n"
 	    "             [--ckpt-policy all|rr|adaptive]]\n"
 	    "             [--] PROGRAM [ARGS ...]\n"
@@ -402,6 +402,7 @@ struct ckpt {
 	const char	*dir, *server, *restart_job, *policy;
 	uint64_t	 interval_ns;
 	int		 restart;
+	int		 autoi;		/* --ckpt-interval auto */
 };
 
 
@@ -528,10 +529,14 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 	add_env(cf, "FT_CKPT_INTERVAL_NS=%" PRIu64, k->interval_ns);
 	if (k->restart)
 		add_env(cf, "FT_CKPT_RESTART=1");
+	if (k->autoi && strcmp(cf->proto, "coord") != 0)
+		ft_diex(FT_EXIT_USAGE, "--ckpt-interval auto needs --ft coord "
+		    "(ftrun's scheduler)");
 	/* --ft coord: ftrun says when a checkpoint is due (DUE). */
 	if (strcmp(cf->proto, "coord") == 0 && k->interval_ns > 0) {
 		add_env(cf, "FT_CKPT_SCHED=ftrun");
 		cf->ckpt_interval_ns = k->interval_ns;
+		cf->ckpt_interval_auto = k->autoi;
 	}
 	if (k->server != NULL && strcmp(k->server, "auto") == 0) {
 		ckpt_auto(cf, dir);
@@ -787,8 +792,11 @@ main(int argc, char *argv[])
 			ck.dir = optarg;
 			break;
 		case OPT_CKPT_INTERVAL:
-			ck.interval_ns = parse_duration("--ckpt-interval",
-			    optarg, 1);
+			/* auto: ftrun's scheduler picks it (coord only),
+			 * from 1 s until it knows a checkpoint's cost. */
+			ck.autoi = strcmp(optarg, "auto") == 0;
+			ck.interval_ns = ck.autoi ? 1000000000u :
+			    parse_duration("--ckpt-interval", optarg, 1);
 			break;
 		case OPT_CKPT_SERVER:
 			ck.server = optarg;

@@ -2,12 +2,12 @@
 /* The launcher's side of --ft coord (coord.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/base.h"
-
 #include "coord.h"
 
 int
@@ -41,6 +41,8 @@ ft__coord_note_parse(const char *text, uint64_t *epoch, int *kind,
 		*kind = FT__COORD_CALL;
 	else if (strcmp(word, "missed") == 0 && v == 1)
 		*kind = FT__COORD_MISSED;
+	else if (strcmp(word, "restored") == 0 && v >= 1)
+		*kind = FT__COORD_RESTORED;
 	else
 		return -1;
 	*epoch = e;
@@ -263,9 +265,14 @@ ft__coord_sched_off(struct ft__coord *c)
 uint64_t
 ft__coord_sched_next(const struct ft__coord *c)
 {
-	if (c->interval_ns == 0 || c->asking || c->rolling || c->ans == NULL)
-		return 0;
-	return c->next_ns;
+	uint64_t next = 0;
+
+	if (c->interval_ns != 0 && !c->asking && !c->rolling &&
+	    c->ans != NULL)
+		next = c->next_ns;
+	if (c->err_at != 0 && (next == 0 || c->err_at < next))
+		next = c->err_at;
+	return next;
 }
 
 void
@@ -277,4 +284,74 @@ ft__coord_sched_reset(struct ft__coord *c, uint64_t epoch)
 	/* A new generation: its pace is not known yet. */
 	if (c->ans != NULL)
 		memset(c->ans, 0, c->nranks * sizeof(*c->ans));
+}
+
+uint64_t
+ft__coord_young(uint64_t cost_ns, uint64_t mtbf_ns)
+{
+	double t = sqrt(2.0 * (double)cost_ns * (double)mtbf_ns);
+
+	if (t < (double)FT__COORD_AUTO_MIN_NS)
+		return FT__COORD_AUTO_MIN_NS;
+	if (t > (double)FT__COORD_AUTO_MAX_NS)
+		return FT__COORD_AUTO_MAX_NS;
+	return (uint64_t)t;
+}
+
+/* The interval for what is known at now. */
+static void
+auto_set(struct ft__coord *c, uint64_t now)
+{
+	uint64_t run = now > c->start_ns ? now - c->start_ns : 0;
+	uint64_t mtbf = c->failures > 0 ? run / c->failures : run;
+
+	if (!c->autoi)
+		return;
+	if (c->cost_ns != 0)
+		c->interval_ns = ft__coord_young(c->cost_ns, mtbf);
+	else if (c->failures > 0 && mtbf / 2 < c->interval_ns)
+		/* No epoch complete yet between failures: try twice as
+		 * often as they come. */
+		c->interval_ns = mtbf / 2 > FT__COORD_AUTO_MIN_NS ?
+		    mtbf / 2 : FT__COORD_AUTO_MIN_NS;
+}
+
+void
+ft__coord_auto_init(struct ft__coord *c, uint64_t now)
+{
+	c->autoi = 1;
+	c->start_ns = now;
+	c->interval_ns = FT__COORD_AUTO_FIRST_NS;
+}
+
+void
+ft__coord_auto_cut(struct ft__coord *c, uint64_t epoch, uint64_t now)
+{
+	/* The last rank's cut: the epoch's cost runs from there. */
+	if (epoch >= c->cut_epoch) {
+		c->cut_epoch = epoch;
+		c->cut_ns = now;
+	}
+}
+
+void
+ft__coord_auto_complete(struct ft__coord *c, uint64_t epoch, uint64_t now)
+{
+	uint64_t cost;
+
+	if (epoch != c->cut_epoch || now < c->cut_ns)
+		return;
+	cost = now - c->cut_ns;
+	if (cost == 0)
+		cost = 1;
+	/* A running mean, the newest a quarter. */
+	c->cost_ns = c->cost_ns == 0 ? cost : (3 * c->cost_ns + cost) / 4;
+	auto_set(c, now);
+}
+
+void
+ft__coord_auto_failed(struct ft__coord *c, uint64_t now)
+{
+	c->failures++;
+	auto_set(c, now);
 }

@@ -52,7 +52,28 @@ struct ft__coord {
 	int		 lastmiss;	/* the last round was */
 	struct ft__coord_ans *ans;	/* nranks of them */
 	uint32_t	 nranks;
+	/* A rank's error (ABORT with a reason) waits until err_at for a
+	 * death it may be the consequence of (coordperf); 0: none. */
+	uint64_t	 err_at;
+	uint32_t	 nrestored;	/* ranks restored since the rollback */
+	uint64_t	 restore_us;	/* the slowest image read of them */
+	/* --ckpt-interval auto (coordperf): interval_ns follows Young's
+	 * sqrt(2 C M), C the checkpoint's cost (from the last rank's cut
+	 * to the epoch complete, averaged), M the mean time between
+	 * failures (the run's time over its failures; none yet: the time
+	 * so far).  With failures but no cost known yet, M / 2. */
+	int		 autoi;
+	uint64_t	 start_ns;
+	uint32_t	 failures;
+	uint64_t	 cost_ns;	/* 0: no sample yet */
+	uint64_t	 cut_epoch, cut_ns;	/* the newest cut heard of */
 };
+
+#define FT__COORD_AUTO_FIRST_NS	(1000000000ull)	/* before any cost */
+#define FT__COORD_AUTO_MIN_NS	(100000000ull)
+#define FT__COORD_AUTO_MAX_NS	(3600ull * 1000000000u)
+
+#define FT__COORD_ERR_GRACE_NS	(500ull * 1000000u)
 
 /* What a FT_NOTE_CKPT says. */
 enum ft__coord_note {
@@ -64,6 +85,9 @@ enum ft__coord_note {
 				 * at its Cth ft_checkpoint() call */
 	FT__COORD_MISSED,	/* "epoch=E missed=1": it was past the call
 				 * DUE named */
+	FT__COORD_RESTORED,	/* "epoch=E restored=U": after a rollback,
+				 * its image of E read back in U us (at
+				 * least 1), coordperf */
 };
 
 /* Parse a FT_NOTE_CKPT text: 0 with *kind and *value, or -1. */
@@ -107,7 +131,8 @@ uint64_t ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
  * a rank was past it: 1 when the epoch is called off (the margin
  * doubles, the next round starts at once).  ft__coord_sched_off: a rank
  * finalized: 1 when a round under way is called off.
- * ft__coord_sched_next: when tick wants to run next, or 0.
+ * ft__coord_sched_next: when tick wants to run next (a round, or a
+ * rank's error to decide: err_at), or 0.
  * ft__coord_sched_reset: after a rollback to epoch.
  */
 int	 ft__coord_sched_init(struct ft__coord *, uint32_t nranks);
@@ -121,5 +146,20 @@ int	 ft__coord_sched_missed(struct ft__coord *, uint64_t epoch,
 int	 ft__coord_sched_off(struct ft__coord *);
 uint64_t ft__coord_sched_next(const struct ft__coord *);
 void	 ft__coord_sched_reset(struct ft__coord *, uint64_t epoch);
+
+/*
+ * --ckpt-interval auto: ft__coord_auto_init at the job's start (now);
+ * ft__coord_auto_cut, a rank at the cut of epoch (now);
+ * ft__coord_auto_complete, epoch complete (now); ft__coord_auto_failed,
+ * a failure (now).  Each sets interval_ns (no-ops unless autoi).
+ * ft__coord_young: Young's interval for a cost and an MTBF, within
+ * FT__COORD_AUTO_MIN_NS and _MAX_NS.
+ */
+void	 ft__coord_auto_init(struct ft__coord *, uint64_t now);
+void	 ft__coord_auto_cut(struct ft__coord *, uint64_t epoch, uint64_t now);
+void	 ft__coord_auto_complete(struct ft__coord *, uint64_t epoch,
+	    uint64_t now);
+void	 ft__coord_auto_failed(struct ft__coord *, uint64_t now);
+uint64_t ft__coord_young(uint64_t cost_ns, uint64_t mtbf_ns);
 
 #endif

@@ -252,6 +252,9 @@ struct ft_launch {
 	/* --ft ftmpi (ftmpi): the job's communicator mode
 	 * (FT_FTMPI_SHRINK ...); 0 for other protocols. */
 	int		  ftmpi_comm;
+	/* --ft coord, --ckpt-interval auto (coordperf): ftrun's
+	 * scheduler sets its interval by Young's formula. */
+	int		  ckpt_interval_auto;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

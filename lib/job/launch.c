@@ -163,6 +163,9 @@ struct launcher {
 	uint64_t		 restarts;
 	/* --ft coord: every rank rolls back on a failure. */
 	struct ft__coord	 coord;
+	/* --ft coord: a rank's error waiting for coord.err_at. */
+	struct ft_msg_abort	 coord_err;
+	uint32_t		 coord_err_rank;
 	/* --ckpt-server auto: the checkpoint server we run, its key. */
 	struct ft__logger	 ckserver;	/* pid -1: none */
 	char			 ckkey[320];
@@ -173,6 +176,7 @@ static int	coord_note(struct launcher *, struct lconn *, const char *);
 static void	coord_finalized(struct launcher *);
 static void	coord_reaped(struct launcher *);
 static void	coord_pin(struct launcher *, uint64_t);
+static void	reap_children(struct launcher *);
 
 static volatile sig_atomic_t got_chld, got_term;
 static volatile sig_atomic_t term_signo;
@@ -1053,6 +1057,37 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 	return 0;
 }
 
+/* Rank r aborted the job (ABORT): with its code, or 1. */
+static void
+rank_aborted(struct launcher *l, struct lrank *r, const struct ft_msg_abort *ab)
+{
+	char reason[2 * FT_WIRE_TEXT_MAX], name[48];
+	char shown[4 * FT_WIRE_TEXT_MAX + 1];
+
+	/* It exits by itself, with its code. */
+	r->aborted = 1;
+	json_quote(ab->reason[0] != '\0' ? ab->reason : "MPI_Abort",
+	    reason, sizeof(reason));
+	/* An empty reason is MPI_Abort's: the program chose to end. */
+	if (ab->reason[0] == '\0')
+		ft_warnx("%s (pid %d) called MPI_Abort with code %d",
+		    who(l, r - l->ranks, name, sizeof(name)),
+		    (int)r->pid, ab->code);
+	else
+		ft_warnx("%s (pid %d) aborted the job with code %d: %s",
+		    who(l, r - l->ranks, name, sizeof(name)),
+		    (int)r->pid, ab->code, ft_vis(shown, sizeof(shown),
+		    ab->reason));
+	event(l, "\"event\":\"abort\",\"rank\":%u,\"code\":%d,"
+	    "\"reason\":\"%s\"", r->rank, ab->code, reason);
+	/* An error may be the consequence of a death we have not
+	 * reaped yet: job_status lets such a death win. */
+	if (!l->aborting)
+		l->abort_is_error = ab->reason[0] != '\0';
+	/* An abort never reads as success, whatever its code. */
+	abort_job(l, (ab->code & 0xff) != 0 ? ab->code & 0xff : 1);
+}
+
 /* Handle one frame from a rank.  Returns -1 to drop the connection. */
 static int
 on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
@@ -1061,8 +1096,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 	size_t blen = h->len - FT_WIRE_HDRLEN;
 	struct ft_msg_register reg;
 	struct ft_msg_abort ab;
-	char reason[2 * FT_WIRE_TEXT_MAX], name[48], rep[32];
-	char shown[4 * FT_WIRE_TEXT_MAX + 1];
+	char rep[32];
 	struct lrank *r;
 
 	if (h->type == FT_MSG_REGISTER) {
@@ -1104,28 +1138,20 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 		/* --ft coord: it is being killed to roll back. */
 		if (l->coord.rolling)
 			return 0;
-		/* It exits by itself, with its code. */
-		r->aborted = 1;
-		json_quote(ab.reason[0] != '\0' ? ab.reason : "MPI_Abort",
-		    reason, sizeof(reason));
-		/* An empty reason is MPI_Abort's: the program chose to end. */
-		if (ab.reason[0] == '\0')
-			ft_warnx("%s (pid %d) called MPI_Abort with code %d",
-			    who(l, r - l->ranks, name, sizeof(name)),
-			    (int)r->pid, ab.code);
-		else
-			ft_warnx("%s (pid %d) aborted the job with code %d: %s",
-			    who(l, r - l->ranks, name, sizeof(name)),
-			    (int)r->pid, ab.code, ft_vis(shown, sizeof(shown),
-			    ab.reason));
-		event(l, "\"event\":\"abort\",\"rank\":%u,\"code\":%d,"
-		    "\"reason\":\"%s\"", r->rank, ab.code, reason);
-		/* An error may be the consequence of a death we have not
-		 * reaped yet: job_status lets such a death win. */
-		if (!l->aborting)
-			l->abort_is_error = ab.reason[0] != '\0';
-		/* An abort never reads as success, whatever its code. */
-		abort_job(l, (ab.code & 0xff) != 0 ? ab.code & 0xff : 1);
+		/* --ft coord: an error may come of a death not reaped yet,
+		 * which rolls back instead (coord_tick); the rank waits
+		 * for our verdict. */
+		if (l->coord.on && ab.reason[0] != '\0' && !l->aborting) {
+			/* The first is the one said. */
+			if (l->coord.err_at == 0) {
+				l->coord_err = ab;
+				l->coord_err_rank = (uint32_t)lc->rank;
+				l->coord.err_at = ft_now_ns() +
+				    FT__COORD_ERR_GRACE_NS;
+			}
+			return 0;
+		}
+		rank_aborted(l, r, &ab);
 		return 0;
 	case FT_MSG_FINALIZE:
 		if (ft_msg_empty_decode(body, blen) != 0 || r->finalized)
@@ -1671,6 +1697,21 @@ coord_tick(struct launcher *l, uint64_t now)
 	if (l->coord.on && l->table_sent && !l->aborting &&
 	    ft__coord_sched_tick(&l->coord, now, l->finalized == 0, &epoch))
 		coord_due(l, epoch, FT_DUE_ASK);
+	if (l->coord.err_at != 0 && now >= l->coord.err_at) {
+		/* A rank's error: no death came with it (a death reaped
+		 * now rolls back and clears err_at), so the job ends at
+		 * once, not after the rank's hold. */
+		reap_children(l);
+		if (l->coord.err_at != 0 && !l->coord.rolling &&
+		    !l->aborting) {
+			rank_aborted(l, &l->ranks[l->coord_err_rank],
+			    &l->coord_err);
+			/* It waits for us: it ends now too. */
+			if (l->ranks[l->coord_err_rank].state == R_RUNNING)
+				proc_signal(l, l->coord_err_rank, SIGTERM);
+		}
+		l->coord.err_at = 0;
+	}
 }
 
 /* A rank answered DUE's ASK: at its call'th ft_checkpoint() call. */
@@ -1706,6 +1747,24 @@ coord_finalized(struct launcher *l)
 }
 
 /*
+ * --ft coord: a rank read its image of epoch back in us microseconds;
+ * once every rank has, the rollback's restart is over (an event: from
+ * the failure, and the slowest image read).
+ */
+static void
+coord_restored(struct launcher *l, uint64_t epoch, uint64_t us)
+{
+	if (us > l->coord.restore_us)
+		l->coord.restore_us = us;
+	if (++l->coord.nrestored != l->n || l->coord.failed_ns == 0)
+		return;
+	event(l, "\"event\":\"restored\",\"epoch\":%llu,\"ms\":%.3f,"
+	    "\"read_ms\":%.3f", (unsigned long long)epoch,
+	    (double)(ft_now_ns() - l->coord.failed_ns) / 1e6,
+	    (double)l->coord.restore_us / 1e3);
+}
+
+/*
  * --ft coord: rank lc->rank is at the cut of an epoch (its output is
  * flushed: where it stands now is where a rollback to that epoch
  * starts printing again), or has committed an image.  The newest
@@ -1733,6 +1792,10 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		coord_missed(l, epoch);
 		return 0;
 	}
+	if (kind == FT__COORD_RESTORED) {
+		coord_restored(l, epoch, v);
+		return 0;
+	}
 	if (kind == FT__COORD_CUT) {
 		/* What it wrote before telling us is in its pipes. */
 		read_output(l, (uint32_t)lc->rank, &r->out);
@@ -1740,6 +1803,7 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
 		    r->out.len, r->err.off + r->err.len) != 0)
 			ft_die(FT_EXIT_TEMP, "out of memory");
+		ft__coord_auto_cut(&l->coord, epoch, ft_now_ns());
 		return 0;
 	}
 	if (v == 0 || ft__coord_cut_durable(&r->ck_cuts, epoch) != 0)
@@ -1752,8 +1816,13 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 	free(all);
 	if (min > l->coord.complete) {
 		l->coord.complete = min;
+		ft__coord_auto_complete(&l->coord, min, ft_now_ns());
 		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
-		    "\"complete\":true", (unsigned long long)min);
+		    "\"complete\":true,\"interval_ms\":%.1f,"
+		    "\"since_cut_ms\":%.1f", (unsigned long long)min,
+		    (double)l->coord.interval_ns / 1e6,
+		    l->coord.cut_epoch == min ? (double)(ft_now_ns() -
+		    l->coord.cut_ns) / 1e6 : -1.0);
 		for (k = 0; k < l->n; k++)
 			ft__coord_cut_forget(&l->ranks[k].ck_cuts, min);
 		coord_pin(l, min);
@@ -1879,6 +1948,10 @@ coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 		}
 	l->coord.target = l->coord.complete;
 	l->coord.rolling = 1;
+	l->coord.err_at = 0;	/* the error was the death's */
+	l->coord.nrestored = 0;
+	l->coord.restore_us = 0;
+	ft__coord_auto_failed(&l->coord, l->coord.failed_ns);
 	l->coord.failed_ns = ft_now_ns();
 	if (l->coord.target > 0)
 		ft_warnx("%s (pid %d) %s%s; every rank rolls back to epoch "
@@ -3113,6 +3186,8 @@ ft_launch_run(const struct ft_launch *cf)
 	if (l.coord.interval_ns > 0 && ft__coord_sched_init(&l.coord,
 	    cf->nranks) != 0)
 		ft_die(FT_EXIT_TEMP, "out of memory");
+	if (l.coord.interval_ns > 0 && cf->ckpt_interval_auto)
+		ft__coord_auto_init(&l.coord, ft_now_ns());
 	l.logger.pid = -1;
 	l.ckserver.pid = -1;
 	l.n = cf->nranks * l.nrep;

@@ -57,6 +57,7 @@
 #define CHECKS		10		/* checks per interval */
 #define STRIDE_MAX	100000u
 #define PUSH_TIMEOUT	(60ull * 1000000000u)
+#define POLL_NS		(10ull * 1000000u)	/* sched_due */
 
 struct region {
 	int	 id;
@@ -109,6 +110,7 @@ static struct {
 	uint64_t	 epoch;		/* the last one written or restored */
 	uint64_t	 last_ns;	/* of the last checkpoint, or start */
 	uint64_t	 calls, next_check, check_ns, check_calls;
+	uint64_t	 poll_ns, poll_waits;	/* sched_due's last poll */
 	int		 have_comm;
 	MPI_Comm	 comm;
 	struct region	*reg;
@@ -137,7 +139,8 @@ static struct {
 	uint64_t	 due_epoch, due_call;
 	/* Tests (FT_CKPT_TEST_DIE=cut|writing|written|lost|push:E, first
 	 * run only): die there at epoch E; hold:E, the writer holds E's
-	 * image until the main thread waits for it. */
+	 * image until the main thread waits for it; error:E, an error
+	 * (MPI_ERR_OTHER) at the cut of E, as a transport error. */
 	char		 die_at[16];
 	uint64_t	 die_epoch;
 } S = { .lease = -1 };
@@ -148,6 +151,15 @@ test_die(const char *where, uint64_t epoch)
 {
 	char cmd[PATH_MAX + 64];
 
+	if (strcmp(where, "cut") == 0 && strcmp(S.die_at, "error") == 0 &&
+	    epoch == S.die_epoch) {
+		/* Not a death: an error, as a transport error would be. */
+		S.die_epoch = 0;
+		(void)ft__mpi_err(MPI_COMM_WORLD, MPI_ERR_OTHER,
+		    "ft_checkpoint", "a test's transport error at the cut of "
+		    "epoch %" PRIu64, epoch);
+		return;
+	}
 	/* A push may skip epochs (only the newest is wanted): the first
 	 * push at or after it. */
 	if (strcmp(S.die_at, where) != 0 || S.die_epoch == 0 ||
@@ -435,9 +447,20 @@ static int
 sched_due(uint64_t *epoch)
 {
 	char text[80];
+	uint64_t now;
 
 	S.calls++;
-	ft__mpi_poll();
+	/* ftrun's ASK is read by any progress pass: a poll of our own only
+	 * when the application made none since the last call, or none for
+	 * POLL_NS, or while a round is under way (its DUE must be seen at
+	 * once).  It saves a poll(2) at nearly every call. */
+	now = ft_now_ns();
+	if (S.asked || ft__mpi.waits == S.poll_waits ||
+	    now - S.poll_ns >= POLL_NS) {
+		ft__mpi_poll();
+		S.poll_ns = now;
+	}
+	S.poll_waits = ft__mpi.waits;
 	if (!S.asked)
 		return 0;
 	if (!S.replied) {
@@ -616,7 +639,8 @@ FT_EXPORT int
 ft_recover(void)
 {
 	struct ft_ckpt_reader r;
-	char path[PATH_MAX], why[FT_LOG_WHY];
+	char path[PATH_MAX], why[FT_LOG_WHY], note[64];
+	uint64_t t0;
 	uint32_t i;
 	int fd, k, rc = -1;
 
@@ -625,6 +649,7 @@ ft_recover(void)
 		errno = ENOENT;
 		return -1;
 	}
+	t0 = ft_now_ns();
 	rank_path(path, sizeof(path), S.epoch);
 	/* Never restore half an image: check it whole first. */
 	if (ft_ckpt_verify(AT_FDCWD, path, NULL, why, sizeof(why)) != 0) {
@@ -667,6 +692,12 @@ out:
 		ft_errorx("%s", r.why);
 	ft_ckpt_close(&r);
 	close(fd);
+	if (rc == 0 && S.coord) {
+		/* ftrun times the rollback's phases (--events). */
+		snprintf(note, sizeof(note), "epoch=%" PRIu64 " restored=%"
+		    PRIu64, S.epoch, (ft_now_ns() - t0) / 1000 + 1);
+		ft__mpi_note(FT_NOTE_CKPT, note);
+	}
 	return rc;
 }
 
@@ -1365,15 +1396,19 @@ ft__ckpt_finalize(void)
 }
 
 void
-ft__ckpt_hold(void)
+ft__ckpt_hold(int code, const char *why)
 {
 	struct timespec ts = { 0, 10000000 };
 	uint64_t end;
 
 	if (ft__mpi.pt == NULL || strcmp(ft__mpi.env.proto, "coord") != 0)
 		return;
+	if (ft__mpi_abort_tell(code, why) != 0)
+		return;
 	end = ft_now_ns() + HOLD_NS;
 	while (ft_now_ns() < end)
 		if (ft_pt_progress(ft__mpi.pt, 100) != 0)
 			(void)nanosleep(&ts, NULL);
+	fflush(NULL);
+	_exit((code & 0xff) != 0 ? code & 0xff : 1);
 }

@@ -494,32 +494,42 @@ PMPI_Finalized(int *flag)
 	return MPI_SUCCESS;
 }
 
-void
-ft__mpi_abort(int code, const char *why)
+int
+ft__mpi_abort_tell(int code, const char *why)
 {
 	struct ft_msg_abort ab;
 	struct ft_conn *ctl;
 	struct ft_wbuf wb;
 	uint64_t deadline;
+	int rc = -1;
 
-	if (ft__mpi.pt != NULL && !ft__mpi.singleton &&
-	    (ctl = ft_pt_ctl(ft__mpi.pt)) != NULL) {
-		ab.code = code;
-		/* An empty reason tells the launcher it was MPI_Abort. */
-		snprintf(ab.reason, sizeof(ab.reason), "%s",
-		    why != NULL ? why : "fatal error");
-		ft_wbuf_init(&wb);
-		if (ft_msg_abort_encode(&wb, ft_job_self(&ft__mpi.env), &ab) == 0 &&
-		    ft_conn_queue_copy(ctl, wb.p, wb.len) == 0) {
-			/* Give the launcher a moment to hear it; it kills
-			 * us anyway once it has. */
-			deadline = ft_now_ns() + 2000000000u;
-			while (ft_conn_want_write(ctl) &&
-			    ft_now_ns() < deadline)
-				(void)ft_pt_progress(ft__mpi.pt, 10);
-		}
-		ft_wbuf_release(&wb);
-	} else if (why != NULL && why[0] != '\0')
+	if (ft__mpi.pt == NULL || ft__mpi.singleton ||
+	    (ctl = ft_pt_ctl(ft__mpi.pt)) == NULL)
+		return -1;
+	ab.code = code;
+	/* An empty reason tells the launcher it was MPI_Abort. */
+	snprintf(ab.reason, sizeof(ab.reason), "%s",
+	    why != NULL ? why : "fatal error");
+	ft_wbuf_init(&wb);
+	if (ft_msg_abort_encode(&wb, ft_job_self(&ft__mpi.env), &ab) == 0 &&
+	    ft_conn_queue_copy(ctl, wb.p, wb.len) == 0) {
+		/* Give the launcher a moment to hear it; it kills us
+		 * anyway once it has. */
+		deadline = ft_now_ns() + 2000000000u;
+		while (ft_conn_want_write(ctl) && ft_now_ns() < deadline)
+			(void)ft_pt_progress(ft__mpi.pt, 10);
+		rc = 0;
+	}
+	ft_wbuf_release(&wb);
+	return rc;
+}
+
+void
+ft__mpi_abort(int code, const char *why)
+{
+	if (ft__mpi_abort_tell(code, why) != 0 && why != NULL &&
+	    why[0] != '\0' && (ft__mpi.pt == NULL || ft__mpi.singleton ||
+	    ft_pt_ctl(ft__mpi.pt) == NULL))
 		ft_warnx("aborting: %s", why);
 	/* What the rank printed before the error must not be lost. */
 	fflush(NULL);
@@ -574,6 +584,7 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 
 		if (ft_pt_progress(ft__mpi.pt, spin ? 0 : 100) != 0)
 			ft__mpi_abort(FT_EXIT_TEMP, "progress failed");
+		ft__mpi.waits++;
 		ft__mpi_ftmpi_tick();
 		if (spin && ft__mpi.oversubscribed)
 			sched_yield();

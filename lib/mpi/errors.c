@@ -217,13 +217,13 @@ fatal(int code, const char *call, const char *fmt, va_list ap)
 	char msg[512];
 	char why[700];
 
-	/* --ft coord: a peer's death is ftrun's to handle (a rollback). */
-	if (code == MPI_ERR_OTHER)
-		ft__ckpt_hold();
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	text = code_text(code);
 	snprintf(why, sizeof(why), "%s: %s (%s)", call, msg,
 	    text != NULL ? text : "?");
+	/* --ft coord: a peer's death is ftrun's to handle (a rollback). */
+	if (code == MPI_ERR_OTHER && ft__mpi.initialized && !ft__mpi.finalized)
+		ft__ckpt_hold(code, why);
 	/* The launcher prints why, once; alone we print it ourselves. */
 	if (!ft__mpi.initialized || ft__mpi.finalized) {
 		ft_warnx("%s", why);

@@ -108,6 +108,8 @@ struct ft_mpi_state {
 	int			 finalize_ok;
 	int			 spin_us;
 	int			 oversubscribed;
+	/* Progress passes made waiting in MPI calls (ckpt.c's poll need). */
+	uint64_t		 waits;
 	int			 heartbeat;	/* a thread beats for us */
 	int			 ulfm;		/* ftrun --ft ulfm (or ftmpi) */
 	/* ftrun --ft ftmpi: the job's modes (ft-ftmpi(3)); replacement:
@@ -384,6 +386,8 @@ int	 ft__mpi_ulfm_alive(uint32_t w);
 
 /* End the whole job with code, after a message. */
 void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
+/* Tell the launcher (ABORT) and return: 0 if it was told, else -1. */
+int	 ft__mpi_abort_tell(int code, const char *why);
 
 #define FT_MPI_CHECK_INIT(call)						\
 	do {								\
@@ -397,11 +401,13 @@ void	 ft__mpi_abort(int code, const char *why) FT_NORETURN;
 /* ckpt.c: push what is left to the checkpoint server, free its comm. */
 void	 ft__ckpt_finalize(void);
 /*
- * --ft coord: before an error ends the process, give ftrun time to
- * kill it for a rollback (the error may be a dead peer's).  Returns
- * at once under other protocols.
+ * --ft coord: an error may be a dead peer's, which ftrun answers with a
+ * rollback (SIGKILL): ftrun is told (ABORT with why) and decides, the
+ * process waiting for its signal (a rollback, or the job's end).  Only
+ * if ftrun never answers does it end by itself, after 10 s, with code.
+ * Returns at once under other protocols.
  */
-void	 ft__ckpt_hold(void);
+void	 ft__ckpt_hold(int code, const char *why);
 /* --ft coord: ftrun says epoch is the newest complete one. */
 void	 ft__ckpt_complete(uint64_t epoch);
 /* --ft coord: ftrun's scheduler (DUE). */

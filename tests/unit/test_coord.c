@@ -694,6 +694,11 @@ test_launcher_side(void)
 	T_OK(ft__coord_note_parse("epoch=7 call=123456789012", &e, &kind,
 	    &val) == 0 && e == 7 && kind == FT__COORD_CALL &&
 	    val == 123456789012u, "note: the call a rank is at");
+	T_OK(ft__coord_note_parse("epoch=9 restored=2500", &e, &kind,
+	    &val) == 0 && e == 9 && kind == FT__COORD_RESTORED &&
+	    val == 2500, "note: an image read back after a rollback");
+	T_OK(ft__coord_note_parse("epoch=9 restored=0", &e, &kind, &val) ==
+	    -1, "note: a restore takes at least 1 us");
 	for (i = 0; i < FT_NELEM(bad); i++)
 		refused += ft__coord_note_parse(bad[i], &e, &kind, &val) == -1;
 	T_EQ_INT(refused, (int)FT_NELEM(bad), "note: malformed texts refused");
@@ -808,7 +813,65 @@ test_scheduler(void)
 	T_OK(!ft__coord_sched_tick(&c, 99999999, 1, &e) &&
 	    ft__coord_sched_next(&c) == 0, "sched: interval 0 is the ranks' "
 	    "own scheduler");
+	c.err_at = 123;
+	T_OK(ft__coord_sched_next(&c) == 123, "sched: a rank's error to "
+	    "decide wakes ftrun, even with no scheduler");
+	c.interval_ns = 100;
+	c.next_ns = 500;
+	T_OK(ft__coord_sched_next(&c) == 123, "sched: the earlier of a "
+	    "round and an error to decide");
+	c.err_at = 0;
+	T_OK(ft__coord_sched_next(&c) == 500, "sched: the round once no "
+	    "error waits");
 	ft__coord_sched_free(&c);
+}
+
+/* --ckpt-interval auto: Young's interval from the measured cost and
+ * the failures seen. */
+static void
+test_auto_interval(void)
+{
+	struct ft__coord c;
+	const uint64_t s = 1000000000u;
+
+	T_EQ_UINT(ft__coord_young(s / 20, 10 * s), s, "young: sqrt(2 x 0.05 s "
+	    "x 10 s) is 1 s");
+	T_EQ_UINT(ft__coord_young(1, 1), FT__COORD_AUTO_MIN_NS, "young: never "
+	    "below 0.1 s");
+	T_EQ_UINT(ft__coord_young(3600 * s, 3600 * s), FT__COORD_AUTO_MAX_NS,
+	    "young: never above 1 h");
+	memset(&c, 0, sizeof(c));
+	ft__coord_auto_cut(&c, 1, 5);
+	ft__coord_auto_complete(&c, 1, 10);
+	T_OK(c.interval_ns == 0 && c.cost_ns == 5, "auto: off unless asked");
+	memset(&c, 0, sizeof(c));
+	ft__coord_auto_init(&c, 0);
+	T_EQ_UINT(c.interval_ns, FT__COORD_AUTO_FIRST_NS, "auto: 1 s until a "
+	    "cost is known");
+	ft__coord_auto_failed(&c, s);
+	T_EQ_UINT(c.interval_ns, s / 2, "auto: failures before any epoch "
+	    "completes: twice as often as they come");
+	ft__coord_auto_failed(&c, 3 * s);
+	T_EQ_UINT(c.interval_ns, s / 2, "auto: ... never longer for it");
+	c.failures = 0;
+	ft__coord_auto_cut(&c, 1, 8 * s);
+	ft__coord_auto_cut(&c, 1, 8 * s + s / 10);
+	ft__coord_auto_complete(&c, 2, 8 * s + s / 5);
+	T_EQ_UINT(c.cost_ns, 0, "auto: a completion of another epoch than "
+	    "the newest cut is no sample");
+	ft__coord_auto_complete(&c, 1, 8 * s + s / 10 + s / 20);
+	T_OK(c.cost_ns == s / 20 && c.interval_ns ==
+	    ft__coord_young(s / 20, 8 * s + s / 10 + s / 20), "auto: the cost "
+	    "runs from the last rank's cut; with no failure, M is the run "
+	    "so far");
+	ft__coord_auto_failed(&c, 20 * s);
+	ft__coord_auto_failed(&c, 40 * s);
+	T_OK(c.failures == 2 && c.interval_ns == ft__coord_young(s / 20,
+	    20 * s), "auto: M is the run's time over its failures");
+	ft__coord_auto_cut(&c, 2, 41 * s);
+	ft__coord_auto_complete(&c, 2, 41 * s + s / 4);
+	T_EQ_UINT(c.cost_ns, (3 * (s / 20) + s / 4) / 4, "auto: the cost is a "
+	    "running mean, the newest a quarter");
 }
 
 int
@@ -825,5 +888,6 @@ main(void)
 	test_bad_state(&S);
 	test_launcher_side();
 	test_scheduler();
+	test_auto_interval();
 	return t_done();
 }
