@@ -41,6 +41,8 @@ ft__coord_note_parse(const char *text, uint64_t *epoch, int *kind,
 		*kind = FT__COORD_CALL;
 	else if (strcmp(word, "missed") == 0 && v == 1)
 		*kind = FT__COORD_MISSED;
+	else if (strcmp(word, "from") == 0 && v == 1)
+		*kind = FT__COORD_FROM;
 	else
 		return -1;
 	*epoch = e;

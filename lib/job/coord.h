@@ -64,6 +64,9 @@ enum ft__coord_note {
 				 * at its Cth ft_checkpoint() call */
 	FT__COORD_MISSED,	/* "epoch=E missed=1": it was past the call
 				 * DUE named */
+	FT__COORD_FROM,		/* "epoch=E from=1" (--ft vlog, issue 15):
+				 * a restarted process goes on from its
+				 * image of E */
 };
 
 /* Parse a FT_NOTE_CKPT text: 0 with *kind and *value, or -1. */

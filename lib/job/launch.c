@@ -167,6 +167,7 @@ struct launcher {
 
 static void	process_rejoined(struct launcher *, uint32_t);
 static int	coord_note(struct launcher *, struct lconn *, const char *);
+static int	vlog_ckpt_note(struct launcher *, struct lconn *, const char *);
 static void	coord_finalized(struct launcher *);
 static void	coord_reaped(struct launcher *);
 static void	coord_pin(struct launcher *, uint64_t);
@@ -1034,6 +1035,8 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 		    (double)(ft_now_ns() - r->died_ns) / 1e6 : 0.0);
 		return 0;
 	}
+	if (n.kind == FT_NOTE_CKPT && l->vlog)
+		return vlog_ckpt_note(l, lc, n.text);
 	if (n.kind == FT_NOTE_CKPT)
 		return coord_note(l, lc, n.text);
 	if (n.kind == FT_NOTE_WARNING) {
@@ -1047,6 +1050,38 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 	event(l, "\"event\":\"diverge\",\"rank\":%u,\"replica\":%u,"
 	    "\"what\":\"%s\"", l->ranks[lc->rank].rank,
 	    l->ranks[lc->rank].replica, text);
+	return 0;
+}
+
+/*
+ * --ft vlog with images (issue 15): a rank at the cut of an image (its
+ * output flushed: where it stands is where a restart from that image
+ * prints from), or a restarted process going on from one.
+ */
+static int
+vlog_ckpt_note(struct launcher *l, struct lconn *lc, const char *text)
+{
+	struct lrank *r = &l->ranks[lc->rank];
+	uint64_t epoch, v, out, err;
+	int kind;
+
+	if (r->spec != NULL || ft__coord_note_parse(text, &epoch, &kind,
+	    &v) != 0)
+		return -1;
+	if (kind == FT__COORD_CUT) {
+		read_output(l, (uint32_t)lc->rank, &r->out);
+		read_output(l, (uint32_t)lc->rank, &r->err);
+		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
+		    r->out.len, r->err.off + r->err.len) != 0)
+			ft_die(FT_EXIT_TEMP, "out of memory");
+	} else if (kind == FT__COORD_FROM &&
+	    ft__coord_cut_get(&r->ck_cuts, epoch, &out, &err) == 0) {
+		r->out.off = out;
+		r->err.off = err;
+		event(l, "\"event\":\"restart_image\",\"rank\":%u,"
+		    "\"incarnation\":%u,\"epoch\":%llu", r->rank,
+		    r->incarnation, (unsigned long long)epoch);
+	}
 	return 0;
 }
 
