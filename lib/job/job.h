@@ -252,6 +252,10 @@ struct ft_launch {
 	/* --ft ftmpi (ftmpi): the job's communicator mode
 	 * (FT_FTMPI_SHRINK ...); 0 for other protocols. */
 	int		  ftmpi_comm;
+	/* --ft vlog, --ckpt-policy rr|adaptive with --ckpt-interval
+	 * (issue 15): ftrun gives each rank its turn (vsched.h);
+	 * FT__VSCHED_ALL (0): the ranks' own timers. */
+	int		  ckpt_policy;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

@@ -21,6 +21,7 @@
 
 #include "job.h"
 #include "coord.h"
+#include "vsched.h"
 #include "child.h"
 #include "logger.h"
 #include "remote.h"
@@ -78,6 +79,7 @@ struct lrank {
 	/* --ft coord: where its output stood at its cuts since the
 	 * complete epoch, and which images are durable (coord.c). */
 	struct ft__coord_cuts ck_cuts;
+	uint64_t	 ck_recv;	/* --ft vlog: its last "recv=" */
 	int		 ck_lease;	/* its lease's fd + 1, 0: none */
 };
 
@@ -160,6 +162,7 @@ struct launcher {
 	uint64_t		 restarts;
 	/* --ft coord: every rank rolls back on a failure. */
 	struct ft__coord	 coord;
+	struct ft__vsched	 vs;	/* --ft vlog --ckpt-policy rr|adaptive */
 	/* --ckpt-server auto: the checkpoint server we run, its key. */
 	struct ft__logger	 ckserver;	/* pid -1: none */
 	char			 ckkey[320];
@@ -168,6 +171,7 @@ struct launcher {
 static void	process_rejoined(struct launcher *, uint32_t);
 static int	coord_note(struct launcher *, struct lconn *, const char *);
 static int	vlog_ckpt_note(struct launcher *, struct lconn *, const char *);
+static void	vlog_sched_tick(struct launcher *, uint64_t);
 static void	coord_finalized(struct launcher *);
 static void	coord_reaped(struct launcher *);
 static void	coord_pin(struct launcher *, uint64_t);
@@ -1074,7 +1078,11 @@ vlog_ckpt_note(struct launcher *l, struct lconn *lc, const char *text)
 		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
 		    r->out.len, r->err.off + r->err.len) != 0)
 			ft_die(FT_EXIT_TEMP, "out of memory");
-	} else if (kind == FT__COORD_FROM &&
+	} else if (kind == FT__COORD_RECV)
+		r->ck_recv = v;
+	else if (kind == FT__COORD_SENT)
+		ft__vsched_traffic(&l->vs, r->rank, r->ck_recv, v);
+	else if (kind == FT__COORD_FROM &&
 	    ft__coord_cut_get(&r->ck_cuts, epoch, &out, &err) == 0) {
 		r->out.off = out;
 		r->err.off = err;
@@ -1083,6 +1091,33 @@ vlog_ckpt_note(struct launcher *l, struct lconn *lc, const char *text)
 		    r->incarnation, (unsigned long long)epoch);
 	}
 	return 0;
+}
+
+/*
+ * --ft vlog, --ckpt-policy rr|adaptive: a rank's turn (vsched.h): DUE
+ * to it alone; it saves at its next ft_checkpoint() call.  A rank that
+ * is dead or done loses its turn.
+ */
+static void
+vlog_sched_tick(struct launcher *l, uint64_t now)
+{
+	struct ft_msg_due d = { 0, FT_DUE_ASK };
+	struct ft_wbuf wb;
+	struct lrank *r;
+	uint32_t k;
+
+	if (!l->table_sent || l->aborting || !ft__vsched_tick(&l->vs, now, &k))
+		return;
+	r = &l->ranks[k];
+	if (r->dead || r->finalized || r->state != R_RUNNING ||
+	    r->conn == NULL)
+		return;
+	d.epoch = l->vs.turns;
+	ft_wbuf_init(&wb);
+	if (ft_msg_due_encode(&wb, FT_WIRE_LAUNCHER, &d) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode DUE");
+	send_frame(r->conn, &wb);
+	ft_wbuf_release(&wb);
 }
 
 /* Handle one frame from a rank.  Returns -1 to drop the connection. */
@@ -2773,6 +2808,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		now = ft_now_ns();
 		inject_due(l, now);
 		coord_tick(l, now);
+		vlog_sched_tick(l, now);
 		if (l->deadline != 0 && now >= l->deadline && !l->aborting && l->running > 0)
 			on_timeout(l);
 		if (l->aborting && l->kill_at != 0 && now >= l->kill_at) {
@@ -2856,6 +2892,9 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		if (ft__coord_sched_next(&l->coord) != 0 && (wake == 0 ||
 		    ft__coord_sched_next(&l->coord) < wake))
 			wake = ft__coord_sched_next(&l->coord);
+		if (ft__vsched_next(&l->vs) != 0 && (wake == 0 ||
+		    ft__vsched_next(&l->vs) < wake))
+			wake = ft__vsched_next(&l->vs);
 		if (next_hang_check(l) != 0 &&
 		    (wake == 0 || next_hang_check(l) < wake))
 			wake = next_hang_check(l);
@@ -3054,6 +3093,9 @@ ft_launch_run(const struct ft_launch *cf)
 	if (l.coord.interval_ns > 0 && ft__coord_sched_init(&l.coord,
 	    cf->nranks) != 0)
 		ft_die(FT_EXIT_TEMP, "out of memory");
+	if (ft__vsched_init(&l.vs, cf->nranks, l.vlog ? cf->ckpt_policy : 0,
+	    cf->ckpt_interval_ns) != 0)
+		ft_die(FT_EXIT_TEMP, "out of memory");
 	l.logger.pid = -1;
 	l.ckserver.pid = -1;
 	l.n = cf->nranks * l.nrep;
@@ -3251,6 +3293,7 @@ ft_launch_run(const struct ft_launch *cf)
 			close(l.ranks[i].ck_lease - 1);
 	}
 	ft__coord_sched_free(&l.coord);
+	ft__vsched_free(&l.vs);
 	free(l.ranks);
 	free(l.printed);
 	free(l.inj_next);

@@ -616,6 +616,7 @@ vlog_setup(void)
 	S.size = ft__mpi.env.size;
 	S.enabled = 1;
 	S.every = env_u64(ENV_EVERY, 0, 10);
+	S.sched = (s = getenv(ENV_SCHED)) != NULL && strcmp(s, "ftrun") == 0;
 	S.epoch = S.vlog_from;
 	S.restarted = S.vlog_from > 0;
 	S.vlog_durable = S.vlog_from;
@@ -1334,6 +1335,14 @@ static int
 vlog_due(void)
 {
 	S.calls++;
+	/* --ckpt-policy rr|adaptive: ftrun's turn for this rank (DUE). */
+	if (S.sched) {
+		ft__mpi_poll();
+		if (!S.asked)
+			return 0;
+		S.asked = 0;
+		return 1;
+	}
 	if (S.every > 0)
 		return S.calls % S.every == 0;
 	return S.interval_ns > 0 && ft_now_ns() - S.last_ns >= S.interval_ns;
@@ -1396,6 +1405,16 @@ vlog_checkpoint(uint64_t t0)
 	ft_wbuf_release(&wb);
 	if (rc == 0)
 		vlog_poll();
+	/* Its traffic, for --ckpt-policy adaptive. */
+	x.op = FT_EXT_VLOG_STATS;
+	if (rc == 0 && ft_pt_ext(ft__mpi.pt, &x) == 0) {
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " recv=%" PRIu64,
+		    e, x.vlog_recv);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " sent=%" PRIu64,
+		    e, x.vlog_sent);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+	}
 	return rc == 0 ? 1 : -1;
 }
 

@@ -379,8 +379,10 @@ struct ft_ext {
 	uint32_t	 ndead;
 	/* Coordinated checkpoint (coord), appended: FT_EXT_CKPT_*. */
 	uint64_t	 epoch;
-	/* vlog images (issue 15), appended: FT_EXT_VLOG_STATS. */
+	/* vlog images (issue 15), appended: FT_EXT_VLOG_STATS (and the
+	 * payload bytes sent to and received from other ranks). */
 	uint64_t	 vlog_bytes, vlog_peak, vlog_dropped;
+	uint64_t	 vlog_sent, vlog_recv;
 };
 
 struct ft_proto_ops {

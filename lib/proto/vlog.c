@@ -238,6 +238,7 @@ struct vlog {
 	struct chunk		*spare;		/* emptied chunks */
 	struct extents		 memx, spillx;	/* free extents */
 	uint64_t		 bytes, peak, dropped;	/* the log's */
+	uint64_t		 sent, recvd;	/* payload bytes, others */
 };
 
 #define CORE(s)		((s)->p->core)
@@ -1193,6 +1194,7 @@ vlog_send(struct ft_proto *p, struct ft_msg *m)
 	fruitless_out(s);
 	if (log_add(s, m) == NULL)
 		return -1;
+	s->sent += m->len;
 	s->own_dst = m->dst;
 	s->own_seq = seq;
 	rc = send_owned(s, m, vp);
@@ -1384,8 +1386,10 @@ vlog_deliver(struct ft_proto *p, const struct ft_msg *m)
 	s->clock++;
 	if (m->src == s->rank)
 		s->self_del++;
-	else
+	else {
 		delivered(vp, m->seq);
+		s->recvd += m->len;
+	}
 	for (i = 0; i < vp->nrts; i++)
 		if (vp->rts[i] == m->seq) {
 			vp->rts[i] = vp->rts[--vp->nrts];
@@ -2164,6 +2168,8 @@ vlog_ext(struct ft_proto *p, struct ft_ext *x)
 		x->vlog_bytes = s->bytes;
 		x->vlog_peak = s->peak;
 		x->vlog_dropped = s->dropped;
+		x->vlog_sent = s->sent;
+		x->vlog_recv = s->recvd;
 		return 0;
 	default:
 		errno = ENOTSUP;
