@@ -62,17 +62,25 @@ ft__vsched_traffic(struct ft__vsched *v, uint32_t rank, uint64_t recv,
 	v->sent[rank] = sent;
 }
 
-/* Does rank a go before rank b?  recv/sent compared without division. */
+/*
+ * Does rank a go before rank b?  recv/sent compared without division:
+ * a rank that received and sent nothing counts as 0, one that only
+ * received as above every other (by what it received).
+ */
 static int
 before(const uint64_t *recv, const uint64_t *sent, uint32_t a, uint32_t b)
 {
-	unsigned __int128 x = (unsigned __int128)recv[a] * sent[b];
-	unsigned __int128 y = (unsigned __int128)recv[b] * sent[a];
+	unsigned __int128 x, y;
+	int ia = sent[a] == 0 && recv[a] > 0, ib = sent[b] == 0 && recv[b] > 0;
 
-	/* A rank that sent nothing and received is first of all. */
-	if (sent[a] == 0 && sent[b] == 0) {
+	if (ia != ib)
+		return ia;
+	if (ia) {
 		x = recv[a];
 		y = recv[b];
+	} else {
+		x = (unsigned __int128)recv[a] * (sent[b] > 0 ? sent[b] : 1);
+		y = (unsigned __int128)recv[b] * (sent[a] > 0 ? sent[a] : 1);
 	}
 	return x != y ? x > y : a < b;
 }
