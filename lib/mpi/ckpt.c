@@ -147,6 +147,7 @@ static struct {
 	 * last epoch the protocol heard durable. */
 	int		 vlog;
 	uint64_t	 vlog_from, every, vlog_durable;
+	struct ft_wbuf	 vbuf;		/* the last state's room, reused */
 } S = { .lease = -1 };
 
 static void	rank_path(char *, size_t, uint64_t);
@@ -617,9 +618,16 @@ vlog_setup(void)
 	S.enabled = 1;
 	S.every = env_u64(ENV_EVERY, 0, 10);
 	S.sched = (s = getenv(ENV_SCHED)) != NULL && strcmp(s, "ftrun") == 0;
-	S.epoch = S.vlog_from;
+	S.epoch = S.cut = S.vlog_from;
 	S.restarted = S.vlog_from > 0;
 	S.vlog_durable = S.vlog_from;
+	/* Its images are written in the background, as coord's: the
+	 * sender log they carry makes them large. */
+	pthread_mutex_init(&S.w.mu, NULL);
+	pthread_cond_init(&S.w.cv, NULL);
+	ft_wbuf_init(&S.w.ps);
+	if (pthread_create(&S.w.th, NULL, writer_main, NULL) == 0)
+		S.w.started = 1;
 	/* A test's fault happens in the first process only, of one rank
 	 * (WHERE:EPOCH:RANK) or of every rank. */
 	if ((s = getenv(ENV_TEST_DIE)) != NULL && ((inc = getenv(
@@ -947,6 +955,21 @@ copies_free(void **copy, size_t n)
 }
 
 /*
+ * The writer is done with a protocol state: --ft vlog keeps the buffer
+ * for the next (its state carries the sender log: large, and memory
+ * written again costs a tenth of fresh memory).
+ */
+static void
+ps_done(struct ft_wbuf *ps)
+{
+	if (S.vlog && S.vbuf.p == NULL) {
+		S.vbuf = *ps;
+		ft_wbuf_reset(&S.vbuf);
+	} else
+		ft_wbuf_release(ps);
+}
+
+/*
  * Take the writer's outcome, if it has one; wait: first wait until it
  * holds no image (waiting is the gate of the hold:E test point).
  */
@@ -992,7 +1015,7 @@ writer_finish(int wait)
 	else
 		image_done(h, t0);
 	copies_free(copy, n);
-	ft_wbuf_release(&ps);
+	ps_done(&ps);
 	free(h);
 }
 
@@ -1316,8 +1339,10 @@ static void
 vlog_poll(void)
 {
 	struct ft_ext x = { .op = FT_EXT_VLOG_DURABLE };
-	uint64_t d = S.epoch;
+	uint64_t d;
 
+	writer_finish(0);
+	d = S.epoch;
 	if (S.push.started) {
 		pthread_mutex_lock(&S.push.mu);
 		d = S.st.durable_epoch;
@@ -1370,8 +1395,9 @@ vlog_checkpoint(uint64_t t0)
 	struct ft_ext x = { .op = FT_EXT_VLOG_PREPARE };
 	const void **src;
 	struct ft_wbuf wb;
+	void **copy;
 	char text[64];
-	uint64_t e = S.epoch + 1;
+	uint64_t e = S.cut + 1;
 	int rc;
 
 	vlog_poll();
@@ -1394,11 +1420,21 @@ vlog_checkpoint(uint64_t t0)
 	fflush(stderr);
 	snprintf(text, sizeof(text), "epoch=%" PRIu64 " cut=1", e);
 	ft__mpi_note(FT_NOTE_CKPT, text);
-	ft_wbuf_init(&wb);
+	/* The last image is written first: its buffer is used again. */
+	writer_finish(1);
+	wb = S.vbuf;
+	ft_wbuf_init(&S.vbuf);
 	rc = -1;
+	S.cut = e;
 	if (ft_pt_save(ft__mpi.pt, &wb) != 0)
 		ft_error("epoch %" PRIu64 ": the protocol's state", e);
-	else if ((src = regions_now()) != NULL) {
+	else if (S.w.started) {
+		/* The writer takes a copy of the regions and the state. */
+		if ((copy = regions_copy()) != NULL &&
+		    (rc = writer_give(e, copy, S.nreg, &wb, t0)) != 0)
+			copies_free(copy, S.nreg);
+		held(ft_now_ns() - t0, 0);
+	} else if ((src = regions_now()) != NULL) {
 		rc = write_image(e, src, &wb, t0);
 		free(src);
 	}
@@ -1568,6 +1604,7 @@ ft__ckpt_finalize(void)
 		PMPI_Comm_free(&S.comm);
 		S.have_comm = 0;
 	}
+	ft_wbuf_release(&S.vbuf);
 }
 
 void

@@ -1897,13 +1897,17 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 	struct vlog *s = vlog_of(p);
 	struct imgpos *ni;
 	struct lent *e;
-	uint8_t *tmp = NULL;
-	uint64_t k, *dl;
+	uint64_t k, *dl, total = 64;
 	uint32_t q;
 	size_t i;
 
 	if ((dl = calloc(s->size, sizeof(*dl))) == NULL)
 		return -1;
+	/* Its size first: one room, no copies as it grows. */
+	for (q = 0; q < s->size; q++)
+		total += 28 + 8 * s->peers[q].ndskip + 40 * (s->peers[q].nlog -
+		    s->peers[q].lbase);
+	(void)ft_wbuf_reserve(wb, total + s->bytes);
 	ft_put32(wb, VLG_MAGIC);
 	ft_put32(wb, s->rank);
 	ft_put32(wb, s->size);
@@ -1934,15 +1938,13 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 			ft_put64(wb, e->clock);
 			ft_put64(wb, e->len);
 			if (e->len > 0 && e->data == NULL) {
-				if ((tmp = malloc(e->len)) == NULL ||
-				    spill_read(s, e, tmp) != 0) {
-					free(tmp);
+				/* Read from its file straight in. */
+				if (ft_wbuf_reserve(wb, e->len) != 0 ||
+				    spill_read(s, e, wb->p + wb->len) != 0) {
 					free(dl);
 					return -1;
 				}
-				ft_putbytes(wb, tmp, e->len);
-				free(tmp);
-				tmp = NULL;
+				wb->len += e->len;
 			} else if (e->len > 0)
 				ft_putbytes(wb, e->data, e->len);
 		}
