@@ -10,7 +10,8 @@
 #      --ckpt-dir with an image every N iterations of each rank
 #      (FT_CKPT_EVERY; the log memory is reused after the GC), Open
 #      MPI (mpirun.openmpi) when installed; with each vlog run, rank 0's
-#      peak sender-log bytes and the largest process's RSS;
+#      peak sender-log bytes and the largest process's RSS (which does
+#      not count the log's memory file: large messages are kept there);
 #  (b) an 8-rank Jacobi (examples/jacobi.c, which protects its grid):
 #      --ft none; --ft vlog fault-free without and with images
 #      (--ckpt-interval I, each rank on its own timer); --ft vlog with a
@@ -92,7 +93,7 @@ for r in $(seq "$runs"); do
 		vlog) cmd=("$bin/ftrun" -n 2 --ft vlog "$out/bw" "$size") ;;
 		img) cmd=(env FT_CKPT_EVERY="$every" "$bin/ftrun" -n 2 --ft vlog
 		    --ckpt-dir "$out/ck" "$out/bw" "$size") ;;
-		ompi) cmd=(mpirun.openmpi --oversubscribe -n 2 "$out/bw.ompi"
+		ompi) cmd=(mpirun.openmpi --allow-run-as-root --oversubscribe -n 2 "$out/bw.ompi"
 		    "$size") ;;
 		esac
 		if ! FT_VLOG_STATS=1 timeout 600 /usr/bin/time -f 'rss %M' \

@@ -1680,6 +1680,12 @@ ft__ckpt_vlog_restore(uint32_t incarnation)
 			    "vlog state is damaged or not this rank's", path);
 			if (ft_pt_restore(ft__mpi.pt, &rb) == 0)
 				ok = 1;
+			else if (errno != EPROTO) {
+				/* Half taken: no other image may follow. */
+				ft_errorx("rank %u: image '%s': %s: cannot go "
+				    "on", S.rank, path, strerror(errno));
+				_exit(FT_EXIT_TEMP);
+			}
 		}
 next:
 		if (!ok)

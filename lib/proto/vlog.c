@@ -1992,7 +1992,8 @@ vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl)
 		s->any_site = ft_get64(rb);
 		s->dfrom = ft_get64(rb);
 		s->self_sent = s->self_del = ft_get64(rb);
-		CORE(s)->set_seq(CORE_ARG(s), s->rank, s->self_sent);
+		if (CORE(s)->set_seq != NULL)
+			CORE(s)->set_seq(CORE_ARG(s), s->rank, s->self_sent);
 	} else if (ft_rbuf_left(rb) < 8 + 8 + 4 + 8 + 8 + 8)
 		goto bad;
 	else
@@ -2042,7 +2043,8 @@ vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl)
 				lent_at(vp, k)->need = 0;
 			}
 		}
-		if (apply && q != s->rank)
+		/* (An engine that numbers nothing itself has no set_seq.) */
+		if (apply && q != s->rank && CORE(s)->set_seq != NULL)
 			CORE(s)->set_seq(CORE_ARG(s), q, n);
 	}
 	if (rb->err == 0 && ft_rbuf_left(rb) == 0)
