@@ -43,9 +43,12 @@ dropped() {
 }
 
 @test "vlog images: a rank killed after its image restarts from it, then again from a later one" {
+	# The second process dies after 500 sends (about 125 calls): its
+	# image of call 50 is written by then, since the one of call 100
+	# waits for it (FT_CKPT_EVERY).
 	img_run -n 4 --log-dir "$BATS_TEST_TMPDIR/log" \
 	    --inject kill:rank=2,after-sends=400 \
-	    --inject kill:rank=2,after-sends=300 "$FT_PROGS/jacobi" 64 300
+	    --inject kill:rank=2,after-sends=500 "$FT_PROGS/jacobi" 64 300
 	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
 	cmp "$FT_PROGS/jacobi4.ref" "$out"
 	run grep -c "rank 2 (pid .*restarting it" "$err"
