@@ -1127,11 +1127,16 @@ test_fault_free(struct sim *S)
 	    "message once, in order");
 }
 
-/* A kill of each process before each step (every step-th one). */
-static void
-test_every_kill(struct sim *S, uint32_t nranks, int seeds, long every)
+/*
+ * A kill of each process before each step (every step-th one), for
+ * seeds seeds: 1 if all held; *runs counts the runs, *from the restarts
+ * from an image, *dropped what the GC dropped in the runs without kills.
+ */
+static int
+every_kill(struct sim *S, uint32_t nranks, int seeds, long every, long *runs,
+    long *from, uint64_t *dropped)
 {
-	long steps, s, runs = 0;
+	long steps, s;
 	uint64_t at;
 	uint32_t x;
 	int seed, ok = 1;
@@ -1140,21 +1145,32 @@ test_every_kill(struct sim *S, uint32_t nranks, int seeds, long every)
 		if (!run_check(S, &ft__proto_vlog, nranks, (uint64_t)seed,
 		    NULL, NULL, 0, &steps)) {
 			t_diag("seed %d without kills: %s", seed, S->err);
-			ok = 0;
-			break;
+			return 0;
 		}
+		*dropped += S->dropped;
 		for (x = 0; x < nranks && ok; x++)
 			for (s = 0; s <= steps && ok; s += every) {
 				at = (uint64_t)s;
 				ok = run_check(S, &ft__proto_vlog, nranks,
 				    (uint64_t)seed, &x, &at, 1, NULL);
-				runs++;
+				(*runs)++;
+				*from += S->from_image;
 				if (!ok)
 					t_diag("seed %d, process %u killed "
 					    "before step %ld: %s", seed, x, s,
 					    S->err);
 			}
 	}
+	return ok;
+}
+
+static void
+test_every_kill(struct sim *S, uint32_t nranks, int seeds, long every)
+{
+	long runs = 0, from = 0;
+	uint64_t dropped = 0;
+	int ok = every_kill(S, nranks, seeds, every, &runs, &from, &dropped);
+
 	T_OK(ok, "sim: vlog, %u ranks: a kill of each process before every "
 	    "%ld-th step, restarted (%ld runs)", nranks, every, runs);
 }
@@ -1198,8 +1214,9 @@ test_kills(struct sim *S, uint32_t nranks, int nk, int same, int runs)
 				    kills[k], at[k]);
 		}
 	}
-	T_OK(ok, "sim: vlog, %u ranks: %d kills at random steps%s (%d runs)",
-	    nranks, nk, same ? ", of one process" : nk == (int)nranks ?
+	T_OK(ok, "sim: vlog%s, %u ranks: %d kills at random steps%s (%d "
+	    "runs)", S->images ? " images" : "", nranks, nk, same ?
+	    ", of one process" : nk == (int)nranks ?
 	    ", of every process in turn" : "", done);
 }
 
@@ -1510,75 +1527,19 @@ static void
 test_images(struct sim *S, uint32_t nranks, int seeds, long every,
     int fallback)
 {
-	long steps, s, runs = 0, from = 0;
-	uint64_t at, dropped = 0;
-	uint32_t x;
-	int seed, ok = 1;
+	long runs = 0, from = 0;
+	uint64_t dropped = 0;
+	int ok;
 
 	S->images = 1;
 	S->fallback = fallback;
-	for (seed = 1; seed <= seeds && ok; seed++) {
-		if (!run_check(S, &ft__proto_vlog, nranks, (uint64_t)seed,
-		    NULL, NULL, 0, &steps)) {
-			t_diag("seed %d without kills: %s", seed, S->err);
-			ok = 0;
-			break;
-		}
-		dropped += S->dropped;
-		for (x = 0; x < nranks && ok; x++)
-			for (s = 0; s <= steps && ok; s += every) {
-				at = (uint64_t)s;
-				ok = run_check(S, &ft__proto_vlog, nranks,
-				    (uint64_t)seed, &x, &at, 1, NULL);
-				runs++;
-				from += S->from_image;
-				if (!ok)
-					t_diag("seed %d, process %u killed "
-					    "before step %ld: %s", seed, x, s,
-					    S->err);
-			}
-	}
+	ok = every_kill(S, nranks, seeds, every, &runs, &from, &dropped);
 	T_OK(ok && from > 0 && dropped > 0, "sim: vlog images, %u ranks%s: a "
 	    "kill of each process before every %ld-th step (%ld runs, %ld "
 	    "restarts from an image, %" PRIu64 " payloads dropped by GC "
 	    "without kills)", nranks, fallback ? ", from the image before "
 	    "the newest" : "", every, runs, from, dropped);
 	S->images = S->fallback = 0;
-}
-
-/* Two kills at random steps, with images (of one process, or two). */
-static void
-test_images_kills(struct sim *S, uint32_t nranks, int same, int runs)
-{
-	uint64_t rng = 777 + (uint64_t)same, at[2];
-	uint32_t kills[2];
-	long steps;
-	int i, ok = 1, done = 0;
-
-	S->images = 1;
-	for (i = 0; i < runs && ok; i++) {
-		uint64_t seed = 1 + rnd(&rng) % 1000;
-
-		if (!run_check(S, &ft__proto_vlog, nranks, seed, NULL, NULL, 0,
-		    &steps) || steps <= 0) {
-			ok = 0;
-			break;
-		}
-		kills[0] = (uint32_t)(rnd(&rng) % nranks);
-		kills[1] = same ? kills[0] : (uint32_t)(rnd(&rng) % nranks);
-		at[0] = rnd(&rng) % (uint64_t)(steps / 2 + 1);
-		at[1] = at[0] + rnd(&rng) % (uint64_t)(steps / 2 + 1);
-		ok = run_check(S, &ft__proto_vlog, nranks, seed, kills, at, 2,
-		    NULL);
-		done++;
-		if (!ok)
-			t_diag("seed %" PRIu64 ": kills of %u before %" PRIu64
-			    ", %u before %" PRIu64 ": %s", seed, kills[0],
-			    at[0], kills[1], at[1], S->err);
-	}
-	T_OK(ok, "sim: vlog images, %u ranks: 2 kills at random steps%s "
-	    "(%d runs)", nranks, same ? ", of one process" : "", done);
-	S->images = 0;
 }
 
 int
@@ -1602,8 +1563,10 @@ main(void)
 	test_rules(&S, 3, 20);
 	test_images(&S, 3, 1, 5, 0);
 	test_images(&S, 3, 1, 11, 1);
-	test_images_kills(&S, 3, 0, 10);
-	test_images_kills(&S, 4, 1, 10);
+	S.images = 1;
+	test_kills(&S, 3, 2, 0, 10);
+	test_kills(&S, 4, 2, 1, 10);
+	S.images = 0;
 	stop_logger();
 	return t_done();
 }
