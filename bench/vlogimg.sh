@@ -14,8 +14,8 @@
 #      not count the log's memory file: large messages are kept there);
 #  (b) an 8-rank Jacobi (examples/jacobi.c, which protects its grid):
 #      --ft none; --ft vlog fault-free without and with images
-#      (--ckpt-interval I, each rank on its own timer); --ft vlog with a
-#      rank killed every K seconds (--inject kill:random,every=Ks,seed=7)
+#      (--ckpt-interval I, each rank on its own timer); --ft vlog with
+#      rank 3 killed every K seconds (--inject kill:rank=3,every=Ks)
 #      without images (a restart replays from the start) and with them;
 #      run time, and for each kill the time from its reaping to the new
 #      process being back where it died (the "replayed" event), and the
@@ -26,7 +26,7 @@
 # are time-based: a benchmark measures, it asserts nothing.
 #
 # usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps]
-#     [-g grid] [-i interval] [-k kill_every_s]
+#     [-g grid] [-i interval] [-k kill_every_s] [-B]   (-B: no (a))
 # FTBIN is the directory holding ftcc and ftrun (default: bin/).
 # Exit status: 0, 1 if a run failed, 100 for a usage error, 111 if a build
 # failed.
@@ -40,8 +40,9 @@ steps=20000
 grid=512
 interval=1s
 kevery=10
-usage="usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps] [-g grid] [-i interval] [-k kill_every_s]"
-while getopts r:s:n:j:g:i:k: ch; do
+usage="usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps] [-g grid] [-i interval] [-k kill_every_s] [-B]"
+nobw=0
+while getopts r:s:n:j:g:i:k:B ch; do
 	case $ch in
 	r) runs=$OPTARG ;;
 	s) size=$OPTARG ;;
@@ -50,6 +51,7 @@ while getopts r:s:n:j:g:i:k: ch; do
 	g) grid=$OPTARG ;;
 	i) interval=$OPTARG ;;
 	k) kevery=$OPTARG ;;
+	B) nobw=1 ;;
 	*) echo "$usage" >&2; exit 100 ;;
 	esac
 done
@@ -83,10 +85,11 @@ logpeak() {
 # (a) bandwidth
 configs=(none vlog img)
 [ "$ompi" = 1 ] && configs+=(ompi)
-for c in "${configs[@]}"; do : >"$out/bw.$c"; : >"$out/bwpeak.$c"; \
+[ "$nobw" = 1 ] && configs=()
+for c in ${configs[@]+"${configs[@]}"}; do : >"$out/bw.$c"; : >"$out/bwpeak.$c"; \
     : >"$out/bwrss.$c"; done
 for r in $(seq "$runs"); do
-	for c in "${configs[@]}"; do
+	for c in ${configs[@]+"${configs[@]}"}; do
 		rm -rf "$out/ck"
 		case $c in
 		none) cmd=("$bin/ftrun" -n 2 "$out/bw" "$size") ;;
@@ -113,7 +116,7 @@ printf '(a) streaming bandwidth, %s-byte messages, 2 ranks, %d runs;\n' \
     "$size" "$runs"
 printf '    img: an image of each rank every %s iterations\n' "$every"
 printf 'config\tmin_MBps\tmedian_MBps\tlog_peak_MiB(min,med)\tmax_rss_MiB(min,med)\n'
-for c in "${configs[@]}"; do
+for c in ${configs[@]+"${configs[@]}"}; do
 	printf '%s\t%s\t%s\t%s\n' "$c" "$(stats <"$out/bw.$c")" \
 	    "$(stats <"$out/bwpeak.$c" | tr '\t' ,)" \
 	    "$(stats <"$out/bwrss.$c" | tr '\t' ,)"
@@ -123,7 +126,7 @@ done
 jc=(none vlog img vkill ikill)
 for c in "${jc[@]}"; do : >"$out/j.$c"; : >"$out/jpeak.$c"; \
     : >"$out/jrss.$c"; : >"$out/back.$c"; done
-kill=(--inject "kill:random,every=${kevery}s,seed=7" --events "$out/ev")
+kill=(--inject "kill:rank=3,every=${kevery}s" --events "$out/ev")
 for r in $(seq "$runs"); do
 	for c in "${jc[@]}"; do
 		rm -rf "$out/ck" "$out/ev"

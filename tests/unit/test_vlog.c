@@ -1561,11 +1561,11 @@ main(void)
 	test_kills(&S, 3, 3, 1, 40);
 	test_kills(&S, 4, 4, 0, 40);
 	test_rules(&S, 3, 20);
-	test_images(&S, 3, 1, 5, 0);
-	test_images(&S, 3, 1, 11, 1);
+	test_images(&S, 3, 1, 7, 0);
+	test_images(&S, 3, 1, 13, 1);
 	S.images = 1;
-	test_kills(&S, 3, 2, 0, 10);
-	test_kills(&S, 4, 2, 1, 10);
+	test_kills(&S, 3, 2, 0, 6);
+	test_kills(&S, 4, 2, 1, 6);
 	S.images = 0;
 	stop_logger();
 	return t_done();
