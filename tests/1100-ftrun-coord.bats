@@ -232,11 +232,11 @@ rollback_epoch() {
 	[ "$(rollbacks)" -eq 3 ]
 }
 
-@test "coord: --ckpt-policy rr and adaptive are refused, saying why; all is accepted" {
+@test "coord: --ckpt-policy rr and adaptive are refused (they are vlog's), saying why; all is accepted" {
 	for p in rr adaptive; do
 		run -100 ftrun -n 2 --ft coord --ckpt-dir "$FC_DIR/c" \
 		    --ckpt-policy "$p" true
-		[[ $output == *"--ckpt-policy $p: checkpoints of one rank at a time are for message logging (--ft vlog), whose images are not built yet; use all"* ]]
+		[[ $output == *"--ckpt-policy $p: checkpoints of one rank at a time are for message logging (--ft vlog); use all"* ]]
 	done
 	run -100 ftrun -n 2 --ckpt-dir "$FC_DIR/c" --ckpt-policy bogus true
 	[[ $output == *"'bogus': all, rr or adaptive"* ]]

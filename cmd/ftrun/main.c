@@ -20,6 +20,7 @@
 #include "../../lib/job/job.h"
 #include "../../lib/peer/peer.h"
 #include "../../lib/job/plan.h"
+#include "../../lib/job/vsched.h"
 #include "../../lib/proto/proto.h"
 #include "../../lib/store/store.h"
 
@@ -443,21 +444,21 @@ restart_job(const struct ckpt *k, const char *dir)
 
 /*
  * --ckpt-policy: who checkpoints when one is due.  all: every rank at
- * the same call (coordinated; what --ft coord and --ft none need).  rr
- * and adaptive are MPICH-V2's per-rank policies for message logging
- * (round-robin; by each rank's received/sent ratio): they need vlog
- * images, which are not built yet (ftrun(1)).
+ * the same call under --ft coord and --ft none (coordinated); under
+ * --ft vlog every rank on its own timer.  rr and adaptive are
+ * MPICH-V2's per-rank policies for message logging (round-robin; by
+ * each rank's received/sent ratio): ftrun gives one rank at a time its
+ * turn (vsched.h), so they are for --ft vlog only (checked in main).
  */
-static void
+static int
 ckpt_policy(const char *p)
 {
-	if (strcmp(p, "all") == 0)
-		return;
-	if (strcmp(p, "rr") == 0 || strcmp(p, "adaptive") == 0)
-		ft_diex(FT_EXIT_USAGE, "--ckpt-policy %s: checkpoints of one "
-		    "rank at a time are for message logging (--ft vlog), "
-		    "whose images are not built yet; use all", p);
-	ft_diex(FT_EXIT_USAGE, "--ckpt-policy '%s': all, rr or adaptive", p);
+	int v;
+
+	if ((v = ft__vsched_policy(p)) < 0)
+		ft_diex(FT_EXIT_USAGE, "--ckpt-policy '%s': all, rr or "
+		    "adaptive", p);
+	return v;
 }
 
 /* --ckpt-server auto: what ftrun made for its server, removed at exit. */
@@ -532,6 +533,18 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 	if (k->autoi && strcmp(cf->proto, "coord") != 0)
 		ft_diex(FT_EXIT_USAGE, "--ckpt-interval auto needs --ft coord "
 		    "(ftrun's scheduler)");
+	/* --ft vlog, rr or adaptive: ftrun gives each rank its turn. */
+	if (cf->ckpt_policy != FT__VSCHED_ALL) {
+		if (strcmp(cf->proto, "vlog") != 0)
+			ft_diex(FT_EXIT_USAGE, "--ckpt-policy %s: checkpoints "
+			    "of one rank at a time are for message logging "
+			    "(--ft vlog); use all", k->policy);
+		if (k->interval_ns == 0)
+			ft_diex(FT_EXIT_USAGE, "--ckpt-policy %s needs "
+			    "--ckpt-interval", k->policy);
+		add_env(cf, "FT_CKPT_SCHED=ftrun");
+		cf->ckpt_interval_ns = k->interval_ns;
+	}
 	/* --ft coord: ftrun says when a checkpoint is due (DUE). */
 	if (strcmp(cf->proto, "coord") == 0 && k->interval_ns > 0) {
 		add_env(cf, "FT_CKPT_SCHED=ftrun");
@@ -802,7 +815,7 @@ main(int argc, char *argv[])
 			ck.server = optarg;
 			break;
 		case OPT_CKPT_POLICY:
-			ckpt_policy(optarg);
+			cf.ckpt_policy = ckpt_policy(optarg);
 			ck.policy = optarg;
 			break;
 		case OPT_RESTART:

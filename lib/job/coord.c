@@ -43,6 +43,12 @@ ft__coord_note_parse(const char *text, uint64_t *epoch, int *kind,
 		*kind = FT__COORD_MISSED;
 	else if (strcmp(word, "restored") == 0 && v >= 1)
 		*kind = FT__COORD_RESTORED;
+	else if (strcmp(word, "from") == 0 && v == 1)
+		*kind = FT__COORD_FROM;
+	else if (strcmp(word, "recv") == 0)
+		*kind = FT__COORD_RECV;
+	else if (strcmp(word, "sent") == 0)
+		*kind = FT__COORD_SENT;
 	else
 		return -1;
 	*epoch = e;

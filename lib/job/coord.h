@@ -88,6 +88,12 @@ enum ft__coord_note {
 	FT__COORD_RESTORED,	/* "epoch=E restored=U": after a rollback,
 				 * its image of E read back in U us (at
 				 * least 1), coordperf */
+	FT__COORD_FROM,		/* "epoch=E from=1" (--ft vlog, issue 15):
+				 * a restarted process goes on from its
+				 * image of E */
+	FT__COORD_RECV,		/* "epoch=E recv=B", "epoch=E sent=B" (--ft */
+	FT__COORD_SENT,		/* vlog): its traffic in bytes, for
+				 * --ckpt-policy adaptive */
 };
 
 /* Parse a FT_NOTE_CKPT text: 0 with *kind and *value, or -1. */

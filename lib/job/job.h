@@ -255,6 +255,10 @@ struct ft_launch {
 	/* --ft coord, --ckpt-interval auto (coordperf): ftrun's
 	 * scheduler sets its interval by Young's formula. */
 	int		  ckpt_interval_auto;
+	/* --ft vlog, --ckpt-policy rr|adaptive with --ckpt-interval
+	 * (issue 15): ftrun gives each rank its turn (vsched.h);
+	 * FT__VSCHED_ALL (0): the ranks' own timers. */
+	int		  ckpt_policy;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

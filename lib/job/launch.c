@@ -21,6 +21,7 @@
 
 #include "job.h"
 #include "coord.h"
+#include "vsched.h"
 #include "child.h"
 #include "logger.h"
 #include "remote.h"
@@ -79,6 +80,7 @@ struct lrank {
 	/* --ft coord: where its output stood at its cuts since the
 	 * complete epoch, and which images are durable (coord.c). */
 	struct ft__coord_cuts ck_cuts;
+	uint64_t	 ck_recv;	/* --ft vlog: its last "recv=" */
 	int		 ck_lease;	/* its lease's fd + 1, 0: none */
 };
 
@@ -166,6 +168,7 @@ struct launcher {
 	/* --ft coord: a rank's error waiting for coord.err_at. */
 	struct ft_msg_abort	 coord_err;
 	uint32_t		 coord_err_rank;
+	struct ft__vsched	 vs;	/* --ft vlog --ckpt-policy rr|adaptive */
 	/* --ckpt-server auto: the checkpoint server we run, its key. */
 	struct ft__logger	 ckserver;	/* pid -1: none */
 	char			 ckkey[320];
@@ -173,6 +176,8 @@ struct launcher {
 
 static void	process_rejoined(struct launcher *, uint32_t);
 static int	coord_note(struct launcher *, struct lconn *, const char *);
+static int	vlog_ckpt_note(struct launcher *, struct lconn *, const char *);
+static void	vlog_sched_tick(struct launcher *, uint64_t);
 static void	coord_finalized(struct launcher *);
 static void	coord_reaped(struct launcher *);
 static void	coord_pin(struct launcher *, uint64_t);
@@ -1041,6 +1046,8 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 		    (double)(ft_now_ns() - r->died_ns) / 1e6 : 0.0);
 		return 0;
 	}
+	if (n.kind == FT_NOTE_CKPT && l->vlog)
+		return vlog_ckpt_note(l, lc, n.text);
 	if (n.kind == FT_NOTE_CKPT)
 		return coord_note(l, lc, n.text);
 	if (n.kind == FT_NOTE_WARNING) {
@@ -1086,6 +1093,69 @@ rank_aborted(struct launcher *l, struct lrank *r, const struct ft_msg_abort *ab)
 		l->abort_is_error = ab->reason[0] != '\0';
 	/* An abort never reads as success, whatever its code. */
 	abort_job(l, (ab->code & 0xff) != 0 ? ab->code & 0xff : 1);
+}
+
+/*
+ * --ft vlog with images (issue 15): a rank at the cut of an image (its
+ * output flushed: where it stands is where a restart from that image
+ * prints from), or a restarted process going on from one.
+ */
+static int
+vlog_ckpt_note(struct launcher *l, struct lconn *lc, const char *text)
+{
+	struct lrank *r = &l->ranks[lc->rank];
+	uint64_t epoch, v, out, err;
+	int kind;
+
+	if (r->spec != NULL || ft__coord_note_parse(text, &epoch, &kind,
+	    &v) != 0)
+		return -1;
+	if (kind == FT__COORD_CUT) {
+		read_output(l, (uint32_t)lc->rank, &r->out);
+		read_output(l, (uint32_t)lc->rank, &r->err);
+		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
+		    r->out.len, r->err.off + r->err.len) != 0)
+			ft_die(FT_EXIT_TEMP, "out of memory");
+	} else if (kind == FT__COORD_RECV)
+		r->ck_recv = v;
+	else if (kind == FT__COORD_SENT)
+		ft__vsched_traffic(&l->vs, r->rank, r->ck_recv, v);
+	else if (kind == FT__COORD_FROM &&
+	    ft__coord_cut_get(&r->ck_cuts, epoch, &out, &err) == 0) {
+		r->out.off = out;
+		r->err.off = err;
+		event(l, "\"event\":\"restart_image\",\"rank\":%u,"
+		    "\"incarnation\":%u,\"epoch\":%llu", r->rank,
+		    r->incarnation, (unsigned long long)epoch);
+	}
+	return 0;
+}
+
+/*
+ * --ft vlog, --ckpt-policy rr|adaptive: a rank's turn (vsched.h): DUE
+ * to it alone; it saves at its next ft_checkpoint() call.  A rank that
+ * is dead or done loses its turn.
+ */
+static void
+vlog_sched_tick(struct launcher *l, uint64_t now)
+{
+	struct ft_msg_due d = { 0, FT_DUE_ASK };
+	struct ft_wbuf wb;
+	struct lrank *r;
+	uint32_t k;
+
+	if (!l->table_sent || l->aborting || !ft__vsched_tick(&l->vs, now, &k))
+		return;
+	r = &l->ranks[k];
+	if (r->dead || r->finalized || r->state != R_RUNNING ||
+	    r->conn == NULL)
+		return;
+	d.epoch = l->vs.turns;
+	ft_wbuf_init(&wb);
+	if (ft_msg_due_encode(&wb, FT_WIRE_LAUNCHER, &d) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode DUE");
+	send_frame(r->conn, &wb);
+	ft_wbuf_release(&wb);
 }
 
 /* Handle one frame from a rank.  Returns -1 to drop the connection. */
@@ -2873,6 +2943,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		now = ft_now_ns();
 		inject_due(l, now);
 		coord_tick(l, now);
+		vlog_sched_tick(l, now);
 		if (l->deadline != 0 && now >= l->deadline && !l->aborting && l->running > 0)
 			on_timeout(l);
 		if (l->aborting && l->kill_at != 0 && now >= l->kill_at) {
@@ -2961,6 +3032,9 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		if (ft__coord_sched_next(&l->coord) != 0 && (wake == 0 ||
 		    ft__coord_sched_next(&l->coord) < wake))
 			wake = ft__coord_sched_next(&l->coord);
+		if (ft__vsched_next(&l->vs) != 0 && (wake == 0 ||
+		    ft__vsched_next(&l->vs) < wake))
+			wake = ft__vsched_next(&l->vs);
 		if (next_hang_check(l) != 0 &&
 		    (wake == 0 || next_hang_check(l) < wake))
 			wake = next_hang_check(l);
@@ -3188,6 +3262,9 @@ ft_launch_run(const struct ft_launch *cf)
 		ft_die(FT_EXIT_TEMP, "out of memory");
 	if (l.coord.interval_ns > 0 && cf->ckpt_interval_auto)
 		ft__coord_auto_init(&l.coord, ft_now_ns());
+	if (ft__vsched_init(&l.vs, cf->nranks, l.vlog ? cf->ckpt_policy : 0,
+	    cf->ckpt_interval_ns) != 0)
+		ft_die(FT_EXIT_TEMP, "out of memory");
 	l.logger.pid = -1;
 	l.ckserver.pid = -1;
 	l.n = cf->nranks * l.nrep;
@@ -3391,6 +3468,7 @@ ft_launch_run(const struct ft_launch *cf)
 			close(l.ranks[i].ck_lease - 1);
 	}
 	ft__coord_sched_free(&l.coord);
+	ft__vsched_free(&l.vs);
 	free(l.ranks);
 	free(l.printed);
 	free(l.inj_next);

@@ -53,6 +53,7 @@
 #define PSTATE_MAX	(UINT64_C(1) << 32)
 #define ENV_SCHED	"FT_CKPT_SCHED"	/* "ftrun": DUE frames decide */
 #define ENV_TEST_DIE	"FT_CKPT_TEST_DIE"	/* tests: WHERE:EPOCH */
+#define ENV_EVERY	"FT_CKPT_EVERY"	/* --ft vlog: every N calls */
 #define HOLD_NS		(10ull * 1000000000u)	/* ft__ckpt_hold */
 #define CHECKS		10		/* checks per interval */
 #define STRIDE_MAX	100000u
@@ -143,7 +144,34 @@ static struct {
 	 * (MPI_ERR_OTHER) at the cut of E, as a transport error. */
 	char		 die_at[16];
 	uint64_t	 die_epoch;
+	/* --ft vlog (issue 15): each rank saves alone; the epoch its
+	 * process was restored from at MPI_Init (0: none); a checkpoint
+	 * every `every` calls (FT_CKPT_EVERY) or every interval; the
+	 * last epoch the protocol heard durable. */
+	int		 vlog;
+	uint64_t	 vlog_from, every, vlog_durable;
+	struct ft_wbuf	 vbuf;		/* the last state's room, reused */
 } S = { .lease = -1 };
+
+static void	rank_path(char *, size_t, uint64_t);
+
+/* Tests: flip a byte in the middle of the file at path. */
+static void
+corrupt_byte(const char *path)
+{
+	struct stat sb;
+	uint8_t b;
+	int fd;
+
+	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		return;
+	if (fstat(fd, &sb) == 0 && sb.st_size > 0 &&
+	    pread(fd, &b, 1, sb.st_size / 2) == 1) {
+		b ^= 0x40;
+		(void)!pwrite(fd, &b, 1, sb.st_size / 2);
+	}
+	close(fd);
+}
 
 /* A test's fault at a point of the checkpoint of epoch: SIGKILL. */
 static void
@@ -166,6 +194,11 @@ test_die(const char *where, uint64_t epoch)
 	    (strcmp(where, "push") == 0 ? epoch < S.die_epoch :
 	    epoch != S.die_epoch))
 		return;
+	if (strcmp(where, "corrupt") == 0) {
+		/* One byte of its newest image flips, then it dies. */
+		rank_path(cmd, sizeof(cmd), epoch);
+		corrupt_byte(cmd);
+	}
 	if (strcmp(where, "lost") == 0) {
 		/* Its disk is lost with it: its local images go. */
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s/job-%016" PRIx64
@@ -343,6 +376,7 @@ restart_agree(uint64_t limit)
 
 static void *push_main(void *);
 static void *writer_main(void *);
+static void vlog_setup(void);
 
 /*
  * --ft coord: our image of epoch is missing or damaged here: get it
@@ -532,6 +566,11 @@ setup(void)
 	if (S.level < 1 || S.level > FT_CKPT_LEVEL_MAX)
 		S.level = FT_CKPT_LEVEL_DEFAULT;
 	S.size = 1;
+	S.vlog = strcmp(ft__mpi.env.proto, "vlog") == 0;
+	if (S.vlog) {
+		vlog_setup();
+		goto lease;
+	}
 	if (PMPI_Initialized(&flag) == MPI_SUCCESS && flag &&
 	    PMPI_Comm_dup(MPI_COMM_WORLD, &S.comm) == MPI_SUCCESS) {
 		S.have_comm = 1;
@@ -554,6 +593,7 @@ setup(void)
 	    NULL && sscanf(s, "%15[a-z]:%" SCNu64, S.die_at,
 	    &S.die_epoch) != 2)
 		S.die_epoch = 0;
+lease:
 	S.lease = ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch, -1, why,
 	    sizeof(why));
 	if (S.lease < 0)
@@ -584,6 +624,42 @@ setup(void)
 	}
 }
 
+/*
+ * --ft vlog: no communicator of our own, no agreement: a rank's images
+ * are its own (message logging needs no coordination), and a process
+ * restarted from an image must not communicate before it is restored.
+ */
+static void
+vlog_setup(void)
+{
+	const char *s, *inc;
+	unsigned int r;
+	int n;
+
+	S.rank = ft__mpi.env.rank;
+	S.size = ft__mpi.env.size;
+	S.enabled = 1;
+	S.every = env_u64(ENV_EVERY, 0, 10);
+	S.sched = (s = getenv(ENV_SCHED)) != NULL && strcmp(s, "ftrun") == 0;
+	S.epoch = S.cut = S.vlog_from;
+	S.restarted = S.vlog_from > 0;
+	S.vlog_durable = S.vlog_from;
+	/* Its images are written in the background, as coord's: the
+	 * sender log they carry makes them large. */
+	pthread_mutex_init(&S.w.mu, NULL);
+	pthread_cond_init(&S.w.cv, NULL);
+	ft_wbuf_init(&S.w.ps);
+	if (pthread_create(&S.w.th, NULL, writer_main, NULL) == 0)
+		S.w.started = 1;
+	/* A test's fault happens in the first process only, of one rank
+	 * (WHERE:EPOCH:RANK) or of every rank. */
+	if ((s = getenv(ENV_TEST_DIE)) != NULL && ((inc = getenv(
+	    FT_ENV_INCARNATION)) == NULL || strcmp(inc, "0") == 0) &&
+	    (n = sscanf(s, "%15[a-z]:%" SCNu64 ":%u", S.die_at, &S.die_epoch,
+	    &r)) >= 2 && n == 3 && r != S.rank)
+		S.die_epoch = 0;
+}
+
 static void
 ensure(void)
 {
@@ -603,6 +679,22 @@ ft_restarted(void)
 	return S.restarted;
 }
 
+/* --ft vlog: the state went to the protocol at MPI_Init: skip it. */
+static int
+vlog_skip_pstate(struct ft_ckpt_reader *r)
+{
+	uint8_t buf[65536];
+	uint64_t left = r->h->pstate, n;
+
+	while (left > 0) {
+		n = left < sizeof(buf) ? left : sizeof(buf);
+		if (ft_ckpt_read(r, buf, n) != 0)
+			return -1;
+		left -= n;
+	}
+	return 0;
+}
+
 /*
  * The protocol's state in the image (coord: the messages in flight at
  * the cut) goes back to the protocol, which delivers them again.
@@ -616,6 +708,8 @@ restore_pstate(struct ft_ckpt_reader *r, const char *path)
 
 	if (r->h->pstate == 0)
 		return 0;
+	if (S.vlog)
+		return vlog_skip_pstate(r);
 	if (r->h->pstate > PSTATE_MAX || (buf = malloc(r->h->pstate)) ==
 	    NULL) {
 		snprintf(r->why, sizeof(r->why), "image '%.200s': no room for "
@@ -844,6 +938,7 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	}
 	test_die("written", S.epoch);
 	test_die("lost", S.epoch);
+	test_die("corrupt", S.epoch);
 	if (S.coord) {
 		/* Without a server, the directory is the store. */
 		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=%d",
@@ -888,6 +983,21 @@ copies_free(void **copy, size_t n)
 		for (i = 0; i < n; i++)
 			free(copy[i]);
 	free(copy);
+}
+
+/*
+ * The writer is done with a protocol state: --ft vlog keeps the buffer
+ * for the next (its state carries the sender log: large, and memory
+ * written again costs a tenth of fresh memory).
+ */
+static void
+ps_done(struct ft_wbuf *ps)
+{
+	if (S.vlog && S.vbuf.p == NULL) {
+		S.vbuf = *ps;
+		ft_wbuf_reset(&S.vbuf);
+	} else
+		ft_wbuf_release(ps);
 }
 
 /*
@@ -936,7 +1046,7 @@ writer_finish(int wait)
 	else
 		image_done(h, t0);
 	copies_free(copy, n);
-	ft_wbuf_release(&ps);
+	ps_done(&ps);
 	free(h);
 }
 
@@ -1255,6 +1365,152 @@ coord_checkpoint(uint64_t t0, uint64_t epoch)
 	return 1;
 }
 
+/* --ft vlog: the protocol hears of images that became durable. */
+static void
+vlog_poll(void)
+{
+	struct ft_ext x = { .op = FT_EXT_VLOG_DURABLE };
+	uint64_t d;
+
+	writer_finish(0);
+	d = S.epoch;
+	if (S.push.started) {
+		pthread_mutex_lock(&S.push.mu);
+		d = S.st.durable_epoch;
+		pthread_mutex_unlock(&S.push.mu);
+	}
+	if (d <= S.vlog_durable)
+		return;
+	S.vlog_durable = d;
+	x.epoch = d;
+	(void)ft_pt_ext(ft__mpi.pt, &x);
+}
+
+/* --ft vlog: does the writer hold an image still? */
+static int
+vlog_writing(void)
+{
+	int has;
+
+	if (!S.w.started)
+		return 0;
+	pthread_mutex_lock(&S.w.mu);
+	has = S.w.has;
+	pthread_mutex_unlock(&S.w.mu);
+	return has;
+}
+
+/* --ft vlog: is a checkpoint due at this call?  Local: no agreement. */
+static int
+vlog_due(void)
+{
+	S.calls++;
+	/* --ckpt-policy rr|adaptive: ftrun's turn for this rank (DUE). */
+	if (S.sched) {
+		ft__mpi_poll();
+		if (!S.asked)
+			return 0;
+		S.asked = 0;
+		return 1;
+	}
+	if (S.every > 0)
+		return S.calls % S.every == 0;
+	return S.interval_ns > 0 && ft_now_ns() - S.last_ns >= S.interval_ns;
+}
+
+static int
+vlog_ready(void *arg)
+{
+	struct ft_ext *x = arg;
+
+	x->op = FT_EXT_VLOG_PREPARE;
+	return ft_pt_ext(ft__mpi.pt, x) != 0 || x->result || x->err;
+}
+
+/*
+ * --ft vlog: this rank saves alone (ft(7)): once its determinants are
+ * durable, its regions and the protocol's state (VLG1: clocks, channel
+ * positions, the sender log peers may still ask for) are written; once
+ * the image is durable, peers drop what the image before it received.
+ * While replaying, or with a message to itself under way, not now.
+ */
+static int
+vlog_checkpoint(uint64_t t0)
+{
+	struct ft_ext x = { .op = FT_EXT_VLOG_PREPARE };
+	const void **src;
+	struct ft_wbuf wb;
+	void **copy;
+	char text[64];
+	uint64_t e = S.cut + 1;
+	int rc;
+
+	vlog_poll();
+	if (!vlog_due())
+		return 0;
+	/*
+	 * The last image is still being written: not now (a rank's images
+	 * are its own: nothing waits for this one), at the next call.
+	 * Under FT_CKPT_EVERY (tests tied to progress) it waits instead,
+	 * so that epoch E is always the same call.
+	 */
+	if (S.every == 0 && vlog_writing()) {
+		if (S.sched)
+			S.asked = 1;
+		return 0;
+	}
+	writer_finish(1);
+	x.epoch = e;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {
+		ft_error("checkpoint of epoch %" PRIu64, e);
+		return -1;
+	}
+	if (x.err)
+		return 0;
+	if (!x.result)
+		ft__mpi_wait(vlog_ready, &x);
+	if (x.err || !x.result)
+		return 0;
+	/* Where its output stands: a restart from this image prints from
+	 * there (ftrun). */
+	fflush(stdout);
+	fflush(stderr);
+	snprintf(text, sizeof(text), "epoch=%" PRIu64 " cut=1", e);
+	ft__mpi_note(FT_NOTE_CKPT, text);
+	/* The last image is written (above): its buffer is used again. */
+	writer_finish(0);
+	wb = S.vbuf;
+	ft_wbuf_init(&S.vbuf);
+	rc = -1;
+	S.cut = e;
+	if (ft_pt_save(ft__mpi.pt, &wb) != 0)
+		ft_error("epoch %" PRIu64 ": the protocol's state", e);
+	else if (S.w.started) {
+		/* The writer takes a copy of the regions and the state. */
+		if ((copy = regions_copy()) != NULL &&
+		    (rc = writer_give(e, copy, S.nreg, &wb, t0)) != 0)
+			copies_free(copy, S.nreg);
+		held(ft_now_ns() - t0, 0);
+	} else if ((src = regions_now()) != NULL) {
+		rc = write_image(e, src, &wb, t0);
+		free(src);
+	}
+	ft_wbuf_release(&wb);
+	if (rc == 0)
+		vlog_poll();
+	/* Its traffic, for --ckpt-policy adaptive. */
+	x.op = FT_EXT_VLOG_STATS;
+	if (rc == 0 && ft_pt_ext(ft__mpi.pt, &x) == 0) {
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " recv=%" PRIu64,
+		    e, x.vlog_recv);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+		snprintf(text, sizeof(text), "epoch=%" PRIu64 " sent=%" PRIu64,
+		    e, x.vlog_sent);
+		ft__mpi_note(FT_NOTE_CKPT, text);
+	}
+	return rc == 0 ? 1 : -1;
+}
+
 FT_EXPORT int
 ft_checkpoint(void)
 {
@@ -1267,6 +1523,8 @@ ft_checkpoint(void)
 	ensure();
 	if (!S.enabled)
 		return 0;
+	if (S.vlog)
+		return vlog_checkpoint(t0);
 	if (S.coord)
 		coord_poll();
 	if (S.sched ? !sched_due(&epoch) : !due())
@@ -1368,6 +1626,16 @@ push_main(void *arg)
 void
 ft__ckpt_finalize(void)
 {
+	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
+
+	/* --ft vlog: what the sender log held (bench/, ft(7)). */
+	if (getenv("FT_VLOG_STATS") != NULL && ft__mpi.pt != NULL &&
+	    strcmp(ft__mpi.env.proto, "vlog") == 0 &&
+	    ft_pt_ext(ft__mpi.pt, &x) == 0)
+		fprintf(stderr, "vlog-stats rank %u: sender log peak %" PRIu64
+		    " bytes, %" PRIu64 " at the end, %" PRIu64 " messages "
+		    "dropped by GC\n", ft__mpi.env.rank, x.vlog_peak,
+		    x.vlog_bytes, x.vlog_dropped);
 	if (S.w.started) {
 		/* The image being written is written, and ftrun told. */
 		writer_finish(1);
@@ -1393,6 +1661,7 @@ ft__ckpt_finalize(void)
 		PMPI_Comm_free(&S.comm);
 		S.have_comm = 0;
 	}
+	ft_wbuf_release(&S.vbuf);
 }
 
 void
@@ -1411,4 +1680,93 @@ ft__ckpt_hold(int code, const char *why)
 			(void)nanosleep(&ts, NULL);
 	fflush(NULL);
 	_exit((code & 0xff) != 0 ? code & 0xff : 1);
+}
+
+/*
+ * --ft vlog: a restarted process takes the protocol's state from its
+ * newest image that verifies, else the one before (saying why), else
+ * it starts from its beginning.  Runs at MPI_Init, before the first
+ * progress pass; S is set up later (vlog_setup).
+ */
+void
+ft__ckpt_vlog_restore(uint32_t incarnation)
+{
+	struct ft_ckpt_reader r;
+	struct ft_rbuf rb;
+	char path[PATH_MAX], why[FT_LOG_WHY], text[64];
+	uint64_t *eps = NULL;
+	uint8_t *buf;
+	size_t n = 0, i;
+	uint32_t k;
+	int fd, ok;
+
+	if ((buf = (uint8_t *)getenv(ENV_DIR)) == NULL || *buf == '\0' ||
+	    strlen((char *)buf) >= sizeof(S.dir))
+		return;
+	snprintf(S.dir, sizeof(S.dir), "%s", (char *)buf);
+	S.job = env_u64(ENV_JOB, 0, 16);
+	S.rank = ft__mpi.env.rank;
+	if (local_epochs(&eps, &n) != 0)
+		ft_warn("checkpoint directory '%s'", S.dir);
+	for (i = n; i > 0 && S.vlog_from == 0; i--) {
+		rank_path(path, sizeof(path), eps[i - 1]);
+		ok = 0;
+		buf = NULL;
+		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
+		    sizeof(why)) != 0) {
+			ft_warnx("rank %u: %s; falling back to an older image",
+			    S.rank, why);
+			continue;
+		}
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			ft_warn("rank %u: image '%s'", S.rank, path);
+			continue;
+		}
+		if (ft_ckpt_open(&r, fd, path) == 0) {
+			snprintf(r.why, sizeof(r.why), "image '%.200s': not "
+			    "an image of --ft vlog", path);
+			if (strcmp(r.h->proto, "vlog") != 0 ||
+			    r.h->pstate == 0 || r.h->pstate > PSTATE_MAX)
+				goto next;
+			for (k = 0; k < r.h->nregions; k++)
+				if (ft_ckpt_read(&r, NULL,
+				    r.h->reg[k].size) != 0)
+					goto next;
+			if ((buf = malloc(r.h->pstate)) == NULL ||
+			    ft_ckpt_read(&r, buf, r.h->pstate) != 0 ||
+			    ft_ckpt_done(&r) != 0)
+				goto next;
+			ft_rbuf_init(&rb, buf, r.h->pstate);
+			snprintf(r.why, sizeof(r.why), "image '%.200s': its "
+			    "vlog state is damaged or not this rank's", path);
+			if (ft_pt_restore(ft__mpi.pt, &rb) == 0)
+				ok = 1;
+			else if (errno != EPROTO) {
+				/* Half taken: no other image may follow. */
+				ft_errorx("rank %u: image '%s': %s: cannot go "
+				    "on", S.rank, path, strerror(errno));
+				_exit(FT_EXIT_TEMP);
+			}
+		}
+next:
+		if (!ok)
+			ft_warnx("rank %u: %s; falling back to an older image",
+			    S.rank, r.why);
+		else
+			S.vlog_from = eps[i - 1];
+		ft_ckpt_close(&r);
+		close(fd);
+		free(buf);
+	}
+	free(eps);
+	if (S.vlog_from == 0) {
+		if (n > 0)
+			ft_warnx("rank %u: no usable image: restarting from its "
+			    "beginning", S.rank);
+		return;
+	}
+	ft_warnx("rank %u (incarnation %u) restarts from its image of "
+	    "epoch %" PRIu64, S.rank, incarnation, S.vlog_from);
+	snprintf(text, sizeof(text), "epoch=%" PRIu64 " from=1", S.vlog_from);
+	ft__mpi_note(FT_NOTE_CKPT, text);
 }

@@ -360,6 +360,9 @@ init_common(void)
 			ft_pt_set_notify(ft__mpi.pt, notify_launcher, NULL);
 			ft_diag_setsink(diag_to_launcher);
 		}
+		/* --ft vlog: from an image, before any progress pass. */
+		if (pc.log_addr != NULL && pc.incarnation > 0)
+			ft__ckpt_vlog_restore(pc.incarnation);
 	}
 	ft_mpi_comm_world.rank = (int)ft__mpi.env.rank;
 	ft_mpi_comm_world.size = (int)ft__mpi.env.size;

@@ -412,6 +412,12 @@ void	 ft__ckpt_hold(int code, const char *why);
 void	 ft__ckpt_complete(uint64_t epoch);
 /* --ft coord: ftrun's scheduler (DUE). */
 void	 ft__ckpt_due(uint64_t epoch, uint64_t call);
+/*
+ * --ft vlog (issue 15): a restarted process (incarnation > 0) takes
+ * the protocol's state from its newest good image, at MPI_Init before
+ * its first progress pass; ft_recover() then restores its regions.
+ */
+void	 ft__ckpt_vlog_restore(uint32_t incarnation);
 /* Tell the launcher something (enum ft_note_kind), best effort. */
 void	 ft__mpi_note(uint32_t kind, const char *text);
 

@@ -267,6 +267,13 @@ struct ft_core_ops {
 	 * but match and deliver.  0, or -1 with errno (EINVAL, ENOMEM).
 	 */
 	int	(*inject)(void *core, const struct ft_msg *m);
+	/*
+	 * vlog images (issue 15) append.  The next message this process
+	 * sends to process dst gets number seq on that channel (a process
+	 * restarted from an image goes on from where the image stood).
+	 * Only before the first send to dst; never calls a hook.
+	 */
+	void	(*set_seq)(void *core, uint32_t dst, uint64_t seq);
 };
 
 /*
@@ -344,6 +351,20 @@ enum ft_ext_op {
 	 * ctxv, seq, dead[ndead] and jmembers[njmembers] as sent (valid
 	 * until fini). */
 	FT_EXT_JOIN_TEST,
+	/*
+	 * vlog images (issue 15) append.  VLOG_PREPARE: a checkpoint is
+	 * due: record what is pending and push the determinants; result
+	 * 1 once the state may be saved (every determinant durable, no
+	 * replay under way, no message to ourselves in flight), 0 not
+	 * yet (call again after a progress pass), err 1 not now at all
+	 * (replaying: skip this checkpoint).  VLOG_DURABLE: the image of
+	 * epoch (saved last by save) is durable: peers are told what
+	 * they may drop (GC).  VLOG_STATS: the sender log's bytes now
+	 * and at its peak, and the payloads GC dropped (vlog_*).
+	 */
+	FT_EXT_VLOG_PREPARE,
+	FT_EXT_VLOG_DURABLE,
+	FT_EXT_VLOG_STATS,
 };
 
 struct ft_ext {
@@ -365,6 +386,10 @@ struct ft_ext {
 	 * world's processes, FT_JOIN_MEMBER_WORDS words each. */
 	const uint32_t	*jmembers;
 	uint32_t	 njmembers;
+	/* vlog images (issue 15), appended: FT_EXT_VLOG_STATS (and the
+	 * payload bytes sent to and received from other ranks). */
+	uint64_t	 vlog_bytes, vlog_peak, vlog_dropped;
+	uint64_t	 vlog_sent, vlog_recv;
 };
 
 struct ft_proto_ops {
@@ -625,5 +650,13 @@ int	 ft_nd_log_add(struct ft_nd_log *, const struct ft_decision *);
 /* The decision of that index, or NULL when unknown or no longer kept. */
 const struct ft_decision *ft_nd_log_get(const struct ft_nd_log *,
 	    uint64_t index);
+
+/*
+ * vlog images (issue 15): 0 when p[len] is a whole "VLG1" protocol
+ * state of rank among size ranks (ft-ckpt(5)), else -1 (EPROTO).
+ * For the fuzzer and the tests; the restore hook checks the same.
+ */
+int	ft__vlog_state_check(const uint8_t *, size_t, uint32_t rank,
+	    uint32_t size);
 
 #endif

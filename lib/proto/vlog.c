@@ -94,6 +94,23 @@ struct chunk {
 	struct chunk	*next;
 	uint8_t		*base;
 	size_t		 size, used;
+	size_t		 live;		/* bytes of entries not dropped */
+};
+
+/* A free extent of the memfd or the spill file (GC gives them back). */
+struct ext {
+	uint64_t	 off, len;
+};
+
+struct extents {
+	struct ext	*v;		/* by offset, never adjacent */
+	size_t		 n, cap;
+};
+
+/* Where an image left the receive positions (GC, lag one image). */
+struct imgpos {
+	uint64_t	 epoch;
+	uint64_t	*dlow;		/* size: by peer */
 };
 
 /* A message we sent to another rank, by its number on the channel. */
@@ -107,6 +124,7 @@ struct lent {
 	int		 file;		/* 1: the memfd; 2: the spill file */
 	uint64_t	 need;		/* new determinants durable first */
 	uint64_t	 clock;		/* ours when we sent it */
+	struct chunk	*ch;		/* data's chunk (file 0) */
 };
 
 /* A message that came ahead of its turn, held by its handle. */
@@ -120,8 +138,9 @@ struct early {
 /* A rank as a peer. */
 struct vpeer {
 	/* To it. */
-	struct lent	*log;		/* by seq */
-	size_t		 nlog, caplog;
+	struct lent	*log;		/* by seq - lbase */
+	size_t		 nlog, caplog;	/* nlog: the next seq (not a count) */
+	uint64_t	 lbase;		/* below: dropped (GC) */
 	uint64_t	 txnext;	/* next seq to transmit */
 	uint64_t	 sup;		/* it holds ours below: not sent */
 	int		 down;		/* dead, and not back yet */
@@ -139,6 +158,12 @@ struct vpeer {
 	size_t		 caprclk;
 	int		 restart_due;	/* its RESTART waits for REVIVE */
 	uint64_t	 restart_from;
+	/* Images (issue 15): every message below dlow is delivered, and
+	 * those in dskip above it; rskip, those an image restored had
+	 * delivered, dropped when they come again. */
+	uint64_t	 dlow;
+	uint64_t	*dskip, *rskip;
+	size_t		 ndskip, capdskip, nrskip, caprskip;
 };
 
 /* An ANY_SOURCE receive waiting for the log. */
@@ -204,6 +229,16 @@ struct vlog {
 	uint64_t		 oldest;	/* now_ns of the first unsent */
 	uint64_t		 flushed;	/* seqs given to ft_logc_flush */
 	int			 told;		/* FT_NOTE_REPLAYED is sent */
+	/* Images (issue 15). */
+	uint64_t		 self_sent, self_del;	/* to ourselves */
+	uint64_t		 dfrom;		/* determinants the image had */
+	uint64_t		 img_epoch;	/* of the image being saved */
+	struct imgpos		*img;		/* saved, oldest first */
+	size_t			 nimg, capimg;
+	struct chunk		*spare;		/* emptied chunks */
+	struct extents		 memx, spillx;	/* free extents */
+	uint64_t		 bytes, peak, dropped;	/* the log's */
+	uint64_t		 sent, recvd;	/* payload bytes, others */
 };
 
 #define CORE(s)		((s)->p->core)
@@ -446,14 +481,18 @@ on_acked(void *arg, uint32_t rank, uint64_t seq, uint64_t clock)
 		return;
 	s->opened = 1;
 	s->base = s->last = s->flushed = seq;
-	if (s->inc > 0 && s->replay == REPLAY_FETCH && seq > 0) {
-		s->fetch_id = ft_logc_fetch(s->lc, s->rank, 1, 0);
+	/* From an image: only the determinants after it. */
+	if (s->inc > 0 && s->replay == REPLAY_FETCH && seq > s->dfrom) {
+		s->fetch_id = ft_logc_fetch(s->lc, s->rank, s->dfrom + 1, 0);
 		if (s->fetch_id == 0)
 			s->opened = 0;	/* asked again at the reconnection */
 		return;
 	}
-	if (s->replay == REPLAY_FETCH)
+	if (s->replay == REPLAY_FETCH) {
 		s->replay = REPLAY_ON;	/* nothing to replay */
+		if (s->dfrom > 0)
+			replay_check(s);
+	}
 	feed(s);
 }
 
@@ -606,6 +645,8 @@ vlog_fini(struct ft_proto *p)
 		free(vp->crc);
 		free(vp->rclk);
 		free(vp->dig);
+		free(vp->dskip);
+		free(vp->rskip);
 		while ((e = vp->early) != NULL) {
 			vp->early = e->next;
 			CORE(s)->drop(CORE_ARG(s), e->handle);
@@ -613,6 +654,16 @@ vlog_fini(struct ft_proto *p)
 		}
 	}
 	free(s->peers);
+	if (s->chunks == NULL)
+		s->chunks = s->spare;
+	else {
+		struct chunk *t = s->chunks;
+
+		while (t->next != NULL)
+			t = t->next;
+		t->next = s->spare;
+	}
+	s->spare = NULL;
 	while (s->chunks != NULL) {
 		struct chunk *c = s->chunks;
 
@@ -620,6 +671,11 @@ vlog_fini(struct ft_proto *p)
 		(void)munmap(c->base, c->size);
 		free(c);
 	}
+	for (i = 0; i < s->nimg; i++)
+		free(s->img[i].dlow);
+	free(s->img);
+	free(s->memx.v);
+	free(s->spillx.v);
 	if (s->lc != NULL) {
 		CORE(s)->watch(CORE_ARG(s), -1, 0, 0);
 		ft_logc_free(s->lc);
@@ -707,11 +763,76 @@ spill_read(struct vlog *s, const struct lent *e, uint8_t *buf)
 	return 0;
 }
 
+/*
+ * len bytes of a file's room: the first free extent that holds them
+ * (GC gave it back), else at the end (*end grows).
+ */
+static uint64_t
+ext_take(struct extents *x, uint64_t *end, uint64_t len)
+{
+	uint64_t off;
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		if (x->v[i].len >= len) {
+			off = x->v[i].off;
+			x->v[i].off += len;
+			if ((x->v[i].len -= len) == 0) {
+				memmove(&x->v[i], &x->v[i + 1], (x->n - i - 1) *
+				    sizeof(*x->v));
+				x->n--;
+			}
+			return off;
+		}
+	off = *end;
+	*end += len;
+	return off;
+}
+
+/* Give [off, off + len) back; what touches the end shrinks it. */
+static void
+ext_give(struct extents *x, uint64_t *end, uint64_t off, uint64_t len)
+{
+	struct ext *nv;
+	size_t i;
+
+	if (len == 0)
+		return;
+	for (i = 0; i < x->n && x->v[i].off < off; i++)
+		;
+	if (i > 0 && x->v[i - 1].off + x->v[i - 1].len == off) {
+		x->v[i - 1].len += len;
+		if (i < x->n && off + len == x->v[i].off) {
+			x->v[i - 1].len += x->v[i].len;
+			memmove(&x->v[i], &x->v[i + 1], (x->n - i - 1) *
+			    sizeof(*x->v));
+			x->n--;
+		}
+		i--;
+	} else if (i < x->n && off + len == x->v[i].off) {
+		x->v[i].off = off;
+		x->v[i].len += len;
+	} else {
+		if ((nv = ft_grow(x->v, &x->cap, x->n, sizeof(*nv))) == NULL)
+			return;	/* the room is lost, not the data */
+		x->v = nv;
+		memmove(&x->v[i + 1], &x->v[i], (x->n - i) * sizeof(*x->v));
+		x->v[i] = (struct ext){ off, len };
+		x->n++;
+	}
+	if (x->v[i].off + x->v[i].len == *end) {
+		*end = x->v[i].off;
+		memmove(&x->v[i], &x->v[i + 1], (x->n - i - 1) * sizeof(*x->v));
+		x->n--;
+	}
+}
+
 static int
 spill_write(struct vlog *s, const void *buf, size_t len, uint64_t *off,
     int file)
 {
 	char path[FT_WIRE_ADDR_MAX + 32];
+	uint64_t at;
 	int fd;
 
 	if (file == 1) {
@@ -724,11 +845,13 @@ spill_write(struct vlog *s, const void *buf, size_t len, uint64_t *off,
 		if (s->mem_fd == -1 &&
 		    (s->mem_fd = memfd_create("vlog-log", MFD_CLOEXEC)) == -1)
 			return -1;
-		if (pwrite(s->mem_fd, buf, len, (off_t)s->mem_off) !=
-		    (ssize_t)len)
+		/* Memory GC gave back is written again: no fresh pages. */
+		at = ext_take(&s->memx, &s->mem_off, len);
+		if (pwrite(s->mem_fd, buf, len, (off_t)at) != (ssize_t)len) {
+			ext_give(&s->memx, &s->mem_off, at, len);
 			return -1;
-		*off = s->mem_off;
-		s->mem_off += len;
+		}
+		*off = at;
 		return 0;
 	}
 	if (s->spill_fd == -1) {
@@ -741,22 +864,40 @@ spill_write(struct vlog *s, const void *buf, size_t len, uint64_t *off,
 		(void)unlink(path);
 	}
 	fd = s->spill_fd;
-	if (pwrite(fd, buf, len, (off_t)s->spill_off) != (ssize_t)len)
+	at = ext_take(&s->spillx, &s->spill_off, len);
+	if (pwrite(fd, buf, len, (off_t)at) != (ssize_t)len) {
+		ext_give(&s->spillx, &s->spill_off, at, len);
 		return -1;
-	*off = s->spill_off;
-	s->spill_off += len;
+	}
+	*off = at;
 	return 0;
 }
 
-/* len bytes of the sender log's memory, or NULL (ENOMEM). */
+/*
+ * len bytes of the sender log's memory, or NULL (ENOMEM); *chp gets
+ * their chunk.  A chunk GC emptied is filled again (its pages are
+ * not fresh: no faults, no zeroing).
+ */
 static uint8_t *
-log_mem(struct vlog *s, size_t len)
+log_mem(struct vlog *s, size_t len, struct chunk **chp)
 {
-	struct chunk *c = s->chunks;
+	struct chunk *c = s->chunks, **pp;
 	size_t size;
 	void *p;
 
+	if (c != NULL && c->live == 0)
+		c->used = 0;
 	if (c == NULL || c->size - c->used < len) {
+		for (pp = &s->spare; (c = *pp) != NULL && c->size < len;
+		    pp = &c->next)
+			;
+		if (c != NULL) {
+			*pp = c->next;
+			c->used = c->live = 0;
+			c->next = s->chunks;
+			s->chunks = c;
+			goto take;
+		}
 		size = len > CHUNK_BYTES ? len : CHUNK_BYTES;
 		if ((c = calloc(1, sizeof(*c))) == NULL)
 			return NULL;
@@ -771,8 +912,49 @@ log_mem(struct vlog *s, size_t len)
 		c->next = s->chunks;
 		s->chunks = c;
 	}
+take:
 	c->used += len;
+	c->live += len;
+	*chp = c;
 	return c->base + c->used - len;
+}
+
+/* The payload of e goes: its room is free for the log again. */
+static void
+payload_free(struct vlog *s, struct lent *e)
+{
+	struct chunk **pp, *c;
+
+	if (e->len == 0)
+		return;
+	s->bytes -= e->len;
+	if (e->file != 2)
+		s->mem -= e->len;
+	if (e->file == 1)
+		ext_give(&s->memx, &s->mem_off, e->off, e->len);
+	else if (e->file == 2)
+		ext_give(&s->spillx, &s->spill_off, e->off, e->len);
+	else if ((c = e->ch) != NULL && (c->live -= e->len) == 0 &&
+	    c != s->chunks) {
+		/* Empty, and not the one being filled: spare. */
+		for (pp = &s->chunks; *pp != NULL && *pp != c;
+		    pp = &(*pp)->next)
+			;
+		if (*pp == c) {
+			*pp = c->next;
+			c->next = s->spare;
+			s->spare = c;
+		}
+	}
+	e->data = NULL;
+	e->len = 0;
+}
+
+/* Entry seq of the log to vp (lbase <= seq < nlog). */
+static struct lent *
+lent_at(struct vpeer *vp, uint64_t seq)
+{
+	return &vp->log[seq - vp->lbase];
 }
 
 /* Keep a copy of m, message m->seq to m->dst. */
@@ -786,11 +968,11 @@ log_add(struct vlog *s, const struct ft_msg *m)
 		errno = EPROTO;
 		return NULL;
 	}
-	if ((ne = ft_grow(vp->log, &vp->caplog, vp->nlog, sizeof(*ne))) ==
-	    NULL)
+	if ((ne = ft_grow(vp->log, &vp->caplog, vp->nlog - vp->lbase,
+	    sizeof(*ne))) == NULL)
 		return NULL;
 	vp->log = ne;
-	e = &vp->log[vp->nlog];
+	e = &vp->log[vp->nlog - vp->lbase];
 	memset(e, 0, sizeof(*e));
 	e->ctx = m->ctx;
 	e->csrc = m->csrc;
@@ -805,7 +987,7 @@ log_add(struct vlog *s, const struct ft_msg *m)
 		else if (m->len >= MEMFD_MIN)
 			e->file = 1;
 		if (e->file == 0) {
-			if ((e->data = log_mem(s, m->len)) == NULL)
+			if ((e->data = log_mem(s, m->len, &e->ch)) == NULL)
 				return NULL;
 			memcpy(e->data, m->buf, m->len);
 		} else if (spill_write(s, m->buf, m->len, &e->off, e->file) !=
@@ -813,6 +995,8 @@ log_add(struct vlog *s, const struct ft_msg *m)
 			return NULL;
 		if (e->file != 2)
 			s->mem += m->len;
+		if ((s->bytes += m->len) > s->peak)
+			s->peak = s->bytes;
 	}
 	vp->nlog++;
 	return e;
@@ -823,7 +1007,8 @@ static int
 can_tx(struct vlog *s, const struct vpeer *vp, uint64_t seq)
 {
 	return !vp->down && vp->resumed && s->replay != REPLAY_FETCH &&
-	    vp->txnext == seq && durable(s) >= vp->log[seq].need;
+	    vp->txnext == seq && seq >= vp->lbase &&
+	    durable(s) >= vp->log[seq - vp->lbase].need;
 }
 
 /* Transmit log entry seq to d (req: the sender's, or NULL). */
@@ -832,7 +1017,7 @@ transmit(struct vlog *s, uint32_t d, uint64_t seq, const void *ubuf,
     struct ft_req *req)
 {
 	struct vpeer *vp = &s->peers[d];
-	struct lent *e = &vp->log[seq];
+	struct lent *e = lent_at(vp, seq);
 	struct ft_msg m;
 	uint8_t *tmp = NULL;
 	int rc;
@@ -1000,6 +1185,7 @@ vlog_send(struct ft_proto *p, struct ft_msg *m)
 	 */
 	if (m->dst == s->rank) {
 		(void)rclk_put(&s->peers[s->rank], m->seq, m->clock);
+		s->self_sent++;
 		return 0;
 	}
 	if (m->dst >= s->size)
@@ -1008,6 +1194,7 @@ vlog_send(struct ft_proto *p, struct ft_msg *m)
 	fruitless_out(s);
 	if (log_add(s, m) == NULL)
 		return -1;
+	s->sent += m->len;
 	s->own_dst = m->dst;
 	s->own_seq = seq;
 	rc = send_owned(s, m, vp);
@@ -1139,6 +1326,52 @@ check_digest(struct vlog *s, uint32_t src, uint64_t seq, uint32_t crc)
 	    (unsigned long long)seq, s->rank);
 }
 
+/* Take seq from the array v[*n] (1), or not there (0). */
+static int
+seq_take(uint64_t *v, size_t *n, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (v[i] == seq) {
+			v[i] = v[--*n];
+			return 1;
+		}
+	return 0;
+}
+
+/* Append seq to the array *v: 0, or -1 (ENOMEM). */
+static int
+seq_add(uint64_t **v, size_t *cap, size_t *n, uint64_t seq)
+{
+	uint64_t *nv;
+
+	if ((nv = ft_grow(*v, cap, *n, sizeof(*nv))) == NULL)
+		return -1;
+	*v = nv;
+	nv[(*n)++] = seq;
+	return 0;
+}
+
+/*
+ * Message seq from vp is delivered: where an image says this channel
+ * stands (dlow, and the few delivered out of order above it, dskip).
+ */
+static void
+delivered(struct vpeer *vp, uint64_t seq)
+{
+	if (seq < vp->dlow)
+		return;
+	if (seq > vp->dlow) {
+		/* Out of memory: an image then asks for it again. */
+		(void)seq_add(&vp->dskip, &vp->capdskip, &vp->ndskip, seq);
+		return;
+	}
+	vp->dlow++;
+	while (vp->ndskip > 0 && seq_take(vp->dskip, &vp->ndskip, vp->dlow))
+		vp->dlow++;
+}
+
 static int
 vlog_deliver(struct ft_proto *p, const struct ft_msg *m)
 {
@@ -1151,6 +1384,12 @@ vlog_deliver(struct ft_proto *p, const struct ft_msg *m)
 		return 0;
 	vp = &s->peers[m->src];
 	s->clock++;
+	if (m->src == s->rank)
+		s->self_del++;
+	else {
+		delivered(vp, m->seq);
+		s->recvd += m->len;
+	}
 	for (i = 0; i < vp->nrts; i++)
 		if (vp->rts[i] == m->seq) {
 			vp->rts[i] = vp->rts[--vp->nrts];
@@ -1206,6 +1445,9 @@ take(struct vpeer *vp, uint64_t seq, int rts)
 	uint64_t *nr;
 
 	vp->rseq = seq + 1;
+	/* Delivered before the image we restarted from: not again. */
+	while (vp->nrskip > 0 && seq_take(vp->rskip, &vp->nrskip, vp->rseq))
+		vp->rseq++;
 	if (!rts)
 		return;
 	if ((nr = ft_grow(vp->rts, &vp->caprts, vp->nrts, sizeof(*nr))) ==
@@ -1448,6 +1690,31 @@ vlog_nondet(struct ft_proto *p, struct ft_nd *ev)
 	return 0;
 }
 
+/*
+ * Peer q holds in a durable image every message of ours below seq
+ * (FT_MSG_VLOG_GC): drop their payloads; the room is used again.
+ * Never what is not sent yet.
+ */
+static void
+gc_drop(struct vlog *s, uint32_t q, uint64_t seq)
+{
+	struct vpeer *vp = &s->peers[q];
+	uint64_t k;
+
+	if (seq > vp->txnext)
+		seq = vp->txnext;
+	if (seq > vp->nlog)
+		seq = vp->nlog;
+	if (seq <= vp->lbase)
+		return;
+	for (k = vp->lbase; k < seq; k++)
+		payload_free(s, lent_at(vp, k));
+	memmove(vp->log, vp->log + (seq - vp->lbase), (vp->nlog - seq) *
+	    sizeof(*vp->log));
+	s->dropped += seq - vp->lbase;
+	vp->lbase = seq;
+}
+
 /* A peer restarted and asks from seq from: answer, then resend. */
 static void
 on_restart(struct vlog *s, uint32_t q, uint64_t from)
@@ -1455,6 +1722,17 @@ on_restart(struct vlog *s, uint32_t q, uint64_t from)
 	struct vpeer *vp = &s->peers[q];
 
 	vp->restart_due = 0;
+	if (from < vp->lbase) {
+		/* Dropped after an image of its that it did not restart
+		 * from: it cannot be served, and must not wait forever. */
+		note(s, FT_NOTE_FATAL, "rank %u cannot be restarted: it asks "
+		    "rank %u for its messages from %llu, but those below %llu "
+		    "were dropped once an image of rank %u was durable (it "
+		    "restarted from an older image, or from its start)", q,
+		    s->rank, (unsigned long long)from,
+		    (unsigned long long)vp->lbase, q);
+		return;
+	}
 	vp->down = 0;
 	vp->resumed = 1;
 	vp->sup = from;
@@ -1474,6 +1752,7 @@ vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 	struct ft_vlog_digest dg[64];
 	struct ft_msg_vlog_digest md;
 	struct ft_msg_vlog_seq ms;
+	struct ft_msg_vlog_gc mg;
 	struct ft_vlog_digest *big = NULL;
 	struct vpeer *vp;
 	uint32_t i;
@@ -1503,6 +1782,11 @@ vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 		vp->resumed = 1;
 		vp->down = 0;
 		pump(s);
+		return 0;
+	case FT_MSG_VLOG_GC:
+		if (ft_msg_vlog_gc_decode(body, blen, &mg) != 0)
+			return -1;
+		gc_drop(s, proc, mg.seq);
 		return 0;
 	case FT_MSG_VLOG_DIGEST:
 		md.d = dg;
@@ -1593,6 +1877,310 @@ vlog_busy(struct ft_proto *p)
 	return 0;
 }
 
+/*
+ * Images (issue 15, ft-ckpt(5) "VLG1").  A rank saves alone: its clock
+ * and its place in its determinant stream (every determinant before
+ * it durable), where each channel from a peer stands (every message
+ * below dlow delivered, and those listed above it), where each
+ * channel to a peer stands (the next seq) and the part of its sender
+ * log that a peer may still ask for (from lbase: below it, the peer's
+ * own durable image has the messages).  Messages received and not yet
+ * delivered are not saved: their senders still hold them (GC drops
+ * only what an image of ours delivered), and send them again.
+ */
+#define VLG_MAGIC	0x564c4731u	/* "VLG1" */
+#define VLG_SKIP_MAX	(1u << 20)
+
+static int
+vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
+{
+	struct vlog *s = vlog_of(p);
+	struct imgpos *ni;
+	struct lent *e;
+	uint64_t k, *dl, total = 64;
+	uint32_t q;
+	size_t i;
+
+	if ((dl = calloc(s->size, sizeof(*dl))) == NULL)
+		return -1;
+	/* Its size first: one room, no copies as it grows. */
+	for (q = 0; q < s->size; q++)
+		total += 28 + 8 * s->peers[q].ndskip + 40 * (s->peers[q].nlog -
+		    s->peers[q].lbase);
+	(void)ft_wbuf_reserve(wb, total + s->bytes);
+	ft_put32(wb, VLG_MAGIC);
+	ft_put32(wb, s->rank);
+	ft_put32(wb, s->size);
+	ft_put32(wb, s->inc);
+	ft_put64(wb, s->img_epoch);
+	ft_put64(wb, s->clock);
+	ft_put64(wb, s->lclock);
+	ft_put32(wb, s->lprobes);
+	ft_put64(wb, s->any_site);
+	ft_put64(wb, s->last);		/* the determinants it holds */
+	ft_put64(wb, s->self_sent);
+	for (q = 0; q < s->size; q++) {
+		struct vpeer *vp = &s->peers[q];
+
+		dl[q] = vp->dlow;
+		ft_put64(wb, vp->dlow);
+		ft_put32(wb, (uint32_t)vp->ndskip);
+		for (i = 0; i < vp->ndskip; i++)
+			ft_put64(wb, vp->dskip[i]);
+		ft_put64(wb, vp->lbase);
+		ft_put64(wb, vp->nlog);
+		for (k = vp->lbase; k < vp->nlog; k++) {
+			e = lent_at(vp, k);
+			ft_put32(wb, e->ctx);
+			ft_put32(wb, e->csrc);
+			ft_put32(wb, (uint32_t)e->tag);
+			ft_put32(wb, (uint32_t)e->mode);
+			ft_put64(wb, e->clock);
+			ft_put64(wb, e->len);
+			if (e->len > 0 && e->data == NULL) {
+				/* Read from its file straight in. */
+				if (ft_wbuf_reserve(wb, e->len) != 0 ||
+				    spill_read(s, e, wb->p + wb->len) != 0) {
+					free(dl);
+					return -1;
+				}
+				wb->len += e->len;
+			} else if (e->len > 0)
+				ft_putbytes(wb, e->data, e->len);
+		}
+	}
+	if (wb->err != 0) {
+		errno = wb->err;
+		free(dl);
+		return -1;
+	}
+	/* Its positions, for the GC once a later image is durable. */
+	if ((ni = ft_grow(s->img, &s->capimg, s->nimg, sizeof(*ni))) ==
+	    NULL) {
+		free(dl);
+		return -1;
+	}
+	s->img = ni;
+	s->img[s->nimg++] = (struct imgpos){ s->img_epoch, dl };
+	return 0;
+}
+
+/*
+ * Read a VLG1 state; with apply, this process takes it (only after a
+ * pass without apply found it whole and fitting).  0, or -1 with errno.
+ */
+static int
+vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl)
+{
+	struct vpeer *vp;
+	struct ft_msg m;
+	uint64_t k, n, dlow, lbase;
+	uint32_t q, i, nskip;
+
+	if (ft_get32(rb) != VLG_MAGIC || ft_get32(rb) != s->rank ||
+	    ft_get32(rb) != s->size || rb->err != 0) {
+		errno = EPROTO;
+		return -1;
+	}
+	(void)ft_get32(rb);			/* the incarnation that saved */
+	k = ft_get64(rb);
+	if (apply) {
+		s->img_epoch = k;
+		s->clock = ft_get64(rb);
+		s->lclock = ft_get64(rb);
+		s->lprobes = ft_get32(rb);
+		s->any_site = ft_get64(rb);
+		s->dfrom = ft_get64(rb);
+		s->self_sent = s->self_del = ft_get64(rb);
+		if (CORE(s)->set_seq != NULL)
+			CORE(s)->set_seq(CORE_ARG(s), s->rank, s->self_sent);
+	} else if (ft_rbuf_left(rb) < 8 + 8 + 4 + 8 + 8 + 8)
+		goto bad;
+	else
+		rb->off += 8 + 8 + 4 + 8 + 8 + 8;
+	for (q = 0; q < s->size && rb->err == 0; q++) {
+		vp = apply ? &s->peers[q] : NULL;
+		dlow = dl[q] = ft_get64(rb);
+		if (apply)
+			vp->dlow = vp->rseq = dlow;
+		nskip = ft_get32(rb);
+		if (rb->err != 0 || nskip > VLG_SKIP_MAX ||
+		    (size_t)nskip * 8 > ft_rbuf_left(rb))
+			goto bad;
+		for (i = 0; i < nskip; i++) {
+			k = ft_get64(rb);
+			if (rb->err != 0 || k <= dlow)
+				goto bad;
+			if (apply && (seq_add(&vp->rskip, &vp->caprskip,
+			    &vp->nrskip, k) != 0 || seq_add(&vp->dskip,
+			    &vp->capdskip, &vp->ndskip, k) != 0))
+				return -1;
+		}
+		lbase = ft_get64(rb);
+		n = ft_get64(rb);
+		if (rb->err != 0 || n < lbase || (q == s->rank && n != lbase) ||
+		    n - lbase > ft_rbuf_left(rb) / 32)
+			goto bad;
+		if (apply)
+			vp->lbase = vp->txnext = vp->nlog = lbase;
+		for (k = lbase; k < n; k++) {
+			memset(&m, 0, sizeof(m));
+			m.ctx = ft_get32(rb);
+			m.csrc = ft_get32(rb);
+			m.tag = (int32_t)ft_get32(rb);
+			m.mode = (int)ft_get32(rb);
+			m.clock = ft_get64(rb);
+			m.len = (size_t)ft_get64(rb);
+			if (rb->err != 0 || m.len > ft_rbuf_left(rb))
+				goto bad;
+			m.buf = rb->p + rb->off;
+			rb->off += m.len;
+			m.dst = q;
+			m.seq = k;
+			if (apply) {
+				if (log_add(s, &m) == NULL)
+					return -1;
+				lent_at(vp, k)->need = 0;
+			}
+		}
+		/* (An engine that numbers nothing itself has no set_seq.) */
+		if (apply && q != s->rank && CORE(s)->set_seq != NULL)
+			CORE(s)->set_seq(CORE_ARG(s), q, n);
+	}
+	if (rb->err == 0 && ft_rbuf_left(rb) == 0)
+		return 0;
+bad:
+	errno = EPROTO;
+	return -1;
+}
+
+/* Is p[len] a whole VLG1 state of rank of size ranks?  (The fuzzer.) */
+int
+ft__vlog_state_check(const uint8_t *p, size_t len, uint32_t rank,
+    uint32_t size)
+{
+	struct vlog s;
+	struct ft_rbuf rb;
+	uint64_t *dl;
+	int rc;
+
+	if (size == 0 || size > 4096 || rank >= size ||
+	    (dl = calloc(size, sizeof(*dl))) == NULL)
+		return -1;
+	memset(&s, 0, sizeof(s));
+	s.rank = rank;
+	s.size = size;
+	ft_rbuf_init(&rb, p, len);
+	rc = vlg_read(&s, &rb, 0, dl);
+	free(dl);
+	return rc;
+}
+
+/*
+ * The state of an image, before this process's first progress pass
+ * (ft_pt_restore at MPI_Init): it goes on from there.  A state that is
+ * not whole, or not this rank's, changes nothing.
+ */
+static int
+vlog_restore(struct ft_proto *p, struct ft_rbuf *rb)
+{
+	struct vlog *s = vlog_of(p);
+	struct ft_rbuf again = *rb;
+	struct imgpos *ni;
+	uint64_t *dl;
+
+	if (s->started || s->opened || s->nimg > 0) {
+		errno = EBUSY;
+		return -1;
+	}
+	if ((dl = calloc(s->size, sizeof(*dl))) == NULL)
+		return -1;
+	if ((ni = ft_grow(s->img, &s->capimg, s->nimg, sizeof(*ni))) == NULL ||
+	    vlg_read(s, &again, 0, dl) != 0 || vlg_read(s, rb, 1, dl) != 0) {
+		free(dl);
+		return -1;
+	}
+	s->img = ni;
+	s->img[s->nimg++] = (struct imgpos){ s->img_epoch, dl };
+	return 0;
+}
+
+/*
+ * The image of epoch is durable: each peer may drop what the image
+ * before it had delivered (one image behind, so that a restart that
+ * finds the newest image damaged can still use the one before).
+ */
+static void
+img_durable(struct vlog *s, uint64_t epoch)
+{
+	struct ft_msg_vlog_gc g;
+	struct ft_wbuf wb;
+	size_t i, prev = SIZE_MAX, j;
+	uint32_t q;
+
+	for (i = 0; i < s->nimg; i++)
+		if (s->img[i].epoch < epoch)
+			prev = i;
+	if (prev == SIZE_MAX)
+		return;
+	for (q = 0; q < s->size; q++) {
+		if (q == s->rank || is_gone(s, q))
+			continue;
+		g = (struct ft_msg_vlog_gc){ s->inc, s->img[prev].epoch,
+		    s->img[prev].dlow[q] };
+		ft_wbuf_init(&wb);
+		if (g.epoch > 0 && ft_msg_vlog_gc_encode(&wb,
+		    s->p->conf.proc, &g) == 0)
+			(void)CORE(s)->send_frame(CORE_ARG(s), q, &wb);
+		ft_wbuf_release(&wb);
+	}
+	/* The older ones will not be needed again. */
+	for (j = 0; j < prev; j++)
+		free(s->img[j].dlow);
+	memmove(s->img, s->img + prev, (s->nimg - prev) * sizeof(*s->img));
+	s->nimg -= prev;
+}
+
+static int
+vlog_ext(struct ft_proto *p, struct ft_ext *x)
+{
+	struct vlog *s = vlog_of(p);
+
+	switch (x->op) {
+	case FT_EXT_VLOG_PREPARE:
+		x->result = 0;
+		x->err = 0;
+		/* Not while replaying (the image would not match its log),
+		 * nor with a message to ourselves under way (it is in no
+		 * log: re-execution makes it again, from before). */
+		if (s->replay == REPLAY_FETCH || (s->inc > 0 &&
+		    s->replay == REPLAY_ON && (s->rsn > 0 || s->anyleft > 0 ||
+		    s->rdleft > 0)) || s->self_sent != s->self_del) {
+			x->err = 1;
+			return 0;
+		}
+		s->img_epoch = x->epoch;
+		fruitless_out(s);
+		logc_push(s, 1);
+		logc_watch(s);
+		x->result = s->qn == 0 && durable(s) >= s->nrec;
+		return 0;
+	case FT_EXT_VLOG_DURABLE:
+		img_durable(s, x->epoch);
+		return 0;
+	case FT_EXT_VLOG_STATS:
+		x->vlog_bytes = s->bytes;
+		x->vlog_peak = s->peak;
+		x->vlog_dropped = s->dropped;
+		x->vlog_sent = s->sent;
+		x->vlog_recv = s->recvd;
+		return 0;
+	default:
+		errno = ENOTSUP;
+		return -1;
+	}
+}
+
 const struct ft_proto_ops ft__proto_vlog = {
 	.abi = FT_PROTO_ABI,
 	.name = "vlog",
@@ -1612,4 +2200,7 @@ const struct ft_proto_ops ft__proto_vlog = {
 	.tick = vlog_tick,
 	.busy = vlog_busy,
 	.io = vlog_io,
+	.save = vlog_save,
+	.restore = vlog_restore,
+	.ext = vlog_ext,
 };

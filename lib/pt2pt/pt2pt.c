@@ -2803,6 +2803,16 @@ ft_pt_restore(struct ft_pt *pt, struct ft_rbuf *rb)
 	return pt->proto.ops->restore(&pt->proto, rb);
 }
 
+/* vlog images: the next message to dst is number seq. */
+static void
+core_set_seq(void *core, uint32_t dst, uint64_t seq)
+{
+	struct ft_pt *pt = core;
+
+	if (dst < pt->size)
+		pt->sseq[dst] = seq;
+}
+
 static const struct ft_core_ops core_ops = {
 	.send_frame = core_send_frame,
 	.send_msg = core_send_msg,
@@ -2817,6 +2827,7 @@ static const struct ft_core_ops core_ops = {
 	.fail_ctx = core_fail_ctx,
 	.watch = core_watch,
 	.inject = core_inject,
+	.set_seq = core_set_seq,
 };
 
 /*

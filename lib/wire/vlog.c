@@ -80,3 +80,38 @@ ft_msg_vlog_digest_decode(const uint8_t *p, size_t len,
 		m->n = 0;
 	return ft__decode_done(&r);
 }
+
+int
+ft_msg_vlog_gc_encode(struct ft_wbuf *b, uint32_t sender,
+    const struct ft_msg_vlog_gc *m)
+{
+	size_t s;
+
+	if (m->epoch == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = ft__frame_begin(b, FT_MSG_VLOG_GC, sender, 0);
+	ft_put32(b, m->inc);
+	ft_put64(b, m->epoch);
+	ft_put64(b, m->seq);
+	return ft__frame_end(b, s);
+}
+
+int
+ft_msg_vlog_gc_decode(const uint8_t *p, size_t len, struct ft_msg_vlog_gc *m)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	m->inc = ft_get32(&r);
+	m->epoch = ft_get64(&r);
+	m->seq = ft_get64(&r);
+	if (ft__decode_done(&r) != 0)
+		return -1;
+	if (m->epoch == 0) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}

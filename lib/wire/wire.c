@@ -191,6 +191,8 @@ ft_msg_name(unsigned int type)
 		return "VLOG_DIGEST";
 	case FT_MSG_REVIVE:
 		return "REVIVE";
+	case FT_MSG_VLOG_GC:
+		return "VLOG_GC";
 	case FT_MSG_CKPT_REQ:
 		return "CKPT_REQ";
 	case FT_MSG_CKPT_PUT:

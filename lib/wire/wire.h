@@ -108,6 +108,7 @@ enum ft_msg_type {
 	FT_MSG_VLOG_RESUME = 145,	/* rank to rank */
 	FT_MSG_VLOG_DIGEST = 146,	/* rank to rank */
 	FT_MSG_REVIVE = 147,		/* launcher to rank */
+	FT_MSG_VLOG_GC = 148,		/* rank to rank (vlog images) */
 	/* Ranks (and tools) <-> the checkpoint server (ftckpt serve). */
 	FT_MSG_CKPT_REQ = 128,
 	FT_MSG_CKPT_PUT = 129,
@@ -1359,6 +1360,18 @@ struct ft_msg_vlog_digest {
 	struct ft_vlog_digest	*d;	/* caller's array of cap */
 };
 
+/*
+ * GC (vlog images, issue 15; a rank to each peer): rank r, incarnation
+ * inc, holds in a durable image (an older one than its newest, epoch)
+ * every message of the peer's below seq: the peer may drop them from
+ * its sender log.  u32 inc, u64 epoch (>= 1), u64 seq.
+ */
+struct ft_msg_vlog_gc {
+	uint32_t	inc;
+	uint64_t	epoch;
+	uint64_t	seq;
+};
+
 struct ft_msg_revive {
 	uint32_t		proc;
 	uint32_t		inc;
@@ -1377,6 +1390,11 @@ int	 ft_msg_vlog_digest_decode(const uint8_t *, size_t,
 	    struct ft_msg_vlog_digest *, uint32_t cap);
 int	 ft_msg_revive_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_revive *);
+/* EINVAL / EPROTO when epoch is 0. */
+int	 ft_msg_vlog_gc_encode(struct ft_wbuf *, uint32_t sender,
+	    const struct ft_msg_vlog_gc *);
+int	 ft_msg_vlog_gc_decode(const uint8_t *, size_t,
+	    struct ft_msg_vlog_gc *);
 int	 ft_msg_revive_decode(const uint8_t *, size_t, struct ft_msg_revive *);
 
 /*

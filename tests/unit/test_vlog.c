@@ -91,6 +91,21 @@ struct ux {
 	uint8_t		 data[PAYLOAD];
 };
 
+/* An image of a process (vlog images): its program's state and the
+ * protocol's (VLG1). */
+struct simg {
+	int		 valid;
+	uint64_t	 epoch;
+	int		 pc;
+	uint64_t	 state;
+	uint64_t	 nextk[MAXR];
+	uint8_t		 got[MAXRECV][PAYLOAD];
+	uint32_t	 gotsrc[MAXRECV];
+	int		 ngot;
+	uint8_t		 sent[MAXR][ROUNDS][PAYLOAD];
+	struct ft_wbuf	 ps;
+};
+
 struct sproc {
 	int		 alive;
 	uint32_t	 id, inc;
@@ -115,6 +130,10 @@ struct sproc {
 	int		 wfd;
 	short		 wev;
 	uint64_t	 wdl;
+	/* Images: the newest two; the pc of the last one taken. */
+	struct simg	 img[2];
+	int		 ckpc;
+	uint64_t	 epoch;
 };
 
 struct sim {
@@ -131,6 +150,11 @@ struct sim {
 	int		 restart_due[MAXP];
 	int		 restarts;
 	int		 idle;		/* silent logger waits in a row */
+	/* Images at the start of every round after the first; restarts
+	 * from the newest (or, with fallback, the one before). */
+	int		 images, fallback;
+	int		 from_image;	/* restarts that took one */
+	uint64_t	 dropped;	/* payloads the GC dropped */
 	char		 err[256];
 };
 
@@ -459,6 +483,104 @@ try_recv(struct sim *S, struct sproc *P)
 	P->pc++;
 }
 
+/*
+ * An image of P (ft_checkpoint under --ft vlog): 1 once taken (or
+ * skipped: P replays), 0 to try again after the logger.  It is durable
+ * at once: the peers are told what to drop.
+ */
+static int
+sim_checkpoint(struct sim *S, struct sproc *P)
+{
+	struct ft_ext x = { .op = FT_EXT_VLOG_PREPARE };
+	struct simg *g;
+	int k;
+
+	x.epoch = P->epoch + 1;
+	S->in_hook++;
+	if (S->ops->ext(&P->proto, &x) != 0) {
+		S->in_hook--;
+		fail(S, "process %u: prepare: %s", P->id, strerror(errno));
+		return -1;
+	}
+	S->in_hook--;
+	if (x.err) {
+		P->ckpc = P->pc;
+		return 1;
+	}
+	/* As ft_checkpoint() does: wait for the logger, driving it (up
+	 * to 10 s: then after the other processes ran). */
+	for (k = 0; !x.result && !x.err && k < 10000; k++) {
+		(void)log_io(S, P, 1);
+		S->in_hook++;
+		(void)S->ops->ext(&P->proto, &x);
+		S->in_hook--;
+	}
+	if (!x.result) {
+		P->waits = 1;
+		return x.err ? 1 : 0;
+	}
+	ft_wbuf_release(&P->img[0].ps);
+	P->img[0] = P->img[1];
+	g = &P->img[1];
+	memset(g, 0, sizeof(*g));
+	ft_wbuf_init(&g->ps);
+	S->in_hook++;
+	if (S->ops->save(&P->proto, &g->ps) != 0) {
+		S->in_hook--;
+		fail(S, "process %u: save: %s", P->id, strerror(errno));
+		return -1;
+	}
+	g->valid = 1;
+	g->epoch = ++P->epoch;
+	g->pc = P->pc;
+	g->state = P->state;
+	memcpy(g->nextk, P->nextk, sizeof(g->nextk));
+	memcpy(g->got, P->got, sizeof(g->got));
+	memcpy(g->gotsrc, P->gotsrc, sizeof(g->gotsrc));
+	g->ngot = P->ngot;
+	memcpy(g->sent, P->sent, sizeof(g->sent));
+	x.op = FT_EXT_VLOG_DURABLE;
+	x.epoch = g->epoch;
+	(void)S->ops->ext(&P->proto, &x);
+	S->in_hook--;
+	P->ckpc = P->pc;
+	return 1;
+}
+
+/* x starts again from its newest image (the one before, with
+ * fallback): 0, or -1 (none: from its beginning). */
+static int
+sim_restore(struct sim *S, struct sproc *P)
+{
+	struct simg *g = &P->img[S->fallback && P->img[0].valid ? 0 : 1];
+	struct ft_rbuf rb;
+
+	if (!g->valid)
+		return -1;
+	ft_rbuf_init(&rb, g->ps.p, g->ps.len);
+	if (S->ops->restore(&P->proto, &rb) != 0) {
+		fail(S, "process %u: restore of its image %" PRIu64 ": %s",
+		    P->id, g->epoch, strerror(errno));
+		return -1;
+	}
+	P->pc = P->ckpc = g->pc;
+	P->state = g->state;
+	memcpy(P->nextk, g->nextk, sizeof(g->nextk));
+	memcpy(P->got, g->got, sizeof(g->got));
+	memcpy(P->gotsrc, g->gotsrc, sizeof(g->gotsrc));
+	P->ngot = g->ngot;
+	memcpy(P->sent, g->sent, sizeof(g->sent));
+	P->epoch = g->epoch;
+	/* What it took is its image: the one after is gone with it. */
+	if (g == &P->img[0]) {
+		ft_wbuf_release(&P->img[1].ps);
+		P->img[1] = P->img[0];
+		memset(&P->img[0], 0, sizeof(P->img[0]));
+	}
+	S->from_image++;
+	return 0;
+}
+
 static int
 app_step(struct sim *S, struct sproc *P)
 {
@@ -470,6 +592,12 @@ app_step(struct sim *S, struct sproc *P)
 
 	if (P->pc == S->nops)
 		return 0;
+	if (S->images && P->pc > 0 && P->pc % (2 * FANOUT + 1) == 0 &&
+	    P->ckpc != P->pc && !P->posted && P->phase == 0) {
+		rc = sim_checkpoint(S, P);
+		if (rc <= 0)
+			return rc;
+	}
 	switch (o->kind) {
 	case OP_SEND:
 		payload(b, P->id, o->dst, o->round, P->state);
@@ -643,6 +771,17 @@ proc_forget(struct sproc *P)
 	P->ux_tail = NULL;
 }
 
+/* Count what P's GC dropped (before its protocol goes). */
+static void
+sim_dropped(struct sim *S, struct sproc *P)
+{
+	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
+
+	if (S->images && S->ops->ext != NULL &&
+	    S->ops->ext(&P->proto, &x) == 0)
+		S->dropped += x.vlog_dropped;
+}
+
 static void
 kill_proc(struct sim *S, uint32_t x)
 {
@@ -653,6 +792,7 @@ kill_proc(struct sim *S, uint32_t x)
 	S->p[x].alive = 0;
 	S->dead[S->ndead++] = x;
 	S->in_hook++;
+	sim_dropped(S, &S->p[x]);
 	ft_proto_release(&S->p[x].proto);
 	S->in_hook--;
 	proc_forget(&S->p[x]);
@@ -694,6 +834,11 @@ restart_proc(struct sim *S, uint32_t x, uint64_t seed)
 	memset(P->gone, 0, sizeof(P->gone));
 	if (proc_init(S, x, seed) != 0)
 		return;
+	if (S->images && sim_restore(S, P) != 0 && S->err[0] == '\0') {
+		/* No image: from its beginning. */
+		P->ckpc = 0;
+		P->epoch = 0;
+	}
 	P->view_due = S->ndead > 0;
 	P->waits = 0;
 	S->restarts++;
@@ -823,8 +968,13 @@ sim_free(struct sim *S)
 
 	S->in_hook++;
 	for (i = 0; i < S->nranks; i++)
-		if (S->p[i].alive && S->p[i].proto.ops != NULL)
+		if (S->p[i].alive && S->p[i].proto.ops != NULL) {
+			sim_dropped(S, &S->p[i]);
 			ft_proto_release(&S->p[i].proto);
+		}
+	for (i = 0; i < S->nranks; i++)
+		for (j = 0; j < 2; j++)
+			ft_wbuf_release(&S->p[i].img[j].ps);
 	for (i = 0; i < S->nranks; i++) {
 		for (j = 0; j < S->nranks; j++) {
 			fifo_clear(&S->user[i][j]);
@@ -844,9 +994,13 @@ run(struct sim *S, const struct ft_proto_ops *ops, uint32_t nranks,
 {
 	enum ev_kind kind = EV_APP;
 	uint32_t i, a = 0, b = 0;
-	int n, k;
+	int n, k, images, fallback;
 
+	images = S->images;
+	fallback = S->fallback;
 	memset(S, 0, sizeof(*S));
+	S->images = images;
+	S->fallback = fallback;
 	S->ops = ops;
 	S->nranks = nranks;
 	S->rng = seed * 2654435761u + 1;
@@ -973,11 +1127,16 @@ test_fault_free(struct sim *S)
 	    "message once, in order");
 }
 
-/* A kill of each process before each step (every step-th one). */
-static void
-test_every_kill(struct sim *S, uint32_t nranks, int seeds, long every)
+/*
+ * A kill of each process before each step (every step-th one), for
+ * seeds seeds: 1 if all held; *runs counts the runs, *from the restarts
+ * from an image, *dropped what the GC dropped in the runs without kills.
+ */
+static int
+every_kill(struct sim *S, uint32_t nranks, int seeds, long every, long *runs,
+    long *from, uint64_t *dropped)
 {
-	long steps, s, runs = 0;
+	long steps, s;
 	uint64_t at;
 	uint32_t x;
 	int seed, ok = 1;
@@ -986,21 +1145,32 @@ test_every_kill(struct sim *S, uint32_t nranks, int seeds, long every)
 		if (!run_check(S, &ft__proto_vlog, nranks, (uint64_t)seed,
 		    NULL, NULL, 0, &steps)) {
 			t_diag("seed %d without kills: %s", seed, S->err);
-			ok = 0;
-			break;
+			return 0;
 		}
+		*dropped += S->dropped;
 		for (x = 0; x < nranks && ok; x++)
 			for (s = 0; s <= steps && ok; s += every) {
 				at = (uint64_t)s;
 				ok = run_check(S, &ft__proto_vlog, nranks,
 				    (uint64_t)seed, &x, &at, 1, NULL);
-				runs++;
+				(*runs)++;
+				*from += S->from_image;
 				if (!ok)
 					t_diag("seed %d, process %u killed "
 					    "before step %ld: %s", seed, x, s,
 					    S->err);
 			}
 	}
+	return ok;
+}
+
+static void
+test_every_kill(struct sim *S, uint32_t nranks, int seeds, long every)
+{
+	long runs = 0, from = 0;
+	uint64_t dropped = 0;
+	int ok = every_kill(S, nranks, seeds, every, &runs, &from, &dropped);
+
 	T_OK(ok, "sim: vlog, %u ranks: a kill of each process before every "
 	    "%ld-th step, restarted (%ld runs)", nranks, every, runs);
 }
@@ -1044,8 +1214,9 @@ test_kills(struct sim *S, uint32_t nranks, int nk, int same, int runs)
 				    kills[k], at[k]);
 		}
 	}
-	T_OK(ok, "sim: vlog, %u ranks: %d kills at random steps%s (%d runs)",
-	    nranks, nk, same ? ", of one process" : nk == (int)nranks ?
+	T_OK(ok, "sim: vlog%s, %u ranks: %d kills at random steps%s (%d "
+	    "runs)", S->images ? " images" : "", nranks, nk, same ?
+	    ", of one process" : nk == (int)nranks ?
 	    ", of every process in turn" : "", done);
 }
 
@@ -1344,6 +1515,33 @@ stop_logger(void)
 	(void)!system(cmd);
 }
 
+/*
+ * vlog images (issue 15): every process saves an image at the start of
+ * every round after the first (durable at once: the GC follows), and a
+ * dead one restarts from its newest image, or, with fallback, from the
+ * one before.  A kill of each process before every step-th step; the
+ * checks of run and check hold, restarts did take images, and the GC
+ * did drop payloads: what it dropped was never asked for again.
+ */
+static void
+test_images(struct sim *S, uint32_t nranks, int seeds, long every,
+    int fallback)
+{
+	long runs = 0, from = 0;
+	uint64_t dropped = 0;
+	int ok;
+
+	S->images = 1;
+	S->fallback = fallback;
+	ok = every_kill(S, nranks, seeds, every, &runs, &from, &dropped);
+	T_OK(ok && from > 0 && dropped > 0, "sim: vlog images, %u ranks%s: a "
+	    "kill of each process before every %ld-th step (%ld runs, %ld "
+	    "restarts from an image, %" PRIu64 " payloads dropped by GC "
+	    "without kills)", nranks, fallback ? ", from the image before "
+	    "the newest" : "", every, runs, from, dropped);
+	S->images = S->fallback = 0;
+}
+
 int
 main(void)
 {
@@ -1363,6 +1561,12 @@ main(void)
 	test_kills(&S, 3, 3, 1, 40);
 	test_kills(&S, 4, 4, 0, 40);
 	test_rules(&S, 3, 20);
+	test_images(&S, 3, 1, 7, 0);
+	test_images(&S, 3, 1, 13, 1);
+	S.images = 1;
+	test_kills(&S, 3, 2, 0, 6);
+	test_kills(&S, 4, 2, 1, 6);
+	S.images = 0;
 	stop_logger();
 	return t_done();
 }

@@ -844,6 +844,24 @@ enc_revive(struct ft_wbuf *b)
 	return ft_msg_revive_encode(b, SENDER, &m);
 }
 
+static int
+chk_vgc(const uint8_t *p, size_t n)
+{
+	struct ft_msg_vlog_gc m;
+
+	if (ft_msg_vlog_gc_decode(p, n, &m) != 0)
+		return -1;
+	return m.inc == 3 && m.epoch == 7 && m.seq == UINT64_MAX - 1 ? 0 : 1;
+}
+
+static int
+enc_vgc(struct ft_wbuf *b)
+{
+	struct ft_msg_vlog_gc m = { 3, 7, UINT64_MAX - 1 };
+
+	return ft_msg_vlog_gc_encode(b, SENDER, &m);
+}
+
 static const struct codec {
 	const char	*name;
 	unsigned int	 type;
@@ -887,6 +905,7 @@ static const struct codec {
 	{ "VLOG_RESUME", FT_MSG_VLOG_RESUME, 0, 0, enc_vresume, chk_vseq },
 	{ "VLOG_DIGEST", FT_MSG_VLOG_DIGEST, 0, 0, enc_vdigest, chk_vdigest },
 	{ "REVIVE", FT_MSG_REVIVE, 0, 0, enc_revive, chk_revive },
+	{ "VLOG_GC", FT_MSG_VLOG_GC, 0, 0, enc_vgc, chk_vgc },
 };
 
 /* Run chk on a copy of n bytes in a buffer of exactly n bytes. */

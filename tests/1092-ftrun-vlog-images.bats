@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: ISC
+# ftrun --ft vlog --ckpt-dir: images of one rank at a time (issue 15).  A
+# dead rank restarts from its newest good image and replays only what
+# came after it; once a rank's image is durable its peers drop what the
+# image before it had delivered (GC).  Checkpoints are tied to progress
+# (FT_CKPT_EVERY=N: every Nth ft_checkpoint() call), kills too
+# (--inject ...,after-sends=N), never to time.
+
+load common
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	export TMPDIR="$BATS_FILE_TMPDIR"
+	ft_build jacobi "$FT_ROOT/examples/jacobi.c"
+	ftrun -n 4 "$FT_PROGS/jacobi" 64 300 >"$FT_PROGS/jacobi4.ref"
+}
+
+# ftrun --ft vlog --ckpt-dir with ARGS (a checkpoint every 50 calls
+# unless EVERY says otherwise) in a directory of its own; $out, $err,
+# $ev (the events) and $ck (the images).  Exit status in $rc.
+img_run() {
+	local tmp="$BATS_TEST_TMPDIR/job"
+	mkdir -p "$tmp"
+	out="$BATS_TEST_TMPDIR/out"
+	err="$BATS_TEST_TMPDIR/err"
+	ev="$BATS_TEST_TMPDIR/ev"
+	ck="$BATS_TEST_TMPDIR/ck"
+	rc=0
+	env TMPDIR="$tmp" FT_CKPT_EVERY="${EVERY:-50}" FT_VLOG_STATS=1 \
+	    ftrun --ft vlog --ckpt-dir "$ck" --events "$ev" "$@" \
+	    >"$out" 2>"$err" || rc=$?
+	# Nothing of the job is left behind (but the event log of a job
+	# that failed, which ftrun keeps and names), and no process.
+	run ls -A "$tmp"
+	[ "$output" = "" ] || [ "$rc" -ne 0 ]
+	run pgrep -f "$FT_PROGS/jacobi"
+	[ "$status" -eq 1 ]
+}
+
+# How many messages the GC dropped, over every rank's last process.
+dropped() {
+	awk '/^vlog-stats/ { n += $(NF - 4) } END { print n + 0 }' "$err"
+}
+
+@test "vlog images: a rank killed after its image restarts from it, then again from a later one" {
+	# The second process dies after 500 sends (about 125 calls): its
+	# image of call 50 is written by then, since the one of call 100
+	# waits for it (FT_CKPT_EVERY).
+	img_run -n 4 --log-dir "$BATS_TEST_TMPDIR/log" \
+	    --inject kill:rank=2,after-sends=400 \
+	    --inject kill:rank=2,after-sends=500 "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	run grep -c "rank 2 (pid .*restarting it" "$err"
+	[ "$output" = 2 ]
+	# Each process restarts from an image, the second from a later one.
+	run grep -o "rank 2 (incarnation [12]) restarts from its image of epoch [0-9]*" "$err"
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[1]##* }" -gt "${lines[0]##* }" ]
+	run grep -c '"event":"restart_image","rank":2' "$ev"
+	[ "$output" = 2 ]
+	run grep -c '"event":"replayed","rank":2' "$ev"
+	[ "$output" = 2 ]
+	[[ $(cat "$err") != *divergence* ]]
+	# The logs of the job still read as one run.
+	run -0 --separate-stderr ftreplay --verify "$BATS_TEST_TMPDIR/log"
+	[[ $output == *" result=ok" ]]
+}
+
+@test "vlog images: a peer killed after the GC does not need what was dropped" {
+	# Rank 1 dies late: its peers dropped most of what they sent it.
+	img_run -n 4 --inject kill:rank=1,after-sends=1000 \
+	    "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	grep -q "rank 1 (incarnation 1) restarts from its image of epoch" "$err"
+	[ "$(dropped)" -gt 1000 ]
+	# The proof that the payloads are gone: the same rank, its images
+	# lost with it, restarts from its start and needs them; the job
+	# ends, saying why, instead of waiting for them.
+	FT_CKPT_TEST_DIE=lost:5:1 img_run -n 4 "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 100 ]
+	# (Its neighbours 0 and 2 read the GC before rank 1's later halo
+	# rows; whichever aborts first is named.)
+	grep -q "rank 1 cannot be restarted: it asks rank [0-3] for its messages from 0, but those below [0-9]* were dropped once an image of rank 1 was durable" "$err"
+}
+
+@test "vlog images: a corrupt newest image: the one before, saying so" {
+	# Rank 2 dies with a byte of its image of epoch 4 flipped.
+	FT_CKPT_TEST_DIE=corrupt:4:2 img_run -n 4 "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	grep -q "rank 2: image '.*/rank-2/00000000000000000004.ftc': corrupt (bad checksum of the stored bytes); falling back to an older image" "$err"
+	grep -q "rank 2 (incarnation 1) restarts from its image of epoch 3" "$err"
+	run grep -c "restarting it" "$err"
+	[ "$output" = 1 ]
+}
+
+@test "vlog images: --ckpt-policy rr and adaptive, with a kill; refusals" {
+	local pol
+	for pol in rr adaptive; do
+		EVERY=0 img_run -n 4 --ckpt-interval 20ms --ckpt-policy "$pol" \
+		    --inject kill:rank=3,after-sends=900 "$FT_PROGS/jacobi" \
+		    64 300
+		[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+		cmp "$FT_PROGS/jacobi4.ref" "$out"
+		run grep -c "restarting it" "$err"
+		[ "$output" = 1 ]
+	done
+	run -100 ftrun -n 2 --ckpt-dir "$BATS_TEST_TMPDIR/ck2" \
+	    --ckpt-interval 1s --ckpt-policy rr "$FT_PROGS/jacobi" 8 2
+	[[ $output == *"--ckpt-policy rr: checkpoints of one rank at a time are for message logging (--ft vlog); use all"* ]]
+	run -100 ftrun -n 2 --ft vlog --ckpt-dir "$BATS_TEST_TMPDIR/ck2" \
+	    --ckpt-policy adaptive "$FT_PROGS/jacobi" 8 2
+	[[ $output == *"--ckpt-policy adaptive needs --ckpt-interval"* ]]
+	run -100 ftrun -n 2 --ft vlog --ckpt-dir "$BATS_TEST_TMPDIR/ck2" \
+	    --ckpt-interval 1s --ckpt-policy sometimes "$FT_PROGS/jacobi" 8 2
+	[[ $output == *"--ckpt-policy 'sometimes': all, rr or adaptive"* ]]
+}
