@@ -19,4 +19,18 @@
 #define OMPI_HAVE_MPIX_COMM_ACK_FAILED	1
 #define OMPI_HAVE_MPIX_COMM_ISHRINK	1
 
+/*
+ * Open MPI's test aid, which ULFM's detection benchmarks call: the
+ * calling process dies (SIGKILL).  notify is accepted and ignored: ft
+ * learns of the death from waitpid(2) at once.
+ */
+#include <stdbool.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+FT_MPI_API int	OMPI_Comm_failure_inject(MPI_Comm, bool);
+#ifdef __cplusplus
+}
+#endif
+
 #endif
