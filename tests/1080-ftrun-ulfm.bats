@@ -20,6 +20,14 @@ setup_file() {
 	[[ $output != *"abort"* ]]
 }
 
+@test "ulfm: a line printed before a kill is not lost (stdout line-buffered)" {
+	run -0 --separate-stderr ftrun -n 4 --ft ulfm "$FT_PROGS/ulfmdie" \
+	    say 2,3
+	[[ $output == *"rank 2 dies"* ]]
+	[[ $output == *"rank 3 dies"* ]]
+	[[ $output == *"survivors 2"* ]]
+}
+
 @test "ulfm: --with-ft is --ft, and several deaths at once" {
 	run -0 --separate-stderr ftrun -n 5 --with-ft ulfm \
 	    "$FT_PROGS/ulfmdie" kill 1,3,4

@@ -85,6 +85,11 @@ typedef struct MPI_Status {
 #define MPIX_ERR_PROC_FAILED		32
 #define MPIX_ERR_PROC_FAILED_PENDING	33
 #define MPIX_ERR_REVOKED		34
+/* The names without X, as Open MPI 5's <mpi.h> (and the MPI Forum's
+ * fault-tolerance chapter) give them. */
+#define MPI_ERR_PROC_FAILED		MPIX_ERR_PROC_FAILED
+#define MPI_ERR_PROC_FAILED_PENDING	MPIX_ERR_PROC_FAILED_PENDING
+#define MPI_ERR_REVOKED			MPIX_ERR_REVOKED
 #define MPI_ERR_LASTCODE	34
 
 /* Wildcards and special ranks. */
@@ -102,6 +107,9 @@ typedef struct MPI_Status {
 #define MPI_UNIVERSE_SIZE	5
 #define MPI_APPNUM		6
 #define MPI_LASTUSEDCODE	7
+/* ULFM (ft-ulfm(3)): true on MPI_COMM_WORLD when failures are returned
+ * (ftrun --ft ulfm or ftmpi), as Open MPI's MPIX_FT. */
+#define MPI_FT			8
 
 #define MPI_THREAD_SINGLE	0
 #define MPI_THREAD_FUNNELED	1

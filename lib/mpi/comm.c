@@ -1276,7 +1276,7 @@ PMPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 {
 	static int tag_ub = INT32_MAX, host = MPI_PROC_NULL,
 	    io = MPI_ANY_SOURCE, wtime_global = 0, appnum = 0;
-	static int universe, lastused;
+	static int universe, lastused, ftval;
 	struct ft_mpi_attr *a;
 
 	FT_MPI_CHECK_INIT("MPI_Comm_get_attr");
@@ -1312,6 +1312,10 @@ PMPI_Comm_get_attr(MPI_Comm comm, int key, void *val, int *flag)
 	case MPI_LASTUSEDCODE:
 		lastused = ft__mpi_err_lastused();
 		*(int **)val = &lastused;
+		break;
+	case MPI_FT:
+		ftval = ft__mpi.ulfm;
+		*(int **)val = &ftval;
 		break;
 	default:
 		*flag = 0;

@@ -271,6 +271,13 @@ init_common(void)
 		ft__mpi_abort(FT_EXIT_USAGE, "unknown fault-tolerance protocol");
 	ft__mpi.ulfm = strcmp(proto->name, "ulfm") == 0 ||
 	    strcmp(proto->name, "ftmpi") == 0;
+	/* Where processes die on purpose, a line printed is not lost with
+	 * its process: stdout is line-buffered, as Open MPI's ranks have
+	 * it (their stdout is a pseudo-terminal). */
+	if (ft__mpi.ulfm) {
+		fflush(stdout);
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	}
 	ft__mpi_ftmpi_init();
 	/* ftrun --initial-errhandler, as Open MPI's mpiexec (MPI-4.0
 	 * mpi_initial_errhandler); ftrun checked the name. */

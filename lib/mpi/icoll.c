@@ -31,6 +31,8 @@ ft__coll_init(struct ft_coll_sched *s, MPI_Comm comm, const char *call)
 	if (s->comm != comm)
 		s->holes = comm;
 	s->call = call;
+	if (ft__mpi.ulfm)
+		s->failed0 = ft__mpi_ulfm_nfailed(s->comm);
 	s->steps = s->isteps;
 	s->capsteps = FT_COLL_INLINE_STEPS;
 	s->reqs = s->ireqs;
@@ -310,6 +312,9 @@ fail_step(struct ft_coll_sched *s)
 		s->err = MPIX_ERR_PROC_FAILED;
 }
 
+/* ULFM: the byte that says "failed" where no data is due. */
+static const unsigned char marker = 0xff;
+
 /* ULFM: has a step failed because a process did? */
 static int
 poisoned(const struct ft_coll_sched *s)
@@ -350,11 +355,18 @@ round_start(struct ft_coll_sched *s)
 			 * ULFM: past a failed step the data is not whole;
 			 * an empty message tells the peer so (round_finish)
 			 * rather than let it take a wrong result for a
-			 * right one before it hears of the failure.
+			 * right one before it hears of the failure.  Where
+			 * no data is due (a barrier's steps), one byte does.
 			 */
-			rc = ft__mpi_isend_ctx(s->call, st->src,
-			    poisoned(s) ? 0 : st->count, st->type, st->peer,
-			    st->tag, st->comm, st->comm->ctx + 1, r);
+			if (poisoned(s) && st->count == 0)
+				rc = ft__mpi_isend_ctx(s->call, &marker, 1,
+				    MPI_BYTE, st->peer, st->tag, st->comm,
+				    st->comm->ctx + 1, r);
+			else
+				rc = ft__mpi_isend_ctx(s->call, st->src,
+				    poisoned(s) ? 0 : st->count, st->type,
+				    st->peer, st->tag, st->comm,
+				    st->comm->ctx + 1, r);
 			if (rc != MPI_SUCCESS) {
 				ft__mpi_req_cleanup(r);
 				return rc;
@@ -418,6 +430,12 @@ round_finish(struct ft_coll_sched *s)
 		if (r->kind == FT_MPI_REQ_RECV && r->pt.st.error == EMSGSIZE &&
 		    s->err == 0)
 			s->err = MPI_ERR_TRUNCATE;
+		/* ULFM: a byte where none was due: the sender's
+		 * collective failed before (round_start). */
+		if (ft__mpi.ulfm && r->kind == FT_MPI_REQ_RECV &&
+		    r->pt.st.error == EMSGSIZE && r->pt.cap == 0 &&
+		    (s->err == 0 || s->err == MPI_ERR_TRUNCATE))
+			s->err = MPIX_ERR_PROC_FAILED;
 		/* ULFM: a failed peer or a revoke wins over truncation. */
 		if ((cls = ft__mpi_ulfm_class(r->pt.st.error)) != 0 &&
 		    (s->err == 0 || s->err == MPI_ERR_TRUNCATE))
@@ -499,13 +517,17 @@ sched_step(struct ft_coll_sched *s)
 }
 
 /*
- * ULFM: a collective on a communicator with a failed member fails,
- * though it ran to its end (so that no live member waits for this one).
+ * ULFM: a collective on a communicator with a member known failed when
+ * it began fails, though it ran to its end (so that no live member
+ * waits for this one).  A member that dies during it fails it where its
+ * death prevents completion: a transfer with it fails, and the failure
+ * goes down the schedule (round_start); a member that did its part and
+ * then died leaves a whole result, and the collective succeeds.
  */
 static void
 ulfm_verdict(struct ft_coll_sched *s)
 {
-	if (ft__mpi.ulfm && s->err == 0 && ft__mpi_ulfm_nfailed(s->comm) > 0)
+	if (ft__mpi.ulfm && s->err == 0 && s->failed0 > 0)
 		s->err = MPIX_ERR_PROC_FAILED;
 }
 

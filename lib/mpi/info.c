@@ -410,6 +410,14 @@ ft__mpi_info_env_init(int *argc, char ***argv, int required)
 	if (rc == MPI_SUCCESS && required >= MPI_THREAD_SINGLE &&
 	    required <= MPI_THREAD_MULTIPLE)
 		rc = MPI_Info_set(e, "thread_level", level[required]);
+	/* MPI-4.0: the handler the predefined communicators start with
+	 * (ftrun --initial-errhandler). */
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Info_set(e, "mpi_initial_errhandler",
+		    ft_mpi_comm_world.errh == MPI_ERRORS_RETURN ?
+		    "mpi_errors_return" :
+		    ft_mpi_comm_world.errh == MPI_ERRORS_ABORT ?
+		    "mpi_errors_abort" : "mpi_errors_are_fatal");
 	e->predefined = 1;
 	return rc;
 }

@@ -129,6 +129,8 @@ struct ft_coll_sched {
 	/* FT-MPI's BLANK: the communicator named, when comm is its live
 	 * members (ftmpi.c); else NULL. */
 	MPI_Comm		 holes;
+	/* ULFM: the members of comm known failed when the call began. */
+	int			 failed0;
 	struct ft_coll_step	 isteps[FT_COLL_INLINE_STEPS];
 	struct ft_mpi_req	 ireqs[FT_COLL_INLINE_REQS];
 	_Alignas(max_align_t) unsigned char arena[FT_COLL_ARENA];

@@ -202,6 +202,7 @@ struct ft_pt {
 };
 
 static void	req_complete(struct ft_pt *, struct ft_req *);
+static void	rdata_sent(void *);
 static void	ctl_read(struct ft_pt *);
 static void	conn_close(struct ft_pt *, struct pconn *, const char *);
 static int	multi_on_cts(struct ft_pt *, struct pconn *,
@@ -1012,6 +1013,15 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 		if (eager_send(pt, pc, q, &m) != 0)
 			return pt->fails && errno != ENOMEM ?
 			    req_fail(pt, r, ECONNRESET) : -1;
+		/* FT_PROTO_FAILS: a process may die right after its send
+		 * completes; bytes still queued here (a handshake under way)
+		 * would die with it.  Complete once the kernel has them. */
+		if (pt->fails && pc->c.oq_tail != NULL &&
+		    pc->c.oq_tail->done == NULL) {
+			pc->c.oq_tail->done = rdata_sent;
+			pc->c.oq_tail->arg = r;
+			return 0;
+		}
 		req_complete(pt, r);
 		return 0;
 	}
@@ -2949,6 +2959,28 @@ ft_pt_ext(struct ft_pt *pt, struct ft_ext *x)
 	return pt->proto.ops->ext(&pt->proto, x);
 }
 
+/*
+ * A process the view declares dead sent what it sent before it died:
+ * that is in the sockets it dialed to us (it is dead, so they end), and
+ * is read before what waits on it fails, so that a message sent is not
+ * lost with its sender (ULFM: an operation fails only when a failure
+ * prevents it from completing; ft-ulfm(3)).
+ */
+static void
+view_drain(struct ft_pt *pt, uint32_t q)
+{
+	struct pconn *pc;
+	size_t i;
+
+	for (i = 0; i < pt->nconns; i++) {
+		pc = pt->conns[i];
+		if (pc->closed || pc->outgoing || pc->c.peer != q)
+			continue;
+		if (conn_read(pt, pc) != 0)
+			conn_close(pt, pc, NULL);
+	}
+}
+
 int
 ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 {
@@ -2966,9 +2998,11 @@ ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 			conn_close(pt, pt->procs[q].out, NULL);
 			pt->procs[q].out = NULL;
 		}
-		if (pt->fails)
+		if (pt->fails) {
+			view_drain(pt, q);
 			fail_where(pt, &(struct fail_sel){ 0, q, 1 },
 			    ECONNRESET);
+		}
 	}
 	multi_trim_gone(pt);
 	if (pt->proto.ops->view != NULL)

@@ -5,7 +5,9 @@
  * (SIGKILL) or "exit" (exit 0 without MPI_Finalize).  The survivors
  * then shrink MPI_COMM_WORLD, print "survivors N" (rank 0 of the
  * shrunk one), and finalize.  MODE "fail" kills no one, and the ranks
- * listed exit 3 after MPI_Finalize.
+ * listed exit 3 after MPI_Finalize.  MODE "say" is "kill" after
+ * printing "rank R dies" without flushing it (stdout is line-buffered
+ * under --ft ulfm, as Open MPI's ranks have it).
  */
 #include <mpi.h>
 #include <mpi-ext.h>
@@ -40,6 +42,10 @@ main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Barrier(MPI_COMM_WORLD);
+	if (listed(argv[2], rank) && strcmp(argv[1], "say") == 0) {
+		printf("rank %d dies\n", rank);
+		raise(SIGKILL);
+	}
 	if (listed(argv[2], rank) && strcmp(argv[1], "fail") != 0) {
 		fflush(NULL);
 		if (strcmp(argv[1], "kill") == 0)
