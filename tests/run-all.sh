@@ -32,28 +32,46 @@ tally() {
 	done
 }
 
-run_bin() {	# suite binary
-	local out rc
-	out="$log/$1-$(basename "$2").tap"
-	timeout 300 "$2" >"$out" 2>&1
-	rc=$?
-	tally "$1" <"$out"
-	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$out"; then
-		fail=$((fail + 1))
-		echo "$1: not ok - $(basename "$2") exited with status $rc (see $out)"
-		tail -5 "$out" | sed "s/^/$1: # /"
-	fi
+# Run the test binaries of a suite, one a core at once (each makes its
+# own temporary directories and takes port 0), then count their TAP
+# output in order.
+run_bins() {	# suite binary...
+	local suite=$1 t out rc
+	shift
+	printf '%s\n' "$@" | xargs -r -P "$(nproc)" -I{} bash -c \
+	    'out="$2/$3-$(basename "$1").tap"
+	    timeout 300 "$1" >"$out" 2>&1
+	    echo $? >"$out.rc"' _ {} "$log" "$suite"
+	for t in "$@"; do
+		out="$log/$suite-$(basename "$t").tap"
+		rc=$(cat "$out.rc" 2>/dev/null || echo 127)
+		rm -f "$out.rc"
+		tally "$suite" <"$out"
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
+			fail=$((fail + 1))
+			echo "$suite: not ok - $(basename "$t") exited with status $rc (see $out)"
+			tail -5 "$out" | sed "s/^/$suite: # /"
+		fi
+	done
+}
+
+# The executable files among the arguments.
+executables() {
+	local f
+	for f in "$@"; do [ -x "$f" ] && echo "$f"; done
 }
 
 for s in "${suites[@]}"; do
 	t0=$SECONDS
 	case $s in
 	unit)
-		for t in build/unit/test_*; do [ -x "$t" ] && run_bin unit "$t"; done ;;
+		mapfile -t bins < <(executables build/unit/test_*)
+		run_bins unit ${bins[@]+"${bins[@]}"} ;;
 	asan)
 		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-		for t in build/asan/test_*; do [ -x "$t" ] && run_bin asan "$t"; done ;;
+		mapfile -t bins < <(executables build/asan/test_*)
+		run_bins asan ${bins[@]+"${bins[@]}"} ;;
 	bats)
 		if ls tests/*.bats >/dev/null 2>&1; then
 			# Files side by side, two a core (bats needs GNU
