@@ -1096,6 +1096,23 @@ rank_aborted(struct launcher *l, struct lrank *r, const struct ft_msg_abort *ab)
 }
 
 /*
+ * Rank r is at the cut of an image of epoch (coord, or vlog's images):
+ * where its output stands is where a restart from that image prints
+ * from.  What it wrote before telling us is in its pipes.
+ */
+static void
+cut_output(struct launcher *l, struct lrank *r, uint64_t epoch)
+{
+	uint32_t i = (uint32_t)(r - l->ranks);
+
+	read_output(l, i, &r->out);
+	read_output(l, i, &r->err);
+	if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off + r->out.len,
+	    r->err.off + r->err.len) != 0)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+}
+
+/*
  * --ft vlog with images (issue 15): a rank at the cut of an image (its
  * output flushed: where it stands is where a restart from that image
  * prints from), or a restarted process going on from one.
@@ -1110,13 +1127,9 @@ vlog_ckpt_note(struct launcher *l, struct lconn *lc, const char *text)
 	if (r->spec != NULL || ft__coord_note_parse(text, &epoch, &kind,
 	    &v) != 0)
 		return -1;
-	if (kind == FT__COORD_CUT) {
-		read_output(l, (uint32_t)lc->rank, &r->out);
-		read_output(l, (uint32_t)lc->rank, &r->err);
-		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
-		    r->out.len, r->err.off + r->err.len) != 0)
-			ft_die(FT_EXIT_TEMP, "out of memory");
-	} else if (kind == FT__COORD_RECV)
+	if (kind == FT__COORD_CUT)
+		cut_output(l, r, epoch);
+	else if (kind == FT__COORD_RECV)
 		r->ck_recv = v;
 	else if (kind == FT__COORD_SENT)
 		ft__vsched_traffic(&l->vs, r->rank, r->ck_recv, v);
@@ -1867,12 +1880,7 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		return 0;
 	}
 	if (kind == FT__COORD_CUT) {
-		/* What it wrote before telling us is in its pipes. */
-		read_output(l, (uint32_t)lc->rank, &r->out);
-		read_output(l, (uint32_t)lc->rank, &r->err);
-		if (ft__coord_cut_put(&r->ck_cuts, epoch, r->out.off +
-		    r->out.len, r->err.off + r->err.len) != 0)
-			ft_die(FT_EXIT_TEMP, "out of memory");
+		cut_output(l, r, epoch);
 		ft__coord_auto_cut(&l->coord, epoch, ft_now_ns());
 		return 0;
 	}
