@@ -73,11 +73,17 @@ static void
 on_view(const struct ft_hdr *h, const uint8_t *body)
 {
 	struct ft_msg_view v;
-	uint32_t n = ft__mpi.env.size * ft__mpi.env.nrep;
+	/*
+	 * The dead are named by process id across the whole job, spawned
+	 * worlds included, so this world's size is no bound: the frame's
+	 * length is (the decoder checks the count against it).
+	 */
+	size_t n = (h->len - FT_WIRE_HDRLEN) / sizeof(*v.dead) + 1;
 
 	if ((v.dead = calloc(n, sizeof(*v.dead))) == NULL)
 		ft__mpi_abort(FT_EXIT_TEMP, "out of memory");
-	if (ft_msg_view_decode(body, h->len - FT_WIRE_HDRLEN, &v, n) != 0)
+	if (ft_msg_view_decode(body, h->len - FT_WIRE_HDRLEN, &v,
+	    n > UINT32_MAX ? UINT32_MAX : (uint32_t)n) != 0)
 		ft_warnx("ignored a malformed view from the launcher");
 	else if (ft_pt_view(ft__mpi.pt, v.dead, v.ndead) != 0)
 		/* The launcher ends the job: every copy of a rank is gone. */
