@@ -134,7 +134,7 @@ gs_start_all() {
 	for ((i = 0; i < GS_N; i++)); do
 		gs_start "$i" "$@"
 	done
-	ft_poll 10 gs_started $(seq 0 $((GS_N - 1)))
+	ft_poll 30 gs_started $(seq 0 $((GS_N - 1)))
 	sleep 0.5
 }
 
@@ -349,7 +349,7 @@ gs_start_reporting() {
 		gs_start "$i"
 	done
 	GS_IN=$GS_DIR/in2 gs_start 2
-	ft_poll 10 gs_started 0 1 2 3 4 5 6 7
+	ft_poll 30 gs_started 0 1 2 3 4 5 6 7
 	sleep 0.5
 }
 
@@ -653,7 +653,7 @@ gs_refuse_members() {
 	for id in 0 1 2 3 4; do
 		gs_start "$id"
 	done
-	ft_poll 10 gs_started 0 1 2 3 4
+	ft_poll 30 gs_started 0 1 2 3 4
 	# Member 1's counter at 2^64-1 and member 5's at the clock: member 0
 	# takes 5's and refuses 1's, and keeps the connection.
 	gs_forge 0 0 18446744073709551615 0 0 0 "$(date +%s%6N)"

@@ -131,7 +131,7 @@ teardown() {
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	ft_bg fttest relay --listen 127.0.0.1:0 --to "127.0.0.1:$port" \
 	    --delay 40ms >"$FB_DIR/relay.addr"
-	ft_poll 10 test -s "$FB_DIR/relay.addr"
+	ft_poll 30 test -s "$FB_DIR/relay.addr"
 	relay=$(head -1 "$FB_DIR/relay.addr")
 	FB_NAMES+=(h2)
 	ftboot start --listen "tcp:127.0.0.1:$port" --advertise "$relay" \

@@ -208,7 +208,7 @@ hellos() {
 
 @test "allocate: the daemon answers while an allocation waits on a silent peer" {
 	silent_peer "$FB_DIR/silent.addr" "$FB_DIR/silent.hello"
-	ft_poll 10 test -s "$FB_DIR/silent.addr"
+	ft_poll 30 test -s "$FB_DIR/silent.addr"
 	mkdir -p "$FB_DIR/h1"
 	printf '# ft-peers 1\n%s host=mute slots=4 jobs=1 rtt_us=1 seen=1\n' \
 	    "$(cat "$FB_DIR/silent.addr")" >"$FB_DIR/h1/peers"
@@ -230,7 +230,7 @@ hellos() {
 
 @test "allocate: a submitter gone before its grants leaves nothing reserved" {
 	silent_peer "$FB_DIR/silent.addr" "$FB_DIR/silent.hello"
-	ft_poll 10 test -s "$FB_DIR/silent.addr"
+	ft_poll 30 test -s "$FB_DIR/silent.addr"
 	mkdir -p "$FB_DIR/h1"
 	printf '# ft-peers 1\n%s host=mute slots=4 jobs=1 rtt_us=1 seen=1\n' \
 	    "$(cat "$FB_DIR/silent.addr")" >"$FB_DIR/h1/peers"

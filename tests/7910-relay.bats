@@ -22,7 +22,7 @@ echo_start() {
 relay_start() {
 	ft_bg fttest relay --listen 127.0.0.1:0 --to "$1" --delay "$2" \
 	    >"$BATS_TEST_TMPDIR/relay.out" 2>"$BATS_TEST_TMPDIR/relay.err"
-	ft_poll 10 grep -q '^tcp:127.0.0.1:[0-9]' "$BATS_TEST_TMPDIR/relay.out"
+	ft_poll 30 grep -q '^tcp:127.0.0.1:[0-9]' "$BATS_TEST_TMPDIR/relay.out"
 	relay_port=$(sed 's/.*://' "$BATS_TEST_TMPDIR/relay.out")
 }
 

@@ -27,7 +27,7 @@ fl_start() {
 	ft_bg ftlog serve --dir "$dir" --key-file "$FL_KEY" "$@" \
 	    >"$dir.addr" 2>"$dir.err"
 	FL_PID=$bgpid
-	ft_poll 10 test -s "$dir.addr"
+	ft_poll 30 test -s "$dir.addr"
 	FL_ADDR=$(cat "$dir.addr")
 }
 
