@@ -104,7 +104,7 @@ for s in "${suites[@]}"; do
 			local f=$1 corpus
 			corpus="build/fuzz/corpus-$(basename "$f")"
 			mkdir -p "$corpus"
-			"$f" -max_total_time="${FUZZ_SECONDS:-4}" \
+			"$f" -max_total_time="${FUZZ_SECONDS:-3}" \
 			    -print_final_stats=0 "$corpus" \
 			    >"$log/$(basename "$f").log" 2>&1
 			echo $? >"$log/$(basename "$f").rc"
