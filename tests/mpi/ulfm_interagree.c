@@ -86,8 +86,10 @@ main(int argc, char **argv)
 		    (unsigned)flag, (unsigned)w);
 
 	/* Shrink: the survivors of both groups. */
-	expect(MPIX_Comm_shrink(ic, &nic), MPI_SUCCESS,
-	    "MPIX_Comm_shrink of the intercommunicator");
+	rc = MPIX_Comm_shrink(ic, &nic);
+	expect(rc, MPI_SUCCESS, "MPIX_Comm_shrink of the intercommunicator");
+	if (rc != MPI_SUCCESS)
+		return finish();
 	MPI_Comm_set_errhandler(nic, MPI_ERRORS_RETURN);
 	MPI_Comm_test_inter(nic, &inter);
 	MPI_Comm_size(nic, &size);
