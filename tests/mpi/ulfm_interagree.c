@@ -10,7 +10,8 @@
  * raise MPIX_ERR_PROC_FAILED at every survivor of both groups; after
  * MPIX_Comm_failure_ack it succeeds, without the dead one's bit.  The
  * intercommunicator is shrunk: the survivors of both groups, which
- * agree, reduce across it and are revoked by one of them.
+ * agree, reduce across it, shrink it again with MPIX_Comm_ishrink, and
+ * see it revoked by one of them.
  */
 #define NAME "ulfm_interagree"
 #include "ulfm.h"
@@ -31,7 +32,7 @@ want(int lo, int hi, int shift, int skip)
 int
 main(int argc, char **argv)
 {
-	MPI_Comm half, ic, nic;
+	MPI_Comm half, ic, nic, nic2;
 	MPI_Request rq;
 	int h, low, victim, flag, w, rc, n, sum, wsum, r, size, rsize, inter;
 
@@ -119,6 +120,21 @@ main(int argc, char **argv)
 	if (flag != w)
 		fail("agree on the shrunk one gave %#x, expected %#x",
 		    (unsigned)flag, (unsigned)w);
+
+	/* MPIX_Comm_ishrink with no new failure: the same two groups. */
+	expect(MPIX_Comm_ishrink(nic, &nic2, &rq), MPI_SUCCESS,
+	    "MPIX_Comm_ishrink of the shrunk intercommunicator");
+	expect(MPI_Wait(&rq, MPI_STATUS_IGNORE), MPI_SUCCESS,
+	    "MPI_Wait of the ishrink");
+	MPI_Comm_size(nic2, &r);
+	MPI_Comm_remote_size(nic2, &n);
+	if (r != size || n != rsize)
+		fail("the ishrunk intercommunicator has sizes %d and %d", r, n);
+	rc = MPI_Allreduce(&myrank, &sum, 1, MPI_INT, MPI_SUM, nic2);
+	if (rc != MPI_SUCCESS || sum != wsum)
+		fail("MPI_Allreduce across the ishrunk intercommunicator "
+		    "returned %d and %d, expected %d", rc, sum, wsum);
+	MPI_Comm_free(&nic2);
 
 	/* A revoke reaches both groups: the barrier fails everywhere. */
 	if (myrank == 0)
