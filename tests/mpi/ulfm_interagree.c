@@ -5,8 +5,9 @@
  * intercommunicator.  World rank r contributes a flag with bit r clear
  * (and, to iagree, bit 20 + r clear), so each side can check that it
  * got the AND over the other group's contributions, not its own.  Then
- * the last rank (in the second half) dies once every process has
- * passed a barrier: the next agreement on the intercommunicator must
+ * the second group's leader (world rank nprocs / 2) dies once every
+ * process has passed a barrier: the next agreement on the
+ * intercommunicator must
  * raise MPIX_ERR_PROC_FAILED at every survivor of both groups; after
  * MPIX_Comm_failure_ack it succeeds, without the dead one's bit.  The
  * intercommunicator is shrunk: the survivors of both groups, which
@@ -43,7 +44,9 @@ main(int argc, char **argv)
 	}
 	h = nprocs / 2;
 	low = myrank < h;
-	victim = nprocs - 1;
+	/* The second group's leader (its rank 0): no leader speaks for
+	 * a group in the agreement. */
+	victim = h;
 	MPI_Comm_split(MPI_COMM_WORLD, low, myrank, &half);
 	MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? h : 0, 9, &ic);
 	MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
@@ -100,13 +103,13 @@ main(int argc, char **argv)
 		fail("the shrunk communicator: inter %d, sizes %d and %d",
 		    inter, size, rsize);
 	MPI_Comm_rank(nic, &r);
-	if (r != (low ? myrank : myrank - h))
+	if (r != (low ? myrank : myrank - h - 1))
 		fail("rank %d in the shrunk intercommunicator", r);
 	if (nfailed(nic) != 0)
 		fail("the shrunk intercommunicator has failed members");
 	rc = MPI_Allreduce(&myrank, &sum, 1, MPI_INT, MPI_SUM, nic);
 	wsum = 0;
-	for (r = low ? h : 0; r < (low ? victim : h); r++)
+	for (r = low ? h + 1 : 0; r < (low ? nprocs : h); r++)
 		wsum += r;
 	expect(rc, MPI_SUCCESS, "MPI_Allreduce on the shrunk "
 	    "intercommunicator");
