@@ -30,6 +30,19 @@ want(int lo, int hi, int shift, int skip)
 	return (int)f;
 }
 
+/* An agreement on comm after the victim's death, acknowledged. */
+static void
+agree_after(MPI_Comm comm, int low, int h, int victim, const char *what)
+{
+	int flag = (int)~(1u << myrank), w, rc;
+
+	rc = MPIX_Comm_agree(comm, &flag);
+	w = low ? want(h, nprocs, 0, victim) : want(0, h, 0, -1);
+	if (rc != MPI_SUCCESS || flag != w)
+		fail("MPIX_Comm_agree on %s returned %d and %#x, expected "
+		    "0 and %#x", what, rc, (unsigned)flag, (unsigned)w);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -81,13 +94,7 @@ main(int argc, char **argv)
 		    "intercommunicator has %d processes, not 1", n);
 	expect(MPIX_Comm_failure_ack(ic), MPI_SUCCESS,
 	    "MPIX_Comm_failure_ack of the intercommunicator");
-	flag = (int)~(1u << myrank);
-	expect(MPIX_Comm_agree(ic, &flag), MPI_SUCCESS,
-	    "MPIX_Comm_agree on the intercommunicator after the ack");
-	w = low ? want(h, nprocs, 0, victim) : want(0, h, 0, -1);
-	if (flag != w)
-		fail("agree after the ack gave %#x, expected %#x",
-		    (unsigned)flag, (unsigned)w);
+	agree_after(ic, low, h, victim, "the intercommunicator after the ack");
 
 	/* Shrink: the survivors of both groups. */
 	rc = MPIX_Comm_shrink(ic, &nic);
@@ -116,13 +123,7 @@ main(int argc, char **argv)
 	if (rc == MPI_SUCCESS && sum != wsum)
 		fail("MPI_Allreduce across the shrunk intercommunicator "
 		    "gave %d, expected %d", sum, wsum);
-	flag = (int)~(1u << myrank);
-	expect(MPIX_Comm_agree(nic, &flag), MPI_SUCCESS,
-	    "MPIX_Comm_agree on the shrunk intercommunicator");
-	w = low ? want(h, nprocs, 0, victim) : want(0, h, 0, -1);
-	if (flag != w)
-		fail("agree on the shrunk one gave %#x, expected %#x",
-		    (unsigned)flag, (unsigned)w);
+	agree_after(nic, low, h, victim, "the shrunk intercommunicator");
 
 	/* MPIX_Comm_ishrink with no new failure: the same two groups. */
 	expect(MPIX_Comm_ishrink(nic, &nic2, &rq), MPI_SUCCESS,

@@ -680,22 +680,31 @@ run_check(struct sim *S, uint32_t n, uint64_t seed, const uint32_t *kills,
 	return steps;
 }
 
+/* 50 fault-free runs of n processes: 1 when a check failed. */
+static int
+fault_free_runs(struct sim *S, uint32_t n)
+{
+	uint64_t seed;
+
+	for (seed = 1; seed <= 50; seed++) {
+		(void)run_check(S, n, seed, NULL, NULL, 0);
+		if (S->failed) {
+			t_diag("n=%u seed=%llu: %s", n,
+			    (unsigned long long)seed, S->why);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void
 test_fault_free(struct sim *S)
 {
 	uint32_t n;
-	uint64_t seed;
 	int bad = 0;
 
-	for (n = 1; n <= MAXP; n++)
-		for (seed = 1; seed <= 50 && !bad; seed++) {
-			(void)run_check(S, n, seed, NULL, NULL, 0);
-			if (S->failed) {
-				bad = 1;
-				t_diag("n=%u seed=%llu: %s", n,
-				    (unsigned long long)seed, S->why);
-			}
-		}
+	for (n = 1; n <= MAXP && !bad; n++)
+		bad = fault_free_runs(S, n);
 	T_OK(!bad, "fault-free: every process decides the same, the AND of "
 	    "all, on 1 to %d processes", MAXP);
 }
@@ -704,18 +713,7 @@ test_fault_free(struct sim *S)
 static void
 test_fault_free_inter(struct sim *S, uint32_t n)
 {
-	uint64_t seed;
-	int bad = 0;
-
-	for (seed = 1; seed <= 50 && !bad; seed++) {
-		(void)run_check(S, n, seed, NULL, NULL, 0);
-		if (S->failed) {
-			bad = 1;
-			t_diag("n=%u seed=%llu: %s", n,
-			    (unsigned long long)seed, S->why);
-		}
-	}
-	T_OK(!bad, "fault-free IAGREE on %u + %u processes: each group's "
+	T_OK(!fault_free_runs(S, n), "fault-free IAGREE on %u + %u processes: each group's "
 	    "flags in its own word, the same everywhere", S->inter,
 	    n - S->inter);
 }
