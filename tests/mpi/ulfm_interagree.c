@@ -12,7 +12,9 @@
  * MPIX_Comm_failure_ack it succeeds, without the dead one's bit.  The
  * intercommunicator is shrunk: the survivors of both groups, which
  * agree, reduce across it, shrink it again with MPIX_Comm_ishrink, and
- * see it revoked by one of them.
+ * see it revoked by one of them.  Last, the whole second group dies: a
+ * shrink has no intercommunicator to make, and says so at every
+ * survivor (MPIX_ERR_PROC_FAILED).
  */
 #define NAME "ulfm_interagree"
 #include "ulfm.h"
@@ -146,6 +148,16 @@ main(int argc, char **argv)
 		    "MPIX_Comm_revoke of the shrunk intercommunicator");
 	expect(MPI_Barrier(nic), MPIX_ERR_REVOKED,
 	    "MPI_Barrier on the revoked shrunk intercommunicator");
+
+	/* The whole second group dies: no intercommunicator to shrink to. */
+	if (!low)
+		die();
+	nic2 = MPI_COMM_NULL;
+	expect(MPIX_Comm_shrink(nic, &nic2), MPIX_ERR_PROC_FAILED,
+	    "MPIX_Comm_shrink of an intercommunicator whose remote group "
+	    "is all dead");
+	if (nic2 != MPI_COMM_NULL)
+		fail("that shrink set newcomm");
 	MPI_Comm_free(&nic);
 	MPI_Comm_free(&ic);
 	MPI_Comm_free(&half);
