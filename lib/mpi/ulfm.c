@@ -183,8 +183,14 @@ PMPIX_Comm_revoke(MPI_Comm comm)
 	x.members = comm->world;
 	x.n = (uint32_t)comm->size;
 	if (FT_MPI_INTER(comm)) {
-		/* Both groups, and the local group's hidden contexts. */
-		x.nctx = 4;
+		/*
+		 * Both groups, and the local group's hidden contexts: from
+		 * ctx + 2 on, or, in a shrunk intercommunicator
+		 * (shrink_make_inter), ids of their own, revoked apart to
+		 * the same members.
+		 */
+		if (comm->local->ctx == comm->ctx + 2)
+			x.nctx = 4;
 		x.n = (uint32_t)(comm->size + comm->rsize);
 		if ((all = calloc(x.n, sizeof(*all))) == NULL)
 			return ft__mpi_err(comm, MPI_ERR_NO_MEM,
@@ -195,17 +201,9 @@ PMPIX_Comm_revoke(MPI_Comm comm)
 		x.members = all;
 	}
 	rc = ft_pt_ext(ft__mpi.pt, &x);
-	/*
-	 * A shrunk intercommunicator's local one has ids of its own
-	 * (shrink_make_inter): revoked apart, to the same members.
-	 */
-	if (rc == 0 && FT_MPI_INTER(comm) &&
-	    comm->local->ctx != comm->ctx + 2) {
-		x.nctx = 2;
-		rc = ft_pt_ext(ft__mpi.pt, &x);
+	if (rc == 0 && FT_MPI_INTER(comm) && x.nctx == 2) {
 		x.ctx = comm->local->ctx;
-		if (rc == 0)
-			rc = ft_pt_ext(ft__mpi.pt, &x);
+		rc = ft_pt_ext(ft__mpi.pt, &x);
 	}
 	free(all);
 	if (rc != 0)

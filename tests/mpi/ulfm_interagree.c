@@ -7,13 +7,14 @@
  * got the AND over the other group's contributions, not its own.  Then
  * the second group's leader (world rank nprocs / 2) dies once every
  * process has passed a barrier: the next agreement on the
- * intercommunicator must
- * raise MPIX_ERR_PROC_FAILED at every survivor of both groups; after
- * MPIX_Comm_failure_ack it succeeds, without the dead one's bit.  The
- * intercommunicator is shrunk: the survivors of both groups, which
- * agree, reduce across it, shrink it again with MPIX_Comm_ishrink, and
- * see it revoked by one of them.  Last, the whole second group dies: a
- * shrink has no intercommunicator to make, and says so at every
+ * intercommunicator must raise MPIX_ERR_PROC_FAILED at every survivor
+ * of both groups; after MPIX_Comm_failure_ack it succeeds, without the
+ * dead one's bit.  The intercommunicator is shrunk: the survivors of
+ * both groups, which agree, reduce across it, shrink it again with
+ * MPIX_Comm_ishrink, and see it revoked by one of them (and not a
+ * communicator with the id two above its own, which a shrunk
+ * intercommunicator does not own).  Last, the whole second group dies:
+ * a shrink has no intercommunicator to make, and says so at every
  * survivor (MPIX_ERR_PROC_FAILED).
  */
 #define NAME "ulfm_interagree"
@@ -48,7 +49,7 @@ agree_after(MPI_Comm comm, int low, int h, int victim, const char *what)
 int
 main(int argc, char **argv)
 {
-	MPI_Comm half, ic, nic, nic2;
+	MPI_Comm half, ic, nic, nic2, sc;
 	MPI_Request rq;
 	int h, low, victim, flag, w, rc, n, sum, wsum, r, size, rsize, inter;
 
@@ -98,12 +99,31 @@ main(int argc, char **argv)
 	    "MPIX_Comm_failure_ack of the intercommunicator");
 	agree_after(ic, low, h, victim, "the intercommunicator after the ack");
 
-	/* Shrink: the survivors of both groups. */
+	/*
+	 * Shrink: the survivors of both groups.  Rank 0 has drawn two own
+	 * context indices (idup) before it, so its index (2 U, U the
+	 * universe size) wins the shrink's: nic's id is that of index
+	 * 2 U, and rank 1's next own index, 2 U + 1, names the id two
+	 * above: an MPI_Comm_idup of MPI_COMM_SELF there must not be
+	 * revoked with nic (whose hidden ids are elsewhere).
+	 */
+	if (myrank == 0)
+		for (r = 0; r < 2; r++) {
+			MPI_Comm_idup(MPI_COMM_SELF, &sc, &rq);
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+			MPI_Comm_free(&sc);
+		}
 	rc = MPIX_Comm_shrink(ic, &nic);
 	expect(rc, MPI_SUCCESS, "MPIX_Comm_shrink of the intercommunicator");
 	if (rc != MPI_SUCCESS)
 		return finish();
 	MPI_Comm_set_errhandler(nic, MPI_ERRORS_RETURN);
+	sc = MPI_COMM_NULL;
+	if (myrank == 1) {
+		MPI_Comm_idup(MPI_COMM_SELF, &sc, &rq);
+		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		MPI_Comm_set_errhandler(sc, MPI_ERRORS_RETURN);
+	}
 	MPI_Comm_test_inter(nic, &inter);
 	MPI_Comm_size(nic, &size);
 	MPI_Comm_remote_size(nic, &rsize);
@@ -148,6 +168,15 @@ main(int argc, char **argv)
 		    "MPIX_Comm_revoke of the shrunk intercommunicator");
 	expect(MPI_Barrier(nic), MPIX_ERR_REVOKED,
 	    "MPI_Barrier on the revoked shrunk intercommunicator");
+	if (sc != MPI_COMM_NULL) {
+		MPIX_Comm_is_revoked(sc, &flag);
+		if (flag)
+			fail("revoking the shrunk intercommunicator revoked "
+			    "another communicator");
+		expect(MPI_Barrier(sc), MPI_SUCCESS, "MPI_Barrier on a "
+		    "communicator that has the id after the shrunk one's");
+		MPI_Comm_free(&sc);
+	}
 
 	/* The whole second group dies: no intercommunicator to shrink to. */
 	if (!low)
