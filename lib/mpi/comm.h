@@ -216,7 +216,8 @@ int	 ft__mpi_comm_dup_local(const char *call, MPI_Comm, uint32_t ctx,
  * group is n world ranks with the caller at index rank, and whose
  * remote group is rn world ranks (both copied), with its hidden local
  * intracommunicator on ctx + 2 and ctx + 3; it inherits parent's error
- * handler.  Returns NULL when out of memory.
+ * handler.  Returns NULL when out of memory.  (MPIX_Comm_shrink of an
+ * intercommunicator, ulfm.c, moves the hidden one's ids elsewhere.)
  */
 MPI_Comm ft__mpi_comm_new_inter(MPI_Comm parent, uint32_t ctx,
 	    const uint32_t *world, int n, int rank, const uint32_t *rworld,

@@ -183,8 +183,14 @@ PMPIX_Comm_revoke(MPI_Comm comm)
 	x.members = comm->world;
 	x.n = (uint32_t)comm->size;
 	if (FT_MPI_INTER(comm)) {
-		/* Both groups, and the local group's hidden contexts. */
-		x.nctx = 4;
+		/*
+		 * Both groups, and the local group's hidden contexts: from
+		 * ctx + 2 on, or, in a shrunk intercommunicator
+		 * (shrink_make_inter), ids of their own, revoked apart to
+		 * the same members.
+		 */
+		if (comm->local->ctx == comm->ctx + 2)
+			x.nctx = 4;
 		x.n = (uint32_t)(comm->size + comm->rsize);
 		if ((all = calloc(x.n, sizeof(*all))) == NULL)
 			return ft__mpi_err(comm, MPI_ERR_NO_MEM,
@@ -195,6 +201,10 @@ PMPIX_Comm_revoke(MPI_Comm comm)
 		x.members = all;
 	}
 	rc = ft_pt_ext(ft__mpi.pt, &x);
+	if (rc == 0 && FT_MPI_INTER(comm) && x.nctx == 2) {
+		x.ctx = comm->local->ctx;
+		rc = ft_pt_ext(ft__mpi.pt, &x);
+	}
 	free(all);
 	if (rc != 0)
 		return ft__mpi_err(comm, MPI_ERR_INTERN, "MPIX_Comm_revoke",
@@ -303,7 +313,104 @@ struct agreement {
 	uint8_t		*dfailed;
 	uint32_t	*dctxv;
 	const char	*call;
+	/*
+	 * The members of the agreement: comm's group, or on an
+	 * intercommunicator both groups, the first one first (inter_first)
+	 * so that both sides list them alike; n of them.
+	 */
+	uint32_t	*all;
+	int		 n, first;
 };
+
+/*
+ * An intercommunicator's agreement runs among the members of both
+ * groups, on its own context (the same at both sides, and no other
+ * communicator's): the group holding the lower process id goes first.
+ */
+static int
+inter_first(MPI_Comm comm)
+{
+	return comm->world[0] < comm->rworld[0];
+}
+
+/* Where the local and the remote group start in a->all. */
+static int
+off_local(const struct agreement *a)
+{
+	return a->first ? 0 : a->comm->rsize;
+}
+
+static int
+off_remote(const struct agreement *a)
+{
+	return a->first ? a->comm->size : 0;
+}
+
+static int
+bm_bit(const uint8_t *bm, int i)
+{
+	return (bm[i / 8] >> (i % 8)) & 1;
+}
+
+/* The survivors of one group of n members, from bit off on. */
+static uint32_t *
+survivors(const struct agreement *a, const uint32_t *world, int n, int off,
+    int *ns)
+{
+	uint32_t *w;
+	int i;
+
+	*ns = 0;
+	if ((w = calloc((size_t)n + 1, sizeof(*w))) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!bm_bit(a->failed, off + i))
+			w[(*ns)++] = world[i];
+	return w;
+}
+
+/*
+ * Build the shrunk intercommunicator: the survivors of both groups.
+ * Its ids: ctx is the index idx one member drew from its own count,
+ * and that member drew idx + universe size (its next) for the hidden
+ * local intracommunicator, both at once (agree_start_x): no other
+ * communicator anywhere has either.
+ */
+static int
+shrink_make_inter(struct agreement *a, uint32_t idx)
+{
+	MPI_Comm comm = a->comm, nc;
+	uint32_t *lw, *rw, lidx;
+	int nl, nr, me = -1, i, rc = MPI_ERR_NO_MEM;
+
+	lidx = idx + (uint32_t)ft__mpi.env.universe;
+	lw = survivors(a, comm->world, comm->size, off_local(a), &nl);
+	rw = survivors(a, comm->rworld, comm->rsize, off_remote(a), &nr);
+	if (lw == NULL || rw == NULL)
+		goto out;
+	for (i = 0; i < nl; i++)
+		if (lw[i] == comm->world[comm->rank])
+			me = i;
+	rc = MPI_ERR_INTERN;
+	if (me < 0 || idx >= FT_MPI_CTX_OWN_LIMIT ||
+	    lidx >= FT_MPI_CTX_OWN_LIMIT || lidx < idx)
+		goto out;
+	/* Every member of the other group died: no intercommunicator. */
+	rc = MPIX_ERR_PROC_FAILED;
+	if (nr == 0)
+		goto out;
+	rc = MPI_ERR_INTERN;
+	if ((nc = ft__mpi_comm_new_inter(comm, FT_MPI_CTX_IDUP + 2 * idx, lw,
+	    nl, me, rw, nr)) == NULL)
+		goto out;
+	nc->local->ctx = FT_MPI_CTX_IDUP + 2 * lidx;
+	*a->newcomm = nc;
+	rc = MPI_SUCCESS;
+out:
+	free(lw);
+	free(rw);
+	return rc;
+}
 
 /* Build the shrunk communicator: the members not in a->failed. */
 static int
@@ -358,10 +465,18 @@ agree_advance(struct ft_mpi_req *r)
 	a->handle = NULL;
 	/* Every survivor knows of the failures decided: so do we now. */
 	if ((u = update(a->comm)) != NULL)
-		for (i = 0; i < a->comm->size; i++)
+		for (i = 0; i < a->n; i++)
 			if ((a->failed[i / 8] >> (i % 8)) & 1)
-				failed_add(u, a->comm->world[i]);
-	if (a->dfailed != NULL) {
+				failed_add(u, a->all[i]);
+	if (FT_MPI_INTER(a->comm)) {
+		if (a->newcomm != NULL)
+			r->err = shrink_make_inter(a, x.ctxv);
+		else {
+			/* The AND over the other group's contributions. */
+			*a->flag = (int)(a->first ? x.flag2 : x.flag);
+			r->err = x.err ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+		}
+	} else if (a->dfailed != NULL) {
 		memcpy(a->dfailed, a->failed, ((size_t)a->comm->size + 7) / 8);
 		*a->dctxv = x.ctxv;
 		r->err = MPI_SUCCESS;
@@ -388,6 +503,8 @@ agree_release(struct ft_mpi_req *r)
 		x.handle = a->handle;
 		(void)ft_pt_ext(ft__mpi.pt, &x);
 	}
+	if (a->all != a->comm->world)
+		free(a->all);
 	ft__mpi_comm_release(a->comm);
 	free(a->failed);
 	free(a);
@@ -416,24 +533,45 @@ agree_start_x(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	struct ft_mpi_req *r;
 	uint8_t *acked = NULL;
 	size_t nb;
-	int i, k, rc;
+	int i, k, me, rc;
 
 	ft__mpi_replay_refuse(call);	/* issue 16 */
 	if ((rc = check(comm, call)) != MPI_SUCCESS)
 		return rc;
-	if (FT_MPI_INTER(comm))
+	/* FT-MPI's recovery decides on intracommunicators only. */
+	if (FT_MPI_INTER(comm) && d != NULL)
 		return ft__mpi_err(comm, MPI_ERR_COMM, call, "not on an "
-		    "intercommunicator (ft implements agreement and shrink "
-		    "on intracommunicators)");
+		    "intercommunicator");
 	if ((flag == NULL && newcomm == NULL && d == NULL) || req == NULL)
 		return ft__mpi_err(comm, MPI_ERR_ARG, call, "NULL argument");
-	nb = ((size_t)comm->size + 7) / 8;
 	if ((u = update(comm)) == NULL ||
 	    (a = calloc(1, sizeof(*a))) == NULL)
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
+	a->all = comm->world;
+	a->n = comm->size;
+	me = comm->rank;
+	if (FT_MPI_INTER(comm)) {
+		a->first = inter_first(comm);
+		a->n = comm->size + comm->rsize;
+		if ((a->all = calloc((size_t)a->n, sizeof(*a->all))) ==
+		    NULL) {
+			free(a);
+			return ft__mpi_err(comm, MPI_ERR_NO_MEM, call,
+			    "out of memory");
+		}
+		a->comm = comm;
+		memcpy(a->all + off_local(a), comm->world,
+		    (size_t)comm->size * sizeof(*a->all));
+		memcpy(a->all + off_remote(a), comm->rworld,
+		    (size_t)comm->rsize * sizeof(*a->all));
+		me = off_local(a) + comm->rank;
+	}
+	nb = ((size_t)a->n + 7) / 8;
 	if ((a->failed = calloc(2, nb)) == NULL ||
 	    (r = ft__mpi_req_new(FT_MPI_REQ_COLL, comm)) == NULL) {
 		free(a->failed);
+		if (a->all != comm->world)
+			free(a->all);
 		free(a);
 		return ft__mpi_err(comm, MPI_ERR_NO_MEM, call, "out of memory");
 	}
@@ -457,8 +595,7 @@ agree_start_x(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	 */
 	r->lets_go = 1;
 	for (k = 0; k < u->nfailed; k++) {
-		if ((i = member_index(comm->world, comm->size,
-		    u->failed[k])) < 0)
+		if ((i = member_index(a->all, a->n, u->failed[k])) < 0)
 			continue;
 		a->failed[i / 8] |= (uint8_t)(1u << (i % 8));
 		if (k < u->nacked)
@@ -466,13 +603,25 @@ agree_start_x(MPI_Comm comm, const char *call, int *flag, MPI_Comm *newcomm,
 	}
 	x.ctx = comm->ctx;
 	x.seq = u->seq++;
-	x.members = comm->world;
-	x.n = (uint32_t)comm->size;
-	x.me = (uint32_t)comm->rank;
+	x.members = a->all;
+	x.n = (uint32_t)a->n;
+	x.me = (uint32_t)me;
 	x.flag = flag != NULL ? (uint32_t)*flag : ~0u;
 	/* Shrink: an id of our own, in case the agreement picks it. */
 	x.ctxv = newcomm != NULL ? ft__mpi_ctx_own() : d != NULL ?
 	    *d->dctxv : 0;
+	if (FT_MPI_INTER(comm)) {
+		/* Each group's flag apart: our group's is ours. */
+		x.inter = 1;
+		x.flag2 = ~0u;
+		if (!a->first) {
+			x.flag2 = x.flag;
+			x.flag = ~0u;
+		}
+		/* Shrink: our next own id too, for the local group's. */
+		if (newcomm != NULL)
+			(void)ft__mpi_ctx_own();
+	}
 	x.failed = a->failed;
 	x.acked = acked;
 	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {

@@ -390,6 +390,11 @@ struct ft_ext {
 	 * payload bytes sent to and received from other ranks). */
 	uint64_t	 vlog_bytes, vlog_peak, vlog_dropped;
 	uint64_t	 vlog_sent, vlog_recv;
+	/* ULFM on intercommunicators, appended: FT_EXT_AGREE among the
+	 * members of both groups (inter set); flag is the first group's
+	 * contribution and result, flag2 the second's (bitwise AND). */
+	uint32_t	 flag2;
+	int		 inter;
 };
 
 struct ft_proto_ops {

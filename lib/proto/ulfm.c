@@ -13,7 +13,10 @@
  *    dies while sending it;
  *  - agreements (MPIX_Comm_agree, _shrink): a consensus among the live
  *    members of a communicator on a value (flag AND, context id MAX,
- *    failed members OR, acknowledged failures AND).
+ *    failed members OR, acknowledged failures AND).  On an
+ *    intercommunicator the members are those of both groups, and the
+ *    value carries each group's flag apart (IAGREE frames): the MPI
+ *    layer gives each side the other's.
  *
  * The agreement relies on the launcher's views being a perfect failure
  * detector (a process is declared dead only once it is: ftrun makes
@@ -76,6 +79,7 @@ enum hold {
 struct val {
 	uint32_t	 flag, ctxv;
 	uint8_t		*failed, *acked;
+	uint32_t	 flag2;		/* inter: the second group's flag */
 };
 
 /* The bitmaps of an instance, nb bytes each, in one block. */
@@ -96,6 +100,7 @@ struct agr {
 	uint32_t	*members;
 	int		 owned;			/* the MPI layer's handle */
 	int		 started;		/* earlier ones decided */
+	int		 inter;			/* IAGREE: both groups */
 	uint8_t		*bm[BM_NUM];
 	uint32_t	 root;			/* the round */
 	struct val	 acc;			/* contributions combined */
@@ -109,6 +114,7 @@ struct agr {
 struct early {
 	struct early	*next;
 	uint32_t	 proc;
+	int		 inter;			/* an IAGREE */
 	size_t		 len;
 	uint8_t		 body[];
 };
@@ -162,6 +168,7 @@ val_copy(struct val *d, const struct ft_agree_val *s, size_t nb)
 {
 	d->flag = s->flag;
 	d->ctxv = s->ctxv;
+	d->flag2 = s->flag2;
 	memcpy(d->failed, s->failed, nb);
 	memcpy(d->acked, s->acked, nb);
 }
@@ -169,7 +176,8 @@ val_copy(struct val *d, const struct ft_agree_val *s, size_t nb)
 static struct ft_agree_val
 val_wire(const struct val *v)
 {
-	return (struct ft_agree_val){ v->flag, v->ctxv, v->failed, v->acked };
+	return (struct ft_agree_val){ v->flag, v->ctxv, v->failed, v->acked,
+	    v->flag2 };
 }
 
 static void
@@ -295,6 +303,7 @@ agree_send(struct ft_proto *p, struct agr *a, uint32_t to, uint32_t kind,
 	m.from = a->me;
 	m.n = a->n;
 	m.v = val_wire(v);
+	m.inter = a->inter;
 	if (kind == FT_AGREE_UP) {
 		m.covered = a->bm[BM_COVERED];
 		m.acks = a->bm[BM_ACKS];
@@ -387,6 +396,7 @@ propose(struct agr *a)
 	if (a->hold == HOLD_NONE) {
 		a->held.flag = a->acc.flag;
 		a->held.ctxv = a->acc.ctxv;
+		a->held.flag2 = a->acc.flag2;
 		memcpy(a->held.failed, a->acc.failed, a->nb);
 		memcpy(a->held.acked, a->acc.acked, a->nb);
 		for (i = 0; i < a->n; i++)
@@ -517,6 +527,7 @@ merge(struct agr *a, const struct ft_msg_agree *m)
 	size_t k;
 
 	a->acc.flag &= m->v.flag;
+	a->acc.flag2 &= m->v.flag2;
 	if (m->v.ctxv > a->acc.ctxv)
 		a->acc.ctxv = m->v.ctxv;
 	for (k = 0; k < a->nb; k++) {
@@ -537,7 +548,8 @@ agree_in(struct ft_proto *p, struct agr *a, uint32_t proc,
 	struct ulfm *u = p->priv;
 
 	/* A frame of round r says members below r are dead: never us. */
-	if (m->n != a->n || a->members[m->from] != proc ||
+	if (m->n != a->n || m->inter != a->inter ||
+	    a->members[m->from] != proc ||
 	    m->from == a->me || (m->kind != FT_AGREE_COMMIT &&
 	    m->round > a->me)) {
 		errno = EPROTO;
@@ -580,7 +592,8 @@ agree_in(struct ft_proto *p, struct agr *a, uint32_t proc,
 
 /* Keep a frame for an agreement we have not joined yet. */
 static int
-early_keep(struct ulfm *u, uint32_t proc, const uint8_t *body, size_t len)
+early_keep(struct ulfm *u, uint32_t proc, const uint8_t *body, size_t len,
+    int inter)
 {
 	struct early *e;
 
@@ -591,6 +604,7 @@ early_keep(struct ulfm *u, uint32_t proc, const uint8_t *body, size_t len)
 	if ((e = malloc(sizeof(*e) + len)) == NULL)
 		return -1;
 	e->proc = proc;
+	e->inter = inter;
 	e->len = len;
 	memcpy(e->body, body, len);
 	e->next = u->early;
@@ -599,22 +613,32 @@ early_keep(struct ulfm *u, uint32_t proc, const uint8_t *body, size_t len)
 	return 0;
 }
 
+/* Decode an AGREE, or an IAGREE when inter. */
 static int
-on_agree(struct ft_proto *p, uint32_t proc, const uint8_t *body, size_t len)
+agree_decode(const uint8_t *body, size_t len, int inter,
+    struct ft_msg_agree *m)
+{
+	return inter ? ft_msg_iagree_decode(body, len, m) :
+	    ft_msg_agree_decode(body, len, m);
+}
+
+static int
+on_agree(struct ft_proto *p, uint32_t proc, const uint8_t *body, size_t len,
+    int inter)
 {
 	struct ulfm *u = p->priv;
 	struct ft_msg_agree m;
 	struct agr *a;
 
-	if (ft_msg_agree_decode(body, len, &m) != 0)
+	if (agree_decode(body, len, inter, &m) != 0)
 		return -1;
 	if ((a = agr_find(u, m.ctx, m.seq)) == NULL) {
 		if (is_late(u, m.ctx, m.seq))
 			return 0;
-		return early_keep(u, proc, body, len);
+		return early_keep(u, proc, body, len, inter);
 	}
 	if (!a->started)
-		return early_keep(u, proc, body, len);
+		return early_keep(u, proc, body, len, inter);
 	return agree_in(p, a, proc, &m);
 }
 
@@ -631,7 +655,7 @@ agr_start(struct ft_proto *p, struct agr *a)
 		last = NULL;
 		lastp = NULL;
 		for (ep = &u->early; (e = *ep) != NULL; ep = &e->next)
-			if (ft_msg_agree_decode(e->body, e->len, &m) == 0 &&
+			if (agree_decode(e->body, e->len, e->inter, &m) == 0 &&
 			    m.ctx == a->ctx && m.seq == a->seq) {
 				last = e;
 				lastp = ep;
@@ -641,7 +665,8 @@ agr_start(struct ft_proto *p, struct agr *a)
 		*lastp = last->next;
 		u->early_bytes -= last->len;
 		/* A bad frame is its sender's problem, not ours. */
-		if (ft_msg_agree_decode(last->body, last->len, &m) == 0)
+		if (agree_decode(last->body, last->len, last->inter,
+		    &m) == 0)
 			(void)agree_in(p, a, last->proc, &m);
 		free(last);
 	}
@@ -838,7 +863,9 @@ ulfm_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 		revoke(p, &rv);
 		return 0;
 	case FT_MSG_ULFM_AGREE:
-		rc = on_agree(p, proc, body, len);
+	case FT_MSG_ULFM_IAGREE:
+		rc = on_agree(p, proc, body, len,
+		    h->type == FT_MSG_ULFM_IAGREE);
 		settle(p);
 		return rc;
 	case FT_MSG_FTMPI_JOIN:
@@ -937,6 +964,8 @@ agree_join(struct ft_proto *p, struct ft_ext *x)
 	memcpy(a->members, x->members, x->n * sizeof(*a->members));
 	a->acc.flag = x->flag;
 	a->acc.ctxv = x->ctxv;
+	a->inter = x->inter != 0;
+	a->acc.flag2 = a->inter ? x->flag2 : UINT32_MAX;
 	memcpy(a->acc.failed, x->failed, nb);
 	memcpy(a->acc.acked, x->acked, nb);
 	for (k = 0; k < x->n; k++) {
@@ -975,6 +1004,7 @@ agree_test(struct ft_proto *p, struct ft_ext *x)
 	if (!x->result)
 		return 0;
 	x->flag = a->held.flag;
+	x->flag2 = a->held.flag2;
 	x->ctxv = a->held.ctxv;
 	x->err = 0;
 	for (k = 0; k < a->nb; k++)

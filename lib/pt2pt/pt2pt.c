@@ -1031,12 +1031,15 @@ ft_pt_isend(struct ft_pt *pt, struct ft_req *r, const void *buf, size_t len,
 	ft_wbuf_init(&wb);
 	rc = ft_msg_rts_encode(&wb, pt->self,
 	    mode == FT_SEND_SYNC ? FT_FLAG_SYNC : 0, &rts);
-	if (rc == 0)
-		rc = ft_conn_queue_copy(&pc->c, wb.p, wb.len);
+	if (rc == 0 && (rc = ft_conn_queue_copy(&pc->c, wb.p, wb.len)) != 0 &&
+	    pt->fails && errno != ENOMEM)
+		rc = 1;		/* the peer is gone (EPIPE) */
 	ft_wbuf_release(&wb);
 	if (rc != 0) {
 		slot_del(pt, r);
-		return -1;
+		/* FT_PROTO_FAILS: that fails the request, as for an eager
+		 * send, not the call. */
+		return rc > 0 ? req_fail(pt, r, ECONNRESET) : -1;
 	}
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * ULFM's frames (ft-ulfm(3)): REVOKE, which every process forwards to
- * the members of a revoked communicator, and AGREE, the steps of the
- * fault-tolerant agreement.  Same rules as wire.c: fixed fields through
+ * the members of a revoked communicator, and AGREE (IAGREE on an
+ * intercommunicator), the steps of the fault-tolerant agreement.  Same rules as wire.c: fixed fields through
  * a bounded cursor, counts checked against what the body holds, the
  * body consumed exactly.  Decoders point into the body: nothing is
  * allocated, so a peer's counts never size an allocation.
@@ -88,7 +88,8 @@ ft_msg_agree_encode(struct ft_wbuf *b, uint32_t sender,
 		errno = EINVAL;
 		return -1;
 	}
-	s = ft__frame_begin(b, FT_MSG_ULFM_AGREE, sender, 0);
+	s = ft__frame_begin(b, m->inter ? FT_MSG_ULFM_IAGREE :
+	    FT_MSG_ULFM_AGREE, sender, 0);
 	ft_put32(b, m->kind);
 	ft_put32(b, m->ctx);
 	ft_put32(b, m->seq);
@@ -97,6 +98,8 @@ ft_msg_agree_encode(struct ft_wbuf *b, uint32_t sender,
 	ft_put32(b, m->n);
 	ft_put32(b, m->v.flag);
 	ft_put32(b, m->v.ctxv);
+	if (m->inter)
+		ft_put32(b, m->v.flag2);
 	ft_putbytes(b, m->v.failed, nb);
 	ft_putbytes(b, m->v.acked, nb);
 	if (m->kind == FT_AGREE_UP) {
@@ -113,8 +116,9 @@ bm_tail_clear(const uint8_t *bm, uint32_t n)
 	return n % 8 == 0 || (bm[n / 8] >> (n % 8)) == 0;
 }
 
-int
-ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
+/* AGREE, or with inter IAGREE (one more word: flag2). */
+static int
+agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m, int inter)
 {
 	const uint8_t *bm[4] = { NULL, NULL, NULL, NULL };
 	struct ft_rbuf r;
@@ -129,6 +133,8 @@ ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
 	m->n = ft_get32(&r);
 	m->v.flag = ft_get32(&r);
 	m->v.ctxv = ft_get32(&r);
+	m->v.flag2 = inter ? ft_get32(&r) : UINT32_MAX;
+	m->inter = inter;
 	if (r.err == 0 && (m->kind == 0 || m->kind > FT_AGREE_KIND_MAX ||
 	    m->n == 0 || m->n > FT_WIRE_MAX_RANKS || m->from >= m->n ||
 	    m->round >= m->n))
@@ -150,6 +156,18 @@ ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
 	m->covered = bm[2];
 	m->acks = bm[3];
 	return ft__decode_done(&r);
+}
+
+int
+ft_msg_agree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
+{
+	return agree_decode(p, len, m, 0);
+}
+
+int
+ft_msg_iagree_decode(const uint8_t *p, size_t len, struct ft_msg_agree *m)
+{
+	return agree_decode(p, len, m, 1);
 }
 
 /* FTMPI_JOIN: three context words, both pairs even, and a list. */

@@ -141,6 +141,8 @@ ft_msg_name(unsigned int type)
 		return "ULFM_AGREE";
 	case FT_MSG_FTMPI_JOIN:
 		return "FTMPI_JOIN";
+	case FT_MSG_ULFM_IAGREE:
+		return "ULFM_IAGREE";
 	case FT_MSG_BOOT_REGISTER:
 		return "BOOT_REGISTER";
 	case FT_MSG_BOOT_PEERS:

@@ -119,6 +119,8 @@ enum ft_msg_type {
 	FT_MSG_COORD_MARKER = 160,	/* rank to rank */
 	FT_MSG_COORD_COMPLETE = 161,	/* launcher to rank */
 	FT_MSG_COORD_DUE = 162,		/* launcher to rank */
+	/* ULFM on intercommunicators: AGREE with each group's flag. */
+	FT_MSG_ULFM_IAGREE = 168,	/* rank to rank */
 	/* Restarts on another host (ftrun -> host agent; multihost). */
 	FT_MSG_JOB_RESPAWN = 176,
 	FT_MSG_JOB_RELEASE = 177,
@@ -609,21 +611,31 @@ enum ft_agree_kind {
 struct ft_agree_val {
 	uint32_t	 flag, ctxv;
 	const uint8_t	*failed, *acked;	/* ceil(n / 8) bytes each */
+	/* Intercommunicators (IAGREE), appended: the second group's
+	 * flag (bitwise AND); flag is then the first group's. */
+	uint32_t	 flag2;
 };
 
 struct ft_msg_agree {
 	uint32_t		 kind, ctx, seq, round, from, n;
 	struct ft_agree_val	 v;
 	const uint8_t		*covered, *acks;	/* UP only */
+	/* Appended: an IAGREE (v.flag2 on the wire), not an AGREE. */
+	int			 inter;
 };
 
 /*
  * The bitmaps of a decoded AGREE point into p.  Decode checks that
  * from and round are below n, and that the bits past n are zero.
+ * IAGREE (an agreement on an intercommunicator, among the members of
+ * both groups) is AGREE with the word flag2 after ctxv: encode writes
+ * it when m->inter is set; ft_msg_iagree_decode reads it (and sets
+ * inter), ft_msg_agree_decode reads an AGREE (inter 0, flag2 all ones).
  */
 int	 ft_msg_agree_encode(struct ft_wbuf *, uint32_t sender,
 	    const struct ft_msg_agree *);
 int	 ft_msg_agree_decode(const uint8_t *, size_t, struct ft_msg_agree *);
+int	 ft_msg_iagree_decode(const uint8_t *, size_t, struct ft_msg_agree *);
 
 /*
  * FTMPI_JOIN (ft-ftmpi(3)): the survivors of a communicator rebuilt in

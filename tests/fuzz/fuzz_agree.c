@@ -1,43 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /* Fuzz ft_msg_agree_decode, with the encode round trip. */
-#include "fuzz.h"
-
-/* Are a and b both absent, or the same nb bytes? */
-static int
-same(const uint8_t *a, const uint8_t *b, size_t nb)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return memcmp(a, b, nb) == 0;
-}
+#include "agree.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ft_msg_agree m, m2;
-	struct ft_wbuf b;
-	const uint8_t *body;
-	size_t nb;
-
-	if (ft_msg_agree_decode(data, size, &m) != 0)
-		return fuzz_refused();
-	if (m.n == 0 || m.from >= m.n || m.round >= m.n ||
-	    m.v.failed == NULL || m.v.acked == NULL ||
-	    (m.kind == FT_AGREE_UP) != (m.covered != NULL) ||
-	    (m.covered == NULL) != (m.acks == NULL))
-		abort();
-	ft_wbuf_init(&b);
-	if (ft_msg_agree_encode(&b, FUZZ_SENDER, &m) != 0)
-		abort();
-	body = fuzz_check_frame(&b, FT_MSG_ULFM_AGREE, data, size);
-	nb = ((size_t)m.n + 7) / 8;
-	if (ft_msg_agree_decode(body, size, &m2) != 0 || m.kind != m2.kind ||
-	    m.ctx != m2.ctx || m.seq != m2.seq || m.round != m2.round ||
-	    m.from != m2.from || m.n != m2.n || m.v.flag != m2.v.flag ||
-	    m.v.ctxv != m2.v.ctxv || !same(m.v.failed, m2.v.failed, nb) ||
-	    !same(m.v.acked, m2.v.acked, nb) ||
-	    !same(m.covered, m2.covered, nb) || !same(m.acks, m2.acks, nb))
-		abort();
-	ft_wbuf_release(&b);
-	return 0;
+	return fuzz_agree_one(data, size, 0);
 }

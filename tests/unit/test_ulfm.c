@@ -82,6 +82,12 @@ struct sim {
 					 * depends on the process */
 	int		 agree0;	/* AGREE frames of agreement 0 sent */
 	/*
+	 * An intercommunicator's agreement (IAGREE): processes below
+	 * inter are the first group, the others the second; each
+	 * contributes its flag to its own group's word.  0: not one.
+	 */
+	uint32_t	 inter;
+	/*
 	 * Kills tied to progress: process kx[k] dies as it sends its
 	 * kn[k]-th frame of kind kkind[k] (0: none) in agreement 0, that
 	 * frame reaching the kernel first when kdeliver[k] (else dying
@@ -148,12 +154,19 @@ struct cookie {
 
 static struct cookie cookies[MAXP];
 
+/* Is frame f an AGREE or an IAGREE (kind and seq at the same place)? */
+static int
+is_agree(const uint8_t *f)
+{
+	return f[3] == FT_MSG_ULFM_AGREE || f[3] == FT_MSG_ULFM_IAGREE;
+}
+
 /* Is sending wb the step at which kill k of self is due? */
 static int
 kill_due(struct sim *S, int k, uint32_t self, const struct ft_wbuf *wb)
 {
 	if (S->kkind[k] == 0 || self != S->kx[k] || S->kdone[k] ||
-	    wb->p[3] != FT_MSG_ULFM_AGREE || wb->len < FT_WIRE_HDRLEN + 12 ||
+	    !is_agree(wb->p) || wb->len < FT_WIRE_HDRLEN + 12 ||
 	    ft_rd32(wb->p + FT_WIRE_HDRLEN) != S->kkind[k] ||
 	    ft_rd32(wb->p + FT_WIRE_HDRLEN + 8) != 0 ||
 	    ++S->kseen[k] != S->kn[k])
@@ -189,7 +202,7 @@ c_send_frame(void *core, uint32_t proc, const struct ft_wbuf *wb)
 	memcpy(it->frame, wb->p, wb->len);
 	it->len = wb->len;
 	it->depth = c->S->P[c->self].depth + 1;
-	if (wb->p[3] == FT_MSG_ULFM_AGREE && wb->len >= FT_WIRE_HDRLEN + 12 &&
+	if (is_agree(wb->p) && wb->len >= FT_WIRE_HDRLEN + 12 &&
 	    ft_rd32(wb->p + FT_WIRE_HDRLEN + 8) == 0)
 		c->S->agree0++;
 	for (k = 0; k < 2; k++)
@@ -246,6 +259,7 @@ sim_init(struct sim *S, uint32_t n, uint64_t seed)
 	memset(S, 0, sizeof(*S));
 	S->abandon = keep.abandon;
 	S->twoctx = keep.twoctx;
+	S->inter = keep.inter;
 	memcpy(S->kx, keep.kx, sizeof(S->kx));
 	memcpy(S->kkind, keep.kkind, sizeof(S->kkind));
 	memcpy(S->kn, keep.kn, sizeof(S->kn));
@@ -283,6 +297,14 @@ join(struct sim *S, uint32_t i, uint32_t ctx, uint32_t seq)
 	x.n = S->n;
 	x.me = i;
 	x.flag = ~(1u << i);
+	if (S->inter != 0) {
+		x.inter = 1;
+		x.flag2 = ~0u;
+		if (i >= S->inter) {
+			x.flag2 = x.flag;
+			x.flag = ~0u;
+		}
+	}
 	x.failed = failed;
 	x.acked = acked;
 	if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0) {
@@ -309,6 +331,19 @@ decided(struct sim *S, uint32_t i, void *h, uint32_t *flag, uint32_t *failed)
 	if (S->P[i].p.ops->ext(&S->P[i].p, &x) != 0 || !x.result)
 		return 0;
 	*flag = x.flag;
+	if (S->inter != 0) {
+		/* Each group's word holds its own members' flags only. */
+		uint64_t first = (1ull << S->inter) - 1;
+
+		if ((~(uint64_t)x.flag & 0xffffffffu & ~first) != 0 ||
+		    (~(uint64_t)x.flag2 & first) != 0) {
+			S->failed = 1;
+			snprintf(S->why, sizeof(S->why), "process %u decided "
+			    "%#x and %#x: a flag in the other group's word",
+			    i, x.flag, x.flag2);
+		}
+		*flag = x.flag & x.flag2;
+	}
 	*failed = 0;
 	for (k = 0; k < NB; k++)
 		*failed |= (uint32_t)got[k] << (8 * k);
@@ -428,7 +463,7 @@ read_one(struct sim *S, uint32_t j, uint32_t i)
 	struct item *it = fifo_pop(&S->kern[j][i]);
 	struct ft_hdr h;
 
-	if (it->frame[3] == FT_MSG_ULFM_AGREE && it->len >= FT_WIRE_HDRLEN +
+	if (is_agree(it->frame) && it->len >= FT_WIRE_HDRLEN +
 	    12 && ft_rd32(it->frame + FT_WIRE_HDRLEN + 8) == 0 &&
 	    it->depth > S->P[i].depth)
 		S->P[i].depth = it->depth;
@@ -645,24 +680,42 @@ run_check(struct sim *S, uint32_t n, uint64_t seed, const uint32_t *kills,
 	return steps;
 }
 
+/* 50 fault-free runs of n processes: 1 when a check failed. */
+static int
+fault_free_runs(struct sim *S, uint32_t n)
+{
+	uint64_t seed;
+
+	for (seed = 1; seed <= 50; seed++) {
+		(void)run_check(S, n, seed, NULL, NULL, 0);
+		if (S->failed) {
+			t_diag("n=%u seed=%llu: %s", n,
+			    (unsigned long long)seed, S->why);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void
 test_fault_free(struct sim *S)
 {
 	uint32_t n;
-	uint64_t seed;
 	int bad = 0;
 
-	for (n = 1; n <= MAXP; n++)
-		for (seed = 1; seed <= 50 && !bad; seed++) {
-			(void)run_check(S, n, seed, NULL, NULL, 0);
-			if (S->failed) {
-				bad = 1;
-				t_diag("n=%u seed=%llu: %s", n,
-				    (unsigned long long)seed, S->why);
-			}
-		}
+	for (n = 1; n <= MAXP && !bad; n++)
+		bad = fault_free_runs(S, n);
 	T_OK(!bad, "fault-free: every process decides the same, the AND of "
 	    "all, on 1 to %d processes", MAXP);
+}
+
+/* The same, on an intercommunicator of n: each group's AND apart. */
+static void
+test_fault_free_inter(struct sim *S, uint32_t n)
+{
+	T_OK(!fault_free_runs(S, n), "fault-free IAGREE on %u + %u processes: each group's "
+	    "flags in its own word, the same everywhere", S->inter,
+	    n - S->inter);
 }
 
 /* Kill each process before each step of a fault-free run. */
@@ -713,7 +766,8 @@ test_many_kills(struct sim *S, uint32_t n, int nk, int runs)
 	}
 	T_OK(!bad, "%d runs of %u processes%s with %d kills at random steps",
 	    runs, n, S->abandon ? " abandoning agreement 0" : S->twoctx ?
-	    " in agreements on two contexts at once" : "", nk);
+	    " in agreements on two contexts at once" : S->inter ?
+	    " on an intercommunicator (IAGREE)" : "", nk);
 }
 
 /*
@@ -843,7 +897,7 @@ test_bad_frames(struct sim *S)
 	m.ctx = CTX;
 	m.n = 3;
 	m.from = 2;		/* but process 1 sends it */
-	m.v = (struct ft_agree_val){ 1, 0, bm, bm };
+	m.v = (struct ft_agree_val){ 1, 0, bm, bm, UINT32_MAX };
 	m.covered = m.acks = bm;
 	T_OK(bad_frame(S, &m), "an UP whose member is not its sender: EPROTO");
 	m.n = 4;
@@ -934,5 +988,15 @@ main(void)
 	test_many_kills(&S, 7, 2, 100);
 	test_many_kills(&S, 16, 3, 30);
 	S.twoctx = 0;
+	/* An intercommunicator's groups: 2 + 3, 1 + 6, 5 + 8. */
+	S.inter = 2;
+	test_fault_free_inter(&S, 5);
+	test_many_kills(&S, 5, 2, 200);
+	S.inter = 1;
+	test_many_kills(&S, 7, 3, 100);
+	S.inter = 5;
+	test_fault_free_inter(&S, 13);
+	test_many_kills(&S, 13, 3, 50);
+	S.inter = 0;
 	return t_done();
 }

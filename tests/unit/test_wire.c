@@ -526,7 +526,32 @@ static int
 enc_agree(struct ft_wbuf *b)
 {
 	struct ft_msg_agree m = { FT_AGREE_UP, 40, 9, 2, 10, 11,
-	    { 0xfffffffe, 66, s_bm1, s_bm2 }, s_bm2, s_bm1 };
+	    { 0xfffffffe, 66, s_bm1, s_bm2, UINT32_MAX }, s_bm2, s_bm1, 0 };
+
+	return ft_msg_agree_encode(b, SENDER, &m);
+}
+
+/* IAGREE: an AGREE with the second group's flag after ctxv. */
+static int
+chk_iagree(const uint8_t *p, size_t n)
+{
+	struct ft_msg_agree m;
+
+	if (ft_msg_iagree_decode(p, n, &m) != 0)
+		return -1;
+	return m.inter && m.kind == FT_AGREE_COMMIT && m.ctx == 40 &&
+	    m.seq == 9 && m.round == 0 && m.from == 10 && m.n == 11 &&
+	    m.v.flag == 0xfffffffe && m.v.ctxv == 66 &&
+	    m.v.flag2 == 0x7ffffff0 && memcmp(m.v.failed, s_bm1, 2) == 0 &&
+	    memcmp(m.v.acked, s_bm2, 2) == 0 && m.covered == NULL &&
+	    m.acks == NULL ? 0 : 1;
+}
+
+static int
+enc_iagree(struct ft_wbuf *b)
+{
+	struct ft_msg_agree m = { FT_AGREE_COMMIT, 40, 9, 0, 10, 11,
+	    { 0xfffffffe, 66, s_bm1, s_bm2, 0x7ffffff0 }, NULL, NULL, 1 };
 
 	return ft_msg_agree_encode(b, SENDER, &m);
 }
@@ -901,6 +926,7 @@ static const struct codec {
 	{ "ULFM_REVOKE", FT_MSG_ULFM_REVOKE, 0, 0, enc_revoke, chk_revoke },
 	{ "ULFM_AGREE", FT_MSG_ULFM_AGREE, 0, 0, enc_agree, chk_agree },
 	{ "FTMPI_JOIN", FT_MSG_FTMPI_JOIN, 0, 0, enc_join, chk_join },
+	{ "ULFM_IAGREE", FT_MSG_ULFM_IAGREE, 0, 0, enc_iagree, chk_iagree },
 	{ "VLOG_RESTART", FT_MSG_VLOG_RESTART, 0, 0, enc_vrestart, chk_vseq },
 	{ "VLOG_RESUME", FT_MSG_VLOG_RESUME, 0, 0, enc_vresume, chk_vseq },
 	{ "VLOG_DIGEST", FT_MSG_VLOG_DIGEST, 0, 0, enc_vdigest, chk_vdigest },
@@ -2352,6 +2378,45 @@ test_marker(void)
 }
 
 /* FTMPI_JOIN: context ids that are not pairs, or one pair twice. */
+/*
+ * AGREE and IAGREE are told apart by type only: each decoder refuses
+ * the other's body (one word more or less), and AGREE's decoder says
+ * its frame is no IAGREE, with the second flag all ones.
+ */
+static void
+test_iagree(void)
+{
+	struct ft_msg_agree m = { FT_AGREE_UP, 40, 9, 2, 10, 11,
+	    { 0xfffffffe, 66, s_bm1, s_bm2, 5 }, s_bm2, s_bm1, 0 }, d;
+	struct ft_wbuf b;
+
+	ft_wbuf_init(&b);
+	T_OK(ft_msg_agree_encode(&b, SENDER, &m) == 0 &&
+	    b.p[3] == FT_MSG_ULFM_AGREE, "AGREE: inter 0 encodes an AGREE");
+	T_OK(ft_msg_agree_decode(b.p + FT_WIRE_HDRLEN, b.len - FT_WIRE_HDRLEN,
+	    &d) == 0 && !d.inter && d.v.flag2 == UINT32_MAX,
+	    "AGREE: decoded, no IAGREE, the second flag all ones");
+	errno = 0;
+	T_OK(ft_msg_iagree_decode(b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &d) == -1 && errno == EPROTO,
+	    "IAGREE: an AGREE's body is EPROTO");
+	ft_wbuf_release(&b);
+	ft_wbuf_init(&b);
+	m.inter = 1;
+	T_OK(ft_msg_agree_encode(&b, SENDER, &m) == 0 &&
+	    b.p[3] == FT_MSG_ULFM_IAGREE &&
+	    b.len == FT_WIRE_HDRLEN + 36 + 4 * 2,
+	    "IAGREE: inter 1 encodes an IAGREE of 36 bytes and 4 bitmaps");
+	T_OK(ft_msg_iagree_decode(b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &d) == 0 && d.inter && d.v.flag2 == 5 &&
+	    d.v.flag == 0xfffffffe, "IAGREE: both flags back");
+	errno = 0;
+	T_OK(ft_msg_agree_decode(b.p + FT_WIRE_HDRLEN,
+	    b.len - FT_WIRE_HDRLEN, &d) == -1 && errno == EPROTO,
+	    "AGREE: an IAGREE's body is EPROTO");
+	ft_wbuf_release(&b);
+}
+
 static void
 test_ftmpi_join(void)
 {
@@ -2493,5 +2558,6 @@ main(void)
 	test_marker();
 	test_ftmpi_join();
 	test_ftmpi_join_members();
+	test_iagree();
 	return t_done();
 }
