@@ -161,6 +161,7 @@ static struct {
 } S = { .lease = -1, .vlog_logfd = -1 };
 
 static void	rank_path(char *, size_t, uint64_t);
+static void	vlog_logpath(char *, size_t);
 
 /* Tests: flip a byte in the middle of the file at path. */
 static void
@@ -205,6 +206,24 @@ test_die(const char *where, uint64_t epoch)
 		/* One byte of its newest image flips, then it dies. */
 		rank_path(cmd, sizeof(cmd), epoch);
 		corrupt_byte(cmd);
+	}
+	if (strcmp(where, "logcorrupt") == 0 && S.vlog_logfd >= 0) {
+		/* The newest payload its newest image names flips. */
+		struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
+		uint8_t b;
+
+		if (ft_pt_ext(ft__mpi.pt, &x) == 0 && x.vlog_cutlen > 0 &&
+		    pread(S.vlog_logfd, &b, 1, (off_t)(x.vlog_cutoff +
+		    x.vlog_cutlen / 2)) == 1) {
+			b ^= 0x5a;
+			(void)!pwrite(S.vlog_logfd, &b, 1, (off_t)(
+			    x.vlog_cutoff + x.vlog_cutlen / 2));
+		}
+	}
+	if (strcmp(where, "nolog") == 0) {
+		/* Its sender-log file is lost (its images are not). */
+		vlog_logpath(cmd, sizeof(cmd));
+		(void)unlink(cmd);
 	}
 	if (strcmp(where, "lost") == 0) {
 		/* Its disk is lost with it: its local images go. */
@@ -1014,6 +1033,8 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	test_die("written", S.epoch);
 	test_die("lost", S.epoch);
 	test_die("corrupt", S.epoch);
+	test_die("logcorrupt", S.epoch);
+	test_die("nolog", S.epoch);
 	if (S.coord) {
 		/* Without a server, the directory is the store. */
 		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=%d",

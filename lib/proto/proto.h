@@ -405,6 +405,9 @@ struct ft_ext {
 	int		 vlog_logfd, vlog_logfresh;
 	uint64_t	 vlog_logmin;
 	uint64_t	 vlog_logbytes;
+	/* Tests: the extent of the newest payload the last image named
+	 * in the sender-log file (length 0: none). */
+	uint64_t	 vlog_cutoff, vlog_cutlen;
 };
 
 struct ft_proto_ops {

@@ -261,6 +261,9 @@ struct vlog {
 	struct extents		 logx;		/* free extents */
 	struct qext		*quar;		/* freed, images may name */
 	size_t			 nquar, capquar;
+	/* The newest payload written there, and at the last save
+	 * (tests: FT_CKPT_TEST_DIE=logcorrupt). */
+	uint64_t		 wr_off, wr_len, cut_off, cut_len;
 };
 
 #define CORE(s)		((s)->p->core)
@@ -922,6 +925,8 @@ log_write(struct vlog *s, const uint8_t *buf, size_t len, uint64_t *off)
 		got += (size_t)n;
 	}
 	s->log_bytes += len;
+	s->wr_off = at;
+	s->wr_len = len;
 	*off = at;
 	return 0;
 }
@@ -2078,6 +2083,8 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 	}
 	s->img = ni;
 	s->img[s->nimg++] = (struct imgpos){ s->img_epoch, dl };
+	s->cut_off = s->wr_off;
+	s->cut_len = s->wr_len;
 	return 0;
 }
 
@@ -2281,13 +2288,15 @@ vlog_restore(struct ft_proto *p, struct ft_rbuf *rb)
 	}
 	if ((dl = calloc(s->size, sizeof(*dl))) == NULL)
 		return -1;
-	if ((ni = ft_grow(s->img, &s->capimg, s->nimg, sizeof(*ni))) == NULL ||
-	    vlg_read(s, &again, 0, dl, 1) != 0 ||
+	/* (Kept at once: ft_grow set capimg, and a restore refused here
+	 * is followed by another of an older image.) */
+	if ((ni = ft_grow(s->img, &s->capimg, s->nimg, sizeof(*ni))) != NULL)
+		s->img = ni;
+	if (ni == NULL || vlg_read(s, &again, 0, dl, 1) != 0 ||
 	    vlg_read(s, rb, 1, dl, 1) != 0) {
 		free(dl);
 		return -1;
 	}
-	s->img = ni;
 	s->img[s->nimg++] = (struct imgpos){ s->img_epoch, dl };
 	return 0;
 }
@@ -2390,6 +2399,8 @@ vlog_ext(struct ft_proto *p, struct ft_ext *x)
 		x->vlog_sent = s->sent;
 		x->vlog_recv = s->recvd;
 		x->vlog_logbytes = s->log_bytes;
+		x->vlog_cutoff = s->cut_off;
+		x->vlog_cutlen = s->cut_len;
 		return 0;
 	case FT_EXT_VLOG_LOGFILE:
 		return logfile_set(s, x);
