@@ -158,6 +158,7 @@ static struct {
 	/* --ft vlog (vlogbw): the sender-log file images name, made
 	 * durable before each image; -1: none. */
 	int		 vlog_logfd;
+	uint64_t	 nimages, img_bytes;	/* written (FT_VLOG_STATS) */
 } S = { .lease = -1, .vlog_logfd = -1 };
 
 static void	rank_path(char *, size_t, uint64_t);
@@ -1022,6 +1023,8 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	S.st.epoch = S.epoch;
 	S.st.raw = h->raw;
 	S.st.stored = h->hdrlen + h->stored;
+	S.nimages++;
+	S.img_bytes += h->hdrlen + h->stored;
 	if (!S.w.started)
 		S.st.held_ns = ft_now_ns() - t0;
 	if (S.push.started) {
@@ -1742,6 +1745,24 @@ ft__ckpt_finalize(void)
 		pthread_join(S.w.th, NULL);
 		S.w.started = 0;
 	}
+	/* The rank ends well: its sender-log file goes (only its own
+	 * restarts read its images; the protocol keeps its descriptor
+	 * for what it may still send). */
+	if (S.vlog_logfd >= 0) {
+		char path[PATH_MAX];
+
+		vlog_logpath(path, sizeof(path));
+		(void)unlink(path);
+		close(S.vlog_logfd);
+		S.vlog_logfd = -1;
+	}
+	/* What went to its checkpoint directory (bench/vlogimg.sh). */
+	if (getenv("FT_VLOG_STATS") != NULL && S.vlog && ft__mpi.pt != NULL &&
+	    ft_pt_ext(ft__mpi.pt, &x) == 0)
+		fprintf(stderr, "vlog-ckpt rank %u: %" PRIu64 " images, %"
+		    PRIu64 " bytes of images, %" PRIu64 " bytes to its "
+		    "sender-log file\n", ft__mpi.env.rank, S.nimages,
+		    S.img_bytes, x.vlog_logbytes);
 	if (S.push.started) {
 		/* What was saved reaches the server before the job ends. */
 		pthread_mutex_lock(&S.push.mu);
