@@ -664,18 +664,23 @@ vlog_logpath(char *buf, size_t size)
  * go to the rank's sender-log file, written once, and images name
  * their extents instead of holding them.  fresh: a new file (empty);
  * else the file an image to be restored names (kept as it is; none:
- * that image is refused, naming it).  Without it (an error, or
- * FT_CKPT_VLOG_LOGFILE=off), images hold the payloads.
+ * that image is refused, naming it).  Without it (an error, a
+ * checkpoint server, or FT_CKPT_VLOG_LOGFILE=off), images hold the
+ * payloads.
  */
 static void
 vlog_logfile(int fresh)
 {
 	struct ft_ext x = { .op = FT_EXT_VLOG_LOGFILE };
 	char path[PATH_MAX], why[FT_LOG_WHY];
-	const char *e = getenv(ENV_LOGFILE);
+	const char *e = getenv(ENV_LOGFILE), *s;
 	int dfd, fd;
 
-	if (S.vlog_logfd >= 0 || (e != NULL && strcmp(e, "off") == 0))
+	/* With a checkpoint server, images hold the payloads: a rank
+	 * restarted elsewhere reads its image from the server, which does
+	 * not hold the file (yet). */
+	if (S.vlog_logfd >= 0 || (e != NULL && strcmp(e, "off") == 0) ||
+	    ((s = getenv(ENV_SERVER)) != NULL && *s != '\0'))
 		return;
 	vlog_logpath(path, sizeof(path));
 	if (!fresh)

@@ -1078,10 +1078,10 @@ log_add(struct vlog *s, const struct ft_msg *m, const struct lent *at)
 			e->file = 3;
 			e->off = at->off;
 			e->crc = at->crc;
-		} else if (s->log_fd != -1 && m->len >= s->log_min) {
-			/* Written once: images name it (vlogbw). */
-			if (log_write(s, m->buf, m->len, &e->off) != 0)
-				return NULL;
+		} else if (s->log_fd != -1 && m->len >= s->log_min &&
+		    log_write(s, m->buf, m->len, &e->off) == 0) {
+			/* Written once: images name it (vlogbw).  (A full
+			 * disk: kept as without the file, images hold it.) */
 			e->file = 3;
 			e->crc = ft_crc32c(0, m->buf, m->len);
 		} else if (s->mem + m->len > s->mem_max)
