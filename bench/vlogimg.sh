@@ -31,7 +31,7 @@
 # are time-based: a benchmark measures, it asserts nothing.
 #
 # usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps]
-#     [-g grid] [-i interval] [-k kill_every_s] [-B] [-J] [-R]
+#     [-g grid] [-i interval] [-k kill_every_s] [-B] [-J] [-R] [-I iters]
 # (-B: no (a); -J: no (b); -R: random payloads in (a), incompressible)
 # FTBIN is the directory holding ftcc and ftrun (default: bin/).
 # Exit status: 0, 1 if a run failed, 100 for a usage error, 111 if a build
@@ -46,11 +46,12 @@ steps=20000
 grid=512
 interval=1s
 kevery=10
-usage="usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps] [-g grid] [-i interval] [-k kill_every_s] [-B] [-J] [-R]"
+usage="usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps] [-g grid] [-i interval] [-k kill_every_s] [-B] [-J] [-R] [-I iters]"
 nobw=0
 nojac=0
 fill=const
-while getopts r:s:n:j:g:i:k:BJR ch; do
+iters=200
+while getopts r:s:n:j:g:i:k:BJRI: ch; do
 	case $ch in
 	r) runs=$OPTARG ;;
 	s) size=$OPTARG ;;
@@ -62,6 +63,7 @@ while getopts r:s:n:j:g:i:k:BJR ch; do
 	B) nobw=1 ;;
 	J) nojac=1 ;;
 	R) fill=random ;;
+	I) iters=$OPTARG ;;
 	*) echo "$usage" >&2; exit 100 ;;
 	esac
 done
@@ -116,16 +118,16 @@ for r in $(seq "$runs"); do
 	for c in ${configs[@]+"${configs[@]}"}; do
 		rm -rf "$out/ck"
 		case $c in
-		none) cmd=("$bin/ftrun" -n 2 "$out/bw" "$size" 200 8 "$fill") ;;
-		vlog) cmd=("$bin/ftrun" -n 2 --ft vlog "$out/bw" "$size" 200 8
+		none) cmd=("$bin/ftrun" -n 2 "$out/bw" "$size" "$iters" 8 "$fill") ;;
+		vlog) cmd=("$bin/ftrun" -n 2 --ft vlog "$out/bw" "$size" "$iters" 8
 		    "$fill") ;;
 		img) cmd=(env FT_CKPT_EVERY="$every" "$bin/ftrun" -n 2 --ft vlog
-		    --ckpt-dir "$out/ck" "$out/bw" "$size" 200 8 "$fill") ;;
+		    --ckpt-dir "$out/ck" "$out/bw" "$size" "$iters" 8 "$fill") ;;
 		img0) cmd=(env FT_CKPT_EVERY="$every" FT_CKPT_VLOG_LOGFILE=off
 		    "$bin/ftrun" -n 2 --ft vlog --ckpt-dir "$out/ck" "$out/bw"
-		    "$size" 200 8 "$fill") ;;
+		    "$size" "$iters" 8 "$fill") ;;
 		ompi) cmd=(mpirun.openmpi --allow-run-as-root --oversubscribe -n 2 "$out/bw.ompi"
-		    "$size" 200 8 "$fill") ;;
+		    "$size" "$iters" 8 "$fill") ;;
 		esac
 		if ! FT_VLOG_STATS=1 timeout 600 /usr/bin/time -f 'rss %M' \
 		    "${cmd[@]}" >"$out/o" 2>"$out/e"; then
@@ -138,7 +140,7 @@ for r in $(seq "$runs"); do
 		logpeak "$out/e" >>"$out/bwpeak.$c"
 		awk '/^rss/ { printf "%.1f\n", $2 / 1024 }' "$out/e" \
 		    >>"$out/bwrss.$c"
-		ckbytes "$out/e" 200 >>"$out/bwck.$c"
+		ckbytes "$out/e" "$iters" >>"$out/bwck.$c"
 	done
 done
 printf '(a) streaming bandwidth, %s-byte messages, 2 ranks, %d runs;\n' \

@@ -433,44 +433,36 @@ crc32c_shift(uint32_t t[4][256], uint32_t c)
 	    t[2][(c >> 16) & 0xff] ^ t[3][c >> 24];
 }
 
+/* One block of 3 n bytes at p, from register c (n: a multiple of 8). */
+__attribute__((target("sse4.2"))) static inline uint64_t
+crc32c_block(uint64_t c, const uint8_t *p, size_t n, uint32_t t[4][256])
+{
+	uint64_t c1 = 0, c2 = 0, w, w1, w2;
+	const uint8_t *end;
+
+	for (end = p + n; p < end; p += 8) {
+		memcpy(&w, p, sizeof(w));
+		memcpy(&w1, p + n, sizeof(w1));
+		memcpy(&w2, p + 2 * n, sizeof(w2));
+		c = __builtin_ia32_crc32di(c, w);
+		c1 = __builtin_ia32_crc32di(c1, w1);
+		c2 = __builtin_ia32_crc32di(c2, w2);
+	}
+	c = crc32c_shift(t, (uint32_t)c) ^ c1;
+	return crc32c_shift(t, (uint32_t)c) ^ c2;
+}
+
 __attribute__((target("sse4.2"))) static uint32_t
 crc32c_hw(uint32_t crc, const uint8_t *p, size_t len)
 {
-	uint64_t c = crc, c1, c2, w, w1, w2;
-	const uint8_t *end;
+	uint64_t c = crc, w;
 
 	for (; len > 0 && ((uintptr_t)p & 7) != 0; len--)
 		c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
-	while (len >= 3 * CRC_LONG) {
-		c1 = c2 = 0;
-		for (end = p + CRC_LONG; p < end; p += 8) {
-			memcpy(&w, p, sizeof(w));
-			memcpy(&w1, p + CRC_LONG, sizeof(w1));
-			memcpy(&w2, p + 2 * CRC_LONG, sizeof(w2));
-			c = __builtin_ia32_crc32di(c, w);
-			c1 = __builtin_ia32_crc32di(c1, w1);
-			c2 = __builtin_ia32_crc32di(c2, w2);
-		}
-		c = crc32c_shift(crc32c_long, (uint32_t)c) ^ c1;
-		c = crc32c_shift(crc32c_long, (uint32_t)c) ^ c2;
-		p += 2 * CRC_LONG;
-		len -= 3 * CRC_LONG;
-	}
-	while (len >= 3 * CRC_SHORT) {
-		c1 = c2 = 0;
-		for (end = p + CRC_SHORT; p < end; p += 8) {
-			memcpy(&w, p, sizeof(w));
-			memcpy(&w1, p + CRC_SHORT, sizeof(w1));
-			memcpy(&w2, p + 2 * CRC_SHORT, sizeof(w2));
-			c = __builtin_ia32_crc32di(c, w);
-			c1 = __builtin_ia32_crc32di(c1, w1);
-			c2 = __builtin_ia32_crc32di(c2, w2);
-		}
-		c = crc32c_shift(crc32c_short, (uint32_t)c) ^ c1;
-		c = crc32c_shift(crc32c_short, (uint32_t)c) ^ c2;
-		p += 2 * CRC_SHORT;
-		len -= 3 * CRC_SHORT;
-	}
+	for (; len >= 3 * CRC_LONG; len -= 3 * CRC_LONG, p += 3 * CRC_LONG)
+		c = crc32c_block(c, p, CRC_LONG, crc32c_long);
+	for (; len >= 3 * CRC_SHORT; len -= 3 * CRC_SHORT, p += 3 * CRC_SHORT)
+		c = crc32c_block(c, p, CRC_SHORT, crc32c_short);
 	for (; len >= 8; len -= 8, p += 8) {
 		memcpy(&w, p, sizeof(w));
 		c = __builtin_ia32_crc32di(c, w);

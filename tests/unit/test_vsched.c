@@ -131,16 +131,12 @@ test_notes(void)
 	    &kind, &v) != 0, "note: sent beyond 64 bits refused");
 }
 
-/* A VLG1 state for rank 1 of 2: one delivered out of order, one entry
- * of 3 bytes logged to rank 0 from seq 5. */
+/* A vlog state's fixed part (magic: VLG1 or VLG2), of rank of 2. */
 static void
-vlg(struct ft_wbuf *b, uint32_t rank, uint32_t nskip, uint64_t skip,
-    uint64_t lbase, uint64_t nlog)
+vlg_head(struct ft_wbuf *b, uint32_t magic, uint32_t rank)
 {
-	uint64_t k;
-
 	ft_wbuf_init(b);
-	ft_put32(b, 0x564c4731u);
+	ft_put32(b, magic);
 	ft_put32(b, rank);
 	ft_put32(b, 2);
 	ft_put32(b, 0);		/* inc */
@@ -151,6 +147,17 @@ vlg(struct ft_wbuf *b, uint32_t rank, uint32_t nskip, uint64_t skip,
 	ft_put64(b, 2);		/* any_site */
 	ft_put64(b, 40);	/* determinants */
 	ft_put64(b, 0);		/* self_sent */
+}
+
+/* A VLG1 state for rank 1 of 2: one delivered out of order, one entry
+ * of 3 bytes logged to rank 0 from seq 5. */
+static void
+vlg(struct ft_wbuf *b, uint32_t rank, uint32_t nskip, uint64_t skip,
+    uint64_t lbase, uint64_t nlog)
+{
+	uint64_t k;
+
+	vlg_head(b, 0x564c4731u, rank);
 	/* peer 0: from it, to it */
 	ft_put64(b, 7);
 	ft_put32(b, nskip);
@@ -224,18 +231,7 @@ test_state(void)
 static void
 vlg2(struct ft_wbuf *b, uint32_t kind2, uint64_t off, uint64_t len2)
 {
-	ft_wbuf_init(b);
-	ft_put32(b, 0x564c4732u);
-	ft_put32(b, 1);
-	ft_put32(b, 2);
-	ft_put32(b, 0);		/* inc */
-	ft_put64(b, 3);		/* epoch */
-	ft_put64(b, 100);	/* clock */
-	ft_put64(b, 90);	/* lclock */
-	ft_put32(b, 0);		/* lprobes */
-	ft_put64(b, 2);		/* any_site */
-	ft_put64(b, 40);	/* determinants */
-	ft_put64(b, 0);		/* self_sent */
+	vlg_head(b, 0x564c4732u, 1);
 	/* peer 0 */
 	ft_put64(b, 7);
 	ft_put32(b, 0);
