@@ -1644,8 +1644,7 @@ main(void)
 	test_rules(&S, 3, 20);
 	test_images(&S, 3, 1, 7, 0);
 	test_images(&S, 3, 1, 13, 1);
-	test_logfile(&S, 3, 11, 0);
-	test_logfile(&S, 3, 17, 1);
+	test_logfile(&S, 3, 13, 1);
 	S.images = 1;
 	test_kills(&S, 3, 2, 0, 6);
 	test_kills(&S, 4, 2, 1, 6);
