@@ -8,7 +8,9 @@
  * what it sent (bench/vlogimg.sh).  Built with -DNO_FT for another
  * MPI: no checkpoint calls.
  *
- * usage: vlogbw [size [iters [window]]]  (default 1048576 200 8)
+ * usage: vlogbw [size [iters [window [fill]]]]  (default 1048576 200 8
+ * const); fill "random": payloads of random bytes (incompressible),
+ * else one byte repeated (compressed to nearly nothing in an image).
  * Rank 0 prints "bw <size> <MB/s>" (MB = 10^6 bytes) for the iterations
  * after the first tenth.
  */
@@ -47,6 +49,16 @@ main(int argc, char *argv[])
 	if ((buf = malloc((size_t)size * (size_t)w)) == NULL)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	memset(buf, rank + 1, (size_t)size * (size_t)w);
+	if (argc > 4 && strcmp(argv[4], "random") == 0) {
+		unsigned long long x = 88172645463325252ull + (unsigned)rank;
+
+		for (i = 0; i < size * w; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[i] = (char)(x >> 24);
+		}
+	}
 	warm = iters / 10;
 	for (i = 0; i < iters; i++) {
 		if (i == warm)

@@ -8,7 +8,12 @@
 #      (bench/vlogbw.c, ft_checkpoint() once an iteration): --ft none,
 #      --ft vlog without images (the log only grows), --ft vlog
 #      --ckpt-dir with an image every N iterations of each rank
-#      (FT_CKPT_EVERY; the log memory is reused after the GC), Open
+#      (FT_CKPT_EVERY; the log memory is reused after the GC): "img",
+#      payloads of 16 KiB and more in the rank's sender-log file,
+#      images naming them; "img0", FT_CKPT_VLOG_LOGFILE=off, images
+#      holding them (compressed) as before the sender-log file; with
+#      each image run, the bytes written to the checkpoint directory
+#      per iteration (images, and the sender-log file), Open
 #      MPI (mpirun.openmpi) when installed; with each vlog run, rank 0's
 #      peak sender-log bytes and the largest process's RSS (which does
 #      not count the log's memory file: large messages are kept there);
@@ -26,7 +31,8 @@
 # are time-based: a benchmark measures, it asserts nothing.
 #
 # usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps]
-#     [-g grid] [-i interval] [-k kill_every_s] [-B]   (-B: no (a))
+#     [-g grid] [-i interval] [-k kill_every_s] [-B] [-J] [-R] [-I iters]
+# (-B: no (a); -J: no (b); -R: random payloads in (a), incompressible)
 # FTBIN is the directory holding ftcc and ftrun (default: bin/).
 # Exit status: 0, 1 if a run failed, 100 for a usage error, 111 if a build
 # failed.
@@ -40,9 +46,12 @@ steps=20000
 grid=512
 interval=1s
 kevery=10
-usage="usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps] [-g grid] [-i interval] [-k kill_every_s] [-B]"
+usage="usage: bench/vlogimg.sh [-r runs] [-s size] [-n every] [-j steps] [-g grid] [-i interval] [-k kill_every_s] [-B] [-J] [-R] [-I iters]"
 nobw=0
-while getopts r:s:n:j:g:i:k:B ch; do
+nojac=0
+fill=const
+iters=200
+while getopts r:s:n:j:g:i:k:BJRI: ch; do
 	case $ch in
 	r) runs=$OPTARG ;;
 	s) size=$OPTARG ;;
@@ -52,6 +61,9 @@ while getopts r:s:n:j:g:i:k:B ch; do
 	i) interval=$OPTARG ;;
 	k) kevery=$OPTARG ;;
 	B) nobw=1 ;;
+	J) nojac=1 ;;
+	R) fill=random ;;
+	I) iters=$OPTARG ;;
 	*) echo "$usage" >&2; exit 100 ;;
 	esac
 done
@@ -76,6 +88,20 @@ stats() {
 		printf "%.2f\t%.2f\n", v[1], v[int((NR + 1) / 2)] }'
 }
 
+# max and median (bandwidth: the best run is the one least disturbed)
+maxmed() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "-\t-"; exit }
+		printf "%.1f\t%.1f\n", v[NR], v[int((NR + 1) / 2)] }'
+}
+
+# bytes written to the checkpoint directory, over the ranks (vlog-ckpt
+# lines of file $1), per iteration ($2 iterations), KiB
+ckbytes() {
+	awk -v it="$2" '/^vlog-ckpt/ { n += $6 + $10 } END { printf "%.1f\n",
+	    n / it / 1024 }' "$1"
+}
+
 # the largest "sender log peak" of the vlog-stats lines in file $1, MiB
 logpeak() {
 	awk '/^vlog-stats/ { if ($7 > m) m = $7 } END { printf "%.1f\n",
@@ -83,21 +109,25 @@ logpeak() {
 }
 
 # (a) bandwidth
-configs=(none vlog img)
+configs=(none vlog img img0)
 [ "$ompi" = 1 ] && configs+=(ompi)
 [ "$nobw" = 1 ] && configs=()
-for c in ${configs[@]+"${configs[@]}"}; do : >"$out/bw.$c"; : >"$out/bwpeak.$c"; \
-    : >"$out/bwrss.$c"; done
+for c in ${configs[@]+"${configs[@]}"}; do : >"$out/res.$c"; : >"$out/bwpeak.$c"; \
+    : >"$out/bwrss.$c"; : >"$out/bwck.$c"; done
 for r in $(seq "$runs"); do
 	for c in ${configs[@]+"${configs[@]}"}; do
 		rm -rf "$out/ck"
 		case $c in
-		none) cmd=("$bin/ftrun" -n 2 "$out/bw" "$size") ;;
-		vlog) cmd=("$bin/ftrun" -n 2 --ft vlog "$out/bw" "$size") ;;
+		none) cmd=("$bin/ftrun" -n 2 "$out/bw" "$size" "$iters" 8 "$fill") ;;
+		vlog) cmd=("$bin/ftrun" -n 2 --ft vlog "$out/bw" "$size" "$iters" 8
+		    "$fill") ;;
 		img) cmd=(env FT_CKPT_EVERY="$every" "$bin/ftrun" -n 2 --ft vlog
-		    --ckpt-dir "$out/ck" "$out/bw" "$size") ;;
+		    --ckpt-dir "$out/ck" "$out/bw" "$size" "$iters" 8 "$fill") ;;
+		img0) cmd=(env FT_CKPT_EVERY="$every" FT_CKPT_VLOG_LOGFILE=off
+		    "$bin/ftrun" -n 2 --ft vlog --ckpt-dir "$out/ck" "$out/bw"
+		    "$size" "$iters" 8 "$fill") ;;
 		ompi) cmd=(mpirun.openmpi --allow-run-as-root --oversubscribe -n 2 "$out/bw.ompi"
-		    "$size") ;;
+		    "$size" "$iters" 8 "$fill") ;;
 		esac
 		if ! FT_VLOG_STATS=1 timeout 600 /usr/bin/time -f 'rss %M' \
 		    "${cmd[@]}" >"$out/o" 2>"$out/e"; then
@@ -106,21 +136,25 @@ for r in $(seq "$runs"); do
 			failed=1
 			continue
 		fi
-		awk '/^bw/ { print $3 }' "$out/o" >>"$out/bw.$c"
+		awk '/^bw/ { print $3 }' "$out/o" >>"$out/res.$c"
 		logpeak "$out/e" >>"$out/bwpeak.$c"
 		awk '/^rss/ { printf "%.1f\n", $2 / 1024 }' "$out/e" \
 		    >>"$out/bwrss.$c"
+		ckbytes "$out/e" "$iters" >>"$out/bwck.$c"
 	done
 done
 printf '(a) streaming bandwidth, %s-byte messages, 2 ranks, %d runs;\n' \
     "$size" "$runs"
 printf '    img: an image of each rank every %s iterations\n' "$every"
-printf 'config\tmin_MBps\tmedian_MBps\tlog_peak_MiB(min,med)\tmax_rss_MiB(min,med)\n'
+printf '    payloads: %s; ckpt_KiB_per_iter: written to the checkpoint directory\n' "$fill"
+printf 'config\tmax_MBps\tmedian_MBps\tlog_peak_MiB(min,med)\tmax_rss_MiB(min,med)\tckpt_KiB_per_iter(min,med)\n'
 for c in ${configs[@]+"${configs[@]}"}; do
-	printf '%s\t%s\t%s\t%s\n' "$c" "$(stats <"$out/bw.$c")" \
+	printf '%s\t%s\t%s\t%s\t%s\n' "$c" "$(maxmed <"$out/res.$c")" \
 	    "$(stats <"$out/bwpeak.$c" | tr '\t' ,)" \
-	    "$(stats <"$out/bwrss.$c" | tr '\t' ,)"
+	    "$(stats <"$out/bwrss.$c" | tr '\t' ,)" \
+	    "$(stats <"$out/bwck.$c" | tr '\t' ,)"
 done
+[ "$nojac" = 1 ] && exit "$failed"
 
 # (b) Jacobi, 8 ranks
 jc=(none vlog img vkill ikill)

@@ -96,6 +96,50 @@ dropped() {
 	[ "$output" = 1 ]
 }
 
+# The sender-log file (vlogbw, ft-ckpt(5) VLG2): with
+# FT_CKPT_VLOG_LOGFILE=1 every payload (Jacobi's are 512 bytes) goes to
+# DIR/job-J/rank-R/sendlog and images name their extents.
+@test "vlog images: payloads in the sender-log file: kills restart from the newest image; images stay small" {
+	FT_CKPT_VLOG_LOGFILE=1 img_run -n 4 \
+	    --inject kill:rank=2,after-sends=400 \
+	    --inject kill:rank=1,after-sends=1000 "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	grep -q "rank 2 (incarnation 1) restarts from its image of epoch" "$err"
+	grep -q "rank 1 (incarnation 1) restarts from its image of epoch" "$err"
+	[ "$(dropped)" -gt 1000 ]
+	[[ $(cat "$err") != *divergence* ]]
+	# Each rank's last process wrote payloads to its file, and its
+	# images hold none (a VLG2 state names extents: 28 bytes a
+	# message, where VLG1 held 536); ranks that end well remove
+	# their files, and the images stay.
+	run grep -c "^vlog-ckpt rank [0-3]: [1-9][0-9]* images, [0-9]* bytes of images, [1-9][0-9]* bytes to its sender-log file" "$err"
+	[ "$output" = 4 ]
+	run ls "$ck"/job-*/rank-*/sendlog
+	[ "$status" -ne 0 ]
+	run -0 ftckpt verify "$ck"
+}
+
+@test "vlog images: a damaged or missing sender-log file: the image before, or the start, saying so" {
+	# Rank 2 dies with a byte flipped in the payload its image of epoch
+	# 4 names last (written after the image of epoch 3).
+	FT_CKPT_VLOG_LOGFILE=1 FT_CKPT_TEST_DIE=logcorrupt:4:2 img_run -n 4 \
+	    "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	grep -q "rank 2: image '.*/rank-2/00000000000000000004.ftc': the sender log '.*/rank-2/sendlog' it names is damaged or short; falling back to an older image" "$err"
+	grep -q "rank 2 (incarnation 1) restarts from its image of epoch 3" "$err"
+	# Rank 1 loses its file after its first image (before any GC):
+	# that image is refused, naming the file; it starts again from
+	# its beginning.
+	FT_CKPT_VLOG_LOGFILE=1 FT_CKPT_TEST_DIE=nolog:1:1 img_run -n 4 \
+	    "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	grep -q "rank 1: image '.*/rank-1/00000000000000000001.ftc': the sender log '.*/rank-1/sendlog' it names is missing; falling back to an older image" "$err"
+	grep -q "rank 1: no usable image: restarting from its beginning" "$err"
+}
+
 @test "vlog images: --ckpt-policy rr and adaptive, with a kill; refusals" {
 	local pol
 	for pol in rr adaptive; do

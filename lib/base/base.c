@@ -376,6 +376,82 @@ static pthread_once_t crc32c_once = PTHREAD_ONCE_INIT;
 static int crc32c_hw_ok;
 
 #if defined(__x86_64__)
+/*
+ * The instruction has a latency of 3 cycles and a throughput of 1: three
+ * streams of a block at once, each from register 0 but the first, then
+ * joined (Mark Adler's crc32c.c): the first's register times x^(8 n)
+ * (n zero bytes after it), plus the second's, and so on.  The shift by
+ * a fixed n is linear in the register's 32 bits: 4 tables of 256.
+ */
+#define CRC_LONG	8192		/* bytes a stream, long blocks */
+#define CRC_SHORT	256		/* and short ones */
+
+static uint32_t crc32c_long[4][256], crc32c_short[4][256];
+
+/* a times b modulo the polynomial, both reflected (bit 31 is x^0). */
+static uint32_t
+crc32c_mult(uint32_t a, uint32_t b)
+{
+	uint32_t m = 1u << 31, p = 0;
+
+	for (;;) {
+		if (a & m) {
+			p ^= b;
+			if ((a & (m - 1)) == 0)
+				break;
+		}
+		m >>= 1;
+		b = (b & 1) ? (b >> 1) ^ 0x82f63b78u : b >> 1;
+	}
+	return p;
+}
+
+/* The tables that shift a register by n zero bytes. */
+static void
+crc32c_shift_init(uint32_t t[4][256], size_t n)
+{
+	uint32_t x = 1u << 30, xn = 1u << 31;	/* x^1, and x^0 */
+	size_t bits = n * 8;
+	int k, b;
+
+	/* xn = x^(8 n), by squaring. */
+	for (; bits > 0; bits >>= 1) {
+		if (bits & 1)
+			xn = crc32c_mult(x, xn);
+		x = crc32c_mult(x, x);
+	}
+	for (k = 0; k < 4; k++)
+		for (b = 0; b < 256; b++)
+			t[k][b] = (uint32_t)b << (8 * k) == 0 ? 0 :
+			    crc32c_mult(xn, (uint32_t)b << (8 * k));
+}
+
+static uint32_t
+crc32c_shift(uint32_t t[4][256], uint32_t c)
+{
+	return t[0][c & 0xff] ^ t[1][(c >> 8) & 0xff] ^
+	    t[2][(c >> 16) & 0xff] ^ t[3][c >> 24];
+}
+
+/* One block of 3 n bytes at p, from register c (n: a multiple of 8). */
+__attribute__((target("sse4.2"))) static inline uint64_t
+crc32c_block(uint64_t c, const uint8_t *p, size_t n, uint32_t t[4][256])
+{
+	uint64_t c1 = 0, c2 = 0, w, w1, w2;
+	const uint8_t *end;
+
+	for (end = p + n; p < end; p += 8) {
+		memcpy(&w, p, sizeof(w));
+		memcpy(&w1, p + n, sizeof(w1));
+		memcpy(&w2, p + 2 * n, sizeof(w2));
+		c = __builtin_ia32_crc32di(c, w);
+		c1 = __builtin_ia32_crc32di(c1, w1);
+		c2 = __builtin_ia32_crc32di(c2, w2);
+	}
+	c = crc32c_shift(t, (uint32_t)c) ^ c1;
+	return crc32c_shift(t, (uint32_t)c) ^ c2;
+}
+
 __attribute__((target("sse4.2"))) static uint32_t
 crc32c_hw(uint32_t crc, const uint8_t *p, size_t len)
 {
@@ -383,6 +459,10 @@ crc32c_hw(uint32_t crc, const uint8_t *p, size_t len)
 
 	for (; len > 0 && ((uintptr_t)p & 7) != 0; len--)
 		c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+	for (; len >= 3 * CRC_LONG; len -= 3 * CRC_LONG, p += 3 * CRC_LONG)
+		c = crc32c_block(c, p, CRC_LONG, crc32c_long);
+	for (; len >= 3 * CRC_SHORT; len -= 3 * CRC_SHORT, p += 3 * CRC_SHORT)
+		c = crc32c_block(c, p, CRC_SHORT, crc32c_short);
 	for (; len >= 8; len -= 8, p += 8) {
 		memcpy(&w, p, sizeof(w));
 		c = __builtin_ia32_crc32di(c, w);
@@ -407,6 +487,10 @@ crc32c_init(void)
 	}
 #if defined(__x86_64__)
 	crc32c_hw_ok = __builtin_cpu_supports("sse4.2");
+	if (crc32c_hw_ok) {
+		crc32c_shift_init(crc32c_long, CRC_LONG);
+		crc32c_shift_init(crc32c_short, CRC_SHORT);
+	}
 #endif
 }
 

@@ -54,6 +54,10 @@
 #define ENV_SCHED	"FT_CKPT_SCHED"	/* "ftrun": DUE frames decide */
 #define ENV_TEST_DIE	"FT_CKPT_TEST_DIE"	/* tests: WHERE:EPOCH */
 #define ENV_EVERY	"FT_CKPT_EVERY"	/* --ft vlog: every N calls */
+/* --ft vlog's sender-log file (vlogbw): payloads from this size (bytes)
+ * go there; "off": none, images hold the payloads (before vlogbw). */
+#define ENV_LOGFILE	"FT_CKPT_VLOG_LOGFILE"
+#define VLOG_LOGNAME	"sendlog"	/* DIR/job-J/rank-R/sendlog */
 #define HOLD_NS		(10ull * 1000000000u)	/* ft__ckpt_hold */
 #define CHECKS		10		/* checks per interval */
 #define STRIDE_MAX	100000u
@@ -151,9 +155,14 @@ static struct {
 	int		 vlog;
 	uint64_t	 vlog_from, every, vlog_durable;
 	struct ft_wbuf	 vbuf;		/* the last state's room, reused */
-} S = { .lease = -1 };
+	/* --ft vlog (vlogbw): the sender-log file images name, made
+	 * durable before each image; -1: none. */
+	int		 vlog_logfd;
+	uint64_t	 nimages, img_bytes;	/* written (FT_VLOG_STATS) */
+} S = { .lease = -1, .vlog_logfd = -1 };
 
 static void	rank_path(char *, size_t, uint64_t);
+static void	vlog_logpath(char *, size_t);
 
 /* Tests: flip a byte in the middle of the file at path. */
 static void
@@ -198,6 +207,24 @@ test_die(const char *where, uint64_t epoch)
 		/* One byte of its newest image flips, then it dies. */
 		rank_path(cmd, sizeof(cmd), epoch);
 		corrupt_byte(cmd);
+	}
+	if (strcmp(where, "logcorrupt") == 0 && S.vlog_logfd >= 0) {
+		/* The newest payload its newest image names flips. */
+		struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
+		uint8_t b;
+
+		if (ft_pt_ext(ft__mpi.pt, &x) == 0 && x.vlog_cutlen > 0 &&
+		    pread(S.vlog_logfd, &b, 1, (off_t)(x.vlog_cutoff +
+		    x.vlog_cutlen / 2)) == 1) {
+			b ^= 0x5a;
+			(void)!pwrite(S.vlog_logfd, &b, 1, (off_t)(
+			    x.vlog_cutoff + x.vlog_cutlen / 2));
+		}
+	}
+	if (strcmp(where, "nolog") == 0) {
+		/* Its sender-log file is lost (its images are not). */
+		vlog_logpath(cmd, sizeof(cmd));
+		(void)unlink(cmd);
 	}
 	if (strcmp(where, "lost") == 0) {
 		/* Its disk is lost with it: its local images go. */
@@ -624,6 +651,70 @@ lease:
 	}
 }
 
+/* --ft vlog: DIR/job-J/rank-R/sendlog, the sender-log file. */
+static void
+vlog_logpath(char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/job-%016" PRIx64 "/rank-%u/" VLOG_LOGNAME,
+	    S.dir, S.job, S.rank);
+}
+
+/*
+ * --ft vlog (vlogbw, ft-ckpt(5) VLG2): the sender log's large payloads
+ * go to the rank's sender-log file, written once, and images name
+ * their extents instead of holding them.  fresh: a new file (empty);
+ * else the file an image to be restored names (kept as it is; none:
+ * that image is refused, naming it).  Without it (an error, a
+ * checkpoint server, or FT_CKPT_VLOG_LOGFILE=off), images hold the
+ * payloads.
+ */
+static void
+vlog_logfile(int fresh)
+{
+	struct ft_ext x = { .op = FT_EXT_VLOG_LOGFILE };
+	char path[PATH_MAX], why[FT_LOG_WHY];
+	const char *e = getenv(ENV_LOGFILE), *s;
+	int dfd, fd;
+
+	/* With a checkpoint server, images hold the payloads: a rank
+	 * restarted elsewhere reads its image from the server, which does
+	 * not hold the file (yet). */
+	if (S.vlog_logfd >= 0 || (e != NULL && strcmp(e, "off") == 0) ||
+	    ((s = getenv(ENV_SERVER)) != NULL && *s != '\0'))
+		return;
+	vlog_logpath(path, sizeof(path));
+	if (!fresh)
+		fd = open(path, O_RDWR | O_CLOEXEC);
+	else if ((dfd = ft__ckpt_rankdir(S.dir, S.job, S.rank, why,
+	    sizeof(why))) < 0) {
+		ft_warnx("%s: images hold the sender log", why);
+		return;
+	} else {
+		fd = openat(dfd, VLOG_LOGNAME, O_RDWR | O_CREAT | O_CLOEXEC,
+		    0600);
+		/* Its name is durable before an image names it. */
+		if (fd >= 0 && ft_store_fsync_dir(dfd) != 0) {
+			close(fd);
+			fd = -1;
+		}
+		close(dfd);
+	}
+	if (fd < 0) {
+		if (fresh || errno != ENOENT)
+			ft_warn("sender log '%s'", path);
+		return;
+	}
+	x.vlog_logfd = fd;
+	x.vlog_logfresh = fresh;
+	x.vlog_logmin = e != NULL ? strtoull(e, NULL, 10) : 0;
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0) {
+		ft_warn("sender log '%s'", path);
+		close(fd);
+		return;
+	}
+	S.vlog_logfd = fd;
+}
+
 /*
  * --ft vlog: no communicator of our own, no agreement: a rank's images
  * are its own (message logging needs no coordination), and a process
@@ -644,6 +735,8 @@ vlog_setup(void)
 	S.epoch = S.cut = S.vlog_from;
 	S.restarted = S.vlog_from > 0;
 	S.vlog_durable = S.vlog_from;
+	/* Restored from an image: its file is open already, kept. */
+	vlog_logfile(1);
 	/* Its images are written in the background, as coord's: the
 	 * sender log they carry makes them large. */
 	pthread_mutex_init(&S.w.mu, NULL);
@@ -885,6 +978,13 @@ image_write(struct ft_ckpt_hdr *h, const void *const *src,
 	char name[FT_CKPT_NAME_MAX];
 	int dfd, rc;
 
+	/* The payloads its VLG2 state names are durable first. */
+	if (S.vlog_logfd >= 0 && fdatasync(S.vlog_logfd) != 0) {
+		snprintf(why, whysize, "sender log '%.200s/job-%016" PRIx64
+		    "/rank-%u/" VLOG_LOGNAME "': %s", S.dir, S.job, S.rank,
+		    strerror(errno));
+		return -1;
+	}
 	(void)ft_ckpt_name(name, sizeof(name), S.job, S.rank, h->epoch);
 	if ((dfd = open(S.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		snprintf(why, whysize, "checkpoint directory '%.200s': %s", S.dir,
@@ -928,6 +1028,8 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	S.st.epoch = S.epoch;
 	S.st.raw = h->raw;
 	S.st.stored = h->hdrlen + h->stored;
+	S.nimages++;
+	S.img_bytes += h->hdrlen + h->stored;
 	if (!S.w.started)
 		S.st.held_ns = ft_now_ns() - t0;
 	if (S.push.started) {
@@ -939,6 +1041,8 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	test_die("written", S.epoch);
 	test_die("lost", S.epoch);
 	test_die("corrupt", S.epoch);
+	test_die("logcorrupt", S.epoch);
+	test_die("nolog", S.epoch);
 	if (S.coord) {
 		/* Without a server, the directory is the store. */
 		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=%d",
@@ -1646,6 +1750,24 @@ ft__ckpt_finalize(void)
 		pthread_join(S.w.th, NULL);
 		S.w.started = 0;
 	}
+	/* The rank ends well: its sender-log file goes (only its own
+	 * restarts read its images; the protocol keeps its descriptor
+	 * for what it may still send). */
+	if (S.vlog_logfd >= 0) {
+		char path[PATH_MAX];
+
+		vlog_logpath(path, sizeof(path));
+		(void)unlink(path);
+		close(S.vlog_logfd);
+		S.vlog_logfd = -1;
+	}
+	/* What went to its checkpoint directory (bench/vlogimg.sh). */
+	if (getenv("FT_VLOG_STATS") != NULL && S.vlog && ft__mpi.pt != NULL &&
+	    ft_pt_ext(ft__mpi.pt, &x) == 0)
+		fprintf(stderr, "vlog-ckpt rank %u: %" PRIu64 " images, %"
+		    PRIu64 " bytes of images, %" PRIu64 " bytes to its "
+		    "sender-log file\n", ft__mpi.env.rank, S.nimages,
+		    S.img_bytes, x.vlog_logbytes);
 	if (S.push.started) {
 		/* What was saved reaches the server before the job ends. */
 		pthread_mutex_lock(&S.push.mu);
@@ -1693,7 +1815,7 @@ ft__ckpt_vlog_restore(uint32_t incarnation)
 {
 	struct ft_ckpt_reader r;
 	struct ft_rbuf rb;
-	char path[PATH_MAX], why[FT_LOG_WHY], text[64];
+	char path[PATH_MAX], lpath[PATH_MAX], why[FT_LOG_WHY], text[64];
 	uint64_t *eps = NULL;
 	uint8_t *buf;
 	size_t n = 0, i;
@@ -1708,6 +1830,9 @@ ft__ckpt_vlog_restore(uint32_t incarnation)
 	S.rank = ft__mpi.env.rank;
 	if (local_epochs(&eps, &n) != 0)
 		ft_warn("checkpoint directory '%s'", S.dir);
+	/* The sender-log file its images name (vlogbw), as it is. */
+	if (n > 0)
+		vlog_logfile(0);
 	for (i = n; i > 0 && S.vlog_from == 0; i--) {
 		rank_path(path, sizeof(path), eps[i - 1]);
 		ok = 0;
@@ -1741,7 +1866,13 @@ ft__ckpt_vlog_restore(uint32_t incarnation)
 			    "vlog state is damaged or not this rank's", path);
 			if (ft_pt_restore(ft__mpi.pt, &rb) == 0)
 				ok = 1;
-			else if (errno != EPROTO) {
+			else if (errno == EBADMSG) {
+				vlog_logpath(lpath, sizeof(lpath));
+				snprintf(r.why, sizeof(r.why), "image '%.200s': "
+				    "the sender log '%.200s' it names is %s",
+				    path, lpath, S.vlog_logfd < 0 ? "missing" :
+				    "damaged or short");
+			} else if (errno != EPROTO) {
 				/* Half taken: no other image may follow. */
 				ft_errorx("rank %u: image '%s': %s: cannot go "
 				    "on", S.rank, path, strerror(errno));

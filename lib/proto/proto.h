@@ -365,6 +365,16 @@ enum ft_ext_op {
 	FT_EXT_VLOG_PREPARE,
 	FT_EXT_VLOG_DURABLE,
 	FT_EXT_VLOG_STATS,
+	/*
+	 * vlog's sender-log file (vlogbw, ft-ckpt(5) "VLG2"), appended:
+	 * payloads of vlog_logmin bytes and more (0: the module's
+	 * default) go to the file vlog_logfd (the module takes a dup;
+	 * vlog_logfresh: empty it first, else its bytes stay, for an
+	 * image to be restored from them), and an image names their
+	 * extents instead of holding them.  Before the image's rename,
+	 * the caller makes the file durable (fdatasync).
+	 */
+	FT_EXT_VLOG_LOGFILE,
 };
 
 struct ft_ext {
@@ -395,6 +405,14 @@ struct ft_ext {
 	 * contribution and result, flag2 the second's (bitwise AND). */
 	uint32_t	 flag2;
 	int		 inter;
+	/* vlog's sender-log file (vlogbw), appended: FT_EXT_VLOG_LOGFILE;
+	 * VLOG_STATS also gives the bytes written to it. */
+	int		 vlog_logfd, vlog_logfresh;
+	uint64_t	 vlog_logmin;
+	uint64_t	 vlog_logbytes;
+	/* Tests: the extent of the newest payload the last image named
+	 * in the sender-log file (length 0: none). */
+	uint64_t	 vlog_cutoff, vlog_cutlen;
 };
 
 struct ft_proto_ops {

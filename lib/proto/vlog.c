@@ -59,6 +59,7 @@
  * (core->watch, the io hook).
  */
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -121,10 +122,21 @@ struct lent {
 	size_t		 len;
 	uint8_t		*data;		/* in memory, or NULL (len 0) */
 	uint64_t	 off;		/* or at this offset of a file */
-	int		 file;		/* 1: the memfd; 2: the spill file */
+	int		 file;		/* 1: the memfd; 2: the spill file;
+					 * 3: the sender-log file */
 	uint64_t	 need;		/* new determinants durable first */
 	uint64_t	 clock;		/* ours when we sent it */
 	struct chunk	*ch;		/* data's chunk (file 0) */
+	uint32_t	 crc;		/* of the payload (file 3) */
+};
+
+/*
+ * Room of the sender-log file that GC gave back while an image kept
+ * for fallback may still name it: free once the image of epoch + 2 is
+ * durable (the newest image and the one before it came after).
+ */
+struct qext {
+	uint64_t	 off, len, epoch;
 };
 
 /* A message that came ahead of its turn, held by its handle. */
@@ -239,6 +251,19 @@ struct vlog {
 	struct extents		 memx, spillx;	/* free extents */
 	uint64_t		 bytes, peak, dropped;	/* the log's */
 	uint64_t		 sent, recvd;	/* payload bytes, others */
+	/*
+	 * The sender-log file (vlogbw, FT_EXT_VLOG_LOGFILE): payloads of
+	 * log_min bytes and more, written once; images name their
+	 * extents.  log_live: its bytes in the log now.
+	 */
+	int			 log_fd;
+	uint64_t		 log_off, log_min, log_bytes, log_live;
+	struct extents		 logx;		/* free extents */
+	struct qext		*quar;		/* freed, images may name */
+	size_t			 nquar, capquar;
+	/* The newest payload written there, and at the last save
+	 * (tests: FT_CKPT_TEST_DIE=logcorrupt). */
+	uint64_t		 wr_off, wr_len, cut_off, cut_len;
 };
 
 #define CORE(s)		((s)->p->core)
@@ -607,7 +632,7 @@ vlog_init(struct ft_proto *p, const struct ft_conf *cf)
 	s->strict = cf->strict;
 	s->replay_off = cf->replay_off;
 	s->check = cf->check_divergence;
-	s->spill_fd = s->mem_fd = -1;
+	s->spill_fd = s->mem_fd = s->log_fd = -1;
 	s->own_dst = UINT32_MAX;
 	s->spill_dir = cf->spill_dir;
 	s->mem_max = cf->log_mem != 0 ? cf->log_mem : LOG_MEM_DEFAULT;
@@ -676,6 +701,10 @@ vlog_fini(struct ft_proto *p)
 	free(s->img);
 	free(s->memx.v);
 	free(s->spillx.v);
+	free(s->logx.v);
+	free(s->quar);
+	if (s->log_fd != -1)
+		close(s->log_fd);
 	if (s->lc != NULL) {
 		CORE(s)->watch(CORE_ARG(s), -1, 0, 0);
 		ft_logc_free(s->lc);
@@ -749,8 +778,8 @@ spill_read(struct vlog *s, const struct lent *e, uint8_t *buf)
 	ssize_t n;
 
 	while (got < e->len) {
-		n = pread(e->file == 1 ? s->mem_fd : s->spill_fd, buf + got,
-		    e->len - got,
+		n = pread(e->file == 1 ? s->mem_fd : e->file == 3 ?
+		    s->log_fd : s->spill_fd, buf + got, e->len - got,
 		    (off_t)(e->off + got));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -874,6 +903,63 @@ spill_write(struct vlog *s, const void *buf, size_t len, uint64_t *off,
 }
 
 /*
+ * A payload into the sender-log file (vlogbw): room GC gave back
+ * first (its pages are in the page cache already), else at the end.
+ */
+static int
+log_write(struct vlog *s, const uint8_t *buf, size_t len, uint64_t *off)
+{
+	uint64_t at = ext_take(&s->logx, &s->log_off, len);
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		n = pwrite(s->log_fd, buf + got, len - got, (off_t)(at + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			errno = n == 0 ? EIO : errno;
+			ext_give(&s->logx, &s->log_off, at, len);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	s->log_bytes += len;
+	s->wr_off = at;
+	s->wr_len = len;
+	*off = at;
+	return 0;
+}
+
+/* GC gave [off, off + len) of the sender-log file back: later free. */
+static void
+quar_add(struct vlog *s, uint64_t off, uint64_t len)
+{
+	struct qext *nq;
+
+	if ((nq = ft_grow(s->quar, &s->capquar, s->nquar, sizeof(*nq))) ==
+	    NULL)
+		return;	/* the room is lost, not the data */
+	s->quar = nq;
+	s->quar[s->nquar++] = (struct qext){ off, len, s->img_epoch };
+}
+
+/* The image of epoch is durable: free what no kept image names. */
+static void
+quar_release(struct vlog *s, uint64_t epoch)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < s->nquar; i++)
+		if (s->quar[i].epoch + 2 <= epoch)
+			ext_give(&s->logx, &s->log_off, s->quar[i].off,
+			    s->quar[i].len);
+		else
+			s->quar[j++] = s->quar[i];
+	s->nquar = j;
+}
+
+/*
  * len bytes of the sender log's memory, or NULL (ENOMEM); *chp gets
  * their chunk.  A chunk GC emptied is filled again (its pages are
  * not fresh: no faults, no zeroing).
@@ -928,9 +1014,12 @@ payload_free(struct vlog *s, struct lent *e)
 	if (e->len == 0)
 		return;
 	s->bytes -= e->len;
-	if (e->file != 2)
+	if (e->file == 0 || e->file == 1)
 		s->mem -= e->len;
-	if (e->file == 1)
+	if (e->file == 3) {
+		s->log_live -= e->len;
+		quar_add(s, e->off, e->len);
+	} else if (e->file == 1)
 		ext_give(&s->memx, &s->mem_off, e->off, e->len);
 	else if (e->file == 2)
 		ext_give(&s->spillx, &s->spill_off, e->off, e->len);
@@ -957,9 +1046,12 @@ lent_at(struct vpeer *vp, uint64_t seq)
 	return &vp->log[seq - vp->lbase];
 }
 
-/* Keep a copy of m, message m->seq to m->dst. */
+/*
+ * Keep a copy of m, message m->seq to m->dst; with at, its payload is
+ * in the sender-log file already, as at says (an image's extent).
+ */
 static struct lent *
-log_add(struct vlog *s, const struct ft_msg *m)
+log_add(struct vlog *s, const struct ft_msg *m, const struct lent *at)
 {
 	struct vpeer *vp = &s->peers[m->dst];
 	struct lent *e, *ne;
@@ -982,18 +1074,30 @@ log_add(struct vlog *s, const struct ft_msg *m)
 	e->need = s->need;
 	e->clock = m->clock;
 	if (m->len > 0) {
-		if (s->mem + m->len > s->mem_max)
+		if (at != NULL) {
+			e->file = 3;
+			e->off = at->off;
+			e->crc = at->crc;
+		} else if (s->log_fd != -1 && m->len >= s->log_min &&
+		    log_write(s, m->buf, m->len, &e->off) == 0) {
+			/* Written once: images name it (vlogbw).  (A full
+			 * disk: kept as without the file, images hold it.) */
+			e->file = 3;
+			e->crc = ft_crc32c(0, m->buf, m->len);
+		} else if (s->mem + m->len > s->mem_max)
 			e->file = 2;
 		else if (m->len >= MEMFD_MIN)
 			e->file = 1;
-		if (e->file == 0) {
+		if (e->file == 3)
+			s->log_live += m->len;
+		else if (e->file == 0) {
 			if ((e->data = log_mem(s, m->len, &e->ch)) == NULL)
 				return NULL;
 			memcpy(e->data, m->buf, m->len);
 		} else if (spill_write(s, m->buf, m->len, &e->off, e->file) !=
 		    0)
 			return NULL;
-		if (e->file != 2)
+		if (e->file == 0 || e->file == 1)
 			s->mem += m->len;
 		if ((s->bytes += m->len) > s->peak)
 			s->peak = s->bytes;
@@ -1192,7 +1296,7 @@ vlog_send(struct ft_proto *p, struct ft_msg *m)
 		return 0;
 	vp = &s->peers[m->dst];
 	fruitless_out(s);
-	if (log_add(s, m) == NULL)
+	if (log_add(s, m, NULL) == NULL)
 		return -1;
 	s->sent += m->len;
 	s->own_dst = m->dst;
@@ -1889,6 +1993,14 @@ vlog_busy(struct ft_proto *p)
  * only what an image of ours delivered), and send them again.
  */
 #define VLG_MAGIC	0x564c4731u	/* "VLG1" */
+/*
+ * VLG2 (vlogbw): each payload says where it is: in the image (kind 0,
+ * its bytes follow) or an extent of the rank's sender-log file (kind
+ * 1: offset, CRC32C), written once and never copied into images.
+ */
+#define VLG2_MAGIC	0x564c4732u	/* "VLG2" */
+#define VLG_INLINE	0
+#define VLG_EXTENT	1
 #define VLG_SKIP_MAX	(1u << 20)
 
 static int
@@ -1907,8 +2019,8 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 	for (q = 0; q < s->size; q++)
 		total += 28 + 8 * s->peers[q].ndskip + 40 * (s->peers[q].nlog -
 		    s->peers[q].lbase);
-	(void)ft_wbuf_reserve(wb, total + s->bytes);
-	ft_put32(wb, VLG_MAGIC);
+	(void)ft_wbuf_reserve(wb, total + s->bytes - s->log_live);
+	ft_put32(wb, VLG2_MAGIC);
 	ft_put32(wb, s->rank);
 	ft_put32(wb, s->size);
 	ft_put32(wb, s->inc);
@@ -1937,7 +2049,16 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 			ft_put32(wb, (uint32_t)e->mode);
 			ft_put64(wb, e->clock);
 			ft_put64(wb, e->len);
-			if (e->len > 0 && e->data == NULL) {
+			if (e->len == 0)
+				continue;
+			if (e->file == 3) {
+				ft_put32(wb, VLG_EXTENT);
+				ft_put64(wb, e->off);
+				ft_put32(wb, e->crc);
+				continue;
+			}
+			ft_put32(wb, VLG_INLINE);
+			if (e->data == NULL) {
 				/* Read from its file straight in. */
 				if (ft_wbuf_reserve(wb, e->len) != 0 ||
 				    spill_read(s, e, wb->p + wb->len) != 0) {
@@ -1945,7 +2066,7 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 					return -1;
 				}
 				wb->len += e->len;
-			} else if (e->len > 0)
+			} else
 				ft_putbytes(wb, e->data, e->len);
 		}
 	}
@@ -1962,26 +2083,77 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 	}
 	s->img = ni;
 	s->img[s->nimg++] = (struct imgpos){ s->img_epoch, dl };
+	s->cut_off = s->wr_off;
+	s->cut_len = s->wr_len;
 	return 0;
 }
 
 /*
- * Read a VLG1 state; with apply, this process takes it (only after a
- * pass without apply found it whole and fitting).  0, or -1 with errno.
+ * Is the extent [off, off + len) of the sender-log file whole (CRC32C
+ * crc)?  0, or -1 with EBADMSG (missing, short or damaged file).
  */
 static int
-vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl)
+extent_check(struct vlog *s, uint64_t off, uint64_t len, uint32_t crc,
+    uint64_t fsize)
+{
+	uint8_t *buf;
+	uint32_t c = 0;
+	uint64_t got = 0;
+	size_t want;
+	ssize_t n;
+
+	if (s->log_fd == -1 || off > fsize || len > fsize - off) {
+		errno = EBADMSG;
+		return -1;
+	}
+	if ((buf = malloc(len < (1u << 20) ? len : (1u << 20))) == NULL)
+		return -1;
+	while (got < len) {
+		want = len - got < (1u << 20) ? (size_t)(len - got) :
+		    (1u << 20);
+		n = pread(s->log_fd, buf, want, (off_t)(off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		c = ft_crc32c(c, buf, (size_t)n);
+		got += (uint64_t)n;
+	}
+	free(buf);
+	if (got != len || c != crc) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Read a VLG1 or VLG2 state; with apply, this process takes it (only
+ * after a pass without apply found it whole and fitting).  Without
+ * apply, a VLG2 extent is checked against the sender-log file when
+ * files (else only its bounds are, as the fuzzer does).  0, or -1
+ * with errno: EPROTO (the state), EBADMSG (the sender-log file).
+ */
+static int
+vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl,
+    int files)
 {
 	struct vpeer *vp;
 	struct ft_msg m;
-	uint64_t k, n, dlow, lbase;
-	uint32_t q, i, nskip;
+	struct lent at;
+	struct stat st;
+	uint64_t k, n, dlow, lbase, fsize = 0;
+	uint32_t q, i, nskip, magic, kind;
 
-	if (ft_get32(rb) != VLG_MAGIC || ft_get32(rb) != s->rank ||
-	    ft_get32(rb) != s->size || rb->err != 0) {
+	magic = ft_get32(rb);
+	if ((magic != VLG_MAGIC && magic != VLG2_MAGIC) ||
+	    ft_get32(rb) != s->rank || ft_get32(rb) != s->size ||
+	    rb->err != 0) {
 		errno = EPROTO;
 		return -1;
 	}
+	if (files && s->log_fd != -1 && fstat(s->log_fd, &st) == 0)
+		fsize = (uint64_t)st.st_size;
 	(void)ft_get32(rb);			/* the incarnation that saved */
 	k = ft_get64(rb);
 	if (apply) {
@@ -2031,14 +2203,34 @@ vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl)
 			m.mode = (int)ft_get32(rb);
 			m.clock = ft_get64(rb);
 			m.len = (size_t)ft_get64(rb);
-			if (rb->err != 0 || m.len > ft_rbuf_left(rb))
+			kind = VLG_INLINE;
+			if (magic == VLG2_MAGIC && m.len > 0)
+				kind = ft_get32(rb);
+			if (rb->err != 0)
+				goto bad;
+			m.dst = q;
+			m.seq = k;
+			if (kind == VLG_EXTENT) {
+				at.off = ft_get64(rb);
+				at.crc = ft_get32(rb);
+				if (rb->err != 0 || at.off > UINT64_MAX - m.len)
+					goto bad;
+				if (!apply && files && extent_check(s, at.off,
+				    m.len, at.crc, fsize) != 0)
+					return -1;
+				if (apply) {
+					if (log_add(s, &m, &at) == NULL)
+						return -1;
+					lent_at(vp, k)->need = 0;
+				}
+				continue;
+			}
+			if (kind != VLG_INLINE || m.len > ft_rbuf_left(rb))
 				goto bad;
 			m.buf = rb->p + rb->off;
 			rb->off += m.len;
-			m.dst = q;
-			m.seq = k;
 			if (apply) {
-				if (log_add(s, &m) == NULL)
+				if (log_add(s, &m, NULL) == NULL)
 					return -1;
 				lent_at(vp, k)->need = 0;
 			}
@@ -2071,7 +2263,8 @@ ft__vlog_state_check(const uint8_t *p, size_t len, uint32_t rank,
 	s.rank = rank;
 	s.size = size;
 	ft_rbuf_init(&rb, p, len);
-	rc = vlg_read(&s, &rb, 0, dl);
+	s.log_fd = -1;
+	rc = vlg_read(&s, &rb, 0, dl, 0);
 	free(dl);
 	return rc;
 }
@@ -2095,12 +2288,15 @@ vlog_restore(struct ft_proto *p, struct ft_rbuf *rb)
 	}
 	if ((dl = calloc(s->size, sizeof(*dl))) == NULL)
 		return -1;
-	if ((ni = ft_grow(s->img, &s->capimg, s->nimg, sizeof(*ni))) == NULL ||
-	    vlg_read(s, &again, 0, dl) != 0 || vlg_read(s, rb, 1, dl) != 0) {
+	/* (Kept at once: ft_grow set capimg, and a restore refused here
+	 * is followed by another of an older image.) */
+	if ((ni = ft_grow(s->img, &s->capimg, s->nimg, sizeof(*ni))) != NULL)
+		s->img = ni;
+	if (ni == NULL || vlg_read(s, &again, 0, dl, 1) != 0 ||
+	    vlg_read(s, rb, 1, dl, 1) != 0) {
 		free(dl);
 		return -1;
 	}
-	s->img = ni;
 	s->img[s->nimg++] = (struct imgpos){ s->img_epoch, dl };
 	return 0;
 }
@@ -2118,6 +2314,7 @@ img_durable(struct vlog *s, uint64_t epoch)
 	size_t i, prev = SIZE_MAX, j;
 	uint32_t q;
 
+	quar_release(s, epoch);
 	for (i = 0; i < s->nimg; i++)
 		if (s->img[i].epoch < epoch)
 			prev = i;
@@ -2139,6 +2336,33 @@ img_durable(struct vlog *s, uint64_t epoch)
 		free(s->img[j].dlow);
 	memmove(s->img, s->img + prev, (s->nimg - prev) * sizeof(*s->img));
 	s->nimg -= prev;
+}
+
+/*
+ * FT_EXT_VLOG_LOGFILE: payloads from here on go to a dup of the fd.
+ * A file kept (not fresh) holds what an image to be restored names:
+ * nothing of it is written over (new payloads go after its end).
+ */
+static int
+logfile_set(struct vlog *s, struct ft_ext *x)
+{
+	struct stat st;
+	int fd;
+
+	if (s->log_fd != -1 || x->vlog_logfd < 0) {
+		errno = s->log_fd != -1 ? EBUSY : EBADF;
+		return -1;
+	}
+	if ((fd = fcntl(x->vlog_logfd, F_DUPFD_CLOEXEC, 0)) == -1)
+		return -1;
+	if ((x->vlog_logfresh ? ftruncate(fd, 0) : fstat(fd, &st)) != 0) {
+		close(fd);
+		return -1;
+	}
+	s->log_fd = fd;
+	s->log_off = x->vlog_logfresh ? 0 : (uint64_t)st.st_size;
+	s->log_min = x->vlog_logmin > 0 ? x->vlog_logmin : MEMFD_MIN;
+	return 0;
 }
 
 static int
@@ -2174,7 +2398,12 @@ vlog_ext(struct ft_proto *p, struct ft_ext *x)
 		x->vlog_dropped = s->dropped;
 		x->vlog_sent = s->sent;
 		x->vlog_recv = s->recvd;
+		x->vlog_logbytes = s->log_bytes;
+		x->vlog_cutoff = s->cut_off;
+		x->vlog_cutlen = s->cut_len;
 		return 0;
+	case FT_EXT_VLOG_LOGFILE:
+		return logfile_set(s, x);
 	default:
 		errno = ENOTSUP;
 		return -1;

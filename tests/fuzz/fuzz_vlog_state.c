@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Fuzz the reader of vlog's protocol state in an image ("VLG1",
- * ft-ckpt(5)): the first two bytes choose the rank and the job's size,
- * the rest is the state.  Refused with EPROTO, or accepted; never a
- * read out of bounds.  An accepted state is accepted again.
+ * Fuzz the reader of vlog's protocol state in an image ("VLG1", and
+ * "VLG2" with its extents of the sender-log file, ft-ckpt(5)): the
+ * first two bytes choose the rank and the job's size, the rest is the
+ * state.  Refused with EPROTO, or accepted; never a read out of bounds
+ * (an extent is checked against the file only at a restore, which has
+ * one: here its bounds are).  An accepted state is accepted again.
  */
 #include <errno.h>
 

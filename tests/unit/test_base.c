@@ -15,6 +15,42 @@
  * The instruction path (on x86-64) against the table, at every start
  * alignment and lengths around its 8-byte steps, and chained.
  */
+/*
+ * Three streams at once, joined (blocks of 3 x 256 and 3 x 8192 bytes):
+ * against the table around each block's edges, at odd alignments, and
+ * chained across blocks.
+ */
+static void
+test_crc32c_streams(void)
+{
+	static const size_t lens[] = { 767, 768, 769, 1535, 1536, 1600, 2311,
+	    24575, 24576, 24577, 25344, 49152, 49999, 100000, 1u << 20 };
+	uint8_t *big;
+	size_t i, off, bad = 0, n = (1u << 20) + 8;
+	uint32_t a, b, x = 2463534242u;
+
+	if ((big = malloc(n)) == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		big[i] = (uint8_t)x;
+	}
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		for (off = 0; off < 8; off += 3) {
+			a = ft_crc32c(0xdeadbeefu, big + off, lens[i]);
+			b = ft__crc32c_table(0xdeadbeefu, big + off, lens[i]);
+			bad += a != b;
+		}
+	T_EQ_UINT(bad, 0, "crc32c: three streams joined equal the table, "
+	    "at each block's edges (up to 1 MiB)");
+	a = ft_crc32c(ft_crc32c(7, big + 1, 30000), big + 30001, 70001);
+	T_EQ_UINT(a, ft__crc32c_table(7, big + 1, 100001),
+	    "crc32c of streams in two pieces equals the table in one");
+	free(big);
+}
+
 static void
 test_crc32c_paths(void)
 {
@@ -35,6 +71,7 @@ test_crc32c_paths(void)
 	a = ft_crc32c(ft_crc32c(0, big + 3, 500), big + 503, 521);
 	T_EQ_UINT(a, ft__crc32c_table(0, big + 3, 1021),
 	    "crc32c in two pieces equals the table in one");
+	test_crc32c_streams();
 }
 
 static void

@@ -35,6 +35,7 @@
  * when a pass moved nothing, and the protocol then leaves the message
  * in its log, to go out from a later tick.
  */
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <inttypes.h>
@@ -153,6 +154,11 @@ struct sim {
 	/* Images at the start of every round after the first; restarts
 	 * from the newest (or, with fallback, the one before). */
 	int		 images, fallback;
+	/* vlogbw: every payload in a sender-log file of each rank (one
+	 * file a rank and run, kept across its restarts); what the last
+	 * processes wrote there, and the files' sizes at the end. */
+	int		 logfile;
+	uint64_t	 logbytes, logsize;
 	int		 from_image;	/* restarts that took one */
 	uint64_t	 dropped;	/* payloads the GC dropped */
 	char		 err[256];
@@ -165,6 +171,7 @@ static pid_t	 log_pid = -1;
 static char	 log_dir[] = "/tmp/ft-test-vlog.XXXXXX";
 static uint64_t	 next_job = 1;
 static int	 sim_strict;	/* --log-wait all for the runs that follow */
+static int	 sim_lfd[MAXP];	/* S->logfile: each rank's file, or 0 */
 
 
 static void
@@ -726,6 +733,38 @@ take_view(struct sim *S, struct sproc *P)
 	S->in_hook--;
 }
 
+/*
+ * vlogbw: P's payloads go to its rank's sender-log file (a new one for
+ * a first process, the same one, kept, for a restarted one).
+ */
+static int
+sim_logfile(struct sim *S, struct sproc *P)
+{
+	struct ft_ext x = { .op = FT_EXT_VLOG_LOGFILE };
+	char path[] = "/tmp/ft-test-vlog-log.XXXXXX";
+	int rc;
+
+	if (P->inc == 0) {
+		if (sim_lfd[P->id] > 0)
+			close(sim_lfd[P->id]);
+		if ((sim_lfd[P->id] = mkstemp(path)) < 0) {
+			fail(S, "sender-log file: %s", strerror(errno));
+			return -1;
+		}
+		(void)unlink(path);
+	}
+	x.vlog_logfd = sim_lfd[P->id];
+	x.vlog_logfresh = P->inc == 0;
+	x.vlog_logmin = 1;
+	S->in_hook++;
+	rc = S->ops->ext(&P->proto, &x);
+	S->in_hook--;
+	if (rc != 0)
+		fail(S, "process %u: sender-log file: %s", P->id,
+		    strerror(errno));
+	return rc;
+}
+
 static int
 proc_init(struct sim *S, uint32_t i, uint64_t seed)
 {
@@ -756,7 +795,7 @@ proc_init(struct sim *S, uint32_t i, uint64_t seed)
 		fail(S, "init: %s", strerror(errno));
 		return -1;
 	}
-	return 0;
+	return S->logfile ? sim_logfile(S, P) : 0;
 }
 
 static void
@@ -777,9 +816,16 @@ sim_dropped(struct sim *S, struct sproc *P)
 {
 	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
 
+	struct stat st;
+
 	if (S->images && S->ops->ext != NULL &&
-	    S->ops->ext(&P->proto, &x) == 0)
+	    S->ops->ext(&P->proto, &x) == 0) {
 		S->dropped += x.vlog_dropped;
+		S->logbytes += x.vlog_logbytes;
+	}
+	if (S->logfile && sim_lfd[P->id] > 0 &&
+	    fstat(sim_lfd[P->id], &st) == 0)
+		S->logsize += (uint64_t)st.st_size;
 }
 
 static void
@@ -994,13 +1040,15 @@ run(struct sim *S, const struct ft_proto_ops *ops, uint32_t nranks,
 {
 	enum ev_kind kind = EV_APP;
 	uint32_t i, a = 0, b = 0;
-	int n, k, images, fallback;
+	int n, k, images, fallback, logfile;
 
 	images = S->images;
 	fallback = S->fallback;
+	logfile = S->logfile;
 	memset(S, 0, sizeof(*S));
 	S->images = images;
 	S->fallback = fallback;
+	S->logfile = logfile;
 	S->ops = ops;
 	S->nranks = nranks;
 	S->rng = seed * 2654435761u + 1;
@@ -1542,6 +1590,39 @@ test_images(struct sim *S, uint32_t nranks, int seeds, long every,
 	S->images = S->fallback = 0;
 }
 
+/*
+ * vlogbw: the same with every payload in the ranks' sender-log files,
+ * images naming their extents (VLG2).  A restart reads its payloads
+ * from the file (an extent written over would fail its CRC: the
+ * restore, and the run, fail), from the image before the newest too:
+ * GC's room is used again only once two later images are durable.
+ */
+static void
+test_logfile(struct sim *S, uint32_t nranks, long every, int fallback)
+{
+	long runs = 0, from = 0, steps;
+	uint64_t dropped = 0;
+	int ok;
+
+	S->images = S->logfile = 1;
+	S->fallback = fallback;
+	ok = run_check(S, &ft__proto_vlog, nranks, 3, NULL, NULL, 0, &steps);
+	T_OK(ok && S->logbytes > 0 && S->logsize <= S->logbytes,
+	    "sim: vlog images with the sender-log file, %u ranks: %" PRIu64
+	    " payload bytes written to the files, never twice (%" PRIu64
+	    " at the end)", nranks, S->logbytes, S->logsize);
+	if (!ok)
+		t_diag("%s", S->err);
+	ok = every_kill(S, nranks, 1, every, &runs, &from, &dropped);
+	T_OK(ok && from > 0 && dropped > 0, "sim: vlog images with the "
+	    "sender-log file, %u ranks%s: a kill of each process before "
+	    "every %ld-th step (%ld runs, %ld restarts from an image, %"
+	    PRIu64 " payloads dropped by GC without kills)", nranks, fallback ?
+	    ", from the image before the newest" : "", every, runs, from,
+	    dropped);
+	S->images = S->fallback = S->logfile = 0;
+}
+
 int
 main(void)
 {
@@ -1563,6 +1644,7 @@ main(void)
 	test_rules(&S, 3, 20);
 	test_images(&S, 3, 1, 7, 0);
 	test_images(&S, 3, 1, 13, 1);
+	test_logfile(&S, 3, 13, 1);
 	S.images = 1;
 	test_kills(&S, 3, 2, 0, 6);
 	test_kills(&S, 4, 2, 1, 6);

@@ -131,16 +131,12 @@ test_notes(void)
 	    &kind, &v) != 0, "note: sent beyond 64 bits refused");
 }
 
-/* A VLG1 state for rank 1 of 2: one delivered out of order, one entry
- * of 3 bytes logged to rank 0 from seq 5. */
+/* A vlog state's fixed part (magic: VLG1 or VLG2), of rank of 2. */
 static void
-vlg(struct ft_wbuf *b, uint32_t rank, uint32_t nskip, uint64_t skip,
-    uint64_t lbase, uint64_t nlog)
+vlg_head(struct ft_wbuf *b, uint32_t magic, uint32_t rank)
 {
-	uint64_t k;
-
 	ft_wbuf_init(b);
-	ft_put32(b, 0x564c4731u);
+	ft_put32(b, magic);
 	ft_put32(b, rank);
 	ft_put32(b, 2);
 	ft_put32(b, 0);		/* inc */
@@ -151,6 +147,17 @@ vlg(struct ft_wbuf *b, uint32_t rank, uint32_t nskip, uint64_t skip,
 	ft_put64(b, 2);		/* any_site */
 	ft_put64(b, 40);	/* determinants */
 	ft_put64(b, 0);		/* self_sent */
+}
+
+/* A VLG1 state for rank 1 of 2: one delivered out of order, one entry
+ * of 3 bytes logged to rank 0 from seq 5. */
+static void
+vlg(struct ft_wbuf *b, uint32_t rank, uint32_t nskip, uint64_t skip,
+    uint64_t lbase, uint64_t nlog)
+{
+	uint64_t k;
+
+	vlg_head(b, 0x564c4731u, rank);
 	/* peer 0: from it, to it */
 	ft_put64(b, 7);
 	ft_put32(b, nskip);
@@ -215,10 +222,83 @@ test_state(void)
 	ft_wbuf_release(&b);
 }
 
+/*
+ * A VLG2 state (vlogbw) for rank 1 of 2: two entries logged to rank 0
+ * from seq 5, the first with its 3 bytes in the image (kind 0), the
+ * second an extent of the sender-log file (kind 1: off, crc); kind2
+ * and off say what the second holds.
+ */
+static void
+vlg2(struct ft_wbuf *b, uint32_t kind2, uint64_t off, uint64_t len2)
+{
+	vlg_head(b, 0x564c4732u, 1);
+	/* peer 0 */
+	ft_put64(b, 7);
+	ft_put32(b, 0);
+	ft_put64(b, 5);
+	ft_put64(b, 7);
+	ft_put32(b, 2);
+	ft_put32(b, 1);
+	ft_put32(b, 9);
+	ft_put32(b, 0);
+	ft_put64(b, 77);
+	ft_put64(b, 3);
+	ft_put32(b, 0);		/* in the image */
+	ft_putbytes(b, "abc", 3);
+	ft_put32(b, 2);
+	ft_put32(b, 1);
+	ft_put32(b, 9);
+	ft_put32(b, 0);
+	ft_put64(b, 78);
+	ft_put64(b, len2);
+	ft_put32(b, kind2);
+	ft_put64(b, off);
+	ft_put32(b, 0x12345678u);
+	/* peer 1: ourselves */
+	ft_put64(b, 0);
+	ft_put32(b, 0);
+	ft_put64(b, 0);
+	ft_put64(b, 0);
+}
+
+static void
+test_state2(void)
+{
+	struct ft_wbuf b;
+	size_t cut, bad = 0;
+
+	vlg2(&b, 1, 4096, 1 << 20);
+	T_OK(ft__vlog_state_check(b.p, b.len, 1, 2) == 0,
+	    "VLG2: a state with a payload inline and one in the sender-log "
+	    "file is read");
+	T_OK(ft__vlog_state_check(b.p, b.len, 0, 2) != 0 && errno == EPROTO,
+	    "VLG2: refused as another rank's");
+	for (cut = 0; cut < b.len; cut++)
+		if (ft__vlog_state_check(b.p, cut, 1, 2) == 0)
+			bad++;
+	T_OK(bad == 0, "VLG2: every cut of it is refused (%zu cuts)", b.len);
+	ft_wbuf_release(&b);
+	vlg2(&b, 2, 4096, 1 << 20);
+	T_OK(ft__vlog_state_check(b.p, b.len, 1, 2) != 0 && errno == EPROTO,
+	    "VLG2: a payload of an unknown kind is refused");
+	ft_wbuf_release(&b);
+	vlg2(&b, 1, UINT64_MAX - 10, 100);
+	T_OK(ft__vlog_state_check(b.p, b.len, 1, 2) != 0 && errno == EPROTO,
+	    "VLG2: an extent past 2^64 is refused");
+	ft_wbuf_release(&b);
+	/* A length as large as the file may be, with no bytes behind it
+	 * in the image: its extent is read from the file, not the image. */
+	vlg2(&b, 1, 0, UINT64_MAX / 2);
+	T_OK(ft__vlog_state_check(b.p, b.len, 1, 2) == 0,
+	    "VLG2: an extent's length is not taken from the image's bytes");
+	ft_wbuf_release(&b);
+}
+
 int
 main(void)
 {
 	test_policy();
+	test_state2();
 	test_rr();
 	test_adaptive();
 	test_notes();
