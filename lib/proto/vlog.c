@@ -80,8 +80,8 @@
  * (nothing waits for them, unless strict) until this many are recorded
  * or the oldest is this old: one write to the logger for many messages.
  */
-#define DELIVERY_BATCH	256
-#define DELIVERY_NS	2000000ull
+#define DELIVERY_BATCH	1024
+#define DELIVERY_NS	20000000ull
 
 /*
  * The sender log's memory: chunks that are never freed before the job
