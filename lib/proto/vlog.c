@@ -443,15 +443,19 @@ durable(const struct vlog *s)
 static void
 logc_watch(struct vlog *s)
 {
-	uint64_t dl = ft_logc_deadline(s->lc);
+	uint64_t dl;
 
+	/* Idle, the client has no deadline of its own either. */
+	if (ft_logc_idle(s->lc)) {
+		CORE(s)->watch(CORE_ARG(s), -1, 0, s->oldest != 0 ?
+		    s->oldest + DELIVERY_NS : 0);
+		return;
+	}
+	dl = ft_logc_deadline(s->lc);
 	if (s->oldest != 0 && (dl == 0 || s->oldest + DELIVERY_NS < dl))
 		dl = s->oldest + DELIVERY_NS;
-	if (ft_logc_idle(s->lc))
-		CORE(s)->watch(CORE_ARG(s), -1, 0, dl);
-	else
-		CORE(s)->watch(CORE_ARG(s), ft_logc_fd(s->lc),
-		    ft_logc_events(s->lc), dl);
+	CORE(s)->watch(CORE_ARG(s), ft_logc_fd(s->lc), ft_logc_events(s->lc),
+	    dl);
 }
 
 /* Determinants recorded and not yet sent to the logger. */
