@@ -201,8 +201,13 @@ vlog_run() {
 	wait "$bgpid"
 	cmp "$FT_PROGS/vlogmix.ref" "$BATS_TEST_TMPDIR/out"
 	run cat "$BATS_TEST_TMPDIR/err"
-	[[ $output == *"restarting it on tcp:127.0.0.1:"* ]]
+	# A logger on the job's host listens on a Unix socket in its
+	# directory, and comes back on the same one.
+	[[ $output == *"restarting it on unix:$(realpath "$dir")/.logger-"*".sock"* ]]
 	[[ $output == *"rank 3 (pid "*"restarting it (--ft vlog)"* ]]
+	# The socket goes with the logger; the log stays.
+	run compgen -G "$dir/.logger-*.sock"
+	[ "$status" -ne 0 ]
 	run pgrep -f "$FT_PROGS/vlogmix"
 	[ "$status" -eq 1 ]
 }

@@ -19,12 +19,24 @@ struct ft__logger {
 
 struct ft__logger_cfg {
 	const char	*dir;		/* its log directory (exists) */
-	const char	*listen;	/* "tcp:127.0.0.1:0", or its old address */
+	const char	*listen;	/* FT__LOGGER_LOCAL, or its old address */
 	const char	*sync;		/* --sync, or NULL: its default */
 	const uint8_t	*key;		/* FT_WIRE_KEYLEN bytes */
 	const sigset_t	*mask;		/* its signal mask */
 	uint64_t	 timeout_ns;	/* for its address */
 };
+
+/* A logger on this host: a Unix socket in its directory if it fits. */
+#define FT__LOGGER_LOCAL	"tcp:127.0.0.1:0"
+
+/*
+ * The Unix address of a logger on this host for log directory dir
+ * (ftrun's process id): "unix:/ABS/DIR/.logger-ID.sock" in out.  0, or
+ * -1 with errno (ENAMETOOLONG: past a socket path's length; then the
+ * logger listens on loopback TCP).
+ */
+int	 ft__logger_local_addr(const char *dir, long id, char *out,
+	    size_t size);
 
 /*
  * Start the logger (ftlog next to the running program, else on PATH)

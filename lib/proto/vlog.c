@@ -81,8 +81,8 @@
  * (nothing waits for them, unless strict) until this many are recorded
  * or the oldest is this old: one write to the logger for many messages.
  */
-#define DELIVERY_BATCH	256
-#define DELIVERY_NS	2000000ull
+#define DELIVERY_BATCH	1024
+#define DELIVERY_NS	20000000ull
 
 /*
  * The sender log's memory: chunks that are never freed before the job
@@ -442,7 +442,8 @@ record(struct vlog *s, const struct ft_det *d, int informative)
 	s->nrec++;
 	if (informative || s->strict)
 		s->need = s->nrec;
-	feed(s);
+	/* Handed to the client when logc_push sends them: a client that
+	 * held them would send a few at each acknowledgement. */
 }
 
 /* New determinants durable at the logger. */
@@ -459,41 +460,65 @@ durable(const struct vlog *s)
 
 /*
  * Keep the engine polling the client's fd for what it waits for, and
- * waking up when the deliveries held back are due (logc_push).
+ * waking up when the deliveries held back are due (logc_push).  A
+ * client that waits for nothing is not polled (ft_logc_idle): in the
+ * steady state its fd is in the engine's poll only from a batch to its
+ * acknowledgement.
  */
 static void
 logc_watch(struct vlog *s)
 {
-	uint64_t dl = ft_logc_deadline(s->lc);
+	uint64_t dl;
 
+	/* Idle, the client has no deadline of its own either. */
+	if (ft_logc_idle(s->lc)) {
+		CORE(s)->watch(CORE_ARG(s), -1, 0, s->oldest != 0 ?
+		    s->oldest + DELIVERY_NS : 0);
+		return;
+	}
+	dl = ft_logc_deadline(s->lc);
 	if (s->oldest != 0 && (dl == 0 || s->oldest + DELIVERY_NS < dl))
 		dl = s->oldest + DELIVERY_NS;
 	CORE(s)->watch(CORE_ARG(s), ft_logc_fd(s->lc), ft_logc_events(s->lc),
 	    dl);
 }
 
+/* Determinants recorded and not yet sent to the logger. */
+static uint64_t
+unsent(const struct vlog *s)
+{
+	return s->qn + (s->last - s->flushed);
+}
+
 /*
  * Send the logger what was recorded: at once when a send waits for it
  * (or all the time when strict, or when leaving), else in batches
- * (DELIVERY_BATCH, DELIVERY_NS).
+ * (DELIVERY_BATCH, or DELIVERY_NS after the first: the engine calls
+ * the io hook at that deadline, logc_due).  The clock is read once a
+ * batch, not once a pass.
  */
 static void
 logc_push(struct vlog *s, int now)
 {
-	uint64_t t;
-
-	feed(s);
-	if (!s->opened || s->last <= s->flushed)
+	if (!s->opened || unsent(s) == 0)
 		return;
-	t = CORE(s)->now_ns(CORE_ARG(s));
 	if (now || s->strict || durable(s) < s->need ||
-	    s->last - s->flushed >= DELIVERY_BATCH ||
-	    (s->oldest != 0 && t - s->oldest >= DELIVERY_NS)) {
+	    unsent(s) >= DELIVERY_BATCH) {
+		feed(s);
 		(void)ft_logc_flush(s->lc);
 		s->flushed = s->last;
 		s->oldest = 0;
 	} else if (s->oldest == 0)
-		s->oldest = t;
+		s->oldest = CORE(s)->now_ns(CORE_ARG(s));
+}
+
+/* The deliveries held back are due (DELIVERY_NS): send them. */
+static void
+logc_due(struct vlog *s)
+{
+	if (s->oldest != 0 && CORE(s)->now_ns(CORE_ARG(s)) - s->oldest >=
+	    DELIVERY_NS)
+		logc_push(s, 1);
 }
 
 static void
@@ -1190,8 +1215,11 @@ pump(struct vlog *s)
 {
 	uint32_t d;
 
+	/* Only the peers with something to send: this runs every pass. */
 	for (d = 0; d < s->size; d++)
-		pump_peer(s, d, s->peers[d].nlog);
+		if (s->peers[d].ndig > 0 || s->peers[d].txnext <
+		    s->peers[d].nlog)
+			pump_peer(s, d, s->peers[d].nlog);
 }
 
 /* The restarted process has its log: deliveries made meanwhile. */
@@ -1229,7 +1257,6 @@ io_step(struct vlog *s)
 	if (ft_logc_progress(s->lc) != 0 && errno == ENOMEM)
 		note(s, FT_NOTE_WARNING, "rank %u: out of memory in the "
 		    "logger client", s->rank);
-	feed(s);
 }
 
 /* What a send to d waits for before it knows what to do. */
@@ -1939,6 +1966,7 @@ vlog_io(struct ft_proto *p, short revents)
 
 	(void)revents;
 	io_step(s);
+	logc_due(s);
 	logc_watch(s);
 }
 

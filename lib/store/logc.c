@@ -341,6 +341,21 @@ ft_logc_deadline(const struct ft_logc *c)
 }
 
 int
+ft_logc_idle(const struct ft_logc *c)
+{
+	size_t i;
+
+	if (c->state != READY || c->nf > 0 || ft_conn_want_write(&c->c) ||
+	    ft_conn_avail(&c->c) > 0)
+		return 0;
+	for (i = 0; i < c->nr; i++)
+		if (c->r[i].asking || c->r[i].retry_at != 0 ||
+		    (!c->r[i].dead && c->r[i].sent != c->r[i].durable))
+			return 0;
+	return 1;
+}
+
+int
 ft_logc_connected(const struct ft_logc *c)
 {
 	return c->state == READY;
@@ -544,12 +559,15 @@ ft_logc_progress(struct ft_logc *c)
 {
 	const uint8_t *body;
 	struct ft_hdr h;
-	uint64_t now = ft_now_ns();
+	uint64_t now = 0;
 	ssize_t got;
 	size_t i;
 	int rc;
 
+	/* The clock only for what waits for a time: a reconnection, a
+	 * question asked again; not in the steady state. */
 	if (c->state == DOWN) {
+		now = ft_now_ns();
 		if (now < c->retry_at)
 			return 0;
 		if (connect_now(c) != 0)
@@ -595,6 +613,8 @@ ft_logc_progress(struct ft_logc *c)
 			break;
 	}
 	for (i = 0; i < c->nr; i++) {
+		if (c->r[i].retry_at != 0 && now == 0)
+			now = ft_now_ns();
 		if (c->r[i].retry_at != 0 && now >= c->r[i].retry_at &&
 		    c->state == READY && send_query(c, &c->r[i]) != 0)
 			break;

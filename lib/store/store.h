@@ -389,6 +389,16 @@ uint64_t ft_logc_deadline(const struct ft_logc *);	/* ft_now_ns, or 0 */
 int	 ft_logc_progress(struct ft_logc *);
 int	 ft_logc_connected(const struct ft_logc *);
 /*
+ * Issue 13 (latency): 1 when the client waits for nothing from the
+ * logger (connected, every determinant sent is acknowledged, no
+ * question or fetch out, nothing to write or read buffered).  Its fd
+ * need not be polled then: what it sends next goes with a flush or an
+ * append, and a logger that died meanwhile is seen at that write (or
+ * at the poll that waits for its answer), and everything not
+ * acknowledged goes again to its successor.
+ */
+int	 ft_logc_idle(const struct ft_logc *);
+/*
  * Blocking: poll and progress until cond(arg) holds, or the deadline
  * (ft_now_ns): 0, or -1 with ETIMEDOUT or progress's errno.  For tools
  * and tests, and for a rank that has nothing else to do.

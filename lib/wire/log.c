@@ -36,24 +36,37 @@ ft_det_size(const struct ft_det *d)
 	    FT_DET_FIXED + 3 * 8) + ((d->flags & FT_DET_F_CSEQ) ? 8 : 0);
 }
 
+/*
+ * Built in place and appended once (issue 13: the logger client encodes
+ * every determinant; one append instead of 8 to 11 cost 420
+ * instructions a determinant).  The layout is ft-log(5)'s.
+ */
 void
 ft_det_put(struct ft_wbuf *b, const struct ft_det *d)
 {
-	ft_put8(b, FT_DET_TYPE);
-	ft_put8(b, (uint8_t)d->kind);
-	ft_put16(b, (uint16_t)d->flags);
-	ft_put64(b, d->seq);
-	ft_put64(b, d->clock);
-	ft_put32(b, d->sender);
-	ft_put64(b, d->sclock);
-	ft_put32(b, d->probes);
+	uint8_t q[FT_DET_FIXED + 4 * 8];
+	size_t n = FT_DET_FIXED;
+
+	q[0] = FT_DET_TYPE;
+	q[1] = (uint8_t)d->kind;
+	q[2] = (uint8_t)(d->flags >> 8);
+	q[3] = (uint8_t)d->flags;
+	ft_be64(q + 4, d->seq);
+	ft_be64(q + 12, d->clock);
+	ft_be32(q + 20, d->sender);
+	ft_be64(q + 24, d->sclock);
+	ft_be32(q + 32, d->probes);
 	if (d->kind != FT_DET_DELIVERY) {
-		ft_put64(b, d->v[0]);
-		ft_put64(b, d->v[1]);
-		ft_put64(b, d->v[2]);
+		ft_be64(q + n, d->v[0]);
+		ft_be64(q + n + 8, d->v[1]);
+		ft_be64(q + n + 16, d->v[2]);
+		n += 24;
 	}
-	if (d->flags & FT_DET_F_CSEQ)
-		ft_put64(b, d->cseq);
+	if (d->flags & FT_DET_F_CSEQ) {
+		ft_be64(q + n, d->cseq);
+		n += 8;
+	}
+	ft_putbytes(b, q, n);
 }
 
 void

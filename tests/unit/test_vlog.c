@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "job/logger.h"
 #include "net/net.h"
 #include "proto/proto.h"
 #include "store/store.h"
@@ -1472,6 +1473,64 @@ test_fence(void)
 }
 
 /*
+ * Issue 13 (latency): the client is polled only while it waits for
+ * something: from a flush to its acknowledgement, not while it merely
+ * holds appended determinants.
+ */
+static void
+test_idle(void)
+{
+	struct fclient f;
+	uint64_t job = next_job++;
+
+	T_OK(f_open(&f, job, 0) == 0 && ft_logc_idle(f.c),
+	    "idle: an opened client waits for nothing");
+	T_OK(f_append(&f, 1, 3, 0) == 0 && ft_logc_idle(f.c),
+	    "idle: 3 appended and not flushed: nothing awaited yet");
+	T_OK(ft_logc_flush(f.c) == 0 && !ft_logc_idle(f.c) &&
+	    ft_logc_fd(f.c) >= 0, "idle: flushed: it waits for the "
+	    "acknowledgement, on its fd");
+	f_want = 3;
+	T_OK(ft_logc_wait(f.c, f_durable, &f, ft_now_ns() +
+	    10000000000ull) == 0 && f.durable == 3 && ft_logc_idle(f.c),
+	    "idle: acknowledged: idle again");
+	T_OK(ft_logc_fetch(f.c, 0, 1, 0) != 0 && !ft_logc_idle(f.c),
+	    "idle: not while a fetch is out");
+	ft_logc_free(f.c);
+}
+
+/* A logger on the job's host: a Unix socket in its directory, if it fits. */
+static void
+test_local_addr(void)
+{
+	char dir[] = "/tmp/test_vlog.XXXXXX", want[512], out[FT_WIRE_ADDR_MAX];
+	char deep[400], cwd[4096];
+	int ok;
+
+	if (!T_OK(mkdtemp(dir) != NULL && getcwd(cwd, sizeof(cwd)) != NULL,
+	    "local address: a directory"))
+		return;
+	snprintf(want, sizeof(want), "unix:%s/.logger-42.sock", dir);
+	T_OK(ft__logger_local_addr(dir, 42, out, sizeof(out)) == 0 &&
+	    strcmp(out, want) == 0, "local address: %s", out);
+	/* A relative directory is made absolute: ranks run elsewhere. */
+	ok = chdir("/tmp") == 0 && ft__logger_local_addr(dir + 5, 42, out,
+	    sizeof(out)) == 0 && strcmp(out, want) == 0;
+	T_OK(ok && chdir(cwd) == 0, "local address: from a relative "
+	    "directory, absolute");
+	/* Past a socket path's 108 bytes: none (ftrun then uses TCP). */
+	snprintf(deep, sizeof(deep), "%s/%0120d", dir, 0);
+	T_OK(mkdir(deep, 0700) == 0 && ft__logger_local_addr(deep, 42, out,
+	    sizeof(out)) == -1 && errno == ENAMETOOLONG,
+	    "local address: a directory too deep for a socket is refused");
+	T_OK(ft__logger_local_addr("/nonexistent/ft", 42, out,
+	    sizeof(out)) == -1, "local address: a missing directory is "
+	    "refused");
+	(void)rmdir(deep);
+	(void)rmdir(dir);
+}
+
+/*
  * The pessimistic rule (ft(7)): by default a send waits only for the
  * determinants of nondeterministic outcomes and what was recorded before
  * them (--log-wait nondet), strictly for every determinant (all).  The
@@ -1634,6 +1693,8 @@ main(void)
 		return t_done();
 	}
 	test_fence();
+	test_idle();
+	test_local_addr();
 	test_fault_free(&S);
 	test_checks_bite(&S);
 	test_every_kill(&S, 3, 2, 1);
