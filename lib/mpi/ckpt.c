@@ -199,6 +199,19 @@ test_die(const char *where, uint64_t epoch)
 		rank_path(cmd, sizeof(cmd), epoch);
 		corrupt_byte(cmd);
 	}
+	if (strcmp(where, "lost") == 0 && S.push.started) {
+		/* With a server, once the image before is there (a test
+		 * that the restart fetches it; bounded all the same). */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 60;
+		pthread_mutex_lock(&S.push.mu);
+		while (S.st.durable_epoch + 1 < epoch &&
+		    pthread_cond_timedwait(&S.push.cv, &S.push.mu, &ts) == 0)
+			;
+		pthread_mutex_unlock(&S.push.mu);
+	}
 	if (strcmp(where, "lost") == 0) {
 		/* Its disk is lost with it: its local images go. */
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s/job-%016" PRIx64
@@ -1683,86 +1696,203 @@ ft__ckpt_hold(int code, const char *why)
 }
 
 /*
+ * --ft vlog: take the protocol's state from the image at path.  1, or
+ * 0 (refused: said why).  A state the protocol took half of ends the
+ * process: no other image may follow.
+ */
+static int
+vlog_take(const char *path)
+{
+	struct ft_ckpt_reader r;
+	struct ft_rbuf rb;
+	char why[FT_LOG_WHY];
+	uint8_t *buf = NULL;
+	uint32_t k;
+	int fd, ok = 0;
+
+	if (ft_ckpt_verify(AT_FDCWD, path, NULL, why, sizeof(why)) != 0) {
+		ft_warnx("rank %u: %s; falling back to an older image",
+		    S.rank, why);
+		return 0;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		ft_warn("rank %u: image '%s'", S.rank, path);
+		return 0;
+	}
+	if (ft_ckpt_open(&r, fd, path) == 0) {
+		snprintf(r.why, sizeof(r.why), "image '%.200s': not an image "
+		    "of --ft vlog", path);
+		if (strcmp(r.h->proto, "vlog") != 0 || r.h->pstate == 0 ||
+		    r.h->pstate > PSTATE_MAX)
+			goto next;
+		for (k = 0; k < r.h->nregions; k++)
+			if (ft_ckpt_read(&r, NULL, r.h->reg[k].size) != 0)
+				goto next;
+		if ((buf = malloc(r.h->pstate)) == NULL ||
+		    ft_ckpt_read(&r, buf, r.h->pstate) != 0 ||
+		    ft_ckpt_done(&r) != 0)
+			goto next;
+		ft_rbuf_init(&rb, buf, r.h->pstate);
+		snprintf(r.why, sizeof(r.why), "image '%.200s': its vlog "
+		    "state is damaged or not this rank's", path);
+		if (ft_pt_restore(ft__mpi.pt, &rb) == 0)
+			ok = 1;
+		else if (errno != EPROTO) {
+			ft_errorx("rank %u: image '%s': %s: cannot go on",
+			    S.rank, path, strerror(errno));
+			_exit(FT_EXIT_TEMP);
+		}
+	}
+next:
+	if (!ok)
+		ft_warnx("rank %u: %s; falling back to an older image",
+		    S.rank, r.why);
+	ft_ckpt_close(&r);
+	close(fd);
+	free(buf);
+	return ok;
+}
+
+static int
+u64_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* --ft vlog: the epochs of this rank's complete images on the server,
+ * newest first (heap), or 0 of them (said why). */
+static size_t
+vlog_server_epochs(struct ft_ckptc *k, uint64_t **eps)
+{
+	struct ft_msg_ckpt_req q;
+	struct ft_ckpt_ent *e;
+	size_t n, i, m = 0;
+
+	*eps = NULL;
+	memset(&q, 0, sizeof(q));
+	q.op = FT_CKPT_LIST;
+	q.job = S.job;
+	q.rank = S.rank;
+	if (ft_ckptc_request(k, &q, &e, &n) != 0) {
+		ft_warnx("rank %u: %s", S.rank, k->why);
+		return 0;
+	}
+	if (n > 0 && (*eps = calloc(n, sizeof(**eps))) != NULL)
+		for (i = 0; i < n; i++)
+			if (e[i].job == S.job && e[i].rank == S.rank &&
+			    e[i].epoch > 0 && e[i].state == FT_CKPT_OK)
+				(*eps)[m++] = e[i].epoch;
+	free(e);
+	qsort(*eps, m, sizeof(**eps), u64_desc);
+	return m;
+}
+
+/*
+ * --ft vlog: no image here was usable (none, or the newest refused):
+ * the newest image that verifies, of those here and those on the
+ * checkpoint server, each epoch from here first, else fetched (a rank
+ * moved off a dead host finds its images there only).  skip: the
+ * epoch already refused here.  The epoch taken, or 0.
+ */
+static uint64_t
+vlog_fetch(const uint64_t *loc, size_t nloc, uint64_t skip)
+{
+	const char *addr = getenv(ENV_SERVER), *keyfile = getenv(ENV_KEYFILE);
+	char name[FT_CKPT_NAME_MAX], path[PATH_MAX], why[FT_LOG_WHY];
+	uint8_t key[FT_WIRE_KEYLEN];
+	struct ft_ckptc k;
+	uint64_t *sv = NULL, e, got, from = 0;
+	size_t nsv = 0, i = nloc, j = 0;
+	int dfd = -1, on;
+
+	memset(&k, 0, sizeof(k));
+	if (addr != NULL && *addr != '\0' && keyfile != NULL) {
+		if (ft_cluster_key_load(keyfile, key, why, sizeof(why)) != 0)
+			ft_warnx("checkpoint server %s: %s", addr, why);
+		else if (ft_ckptc_open(&k, addr, key, PUSH_TIMEOUT) != 0)
+			ft_warnx("rank %u: %s", S.rank, k.why);
+		else if ((nsv = vlog_server_epochs(&k, &sv)) > 0 &&
+		    ((dfd = ft__ckpt_rankdir(S.dir, S.job, S.rank, why,
+		    sizeof(why))) < 0 || (close(dfd), dfd = open(S.dir,
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)) {
+			ft_warnx("rank %u: checkpoint directory '%s': %s",
+			    S.rank, S.dir, dfd < 0 ? why : strerror(errno));
+			nsv = 0;
+		}
+	}
+	/* Both lists newest first: loc ascending from its end. */
+	while (from == 0 && (i > 0 || j < nsv)) {
+		e = i > 0 && (j == nsv || loc[i - 1] >= sv[j]) ? loc[i - 1] :
+		    sv[j];
+		on = j < nsv && sv[j] == e;
+		if (i > 0 && loc[i - 1] == e) {
+			i--;
+			rank_path(path, sizeof(path), e);
+			if (e != skip && e > 0 && vlog_take(path)) {
+				from = e;
+				break;
+			}
+		}
+		if (!on)
+			continue;
+		j++;
+		(void)ft_ckpt_name(name, sizeof(name), S.job, S.rank, e);
+		if (ft_ckptc_get(&k, S.job, S.rank, e, dfd, name, &got) != 0) {
+			ft_warnx("rank %u: epoch %" PRIu64 " from the "
+			    "checkpoint server: %s; falling back to an older "
+			    "image", S.rank, e, k.why);
+			continue;
+		}
+		ft_warnx("rank %u: its image of epoch %" PRIu64 " was fetched "
+		    "from the checkpoint server %s", S.rank, e, addr);
+		rank_path(path, sizeof(path), e);
+		if (vlog_take(path))
+			from = e;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	ft_ckptc_close(&k);
+	explicit_bzero(key, sizeof(key));
+	free(sv);
+	return from;
+}
+
+/*
  * --ft vlog: a restarted process takes the protocol's state from its
- * newest image that verifies, else the one before (saying why), else
- * it starts from its beginning.  Runs at MPI_Init, before the first
- * progress pass; S is set up later (vlog_setup).
+ * newest image that verifies: here, else on the checkpoint server,
+ * else the one before (saying why), else it starts from its beginning.
+ * Runs at MPI_Init, before the first progress pass; S is set up later
+ * (vlog_setup).
  */
 void
 ft__ckpt_vlog_restore(uint32_t incarnation)
 {
-	struct ft_ckpt_reader r;
-	struct ft_rbuf rb;
-	char path[PATH_MAX], why[FT_LOG_WHY], text[64];
+	char path[PATH_MAX], text[64];
+	const char *dir = getenv(ENV_DIR);
 	uint64_t *eps = NULL;
-	uint8_t *buf;
-	size_t n = 0, i;
-	uint32_t k;
-	int fd, ok;
+	size_t n = 0;
 
-	if ((buf = (uint8_t *)getenv(ENV_DIR)) == NULL || *buf == '\0' ||
-	    strlen((char *)buf) >= sizeof(S.dir))
+	if (dir == NULL || *dir == '\0' || strlen(dir) >= sizeof(S.dir))
 		return;
-	snprintf(S.dir, sizeof(S.dir), "%s", (char *)buf);
+	snprintf(S.dir, sizeof(S.dir), "%s", dir);
 	S.job = env_u64(ENV_JOB, 0, 16);
 	S.rank = ft__mpi.env.rank;
 	if (local_epochs(&eps, &n) != 0)
 		ft_warn("checkpoint directory '%s'", S.dir);
-	for (i = n; i > 0 && S.vlog_from == 0; i--) {
-		rank_path(path, sizeof(path), eps[i - 1]);
-		ok = 0;
-		buf = NULL;
-		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
-		    sizeof(why)) != 0) {
-			ft_warnx("rank %u: %s; falling back to an older image",
-			    S.rank, why);
-			continue;
-		}
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-			ft_warn("rank %u: image '%s'", S.rank, path);
-			continue;
-		}
-		if (ft_ckpt_open(&r, fd, path) == 0) {
-			snprintf(r.why, sizeof(r.why), "image '%.200s': not "
-			    "an image of --ft vlog", path);
-			if (strcmp(r.h->proto, "vlog") != 0 ||
-			    r.h->pstate == 0 || r.h->pstate > PSTATE_MAX)
-				goto next;
-			for (k = 0; k < r.h->nregions; k++)
-				if (ft_ckpt_read(&r, NULL,
-				    r.h->reg[k].size) != 0)
-					goto next;
-			if ((buf = malloc(r.h->pstate)) == NULL ||
-			    ft_ckpt_read(&r, buf, r.h->pstate) != 0 ||
-			    ft_ckpt_done(&r) != 0)
-				goto next;
-			ft_rbuf_init(&rb, buf, r.h->pstate);
-			snprintf(r.why, sizeof(r.why), "image '%.200s': its "
-			    "vlog state is damaged or not this rank's", path);
-			if (ft_pt_restore(ft__mpi.pt, &rb) == 0)
-				ok = 1;
-			else if (errno != EPROTO) {
-				/* Half taken: no other image may follow. */
-				ft_errorx("rank %u: image '%s': %s: cannot go "
-				    "on", S.rank, path, strerror(errno));
-				_exit(FT_EXIT_TEMP);
-			}
-		}
-next:
-		if (!ok)
-			ft_warnx("rank %u: %s; falling back to an older image",
-			    S.rank, r.why);
-		else
-			S.vlog_from = eps[i - 1];
-		ft_ckpt_close(&r);
-		close(fd);
-		free(buf);
+	if (n > 0) {
+		rank_path(path, sizeof(path), eps[n - 1]);
+		if (vlog_take(path))
+			S.vlog_from = eps[n - 1];
 	}
+	if (S.vlog_from == 0)
+		S.vlog_from = vlog_fetch(eps, n, n > 0 ? eps[n - 1] : 0);
 	free(eps);
 	if (S.vlog_from == 0) {
-		if (n > 0)
-			ft_warnx("rank %u: no usable image: restarting from its "
-			    "beginning", S.rank);
+		if (n > 0 || getenv(ENV_SERVER) != NULL)
+			ft_warnx("rank %u: no usable image: restarting from "
+			    "its beginning", S.rank);
 		return;
 	}
 	ft_warnx("rank %u (incarnation %u) restarts from its image of "
