@@ -944,9 +944,12 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	if (!S.w.started)
 		S.st.held_ns = ft_now_ns() - t0;
 	if (S.push.started) {
-		S.push.want = S.epoch;
-		S.push.want_t0 = t0;
-		pthread_cond_signal(&S.push.cv);
+		/* (--ft vlog's writer handed it over already.) */
+		if (!(S.vlog && S.w.started)) {
+			S.push.want = S.epoch;
+			S.push.want_t0 = t0;
+			pthread_cond_signal(&S.push.cv);
+		}
 		pthread_mutex_unlock(&S.push.mu);
 	}
 	test_die("written", S.epoch);
@@ -1090,6 +1093,26 @@ writer_give(uint64_t epoch, void **copy, size_t n, struct ft_wbuf *ps,
 	return 0;
 }
 
+/*
+ * --ft vlog: the writer hands an image it wrote to the pusher at once
+ * (not at the next ft_checkpoint() call, which a rank waiting for its
+ * peers may not make for long): its time to durability, and the GC of
+ * what it delivered, do not wait for the application.
+ */
+static void
+vlog_push_now(uint64_t epoch, uint64_t t0)
+{
+	if (!S.push.started)
+		return;
+	pthread_mutex_lock(&S.push.mu);
+	if (epoch > S.push.want) {
+		S.push.want = epoch;
+		S.push.want_t0 = t0;
+		pthread_cond_signal(&S.push.cv);
+	}
+	pthread_mutex_unlock(&S.push.mu);
+}
+
 static void *
 writer_main(void *arg)
 {
@@ -1113,6 +1136,8 @@ writer_main(void *arg)
 		test_die("writing", h->epoch);
 		rc = image_write(h, (const void *const *)S.w.copy,
 		    S.w.ps.p, why, sizeof(why));
+		if (rc == 0 && S.vlog)
+			vlog_push_now(h->epoch, S.w.t0);
 		pthread_mutex_lock(&S.w.mu);
 		S.w.rc = rc;
 		memcpy(S.w.why, why, sizeof(why));
@@ -1568,7 +1593,10 @@ ft_checkpoint_stat(struct ft_ckpt_stat *st)
 	return 0;
 }
 
-/* Push one epoch: 0 once the server holds it durably. */
+/*
+ * Push one epoch: 0 once the server holds it durably; 1, it is gone
+ * here (retired: not durable, a newer one follows); -1.
+ */
 static int
 push_one(uint64_t epoch)
 {
@@ -1578,7 +1606,7 @@ push_one(uint64_t epoch)
 
 	rank_path(path, sizeof(path), epoch);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;	/* retired already: a newer one follows */
+		return 1;	/* retired already: a newer one follows */
 	if (!S.push.k.open && ft_ckptc_open(&S.push.k, S.push.addr,
 	    S.push.key, PUSH_TIMEOUT) != 0) {
 		close(fd);
@@ -1625,7 +1653,7 @@ push_main(void *arg)
 		if (rc == 0) {
 			S.st.durable_epoch = epoch;
 			S.st.durable_ns = ft_now_ns() - t0;
-		} else if (S.push.warned != epoch) {
+		} else if (rc < 0 && S.push.warned != epoch) {
 			S.push.warned = epoch;
 			ft_warnx("epoch %" PRIu64 " not pushed: %s", epoch,
 			    S.push.k.why);
