@@ -164,6 +164,9 @@ struct vpeer {
 	uint64_t	 dlow;
 	uint64_t	*dskip, *rskip;
 	size_t		 ndskip, capdskip, nrskip, caprskip;
+	/* The newest incarnation its frames carried (RESTART, RESUME,
+	 * GC): a GC of an older one is stale (issue 15). */
+	uint32_t	 pinc;
 };
 
 /* An ANY_SOURCE receive waiting for the log. */
@@ -1766,6 +1769,8 @@ vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 	case FT_MSG_VLOG_RESTART:
 		if (ft_msg_vlog_seq_decode(body, blen, &ms) != 0)
 			return -1;
+		if (ms.inc > vp->pinc)
+			vp->pinc = ms.inc;
 		if (is_gone(s, proc)) {
 			/* Its REVIVE is not read yet: answer after it. */
 			vp->restart_due = 1;
@@ -1777,6 +1782,8 @@ vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 	case FT_MSG_VLOG_RESUME:
 		if (ft_msg_vlog_seq_decode(body, blen, &ms) != 0)
 			return -1;
+		if (ms.inc > vp->pinc)
+			vp->pinc = ms.inc;
 		if (ms.seq > vp->sup)
 			vp->sup = ms.seq;
 		vp->resumed = 1;
@@ -1786,6 +1793,15 @@ vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 	case FT_MSG_VLOG_GC:
 		if (ft_msg_vlog_gc_decode(body, blen, &mg) != 0)
 			return -1;
+		/*
+		 * From a dead process, or from an incarnation older than
+		 * one that spoke since: its successor may have restarted
+		 * from an older image, or from its start, and ask for what
+		 * this GC would drop.  Dropping less is always safe.
+		 */
+		if (mg.inc < vp->pinc || is_gone(s, proc))
+			return 0;
+		vp->pinc = mg.inc;
 		gc_drop(s, proc, mg.seq);
 		return 0;
 	case FT_MSG_VLOG_DIGEST:
