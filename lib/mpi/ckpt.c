@@ -710,43 +710,58 @@ vlog_skip_pstate(struct ft_ckpt_reader *r)
 
 /*
  * The protocol's state in the image (coord: the messages in flight at
- * the cut) goes back to the protocol, which delivers them again.
+ * the cut), read into *buf (NULL: none, or --ft vlog's, which went to
+ * the protocol at MPI_Init and is read through).
  */
 static int
-restore_pstate(struct ft_ckpt_reader *r, const char *path)
+read_pstate(struct ft_ckpt_reader *r, const char *path, uint8_t **buf)
 {
-	struct ft_rbuf rb;
-	uint8_t *buf;
-	int rc;
-
+	*buf = NULL;
 	if (r->h->pstate == 0)
 		return 0;
 	if (S.vlog)
 		return vlog_skip_pstate(r);
-	if (r->h->pstate > PSTATE_MAX || (buf = malloc(r->h->pstate)) ==
+	if (r->h->pstate > PSTATE_MAX || (*buf = malloc(r->h->pstate)) ==
 	    NULL) {
 		snprintf(r->why, sizeof(r->why), "image '%.200s': no room for "
 		    "%" PRIu64 " bytes of protocol state", path, r->h->pstate);
 		return -1;
 	}
-	if ((rc = ft_ckpt_read(r, buf, r->h->pstate)) == 0) {
-		ft_rbuf_init(&rb, buf, r->h->pstate);
-		if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
-			snprintf(r->why, sizeof(r->why), "image '%.200s': its "
-			    "%s state is not this protocol's, or is damaged",
-			    path, r->h->proto);
-			rc = -1;
-		}
-	}
-	free(buf);
-	return rc;
+	return ft_ckpt_read(r, *buf, r->h->pstate);
 }
 
+/* ... and goes back to the protocol, which delivers them again. */
+static int
+apply_pstate(struct ft_ckpt_reader *r, const char *path, uint8_t *buf)
+{
+	struct ft_rbuf rb;
+
+	if (buf == NULL)
+		return 0;
+	ft_rbuf_init(&rb, buf, r->h->pstate);
+	if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
+		snprintf(r->why, sizeof(r->why), "image '%.200s': its %s "
+		    "state is not this protocol's, or is damaged", path,
+		    r->h->proto);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Restore the protected regions from this rank's image of S.epoch.
+ * One pass over the image (issue 15: it was decompressed twice, to
+ * check it, then to read it): the regions' bytes are read into copies
+ * and the protocol's state into a buffer, and only once the whole
+ * image is checked (ft_ckpt_done: its checksums) do they go where they
+ * belong, so that a damaged image writes no region (ft(3)).
+ */
 FT_EXPORT int
 ft_recover(void)
 {
 	struct ft_ckpt_reader r;
-	char path[PATH_MAX], why[FT_LOG_WHY], note[64];
+	char path[PATH_MAX], note[64];
+	uint8_t **tmp = NULL, *ps = NULL;
 	uint64_t t0;
 	uint32_t i;
 	int fd, k, rc = -1;
@@ -758,11 +773,6 @@ ft_recover(void)
 	}
 	t0 = ft_now_ns();
 	rank_path(path, sizeof(path), S.epoch);
-	/* Never restore half an image: check it whole first. */
-	if (ft_ckpt_verify(AT_FDCWD, path, NULL, why, sizeof(why)) != 0) {
-		ft_errorx("%s", why);
-		return -1;
-	}
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		ft_error("image '%s'", path);
 		return -1;
@@ -785,18 +795,39 @@ ft_recover(void)
 			goto out;
 		}
 	}
+	if ((tmp = calloc(r.h->nregions + 1, sizeof(*tmp))) == NULL) {
+		snprintf(r.why, sizeof(r.why), "image '%.200s': out of memory",
+		    path);
+		goto out;
+	}
 	for (i = 0; i < r.h->nregions; i++) {
 		k = r.h->reg[i].id <= INT_MAX ? find((int)r.h->reg[i].id) : -1;
-		if (ft_ckpt_read(&r, k >= 0 ? S.reg[k].p : NULL,
-		    r.h->reg[i].size) != 0)
+		if (k >= 0 && r.h->reg[i].size > 0 && (tmp[i] =
+		    malloc(r.h->reg[i].size)) == NULL) {
+			snprintf(r.why, sizeof(r.why), "image '%.200s': no "
+			    "room for region %d (%" PRIu64 " bytes)", path,
+			    S.reg[k].id, r.h->reg[i].size);
+			goto out;
+		}
+		if (ft_ckpt_read(&r, tmp[i], r.h->reg[i].size) != 0)
 			goto out;
 	}
-	if (restore_pstate(&r, path) != 0)
+	if (read_pstate(&r, path, &ps) != 0 || ft_ckpt_done(&r) != 0)
 		goto out;
-	rc = ft_ckpt_done(&r);
+	/* Whole and checked: now the regions, then the protocol. */
+	for (i = 0; i < r.h->nregions; i++)
+		if (tmp[i] != NULL)
+			memcpy(S.reg[find((int)r.h->reg[i].id)].p, tmp[i],
+			    r.h->reg[i].size);
+	rc = apply_pstate(&r, path, ps);
 out:
 	if (rc != 0)
 		ft_errorx("%s", r.why);
+	if (tmp != NULL)
+		for (i = 0; i < r.h->nregions; i++)
+			free(tmp[i]);
+	free(tmp);
+	free(ps);
 	ft_ckpt_close(&r);
 	close(fd);
 	if (rc == 0 && S.coord) {
@@ -1733,16 +1764,12 @@ vlog_take(const char *path)
 {
 	struct ft_ckpt_reader r;
 	struct ft_rbuf rb;
-	char why[FT_LOG_WHY];
 	uint8_t *buf = NULL;
 	uint32_t k;
 	int fd, ok = 0;
 
-	if (ft_ckpt_verify(AT_FDCWD, path, NULL, why, sizeof(why)) != 0) {
-		ft_warnx("rank %u: %s; falling back to an older image",
-		    S.rank, why);
-		return 0;
-	}
+	/* One pass: the state is taken only once the whole image
+	 * checked (ft_ckpt_done), as ft_ckpt_verify would. */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		ft_warn("rank %u: image '%s'", S.rank, path);
 		return 0;
