@@ -1700,14 +1700,18 @@ ft__ckpt_finalize(void)
 {
 	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
 
-	/* --ft vlog: what the sender log held (bench/, ft(7)). */
+	/* --ft vlog: what the sender log held (bench/, ft(7)), and the
+	 * receiver's per-message arrays (they never shrink: their peak). */
 	if (getenv("FT_VLOG_STATS") != NULL && ft__mpi.pt != NULL &&
 	    strcmp(ft__mpi.env.proto, "vlog") == 0 &&
-	    ft_pt_ext(ft__mpi.pt, &x) == 0)
+	    ft_pt_ext(ft__mpi.pt, &x) == 0) {
 		fprintf(stderr, "vlog-stats rank %u: sender log peak %" PRIu64
 		    " bytes, %" PRIu64 " at the end, %" PRIu64 " messages "
 		    "dropped by GC\n", ft__mpi.env.rank, x.vlog_peak,
 		    x.vlog_bytes, x.vlog_dropped);
+		fprintf(stderr, "vlog-rarr rank %u: %" PRIu64 " bytes of "
+		    "per-message arrays\n", ft__mpi.env.rank, x.vlog_rarr);
+	}
 	if (S.w.started) {
 		/* The image being written is written, and ftrun told. */
 		writer_finish(1);

@@ -390,6 +390,9 @@ struct ft_ext {
 	 * payload bytes sent to and received from other ranks). */
 	uint64_t	 vlog_bytes, vlog_peak, vlog_dropped;
 	uint64_t	 vlog_sent, vlog_recv;
+	/* vlog's receiver (issue 15, vlogsrv), appended:
+	 * FT_EXT_VLOG_STATS, the bytes its per-message arrays hold. */
+	uint64_t	 vlog_rarr;
 };
 
 struct ft_proto_ops {
