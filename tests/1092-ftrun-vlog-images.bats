@@ -4,7 +4,11 @@
 # came after it; once a rank's image is durable its peers drop what the
 # image before it had delivered (GC).  Checkpoints are tied to progress
 # (FT_CKPT_EVERY=N: every Nth ft_checkpoint() call), kills too
-# (--inject ...,after-sends=N), never to time.
+# (--inject ...,after-sends=N), never to time.  With a checkpoint server
+# (--ckpt-server auto), images are pushed in the background, GC waits
+# for the push, and a rank that finds no usable image here fetches one
+# from the server; faults around images: a rank killed in its own
+# write, in its push, the server killed.
 
 load common
 bats_require_minimum_version 1.5.0
@@ -13,6 +17,8 @@ setup_file() {
 	export TMPDIR="$BATS_FILE_TMPDIR"
 	ft_build jacobi "$FT_ROOT/examples/jacobi.c"
 	ftrun -n 4 "$FT_PROGS/jacobi" 64 300 >"$FT_PROGS/jacobi4.ref"
+	ft_build ckjacobi
+	ftrun -n 4 "$FT_PROGS/ckjacobi" 64 300 >"$FT_PROGS/ckjacobi4.ref"
 }
 
 # ftrun --ft vlog --ckpt-dir with ARGS (a checkpoint every 50 calls
@@ -32,9 +38,12 @@ img_run() {
 	# Nothing of the job is left behind (but the event log of a job
 	# that failed, which ftrun keeps and names), and no process.
 	run ls -A "$tmp"
-	[ "$output" = "" ] || [ "$rc" -ne 0 ]
-	run pgrep -f "$FT_PROGS/jacobi"
-	[ "$status" -eq 1 ]
+	[ "$output" = "" ] || [ "$rc" -ne 0 ] || {
+		echo "left in the job's TMPDIR: $output" >&2
+		false
+	}
+	run pgrep -af "$FT_PROGS/jacobi"
+	[ "$status" -eq 1 ] || { echo "left: $output" >&2; false; }
 }
 
 # How many messages the GC dropped, over every rank's last process.
@@ -160,4 +169,99 @@ dropped() {
 	run -100 ftrun -n 2 --ft vlog --ckpt-dir "$BATS_TEST_TMPDIR/ck2" \
 	    --ckpt-interval 1s --ckpt-policy sometimes "$FT_PROGS/jacobi" 8 2
 	[[ $output == *"--ckpt-policy 'sometimes': all, rr or adaptive"* ]]
+}
+
+# Are the server's images of job in $ck whole: no upload left half
+# done (but by a server killed in it: its temporary file, never listed
+# nor read, goes when a server starts on the directory), each verifies?
+server_whole() {	# [killed]
+	[ -n "${1:-}" ] || [ -z "$(find "$ck/server" -name '*.tmp*')" ]
+	run -0 ftckpt verify "$ck/server"
+	[[ $output != *bad* ]]
+}
+
+@test "vlog images with a server: a rank that lost its disk fetches its image from the server" {
+	# Rank 1 dies at its image of epoch 5 with its local images (once
+	# the server holds the one before); without the server the job
+	# ends with exit 100 (the test above).
+	FT_CKPT_TEST_DIE=lost:5:1 img_run -n 4 --ckpt-server auto \
+	    "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	grep -q "rank 1: its image of epoch [45] was fetched from the checkpoint server tcp:127.0.0.1:" "$err"
+	grep -q "rank 1 (incarnation 1) restarts from its image of epoch [45]" "$err"
+	# GC ran, on pushed images only: the peers still held what the
+	# fetched image needs (else exit 100).
+	[ "$(dropped)" -gt 0 ]
+	server_whole
+}
+
+@test "vlog images with a server: killed in its own write, and in its push" {
+	# Rank 2 dies in the writer thread before its image of epoch 5 is
+	# written: the one of 4, never a half-written 5.
+	FT_CKPT_TEST_DIE=writing:5:2 img_run -n 4 --ckpt-server auto \
+	    "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	grep -q "rank 2 (incarnation 1) restarts from its image of epoch 4" "$err"
+	server_whole
+	# Rank 1 dies while it pushes epoch 3 or later: its local image;
+	# the server dropped the upload it was in.
+	FT_CKPT_TEST_DIE=push:3:1 img_run -n 4 --ckpt-server auto \
+	    "$FT_PROGS/jacobi" 64 300
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/jacobi4.ref" "$out"
+	grep -q "rank 1 (incarnation 1) restarts from its image of epoch [3-9]" "$err"
+	[[ $(cat "$err") != *"fetched from the checkpoint server"* ]]
+	server_whole
+}
+
+# Has rank R pushed its image of epoch E to the server in $ck?
+pushed() {	# r e
+	[ -n "$(find "$ck/server" -path "*/rank-$1/$(printf '%020u' "$2").ftc" 2>/dev/null)" ]
+}
+
+# Has rank R pushed an image of epoch E or later (a push takes the
+# newest image only, and may skip some)?
+pushed_since() {	# r e
+	local k
+	for ((k = $2; k <= 7; k++)); do
+		! pushed "$1" "$k" || return 0
+	done
+	return 1
+}
+
+@test "vlog images with a server: the server killed, the job goes on from local images" {
+	local tmp="$BATS_TEST_TMPDIR/job" pid
+	mkdir -p "$tmp"
+	out="$BATS_TEST_TMPDIR/out"
+	err="$BATS_TEST_TMPDIR/err"
+	ev="$BATS_TEST_TMPDIR/ev"
+	ck="$BATS_TEST_TMPDIR/ck"
+	# Rank 0 waits at the gate (iteration 150) while rank 2 has pushed
+	# an image of epoch 3 (iteration 60) or later; the server is killed there;
+	# rank 2 dies at its 400th send (iteration 200), after images it
+	# could not push.
+	env TMPDIR="$tmp" FT_CKPT_EVERY=20 FT_VLOG_STATS=1 \
+	    ftrun --ft vlog --ckpt-dir "$ck" --ckpt-server auto --events "$ev" \
+	    --inject kill:rank=2,after-sends=400 -n 4 "$FT_PROGS/ckjacobi" \
+	    64 300 "$BATS_TEST_TMPDIR/go" >"$out" 2>"$err" &
+	FT_BG_PIDS+=("$!")
+	ft_poll 60 pushed_since 2 3
+	pid=$(sed -nE 's/.*"event":"ckpt_server".*"pid":([0-9]+).*/\1/p' "$ev")
+	[ -n "$pid" ]
+	kill -KILL "$pid"
+	touch "$BATS_TEST_TMPDIR/go"
+	rc=0
+	wait "${FT_BG_PIDS[-1]}" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/ckjacobi4.ref" "$out"
+	grep -q "the checkpoint server was killed by signal 9 (Killed); images are no longer pushed" "$err"
+	grep -q "rank 2\]: warning: epoch [0-9]* not pushed: checkpoint server" "$err"
+	# From an image newer than any the server got.
+	e=$(sed -nE 's/.*rank 2 \(incarnation 1\) restarts from its image of epoch ([0-9]+).*/\1/p' "$err")
+	[ -n "$e" ] && [ "$e" -ge 8 ]
+	! pushed 2 "$e"
+	server_whole killed
+	[ -z "$(ls -A "$tmp")" ]
 }

@@ -4,7 +4,9 @@
 # logger, or the checkpoint server) in host 4.  --ft vlog: a rank killed
 # on a live host is restarted there; a whole host killed (daemon, agent,
 # ranks) while rank 0 waits at the job's gate has its ranks restarted on
-# the others, which replay.  --ft coord: a whole host killed (its disk
+# the others, which replay; with images and a checkpoint server, a
+# host killed with its disk has its ranks restart elsewhere from their
+# images on the server.  --ft coord: a whole host killed (its disk
 # with it), every rank rolls back, its ranks on the others reading their
 # images from the checkpoint server.  --ft ftmpi --comm-mode rebuild: a
 # new process on the dead one's host, or on another when the host died.
@@ -21,9 +23,11 @@ setup_file() {
 	ft_build vlogmix
 	ft_build coordring
 	ft_build rebuildgate
+	ft_build ckjacobi
 	# The fault-free outputs the runs with failures must match.
 	ftrun -n 6 "$FT_PROGS/vlogmix" 24 >"$FT_PROGS/vlogmix6.ref"
 	ftrun -n 6 "$FT_PROGS/coordring" 160 >"$FT_PROGS/coordring6.ref"
+	ftrun -n 6 "$FT_PROGS/ckjacobi" 60 200 >"$FT_PROGS/ckjacobi6.ref"
 	touch "$BATS_FILE_TMPDIR/open"
 	ftrun -n 4 "$FT_PROGS/rebuildgate" "$BATS_FILE_TMPDIR/open" |
 	    sort >"$FT_PROGS/rebuildgate4.ref"
@@ -146,7 +150,7 @@ none_in() {	# i
 	local p
 	for p in $(netns_pids "$1"); do
 		case $(cat "/proc/$p/comm" 2>/dev/null) in
-		vlogmix|coordring|rebuildgate) return 1 ;;
+		vlogmix|coordring|rebuildgate|ckjacobi) return 1 ;;
 		esac
 	done
 }
@@ -216,6 +220,47 @@ vlog_host_killed() {	# victim: "other" or "rank0"
 	# printed again.
 	vlog_host_killed rank0
 	grep -q "rank 0 moves from host 'h$victim' to host" "$ERR"
+}
+
+# Does the server in $srvdir hold rank R's image of epoch 10?
+on_server() {	# r
+	[ -n "$(find "$srvdir" -path "*/rank-$1/$(printf '%020u' 10).ftc" 2>/dev/null)" ]
+}
+
+@test "vlog across hosts: a host killed with its disk, its ranks restart elsewhere from their images on the server" {
+	local ck="$BATS_TEST_TMPDIR/ck" srvdir="$BATS_TEST_TMPDIR/srv" srv
+	netns__spawn 4 ckserver ftckpt serve --dir "$srvdir" \
+	    --key-file "$KEY" --listen "tcp:${NETNS_ADDR[4]}:0"
+	srv=$(netns__wait_line "$NETNS_DIR/ckserver.out" '^tcp:')
+	# An image every 10 iterations; rank 0 waits at the gate at 100,
+	# after its image of epoch 10; no rank can then be 10 iterations
+	# ahead of it (each waits for its neighbours' rows): epoch 10 is
+	# every rank's last image before the gate.
+	start_prog --ft vlog -x FT_CKPT_EVERY=10 --ckpt-dir "$ck" \
+	    --ckpt-server "$srv" "$FT_PROGS/ckjacobi" 60 200
+	REF=$FT_PROGS/ckjacobi6.ref
+	ft_poll 60 all_spawned
+	victim=$(victim_host)
+	ranks=$(ranks_on "$victim")
+	[ -n "$ranks" ]
+	for r in $ranks; do
+		ft_poll 60 on_server "$r"
+	done
+	# The host goes with its disk: its ranks' local images first.
+	for r in $ranks; do
+		rm -rf "$ck"/job-*/"rank-$r"
+	done
+	netns_kill_host "$victim"
+	for r in $ranks; do
+		ft_poll 60 grep -q "\"event\":\"rejoin\",\"rank\":$r," "$EV"
+	done
+	finish
+	grep -q "moves from host 'h$victim' to host" "$ERR"
+	for r in $ranks; do
+		[ "$(host_of "$r")" != "h$victim" ]
+		grep -q "rank $r: its image of epoch [0-9]* was fetched from the checkpoint server $srv" "$ERR"
+		grep -q "rank $r (incarnation 1) restarts from its image of epoch [1-9]" "$ERR"
+	done
 }
 
 @test "coord across hosts: a host killed with its disk, every rank rolls back, its ranks' images from the server" {

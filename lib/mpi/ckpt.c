@@ -226,6 +226,19 @@ test_die(const char *where, uint64_t epoch)
 		vlog_logpath(cmd, sizeof(cmd));
 		(void)unlink(cmd);
 	}
+	if (strcmp(where, "lost") == 0 && S.push.started) {
+		/* With a server, once the image before is there (a test
+		 * that the restart fetches it; bounded all the same). */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 60;
+		pthread_mutex_lock(&S.push.mu);
+		while (S.st.durable_epoch + 1 < epoch &&
+		    pthread_cond_timedwait(&S.push.cv, &S.push.mu, &ts) == 0)
+			;
+		pthread_mutex_unlock(&S.push.mu);
+	}
 	if (strcmp(where, "lost") == 0) {
 		/* Its disk is lost with it: its local images go. */
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s/job-%016" PRIx64
@@ -790,43 +803,58 @@ vlog_skip_pstate(struct ft_ckpt_reader *r)
 
 /*
  * The protocol's state in the image (coord: the messages in flight at
- * the cut) goes back to the protocol, which delivers them again.
+ * the cut), read into *buf (NULL: none, or --ft vlog's, which went to
+ * the protocol at MPI_Init and is read through).
  */
 static int
-restore_pstate(struct ft_ckpt_reader *r, const char *path)
+read_pstate(struct ft_ckpt_reader *r, const char *path, uint8_t **buf)
 {
-	struct ft_rbuf rb;
-	uint8_t *buf;
-	int rc;
-
+	*buf = NULL;
 	if (r->h->pstate == 0)
 		return 0;
 	if (S.vlog)
 		return vlog_skip_pstate(r);
-	if (r->h->pstate > PSTATE_MAX || (buf = malloc(r->h->pstate)) ==
+	if (r->h->pstate > PSTATE_MAX || (*buf = malloc(r->h->pstate)) ==
 	    NULL) {
 		snprintf(r->why, sizeof(r->why), "image '%.200s': no room for "
 		    "%" PRIu64 " bytes of protocol state", path, r->h->pstate);
 		return -1;
 	}
-	if ((rc = ft_ckpt_read(r, buf, r->h->pstate)) == 0) {
-		ft_rbuf_init(&rb, buf, r->h->pstate);
-		if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
-			snprintf(r->why, sizeof(r->why), "image '%.200s': its "
-			    "%s state is not this protocol's, or is damaged",
-			    path, r->h->proto);
-			rc = -1;
-		}
-	}
-	free(buf);
-	return rc;
+	return ft_ckpt_read(r, *buf, r->h->pstate);
 }
 
+/* ... and goes back to the protocol, which delivers them again. */
+static int
+apply_pstate(struct ft_ckpt_reader *r, const char *path, uint8_t *buf)
+{
+	struct ft_rbuf rb;
+
+	if (buf == NULL)
+		return 0;
+	ft_rbuf_init(&rb, buf, r->h->pstate);
+	if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
+		snprintf(r->why, sizeof(r->why), "image '%.200s': its %s "
+		    "state is not this protocol's, or is damaged", path,
+		    r->h->proto);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Restore the protected regions from this rank's image of S.epoch.
+ * One pass over the image (issue 15: it was decompressed twice, to
+ * check it, then to read it): the regions' bytes are read into copies
+ * and the protocol's state into a buffer, and only once the whole
+ * image is checked (ft_ckpt_done: its checksums) do they go where they
+ * belong, so that a damaged image writes no region (ft(3)).
+ */
 FT_EXPORT int
 ft_recover(void)
 {
 	struct ft_ckpt_reader r;
-	char path[PATH_MAX], why[FT_LOG_WHY], note[64];
+	char path[PATH_MAX], note[64];
+	uint8_t **tmp = NULL, *ps = NULL;
 	uint64_t t0;
 	uint32_t i;
 	int fd, k, rc = -1;
@@ -838,11 +866,6 @@ ft_recover(void)
 	}
 	t0 = ft_now_ns();
 	rank_path(path, sizeof(path), S.epoch);
-	/* Never restore half an image: check it whole first. */
-	if (ft_ckpt_verify(AT_FDCWD, path, NULL, why, sizeof(why)) != 0) {
-		ft_errorx("%s", why);
-		return -1;
-	}
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		ft_error("image '%s'", path);
 		return -1;
@@ -865,18 +888,39 @@ ft_recover(void)
 			goto out;
 		}
 	}
+	if ((tmp = calloc(r.h->nregions + 1, sizeof(*tmp))) == NULL) {
+		snprintf(r.why, sizeof(r.why), "image '%.200s': out of memory",
+		    path);
+		goto out;
+	}
 	for (i = 0; i < r.h->nregions; i++) {
 		k = r.h->reg[i].id <= INT_MAX ? find((int)r.h->reg[i].id) : -1;
-		if (ft_ckpt_read(&r, k >= 0 ? S.reg[k].p : NULL,
-		    r.h->reg[i].size) != 0)
+		if (k >= 0 && r.h->reg[i].size > 0 && (tmp[i] =
+		    malloc(r.h->reg[i].size)) == NULL) {
+			snprintf(r.why, sizeof(r.why), "image '%.200s': no "
+			    "room for region %d (%" PRIu64 " bytes)", path,
+			    S.reg[k].id, r.h->reg[i].size);
+			goto out;
+		}
+		if (ft_ckpt_read(&r, tmp[i], r.h->reg[i].size) != 0)
 			goto out;
 	}
-	if (restore_pstate(&r, path) != 0)
+	if (read_pstate(&r, path, &ps) != 0 || ft_ckpt_done(&r) != 0)
 		goto out;
-	rc = ft_ckpt_done(&r);
+	/* Whole and checked: now the regions, then the protocol. */
+	for (i = 0; i < r.h->nregions; i++)
+		if (tmp[i] != NULL)
+			memcpy(S.reg[find((int)r.h->reg[i].id)].p, tmp[i],
+			    r.h->reg[i].size);
+	rc = apply_pstate(&r, path, ps);
 out:
 	if (rc != 0)
 		ft_errorx("%s", r.why);
+	if (tmp != NULL)
+		for (i = 0; i < r.h->nregions; i++)
+			free(tmp[i]);
+	free(tmp);
+	free(ps);
 	ft_ckpt_close(&r);
 	close(fd);
 	if (rc == 0 && S.coord) {
@@ -1033,9 +1077,12 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	if (!S.w.started)
 		S.st.held_ns = ft_now_ns() - t0;
 	if (S.push.started) {
-		S.push.want = S.epoch;
-		S.push.want_t0 = t0;
-		pthread_cond_signal(&S.push.cv);
+		/* (--ft vlog's writer handed it over already.) */
+		if (!(S.vlog && S.w.started)) {
+			S.push.want = S.epoch;
+			S.push.want_t0 = t0;
+			pthread_cond_signal(&S.push.cv);
+		}
 		pthread_mutex_unlock(&S.push.mu);
 	}
 	test_die("written", S.epoch);
@@ -1181,6 +1228,26 @@ writer_give(uint64_t epoch, void **copy, size_t n, struct ft_wbuf *ps,
 	return 0;
 }
 
+/*
+ * --ft vlog: the writer hands an image it wrote to the pusher at once
+ * (not at the next ft_checkpoint() call, which a rank waiting for its
+ * peers may not make for long): its time to durability, and the GC of
+ * what it delivered, do not wait for the application.
+ */
+static void
+vlog_push_now(uint64_t epoch, uint64_t t0)
+{
+	if (!S.push.started)
+		return;
+	pthread_mutex_lock(&S.push.mu);
+	if (epoch > S.push.want) {
+		S.push.want = epoch;
+		S.push.want_t0 = t0;
+		pthread_cond_signal(&S.push.cv);
+	}
+	pthread_mutex_unlock(&S.push.mu);
+}
+
 static void *
 writer_main(void *arg)
 {
@@ -1204,6 +1271,8 @@ writer_main(void *arg)
 		test_die("writing", h->epoch);
 		rc = image_write(h, (const void *const *)S.w.copy,
 		    S.w.ps.p, why, sizeof(why));
+		if (rc == 0 && S.vlog)
+			vlog_push_now(h->epoch, S.w.t0);
 		pthread_mutex_lock(&S.w.mu);
 		S.w.rc = rc;
 		memcpy(S.w.why, why, sizeof(why));
@@ -1659,7 +1728,10 @@ ft_checkpoint_stat(struct ft_ckpt_stat *st)
 	return 0;
 }
 
-/* Push one epoch: 0 once the server holds it durably. */
+/*
+ * Push one epoch: 0 once the server holds it durably; 1, it is gone
+ * here (retired: not durable, a newer one follows); -1.
+ */
 static int
 push_one(uint64_t epoch)
 {
@@ -1669,7 +1741,7 @@ push_one(uint64_t epoch)
 
 	rank_path(path, sizeof(path), epoch);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;	/* retired already: a newer one follows */
+		return 1;	/* retired already: a newer one follows */
 	if (!S.push.k.open && ft_ckptc_open(&S.push.k, S.push.addr,
 	    S.push.key, PUSH_TIMEOUT) != 0) {
 		close(fd);
@@ -1716,7 +1788,7 @@ push_main(void *arg)
 		if (rc == 0) {
 			S.st.durable_epoch = epoch;
 			S.st.durable_ns = ft_now_ns() - t0;
-		} else if (S.push.warned != epoch) {
+		} else if (rc < 0 && S.push.warned != epoch) {
 			S.push.warned = epoch;
 			ft_warnx("epoch %" PRIu64 " not pushed: %s", epoch,
 			    S.push.k.why);
@@ -1732,14 +1804,18 @@ ft__ckpt_finalize(void)
 {
 	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
 
-	/* --ft vlog: what the sender log held (bench/, ft(7)). */
+	/* --ft vlog: what the sender log held (bench/, ft(7)), and the
+	 * receiver's per-message arrays (they never shrink: their peak). */
 	if (getenv("FT_VLOG_STATS") != NULL && ft__mpi.pt != NULL &&
 	    strcmp(ft__mpi.env.proto, "vlog") == 0 &&
-	    ft_pt_ext(ft__mpi.pt, &x) == 0)
+	    ft_pt_ext(ft__mpi.pt, &x) == 0) {
 		fprintf(stderr, "vlog-stats rank %u: sender log peak %" PRIu64
 		    " bytes, %" PRIu64 " at the end, %" PRIu64 " messages "
 		    "dropped by GC\n", ft__mpi.env.rank, x.vlog_peak,
 		    x.vlog_bytes, x.vlog_dropped);
+		fprintf(stderr, "vlog-rarr rank %u: %" PRIu64 " bytes of "
+		    "per-message arrays\n", ft__mpi.env.rank, x.vlog_rarr);
+	}
 	if (S.w.started) {
 		/* The image being written is written, and ftrun told. */
 		writer_finish(1);
@@ -1805,27 +1881,189 @@ ft__ckpt_hold(int code, const char *why)
 }
 
 /*
+ * --ft vlog: take the protocol's state from the image at path.  1, or
+ * 0 (refused: said why).  A state the protocol took half of ends the
+ * process: no other image may follow.
+ */
+static int
+vlog_take(const char *path)
+{
+	struct ft_ckpt_reader r;
+	struct ft_rbuf rb;
+	char lpath[PATH_MAX];
+	uint8_t *buf = NULL;
+	uint32_t k;
+	int fd, ok = 0;
+
+	/* One pass: the state is taken only once the whole image
+	 * checked (ft_ckpt_done), as ft_ckpt_verify would. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		ft_warn("rank %u: image '%s'", S.rank, path);
+		return 0;
+	}
+	if (ft_ckpt_open(&r, fd, path) == 0) {
+		snprintf(r.why, sizeof(r.why), "image '%.200s': not an image "
+		    "of --ft vlog", path);
+		if (strcmp(r.h->proto, "vlog") != 0 || r.h->pstate == 0 ||
+		    r.h->pstate > PSTATE_MAX)
+			goto next;
+		for (k = 0; k < r.h->nregions; k++)
+			if (ft_ckpt_read(&r, NULL, r.h->reg[k].size) != 0)
+				goto next;
+		if ((buf = malloc(r.h->pstate)) == NULL ||
+		    ft_ckpt_read(&r, buf, r.h->pstate) != 0 ||
+		    ft_ckpt_done(&r) != 0)
+			goto next;
+		ft_rbuf_init(&rb, buf, r.h->pstate);
+		snprintf(r.why, sizeof(r.why), "image '%.200s': its vlog "
+		    "state is damaged or not this rank's", path);
+		if (ft_pt_restore(ft__mpi.pt, &rb) == 0)
+			ok = 1;
+		else if (errno == EBADMSG) {
+			vlog_logpath(lpath, sizeof(lpath));
+			snprintf(r.why, sizeof(r.why), "image '%.200s': the "
+			    "sender log '%.200s' it names is %s", path, lpath,
+			    S.vlog_logfd < 0 ? "missing" : "damaged or short");
+		} else if (errno != EPROTO) {
+			ft_errorx("rank %u: image '%s': %s: cannot go on",
+			    S.rank, path, strerror(errno));
+			_exit(FT_EXIT_TEMP);
+		}
+	}
+next:
+	if (!ok)
+		ft_warnx("rank %u: %s; falling back to an older image",
+		    S.rank, r.why);
+	ft_ckpt_close(&r);
+	close(fd);
+	free(buf);
+	return ok;
+}
+
+static int
+u64_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* --ft vlog: the epochs of this rank's complete images on the server,
+ * newest first (heap), or 0 of them (said why). */
+static size_t
+vlog_server_epochs(struct ft_ckptc *k, uint64_t **eps)
+{
+	struct ft_msg_ckpt_req q;
+	struct ft_ckpt_ent *e;
+	size_t n, i, m = 0;
+
+	*eps = NULL;
+	memset(&q, 0, sizeof(q));
+	q.op = FT_CKPT_LIST;
+	q.job = S.job;
+	q.rank = S.rank;
+	if (ft_ckptc_request(k, &q, &e, &n) != 0) {
+		ft_warnx("rank %u: %s", S.rank, k->why);
+		return 0;
+	}
+	if (n > 0 && (*eps = calloc(n, sizeof(**eps))) != NULL)
+		for (i = 0; i < n; i++)
+			if (e[i].job == S.job && e[i].rank == S.rank &&
+			    e[i].epoch > 0 && e[i].state == FT_CKPT_OK)
+				(*eps)[m++] = e[i].epoch;
+	free(e);
+	qsort(*eps, m, sizeof(**eps), u64_desc);
+	return m;
+}
+
+/*
+ * --ft vlog: no image here was usable (none, or the newest refused):
+ * the newest image that verifies, of those here and those on the
+ * checkpoint server, each epoch from here first, else fetched (a rank
+ * moved off a dead host finds its images there only).  skip: the
+ * epoch already refused here.  The epoch taken, or 0.
+ */
+static uint64_t
+vlog_fetch(const uint64_t *loc, size_t nloc, uint64_t skip)
+{
+	const char *addr = getenv(ENV_SERVER), *keyfile = getenv(ENV_KEYFILE);
+	char name[FT_CKPT_NAME_MAX], path[PATH_MAX], why[FT_LOG_WHY];
+	uint8_t key[FT_WIRE_KEYLEN];
+	struct ft_ckptc k;
+	uint64_t *sv = NULL, e, got, from = 0;
+	size_t nsv = 0, i = nloc, j = 0;
+	int dfd = -1, on;
+
+	memset(&k, 0, sizeof(k));
+	if (addr != NULL && *addr != '\0' && keyfile != NULL) {
+		if (ft_cluster_key_load(keyfile, key, why, sizeof(why)) != 0)
+			ft_warnx("checkpoint server %s: %s", addr, why);
+		else if (ft_ckptc_open(&k, addr, key, PUSH_TIMEOUT) != 0)
+			ft_warnx("rank %u: %s", S.rank, k.why);
+		else if ((nsv = vlog_server_epochs(&k, &sv)) > 0 &&
+		    ((dfd = ft__ckpt_rankdir(S.dir, S.job, S.rank, why,
+		    sizeof(why))) < 0 || (close(dfd), dfd = open(S.dir,
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)) {
+			ft_warnx("rank %u: checkpoint directory '%s': %s",
+			    S.rank, S.dir, dfd < 0 ? why : strerror(errno));
+			nsv = 0;
+		}
+	}
+	/* Both lists newest first: loc ascending from its end. */
+	while (from == 0 && (i > 0 || j < nsv)) {
+		e = i > 0 && (j == nsv || loc[i - 1] >= sv[j]) ? loc[i - 1] :
+		    sv[j];
+		on = j < nsv && sv[j] == e;
+		if (i > 0 && loc[i - 1] == e) {
+			i--;
+			rank_path(path, sizeof(path), e);
+			if (e != skip && e > 0 && vlog_take(path)) {
+				from = e;
+				break;
+			}
+		}
+		if (!on)
+			continue;
+		j++;
+		(void)ft_ckpt_name(name, sizeof(name), S.job, S.rank, e);
+		if (ft_ckptc_get(&k, S.job, S.rank, e, dfd, name, &got) != 0) {
+			ft_warnx("rank %u: epoch %" PRIu64 " from the "
+			    "checkpoint server: %s; falling back to an older "
+			    "image", S.rank, e, k.why);
+			continue;
+		}
+		ft_warnx("rank %u: its image of epoch %" PRIu64 " was fetched "
+		    "from the checkpoint server %s", S.rank, e, addr);
+		rank_path(path, sizeof(path), e);
+		if (vlog_take(path))
+			from = e;
+	}
+	if (dfd >= 0)
+		close(dfd);
+	ft_ckptc_close(&k);
+	explicit_bzero(key, sizeof(key));
+	free(sv);
+	return from;
+}
+
+/*
  * --ft vlog: a restarted process takes the protocol's state from its
- * newest image that verifies, else the one before (saying why), else
- * it starts from its beginning.  Runs at MPI_Init, before the first
- * progress pass; S is set up later (vlog_setup).
+ * newest image that verifies: here, else on the checkpoint server,
+ * else the one before (saying why), else it starts from its beginning.
+ * Runs at MPI_Init, before the first progress pass; S is set up later
+ * (vlog_setup).
  */
 void
 ft__ckpt_vlog_restore(uint32_t incarnation)
 {
-	struct ft_ckpt_reader r;
-	struct ft_rbuf rb;
-	char path[PATH_MAX], lpath[PATH_MAX], why[FT_LOG_WHY], text[64];
+	char path[PATH_MAX], text[64];
+	const char *dir = getenv(ENV_DIR);
 	uint64_t *eps = NULL;
-	uint8_t *buf;
-	size_t n = 0, i;
-	uint32_t k;
-	int fd, ok;
+	size_t n = 0;
 
-	if ((buf = (uint8_t *)getenv(ENV_DIR)) == NULL || *buf == '\0' ||
-	    strlen((char *)buf) >= sizeof(S.dir))
+	if (dir == NULL || *dir == '\0' || strlen(dir) >= sizeof(S.dir))
 		return;
-	snprintf(S.dir, sizeof(S.dir), "%s", (char *)buf);
+	snprintf(S.dir, sizeof(S.dir), "%s", dir);
 	S.job = env_u64(ENV_JOB, 0, 16);
 	S.rank = ft__mpi.env.rank;
 	if (local_epochs(&eps, &n) != 0)
@@ -1833,67 +2071,18 @@ ft__ckpt_vlog_restore(uint32_t incarnation)
 	/* The sender-log file its images name (vlogbw), as it is. */
 	if (n > 0)
 		vlog_logfile(0);
-	for (i = n; i > 0 && S.vlog_from == 0; i--) {
-		rank_path(path, sizeof(path), eps[i - 1]);
-		ok = 0;
-		buf = NULL;
-		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
-		    sizeof(why)) != 0) {
-			ft_warnx("rank %u: %s; falling back to an older image",
-			    S.rank, why);
-			continue;
-		}
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-			ft_warn("rank %u: image '%s'", S.rank, path);
-			continue;
-		}
-		if (ft_ckpt_open(&r, fd, path) == 0) {
-			snprintf(r.why, sizeof(r.why), "image '%.200s': not "
-			    "an image of --ft vlog", path);
-			if (strcmp(r.h->proto, "vlog") != 0 ||
-			    r.h->pstate == 0 || r.h->pstate > PSTATE_MAX)
-				goto next;
-			for (k = 0; k < r.h->nregions; k++)
-				if (ft_ckpt_read(&r, NULL,
-				    r.h->reg[k].size) != 0)
-					goto next;
-			if ((buf = malloc(r.h->pstate)) == NULL ||
-			    ft_ckpt_read(&r, buf, r.h->pstate) != 0 ||
-			    ft_ckpt_done(&r) != 0)
-				goto next;
-			ft_rbuf_init(&rb, buf, r.h->pstate);
-			snprintf(r.why, sizeof(r.why), "image '%.200s': its "
-			    "vlog state is damaged or not this rank's", path);
-			if (ft_pt_restore(ft__mpi.pt, &rb) == 0)
-				ok = 1;
-			else if (errno == EBADMSG) {
-				vlog_logpath(lpath, sizeof(lpath));
-				snprintf(r.why, sizeof(r.why), "image '%.200s': "
-				    "the sender log '%.200s' it names is %s",
-				    path, lpath, S.vlog_logfd < 0 ? "missing" :
-				    "damaged or short");
-			} else if (errno != EPROTO) {
-				/* Half taken: no other image may follow. */
-				ft_errorx("rank %u: image '%s': %s: cannot go "
-				    "on", S.rank, path, strerror(errno));
-				_exit(FT_EXIT_TEMP);
-			}
-		}
-next:
-		if (!ok)
-			ft_warnx("rank %u: %s; falling back to an older image",
-			    S.rank, r.why);
-		else
-			S.vlog_from = eps[i - 1];
-		ft_ckpt_close(&r);
-		close(fd);
-		free(buf);
+	if (n > 0) {
+		rank_path(path, sizeof(path), eps[n - 1]);
+		if (vlog_take(path))
+			S.vlog_from = eps[n - 1];
 	}
+	if (S.vlog_from == 0)
+		S.vlog_from = vlog_fetch(eps, n, n > 0 ? eps[n - 1] : 0);
 	free(eps);
 	if (S.vlog_from == 0) {
-		if (n > 0)
-			ft_warnx("rank %u: no usable image: restarting from its "
-			    "beginning", S.rank);
+		if (n > 0 || getenv(ENV_SERVER) != NULL)
+			ft_warnx("rank %u: no usable image: restarting from "
+			    "its beginning", S.rank);
 		return;
 	}
 	ft_warnx("rank %u (incarnation %u) restarts from its image of "

@@ -413,6 +413,9 @@ struct ft_ext {
 	/* Tests: the extent of the newest payload the last image named
 	 * in the sender-log file (length 0: none). */
 	uint64_t	 vlog_cutoff, vlog_cutlen;
+	/* vlog's receiver (issue 15, vlogsrv), appended:
+	 * FT_EXT_VLOG_STATS, the bytes its per-message arrays hold. */
+	uint64_t	 vlog_rarr;
 };
 
 struct ft_proto_ops {

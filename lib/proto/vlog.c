@@ -167,7 +167,8 @@ struct vpeer {
 	uint32_t	*crc;		/* digest of each message, by seq */
 	size_t		 ncrc, capcrc;
 	uint64_t	*rclk;		/* its clock at each send, by seq */
-	size_t		 caprclk;
+	size_t		 caprclk;	/*   - rcbase (below: delivered) */
+	uint64_t	 rcbase;
 	int		 restart_due;	/* its RESTART waits for REVIVE */
 	uint64_t	 restart_from;
 	/* Images (issue 15): every message below dlow is delivered, and
@@ -176,6 +177,9 @@ struct vpeer {
 	uint64_t	 dlow;
 	uint64_t	*dskip, *rskip;
 	size_t		 ndskip, capdskip, nrskip, caprskip;
+	/* The newest incarnation its frames carried (RESTART, RESUME,
+	 * GC): a GC of an older one is stale (issue 15). */
+	uint32_t	 pinc;
 };
 
 /* An ANY_SOURCE receive waiting for the log. */
@@ -1403,8 +1407,9 @@ rclk_put(struct vpeer *vp, uint64_t seq, uint64_t clock)
 	void *a = vp->rclk;
 	int rc;
 
-	if (clock == 0)
+	if (clock == 0 || seq < vp->rcbase)
 		return 0;
+	seq -= vp->rcbase;
 	rc = grow_zeroed(&a, &vp->caprclk, seq, sizeof(*vp->rclk));
 	vp->rclk = a;
 	if (rc != 0)
@@ -1417,6 +1422,33 @@ rclk_put(struct vpeer *vp, uint64_t seq, uint64_t clock)
 }
 
 /*
+ * The clocks of messages delivered long ago are not needed again (a
+ * determinant names a message when it is delivered or matched): the
+ * array keeps those from RCLK_LAG below the delivered floor on, so that
+ * it stays the size of what is in flight, not of every message the
+ * job received (issue 15: it was 8 bytes a message received, for the
+ * whole job).
+ */
+#define RCLK_LAG	4096u
+
+static void
+rclk_compact(struct vpeer *vp)
+{
+	uint64_t n;
+
+	if (vp->dlow < vp->rcbase + 2 * RCLK_LAG)
+		return;
+	n = vp->dlow - RCLK_LAG - vp->rcbase;
+	if (n < vp->caprclk) {
+		memmove(vp->rclk, vp->rclk + n, (vp->caprclk - n) *
+		    sizeof(*vp->rclk));
+		memset(vp->rclk + (vp->caprclk - n), 0, n * sizeof(*vp->rclk));
+	} else
+		memset(vp->rclk, 0, vp->caprclk * sizeof(*vp->rclk));
+	vp->rcbase += n;
+}
+
+/*
  * The sender's clock of message seq from vp, what a determinant names
  * it by (ft-log(5)).  Every message of a vlog rank carries it; should
  * one not (out of memory here), the log says so with the clock 0,
@@ -1426,7 +1458,8 @@ rclk_put(struct vpeer *vp, uint64_t seq, uint64_t clock)
 static uint64_t
 rclk_get(const struct vpeer *vp, uint64_t seq)
 {
-	return seq < vp->caprclk ? vp->rclk[seq] : 0;
+	return seq >= vp->rcbase && seq - vp->rcbase < vp->caprclk ?
+	    vp->rclk[seq - vp->rcbase] : 0;
 }
 
 static int
@@ -1501,6 +1534,7 @@ delivered(struct vpeer *vp, uint64_t seq)
 	vp->dlow++;
 	while (vp->ndskip > 0 && seq_take(vp->dskip, &vp->ndskip, vp->dlow))
 		vp->dlow++;
+	rclk_compact(vp);
 }
 
 static int
@@ -1897,6 +1931,8 @@ vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 	case FT_MSG_VLOG_RESTART:
 		if (ft_msg_vlog_seq_decode(body, blen, &ms) != 0)
 			return -1;
+		if (ms.inc > vp->pinc)
+			vp->pinc = ms.inc;
 		if (is_gone(s, proc)) {
 			/* Its REVIVE is not read yet: answer after it. */
 			vp->restart_due = 1;
@@ -1908,6 +1944,8 @@ vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 	case FT_MSG_VLOG_RESUME:
 		if (ft_msg_vlog_seq_decode(body, blen, &ms) != 0)
 			return -1;
+		if (ms.inc > vp->pinc)
+			vp->pinc = ms.inc;
 		if (ms.seq > vp->sup)
 			vp->sup = ms.seq;
 		vp->resumed = 1;
@@ -1917,6 +1955,15 @@ vlog_frame(struct ft_proto *p, uint32_t proc, const struct ft_hdr *h,
 	case FT_MSG_VLOG_GC:
 		if (ft_msg_vlog_gc_decode(body, blen, &mg) != 0)
 			return -1;
+		/*
+		 * From a dead process, or from an incarnation older than
+		 * one that spoke since: its successor may have restarted
+		 * from an older image, or from its start, and ask for what
+		 * this GC would drop.  Dropping less is always safe.
+		 */
+		if (mg.inc < vp->pinc || is_gone(s, proc))
+			return 0;
+		vp->pinc = mg.inc;
 		gc_drop(s, proc, mg.seq);
 		return 0;
 	case FT_MSG_VLOG_DIGEST:
@@ -2202,7 +2249,7 @@ vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl,
 		vp = apply ? &s->peers[q] : NULL;
 		dlow = dl[q] = ft_get64(rb);
 		if (apply)
-			vp->dlow = vp->rseq = dlow;
+			vp->dlow = vp->rseq = vp->rcbase = dlow;
 		nskip = ft_get32(rb);
 		if (rb->err != 0 || nskip > VLG_SKIP_MAX ||
 		    (size_t)nskip * 8 > ft_rbuf_left(rb))
@@ -2397,6 +2444,7 @@ static int
 vlog_ext(struct ft_proto *p, struct ft_ext *x)
 {
 	struct vlog *s = vlog_of(p);
+	uint32_t i;
 
 	switch (x->op) {
 	case FT_EXT_VLOG_PREPARE:
@@ -2429,6 +2477,10 @@ vlog_ext(struct ft_proto *p, struct ft_ext *x)
 		x->vlog_logbytes = s->log_bytes;
 		x->vlog_cutoff = s->cut_off;
 		x->vlog_cutlen = s->cut_len;
+		x->vlog_rarr = 0;
+		for (i = 0; i < s->size; i++)
+			x->vlog_rarr += s->peers[i].caprclk * 8 +
+			    s->peers[i].capcrc * 4;
 		return 0;
 	case FT_EXT_VLOG_LOGFILE:
 		return logfile_set(s, x);

@@ -4,8 +4,10 @@
  * ft.h, checkpoints every iteration (ftrun's --ckpt-interval decides
  * which calls save), and restarts from its checkpoint.
  *
- *	ckjacobi N ITERS
+ *	ckjacobi N ITERS [GATE]
  *
+ * With GATE, rank 0 waits halfway, outside MPI, until the file GATE
+ * exists (a test does something to the job there).
  * Rank 0 prints the iteration it starts from and the grid's checksum at
  * the end.  With FT_TEST_DIE_AT=K (and FT_TEST_DIE_RANK=R, default the
  * last rank) rank R kills itself with SIGKILL right after the
@@ -15,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <ft.h>
 #include <mpi.h>
@@ -30,8 +34,8 @@ main(int argc, char *argv[])
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	if (argc != 3) {
-		fprintf(stderr, "usage: ckjacobi N ITERS\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: ckjacobi N ITERS [GATE]\n");
 		MPI_Abort(MPI_COMM_WORLD, 100);
 	}
 	n = atoi(argv[1]);
@@ -62,6 +66,9 @@ main(int argc, char *argv[])
 	up = rank > 0 ? rank - 1 : MPI_PROC_NULL;
 	down = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
 	for (; iter < iters; iter++) {
+		while (rank == 0 && argc > 3 && iter == iters / 2 &&
+		    access(argv[3], F_OK) != 0)
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 		MPI_Sendrecv(&g[n], n, MPI_DOUBLE, up, 0, &g[(rows + 1) * n],
 		    n, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Sendrecv(&g[rows * n], n, MPI_DOUBLE, down, 1, &g[0], n,

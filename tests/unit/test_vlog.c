@@ -1682,6 +1682,89 @@ test_logfile(struct sim *S, uint32_t nranks, long every, int fallback)
 	S->images = S->fallback = S->logfile = 0;
 }
 
+/* P reads a VLOG_GC frame from process x: incarnation inc, below seq. */
+static int
+gc_frame(struct sim *S, struct sproc *P, uint32_t x, uint32_t inc,
+    uint64_t seq)
+{
+	struct ft_msg_vlog_gc g = { inc, 1, seq };
+	struct ft_wbuf wb;
+	struct ft_hdr h;
+	int rc = -1;
+
+	ft_wbuf_init(&wb);
+	S->in_hook++;
+	if (ft_msg_vlog_gc_encode(&wb, x, &g) == 0 &&
+	    ft_hdr_decode(wb.p, &h) == 0)
+		rc = S->ops->frame(&P->proto, x, &h, wb.p + FT_WIRE_HDRLEN);
+	S->in_hook--;
+	ft_wbuf_release(&wb);
+	return rc;
+}
+
+static uint64_t
+dropped_now(struct sim *S, struct sproc *P)
+{
+	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
+
+	S->in_hook++;
+	(void)S->ops->ext(&P->proto, &x);
+	S->in_hook--;
+	return x.vlog_dropped;
+}
+
+/*
+ * A GC of a dead incarnation is fenced (issue 15): once a process's
+ * successor has spoken (RESTART), a VLOG_GC its predecessor sent, read
+ * late, drops nothing its peers hold for the successor; the same GC
+ * of the successor's incarnation does (the fence, not an empty log).
+ */
+static void
+test_stale_gc(struct sim *S)
+{
+	uint64_t at, d0, d1, d2;
+	uint32_t x = 1, q;
+	int seed, fenced = 0, bit = 0, ok = 1;
+	long steps;
+
+	S->images = 1;
+	for (seed = 1; seed <= 20 && ok && bit == 0; seed++) {
+		if (!run_check(S, &ft__proto_vlog, 3, (uint64_t)seed, NULL,
+		    NULL, 0, &steps) || steps < 4)
+			continue;
+		at = (uint64_t)steps / 2;
+		if (run(S, &ft__proto_vlog, 3, (uint64_t)seed, &x, &at, 1) < 0 ||
+		    S->p[x].inc == 0) {
+			sim_free(S);
+			continue;
+		}
+		for (q = 0; q < 3 && ok; q++) {
+			if (q == x)
+				continue;
+			d0 = dropped_now(S, &S->p[q]);
+			ok = gc_frame(S, &S->p[q], x, 0, UINT64_MAX / 2) == 0;
+			d1 = dropped_now(S, &S->p[q]);
+			ok = ok && gc_frame(S, &S->p[q], x, S->p[x].inc,
+			    UINT64_MAX / 2) == 0;
+			d2 = dropped_now(S, &S->p[q]);
+			if (d1 != d0) {
+				t_diag("seed %d: process %u dropped %" PRIu64
+				    " payloads for a GC of process %u's dead "
+				    "incarnation", seed, q, d1 - d0, x);
+				ok = 0;
+			}
+			fenced++;
+			bit += d2 > d1;
+		}
+		sim_free(S);
+	}
+	S->images = 0;
+	T_OK(ok && bit > 0, "sim: vlog images: a VLOG_GC of a dead "
+	    "incarnation read after its successor's RESTART drops nothing "
+	    "(%d peers; the successor's own GC dropped payloads at %d)",
+	    fenced, bit);
+}
+
 int
 main(void)
 {
@@ -1706,6 +1789,7 @@ main(void)
 	test_images(&S, 3, 1, 7, 0);
 	test_images(&S, 3, 1, 13, 1);
 	test_logfile(&S, 3, 13, 1);
+	test_stale_gc(&S);
 	S.images = 1;
 	test_kills(&S, 3, 2, 0, 6);
 	test_kills(&S, 4, 2, 1, 6);
