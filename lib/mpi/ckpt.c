@@ -59,6 +59,8 @@
 #define STRIDE_MAX	100000u
 #define PUSH_TIMEOUT	(60ull * 1000000000u)
 #define POLL_NS		(10ull * 1000000u)	/* sched_due */
+#define ENV_PUSH	"FT_CKPT_PUSH"	/* "ftrun": PUSH frames decide */
+#define PUSH_RETRY_NS	(1000000000ull)
 
 struct region {
 	int	 id;
@@ -77,6 +79,12 @@ struct pusher {
 	uint8_t		 key[FT_WIRE_KEYLEN];
 	char		 addr[FT_WIRE_ADDR_MAX];
 	uint64_t	 warned;	/* the last epoch warned about */
+	/* --ft coord (coordsrv): ftrun names the epoch to push (PUSH),
+	 * the same on every rank; a failed push is tried again every
+	 * PUSH_RETRY_NS.  When each recent image's ft_checkpoint() began,
+	 * by epoch. */
+	int		 ftrun;
+	uint64_t	 t0e[8], t0[8];
 };
 
 /*
@@ -138,8 +146,9 @@ static struct {
 	int		 sched;
 	int		 asked, replied;
 	uint64_t	 due_epoch, due_call;
-	/* Tests (FT_CKPT_TEST_DIE=cut|writing|written|lost|push:E, first
-	 * run only): die there at epoch E; hold:E, the writer holds E's
+	/* Tests (FT_CKPT_TEST_DIE=cut|writing|written|lost|push:E[:R],
+	 * first run only, rank R only): die there at epoch E; complete:E,
+	 * at the first call once epoch E is complete (coordsrv); hold:E, the writer holds E's
 	 * image until the main thread waits for it; error:E, an error
 	 * (MPI_ERR_OTHER) at the cut of E, as a transport error. */
 	char		 die_at[16];
@@ -523,6 +532,26 @@ sched_due(uint64_t *epoch)
 	return 1;
 }
 
+/*
+ * --ft coord with a server (coordsrv): ftrun names the epoch every rank
+ * pushes, the newest all of them wrote locally; the push thread takes
+ * it (a newer name replaces one not yet under way).
+ */
+void
+ft__ckpt_push(uint64_t epoch)
+{
+	if (!S.push.started || !S.push.ftrun)
+		return;
+	pthread_mutex_lock(&S.push.mu);
+	if (epoch > S.st.durable_epoch && epoch > S.push.want) {
+		S.push.want = epoch;
+		S.push.want_t0 = S.push.t0e[epoch % 8] == epoch ?
+		    S.push.t0[epoch % 8] : ft_now_ns();
+		pthread_cond_signal(&S.push.cv);
+	}
+	pthread_mutex_unlock(&S.push.mu);
+}
+
 /* --ft coord: ftrun's news of the newest complete epoch (COMPLETE). */
 void
 ft__ckpt_complete(uint64_t epoch)
@@ -543,7 +572,8 @@ setup(void)
 {
 	const char *s, *keyfile;
 	char why[FT_LOG_WHY];
-	int flag = 0, r, sz;
+	int flag = 0, r, sz, n;
+	unsigned int dr;
 
 	S.init = 1;
 	S.last_ns = S.check_ns = ft_now_ns();
@@ -588,10 +618,11 @@ setup(void)
 	else if ((s = getenv(ENV_RESTART)) != NULL && strcmp(s, "1") == 0)
 		restart_agree(UINT64_MAX);
 	S.cut = S.epoch;
-	/* A test's fault happens once: never in a rolled-back process. */
+	/* A test's fault happens once: never in a rolled-back process;
+	 * WHERE:EPOCH:RANK, in that rank only. */
 	if ((s = getenv(ENV_TEST_DIE)) != NULL && getenv(ENV_ROLLBACK) ==
-	    NULL && sscanf(s, "%15[a-z]:%" SCNu64, S.die_at,
-	    &S.die_epoch) != 2)
+	    NULL && ((n = sscanf(s, "%15[a-z]:%" SCNu64 ":%u", S.die_at,
+	    &S.die_epoch, &dr)) < 2 || (n == 3 && dr != S.rank)))
 		S.die_epoch = 0;
 lease:
 	S.lease = ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch, -1, why,
@@ -615,12 +646,15 @@ lease:
 			return;
 		}
 		snprintf(S.push.addr, sizeof(S.push.addr), "%s", s);
+		S.push.ftrun = S.coord && (s = getenv(ENV_PUSH)) != NULL &&
+		    strcmp(s, "ftrun") == 0;
 		pthread_mutex_init(&S.push.mu, NULL);
 		pthread_cond_init(&S.push.cv, NULL);
 		if (pthread_create(&S.push.th, NULL, push_main, NULL) == 0)
 			S.push.started = 1;
 		else
-			ft_warn("checkpoint server %s: no thread to push", s);
+			ft_warn("checkpoint server %s: no thread to push",
+			    S.push.addr);
 	}
 }
 
@@ -930,7 +964,12 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	S.st.stored = h->hdrlen + h->stored;
 	if (!S.w.started)
 		S.st.held_ns = ft_now_ns() - t0;
-	if (S.push.started) {
+	if (S.push.started && S.push.ftrun) {
+		/* Pushed when ftrun names it (PUSH). */
+		S.push.t0e[S.epoch % 8] = S.epoch;
+		S.push.t0[S.epoch % 8] = t0;
+		pthread_mutex_unlock(&S.push.mu);
+	} else if (S.push.started) {
 		S.push.want = S.epoch;
 		S.push.want_t0 = t0;
 		pthread_cond_signal(&S.push.cv);
@@ -1525,8 +1564,12 @@ ft_checkpoint(void)
 		return 0;
 	if (S.vlog)
 		return vlog_checkpoint(t0);
-	if (S.coord)
+	if (S.coord) {
 		coord_poll();
+		/* Tests: die once epoch E is complete (progress, not time). */
+		if (S.die_epoch != 0 && S.complete >= S.die_epoch)
+			test_die("complete", S.die_epoch);
+	}
 	if (S.sched ? !sched_due(&epoch) : !due())
 		return 0;
 	if (S.coord)
@@ -1588,6 +1631,23 @@ push_one(uint64_t epoch)
 	return rc;
 }
 
+/* A failed push's pause (S.push.mu held); the job's end cuts it short. */
+static void
+push_pause(void)
+{
+	struct timespec ts;
+	uint64_t t;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec +
+	    PUSH_RETRY_NS;
+	ts.tv_sec = (time_t)(t / 1000000000u);
+	ts.tv_nsec = (long)(t % 1000000000u);
+	while (!S.push.stop && pthread_cond_timedwait(&S.push.cv,
+	    &S.push.mu, &ts) == 0)
+		;
+}
+
 static void *
 push_main(void *arg)
 {
@@ -1614,8 +1674,17 @@ push_main(void *arg)
 			S.st.durable_ns = ft_now_ns() - t0;
 		} else if (S.push.warned != epoch) {
 			S.push.warned = epoch;
-			ft_warnx("epoch %" PRIu64 " not pushed: %s", epoch,
-			    S.push.k.why);
+			ft_warnx("epoch %" PRIu64 " not pushed: %s%s", epoch,
+			    S.push.k.why, S.push.ftrun ? "; tried again every "
+			    "second" : "");
+		}
+		/* ftrun waits for this epoch from every rank: it is tried
+		 * again, unless a newer one is named or the job ends. */
+		if (rc != 0 && S.push.ftrun && S.push.want == 0 &&
+		    !S.push.stop) {
+			S.push.want = epoch;
+			S.push.want_t0 = t0;
+			push_pause();
 		}
 		pthread_cond_broadcast(&S.push.cv);
 	}

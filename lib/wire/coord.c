@@ -3,8 +3,10 @@
  * The coordinated checkpoint's frames (protocol "coord", ft-wire(7)):
  * MARKER, which a rank sends on every channel when it reaches the cut
  * of an epoch, COMPLETE, by which ftrun tells the ranks the newest
- * complete global checkpoint, and DUE, ftrun's checkpoint scheduler.  Same rules as wire.c: fixed fields through a bounded
- * cursor, the body consumed exactly.
+ * complete global checkpoint, DUE, ftrun's checkpoint scheduler, and
+ * PUSH, the epoch every rank pushes to the checkpoint server.  Same
+ * rules as wire.c: fixed fields through a bounded cursor, the body
+ * consumed exactly.
  */
 #include "wire.h"
 
@@ -53,6 +55,32 @@ ft_msg_complete_encode(struct ft_wbuf *b, uint32_t sender, uint64_t epoch)
 
 int
 ft_msg_complete_decode(const uint8_t *p, size_t len, uint64_t *epoch)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	*epoch = ft_get64(&r);
+	if (r.err == 0 && *epoch == 0)
+		r.err = EPROTO;
+	return ft__decode_done(&r);
+}
+
+int
+ft_msg_push_encode(struct ft_wbuf *b, uint32_t sender, uint64_t epoch)
+{
+	size_t s;
+
+	if (epoch == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	s = ft__frame_begin(b, FT_MSG_COORD_PUSH, sender, 0);
+	ft_put64(b, epoch);
+	return ft__frame_end(b, s);
+}
+
+int
+ft_msg_push_decode(const uint8_t *p, size_t len, uint64_t *epoch)
 {
 	struct ft_rbuf r;
 

@@ -119,6 +119,7 @@ enum ft_msg_type {
 	FT_MSG_COORD_MARKER = 160,	/* rank to rank */
 	FT_MSG_COORD_COMPLETE = 161,	/* launcher to rank */
 	FT_MSG_COORD_DUE = 162,		/* launcher to rank */
+	FT_MSG_COORD_PUSH = 163,	/* launcher to rank (coordsrv) */
 	/* Restarts on another host (ftrun -> host agent; multihost). */
 	FT_MSG_JOB_RESPAWN = 176,
 	FT_MSG_JOB_RELEASE = 177,
@@ -546,6 +547,14 @@ int	 ft_msg_marker_decode(const uint8_t *, size_t, struct ft_msg_marker *);
 int	 ft_msg_complete_encode(struct ft_wbuf *, uint32_t sender,
 	    uint64_t epoch);
 int	 ft_msg_complete_decode(const uint8_t *, size_t, uint64_t *epoch);
+
+/*
+ * PUSH (launcher to rank, --ft coord with a checkpoint server,
+ * coordsrv): push your image of epoch (>= 1) to the server; every rank
+ * is asked for the same epoch, the newest every rank wrote locally.
+ */
+int	 ft_msg_push_encode(struct ft_wbuf *, uint32_t sender, uint64_t epoch);
+int	 ft_msg_push_decode(const uint8_t *, size_t, uint64_t *epoch);
 
 /*
  * DUE (launcher to rank, --ft coord): ftrun's checkpoint scheduler.
