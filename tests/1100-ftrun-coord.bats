@@ -197,6 +197,27 @@ rollback_epoch() {
 	! kill -0 "$FC_PID" 2>/dev/null
 }
 
+@test "coord: a rank killed halfway through its upload: the server keeps nothing of it" {
+	fc_start "$FC_DIR/srv"
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server "$FC_ADDR" --key-file "$FC_KEY" \
+	    -x FT_CKPT_TEST_DIE=midpush:3:2 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	# Rank 2 sent half of its image of epoch p (the first push at or
+	# after 3 ftrun named) and died: p was never complete, the job
+	# rolled back below it, and the server dropped the half upload.
+	cut='.*rank 2: epoch \([0-9]*\): .*upload cut after .* (a test): killed'
+	p=$(sed -n "s/$cut.*/\\1/p" "$err")
+	[ "$p" -ge 3 ]
+	[ "$(rollbacks)" -eq 1 ]
+	e=$(rollback_epoch)
+	[ "$e" -lt "$p" ]
+	! grep -q "\"epoch\":$p,\"complete\":true" <(sed -n \
+	    '1,/"event":"rollback"/p' "$ev")
+	ftckpt verify "$FC_DIR/srv" >/dev/null
+	[ -z "$(find "$FC_DIR/srv" -name '*.tmp')" ]
+}
+
 @test "coord: --ckpt-server auto killed: the job goes on, its local images complete epochs" {
 	# The server dies at once; ftrun says so, and from then on an
 	# epoch is complete once every rank wrote it locally: rank 1 dies

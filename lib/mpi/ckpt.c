@@ -1615,6 +1615,18 @@ push_one(uint64_t epoch)
 		return -1;
 	}
 	test_die("push", epoch);
+	/* Tests: killed halfway through the upload of epoch (or later). */
+	if (strcmp(S.die_at, "midpush") == 0 && S.die_epoch != 0 &&
+	    epoch >= S.die_epoch) {
+		struct stat sb;
+
+		S.push.k.cut_after = fstat(fd, &sb) == 0 && sb.st_size > 1 ?
+		    (uint64_t)sb.st_size / 2 : 1;
+		(void)ft_ckptc_put(&S.push.k, fd, S.job, S.rank, epoch);
+		ft_warnx("rank %u: epoch %" PRIu64 ": %s: killed", S.rank,
+		    epoch, S.push.k.why);
+		test_die("midpush", S.die_epoch);
+	}
 	rc = ft_ckptc_put(&S.push.k, fd, S.job, S.rank, epoch);
 	close(fd);
 	if (rc == 0) {
