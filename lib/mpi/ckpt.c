@@ -160,9 +160,19 @@ static struct {
 	int		 vlog;
 	uint64_t	 vlog_from, every, vlog_durable;
 	struct ft_wbuf	 vbuf;		/* the last state's room, reused */
+	/* coordsrv: the image a restart checked, decompressed once and
+	 * kept for ft_recover (image_stage): its epoch (0: none), header,
+	 * regions in header order, protocol state. */
+	struct {
+		uint64_t	 epoch;
+		struct ft_ckpt_hdr *h;
+		void		**reg;
+		uint8_t		*ps;
+	}		 stg;
 } S = { .lease = -1 };
 
 static void	rank_path(char *, size_t, uint64_t);
+static void	copies_free(void **, size_t);
 
 /* Tests: flip a byte in the middle of the file at path. */
 static void
@@ -326,19 +336,101 @@ local_epochs(uint64_t **eps, size_t *n)
 	return 0;
 }
 
+/*
+ * An image read whole, decompressed once (coordsrv): the bytes of each
+ * region the header lists, in header order (dst[i], or dropped when
+ * NULL), then the protocol's state (into ps, or dropped when NULL),
+ * then the content checksum at its end.  0, or -1 with r->why.
+ * Nothing read may be used before it returns 0.
+ */
+static int
+image_read(struct ft_ckpt_reader *r, void *const *dst, uint8_t *ps)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->h->nregions; i++)
+		if (ft_ckpt_read(r, dst[i], r->h->reg[i].size) != 0)
+			return -1;
+	if (r->h->pstate > 0 && ft_ckpt_read(r, ps, r->h->pstate) != 0)
+		return -1;
+	return ft_ckpt_done(r);
+}
+
+static void
+stage_free(void)
+{
+	if (S.stg.h != NULL)
+		copies_free(S.stg.reg, S.stg.h->nregions);
+	free(S.stg.h);
+	free(S.stg.ps);
+	memset(&S.stg, 0, sizeof(S.stg));
+}
+
+/*
+ * Check our image of epoch whole (a restart, a rollback): decompressed
+ * once, into room of its own that ft_recover then copies from, so that
+ * an image is decompressed once per restart, and never half restored.
+ * Without that room it is only checked (ft_recover reads it again).
+ * 0, or -1 with why.
+ */
+static int
+image_stage(uint64_t epoch, char *why, size_t whysize)
+{
+	struct ft_ckpt_reader r;
+	char path[PATH_MAX];
+	uint32_t i;
+	int fd, rc = -1;
+
+	if (S.stg.epoch == epoch && epoch != 0)
+		return 0;
+	stage_free();
+	rank_path(path, sizeof(path), epoch);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(why, whysize, "image '%.200s': %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	if (ft_ckpt_open(&r, fd, path) != 0)
+		goto out;
+	if ((S.stg.h = malloc(sizeof(*S.stg.h))) == NULL ||
+	    (S.stg.reg = calloc(r.h->nregions + 1, sizeof(void *))) == NULL ||
+	    r.h->pstate > PSTATE_MAX || (r.h->pstate > 0 && !S.vlog &&
+	    (S.stg.ps = malloc(r.h->pstate)) == NULL))
+		goto noroom;
+	memcpy(S.stg.h, r.h, sizeof(*r.h));
+	for (i = 0; i < r.h->nregions; i++)
+		if (r.h->reg[i].size > 0 && (S.stg.reg[i] =
+		    malloc(r.h->reg[i].size)) == NULL)
+			goto noroom;
+	if ((rc = image_read(&r, S.stg.reg, S.stg.ps)) == 0)
+		S.stg.epoch = epoch;
+out:
+	if (rc != 0) {
+		snprintf(why, whysize, "%s", r.why);
+		stage_free();
+	}
+	ft_ckpt_close(&r);
+	close(fd);
+	return rc;
+noroom:
+	stage_free();
+	ft_ckpt_close(&r);
+	close(fd);
+	return ft_ckpt_verify(AT_FDCWD, path, NULL, why, whysize);
+}
+
 /* The newest epoch <= limit whose image verifies, or 0; says why not. */
 static uint64_t
 newest_good(const uint64_t *eps, size_t n, uint64_t limit)
 {
-	char path[PATH_MAX], why[FT_LOG_WHY];
+	char why[FT_LOG_WHY];
 	size_t i;
 
 	for (i = n; i > 0; i--) {
 		if (eps[i - 1] > limit || eps[i - 1] == 0)
 			continue;
-		rank_path(path, sizeof(path), eps[i - 1]);
-		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
-		    sizeof(why)) == 0)
+		if (image_stage(eps[i - 1], why, sizeof(why)) == 0)
 			return eps[i - 1];
 		ft_warnx("%s; falling back to an older image", why);
 	}
@@ -444,15 +536,11 @@ fetch(uint64_t epoch)
 static void
 rollback(uint64_t target)
 {
-	char path[PATH_MAX], why[FT_LOG_WHY];
+	char why[FT_LOG_WHY];
 
 	S.complete = target;
-	if (target > 0) {
-		rank_path(path, sizeof(path), target);
-		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
-		    sizeof(why)) != 0)
-			(void)fetch(target);
-	}
+	if (target > 0 && image_stage(target, why, sizeof(why)) != 0)
+		(void)fetch(target);
 	restart_agree(target);
 	if (S.epoch != target) {
 		ft_errorx("rank %u: the job rolls back to epoch %" PRIu64 ", "
@@ -713,64 +801,39 @@ ft_restarted(void)
 	return S.restarted;
 }
 
-/* --ft vlog: the state went to the protocol at MPI_Init: skip it. */
-static int
-vlog_skip_pstate(struct ft_ckpt_reader *r)
-{
-	uint8_t buf[65536];
-	uint64_t left = r->h->pstate, n;
-
-	while (left > 0) {
-		n = left < sizeof(buf) ? left : sizeof(buf);
-		if (ft_ckpt_read(r, buf, n) != 0)
-			return -1;
-		left -= n;
-	}
-	return 0;
-}
-
 /*
  * The protocol's state in the image (coord: the messages in flight at
  * the cut) goes back to the protocol, which delivers them again.
+ * --ft vlog (ps NULL): it went to the protocol at MPI_Init.
  */
 static int
-restore_pstate(struct ft_ckpt_reader *r, const char *path)
+restore_pstate(const struct ft_ckpt_hdr *h, const uint8_t *ps,
+    const char *path, char *why, size_t whysize)
 {
 	struct ft_rbuf rb;
-	uint8_t *buf;
-	int rc;
 
-	if (r->h->pstate == 0)
+	if (h->pstate == 0)
 		return 0;
-	if (S.vlog)
-		return vlog_skip_pstate(r);
-	if (r->h->pstate > PSTATE_MAX || (buf = malloc(r->h->pstate)) ==
-	    NULL) {
-		snprintf(r->why, sizeof(r->why), "image '%.200s': no room for "
-		    "%" PRIu64 " bytes of protocol state", path, r->h->pstate);
+	ft_rbuf_init(&rb, ps, h->pstate);
+	if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
+		snprintf(why, whysize, "image '%.200s': its %s state is not "
+		    "this protocol's, or is damaged", path, h->proto);
 		return -1;
 	}
-	if ((rc = ft_ckpt_read(r, buf, r->h->pstate)) == 0) {
-		ft_rbuf_init(&rb, buf, r->h->pstate);
-		if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
-			snprintf(r->why, sizeof(r->why), "image '%.200s': its "
-			    "%s state is not this protocol's, or is damaged",
-			    path, r->h->proto);
-			rc = -1;
-		}
-	}
-	free(buf);
-	return rc;
+	return 0;
 }
 
 FT_EXPORT int
 ft_recover(void)
 {
 	struct ft_ckpt_reader r;
-	char path[PATH_MAX], why[FT_LOG_WHY], note[64];
+	struct ft_ckpt_hdr *h;
+	char path[PATH_MAX], note[64];
+	void **dst = NULL;
+	uint8_t *ps = NULL;
 	uint64_t t0;
 	uint32_t i;
-	int fd, k, rc = -1;
+	int fd = -1, k, rc = -1;
 
 	ensure();
 	if (!S.restarted) {
@@ -778,48 +841,73 @@ ft_recover(void)
 		return -1;
 	}
 	t0 = ft_now_ns();
+	memset(&r, 0, sizeof(r));
 	rank_path(path, sizeof(path), S.epoch);
-	/* Never restore half an image: check it whole first. */
-	if (ft_ckpt_verify(AT_FDCWD, path, NULL, why, sizeof(why)) != 0) {
-		ft_errorx("%s", why);
-		return -1;
-	}
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		ft_error("image '%s'", path);
-		return -1;
-	}
-	if (ft_ckpt_open(&r, fd, path) != 0)
+	/* Never restore half an image: the restart checked it whole,
+	 * decompressed into room of its own (image_stage), which is
+	 * copied; without that room, it was checked and is read again
+	 * into the regions. */
+	if (image_stage(S.epoch, r.why, sizeof(r.why)) != 0)
 		goto out;
-	for (i = 0; i < r.h->nregions; i++)
-		if (find((int)r.h->reg[i].id) < 0 && r.h->reg[i].id <= INT_MAX)
+	if ((h = S.stg.h) == NULL) {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			ft_error("image '%s'", path);
+			return -1;
+		}
+		if (ft_ckpt_open(&r, fd, path) != 0)
+			goto out;
+		h = r.h;
+	}
+	for (i = 0; i < h->nregions; i++)
+		if (find((int)h->reg[i].id) < 0 && h->reg[i].id <= INT_MAX)
 			ft_warnx("image '%s': region %u is not protected now: "
-			    "skipped", path, r.h->reg[i].id);
+			    "skipped", path, h->reg[i].id);
 	for (k = 0; k < (int)S.nreg; k++) {
-		for (i = 0; i < r.h->nregions; i++)
-			if (r.h->reg[i].id == (uint32_t)S.reg[k].id)
+		for (i = 0; i < h->nregions; i++)
+			if (h->reg[i].id == (uint32_t)S.reg[k].id)
 				break;
-		if (i == r.h->nregions || r.h->reg[i].size != S.reg[k].size) {
+		if (i == h->nregions || h->reg[i].size != S.reg[k].size) {
 			snprintf(r.why, sizeof(r.why), "image '%.200s': region %d "
-			    "%s", path, S.reg[k].id, i == r.h->nregions ?
+			    "%s", path, S.reg[k].id, i == h->nregions ?
 			    "is not in it" : "has another size in it");
 			errno = EINVAL;
 			goto out;
 		}
 	}
-	for (i = 0; i < r.h->nregions; i++) {
-		k = r.h->reg[i].id <= INT_MAX ? find((int)r.h->reg[i].id) : -1;
-		if (ft_ckpt_read(&r, k >= 0 ? S.reg[k].p : NULL,
-		    r.h->reg[i].size) != 0)
+	if (S.stg.h != NULL) {
+		for (i = 0; i < h->nregions; i++)
+			if (h->reg[i].id <= INT_MAX && (k =
+			    find((int)h->reg[i].id)) >= 0 && h->reg[i].size > 0)
+				memcpy(S.reg[k].p, S.stg.reg[i],
+				    h->reg[i].size);
+		ps = S.stg.ps;
+	} else {
+		if ((dst = calloc(h->nregions + 1, sizeof(*dst))) == NULL ||
+		    h->pstate > PSTATE_MAX || (h->pstate > 0 && !S.vlog &&
+		    (ps = malloc(h->pstate)) == NULL)) {
+			snprintf(r.why, sizeof(r.why), "image '%.200s': out of "
+			    "memory", path);
+			goto out;
+		}
+		for (i = 0; i < h->nregions; i++)
+			if (h->reg[i].id <= INT_MAX &&
+			    (k = find((int)h->reg[i].id)) >= 0)
+				dst[i] = S.reg[k].p;
+		if (image_read(&r, dst, ps) != 0)
 			goto out;
 	}
-	if (restore_pstate(&r, path) != 0)
-		goto out;
-	rc = ft_ckpt_done(&r);
+	/* --ft vlog: the state went to the protocol at MPI_Init. */
+	rc = S.vlog ? 0 : restore_pstate(h, ps, path, r.why, sizeof(r.why));
 out:
 	if (rc != 0)
 		ft_errorx("%s", r.why);
+	if (ps != S.stg.ps)
+		free(ps);
+	free(dst);
+	stage_free();
 	ft_ckpt_close(&r);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	if (rc == 0 && S.coord) {
 		/* ftrun times the rollback's phases (--events). */
 		snprintf(note, sizeof(note), "epoch=%" PRIu64 " restored=%"
@@ -1743,6 +1831,7 @@ ft__ckpt_finalize(void)
 		S.have_comm = 0;
 	}
 	ft_wbuf_release(&S.vbuf);
+	stage_free();
 }
 
 void
