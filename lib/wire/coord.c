@@ -39,8 +39,10 @@ ft_msg_marker_decode(const uint8_t *p, size_t len, struct ft_msg_marker *m)
 	return ft__decode_done(&r);
 }
 
-int
-ft_msg_complete_encode(struct ft_wbuf *b, uint32_t sender, uint64_t epoch)
+/* A frame whose body is one epoch (>= 1): COMPLETE, PUSH. */
+static int
+epoch_encode(struct ft_wbuf *b, unsigned int type, uint32_t sender,
+    uint64_t epoch)
 {
 	size_t s;
 
@@ -48,47 +50,45 @@ ft_msg_complete_encode(struct ft_wbuf *b, uint32_t sender, uint64_t epoch)
 		errno = EINVAL;
 		return -1;
 	}
-	s = ft__frame_begin(b, FT_MSG_COORD_COMPLETE, sender, 0);
+	s = ft__frame_begin(b, type, sender, 0);
 	ft_put64(b, epoch);
 	return ft__frame_end(b, s);
+}
+
+static int
+epoch_decode(const uint8_t *p, size_t len, uint64_t *epoch)
+{
+	struct ft_rbuf r;
+
+	ft_rbuf_init(&r, p, len);
+	*epoch = ft_get64(&r);
+	if (r.err == 0 && *epoch == 0)
+		r.err = EPROTO;
+	return ft__decode_done(&r);
+}
+
+int
+ft_msg_complete_encode(struct ft_wbuf *b, uint32_t sender, uint64_t epoch)
+{
+	return epoch_encode(b, FT_MSG_COORD_COMPLETE, sender, epoch);
 }
 
 int
 ft_msg_complete_decode(const uint8_t *p, size_t len, uint64_t *epoch)
 {
-	struct ft_rbuf r;
-
-	ft_rbuf_init(&r, p, len);
-	*epoch = ft_get64(&r);
-	if (r.err == 0 && *epoch == 0)
-		r.err = EPROTO;
-	return ft__decode_done(&r);
+	return epoch_decode(p, len, epoch);
 }
 
 int
 ft_msg_push_encode(struct ft_wbuf *b, uint32_t sender, uint64_t epoch)
 {
-	size_t s;
-
-	if (epoch == 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	s = ft__frame_begin(b, FT_MSG_COORD_PUSH, sender, 0);
-	ft_put64(b, epoch);
-	return ft__frame_end(b, s);
+	return epoch_encode(b, FT_MSG_COORD_PUSH, sender, epoch);
 }
 
 int
 ft_msg_push_decode(const uint8_t *p, size_t len, uint64_t *epoch)
 {
-	struct ft_rbuf r;
-
-	ft_rbuf_init(&r, p, len);
-	*epoch = ft_get64(&r);
-	if (r.err == 0 && *epoch == 0)
-		r.err = EPROTO;
-	return ft__decode_done(&r);
+	return epoch_decode(p, len, epoch);
 }
 
 int
