@@ -1861,6 +1861,11 @@ coord_image(struct launcher *l, uint32_t rank, uint64_t epoch, int durable)
 	struct ft_wbuf wb;
 	uint32_t k;
 
+	/* Mid-rollback, the dead generation's cuts are not to count. */
+	if (rank == UINT32_MAX && l->coord.rolling) {
+		l->coord.srvdown = 1;
+		return;
+	}
 	if ((all = calloc(l->n, sizeof(*all))) == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
 	for (k = 0; k < l->n; k++)
