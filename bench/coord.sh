@@ -110,7 +110,7 @@ for ((r = 1; r <= runs; r++)); do
 			if ((rc == 0)) && cmp -s "$out/ref" "$out/o"; then
 				echo "$t" >>"$out/t.$b.$c"
 				# CPU seconds of ftrun and the ranks it reaped
-				awk '{ print $1 + $2 }' "$out/cpu" >>"$out/c.$b.$c"
+				awk 'END { print $1 + $2 }' "$out/cpu" >>"$out/c.$b.$c"
 				echo "$nk" >>"$out/n.$b.$c"
 				# ms from each death to all started, to all
 				# restored, and the slowest image read
@@ -126,7 +126,7 @@ for ((r = 1; r <= runs; r++)); do
 				failed=1
 			fi
 			printf 'run %d %-5s %-9s %7.2f s, cpu %s s, %d kills, %s, load %s\n' \
-			    "$r" "$b" "$c" "$t" "$(awk '{ print $1 + $2 }' \
+			    "$r" "$b" "$c" "$t" "$(awk 'END { print $1 + $2 }' \
 			    "$out/cpu")" "$nk" "$res" \
 			    "$(cut -d' ' -f1-3 /proc/loadavg)" >&2
 		done

@@ -103,7 +103,7 @@ for ((r = 1; r <= runs; r++)); do
 			if ((rc == 0)) && cmp -s "$out/ref" "$out/o"; then
 				echo "$t" >>"$out/t.$p.$k"
 				# CPU seconds of ftrun and the ranks it reaped
-				awk '{ print $1 + $2 }' "$out/cpu" >>"$out/c.$p.$k"
+				awk 'END { print $1 + $2 }' "$out/cpu" >>"$out/c.$p.$k"
 				echo "$nk" >>"$out/n.$p.$k"
 				res=ok
 			else
@@ -113,7 +113,7 @@ for ((r = 1; r <= runs; r++)); do
 				[[ $p == none && $k != 0 ]] || failed=1
 			fi
 			printf 'run %d %-9s kill every %3ss: %7.2f s, cpu %s s, %d kills, %s, load %s\n' \
-			    "$r" "$p" "$k" "$t" "$(awk '{ print $1 + $2 }' \
+			    "$r" "$p" "$k" "$t" "$(awk 'END { print $1 + $2 }' \
 			    "$out/cpu")" "$nk" "$res" \
 			    "$(cut -d' ' -f1 /proc/loadavg)" >&2
 		done

@@ -242,6 +242,17 @@ longer pushed: the job goes on with the ranks' local images" "$err"
 	[ "$e" -ge 100 ]
 }
 
+@test "coord: a program that waits in ft_checkpoint_stat() for the server sees its images durable" {
+	# bench/ckptapp.c waits, after each checkpoint, until its image is
+	# on the server, calling nothing of MPI meanwhile: the pushes ftrun
+	# names must still reach it (ft_checkpoint_stat() makes progress).
+	ftcc -O1 -o "$BATS_TEST_TMPDIR/ckptapp" "$FT_ROOT/bench/ckptapp.c" -lm
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server auto "$BATS_TEST_TMPDIR/ckptapp" 1 3
+	[ "$(grep -c '^held=.* durable=' "$out")" -eq 3 ]
+	grep -q '"event":"checkpoint","epoch":3,"complete":true' "$ev"
+}
+
 @test "coord: ranks die with their local images: the images come from the server" {
 	fc_start "$FC_DIR/srv"
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \

@@ -1676,8 +1676,15 @@ ft_checkpoint_stat(struct ft_ckpt_stat *st)
 		errno = EINVAL;
 		return -1;
 	}
-	/* An image the writer has written since counts. */
-	writer_finish(0);
+	/* An image the writer has written since counts.  With pushes
+	 * ftrun names (coordsrv), a program waiting here for its image to
+	 * be durable must hear ftrun's PUSH and tell it what the server
+	 * holds: a progress pass. */
+	if (S.coord && S.push.started && S.push.ftrun) {
+		ft__mpi_poll();
+		coord_poll();
+	} else
+		writer_finish(0);
 	if (S.push.started)
 		pthread_mutex_lock(&S.push.mu);
 	*st = S.st;
