@@ -12,7 +12,9 @@
 # fault-free run's.  Each run's line gives the load average; the
 # rollbacks' phases (from --events: the death to every rank started,
 # then to every rank restored) are summed up per configuration.
-# Then the time the
+# CPU seconds (user + system of ftrun and the ranks, from time(1)) are
+# given beside the wall-clock seconds: on a shared machine they move
+# far less.  Then the time the
 # application is held per checkpoint (bench/ckptapp.c, 8 ranks x 4 MB,
 # a server on loopback), the builds again in turns.  Figures are the
 # minimum and the median over the runs, in seconds.
@@ -97,7 +99,8 @@ for ((r = 1; r <= runs; r++)); do
 			esac
 			rm -rf "$out/ck"
 			t0=$(date +%s.%N)
-			"${bins[$b]}/ftrun" -n 8 "${opts[@]}" --events "$out/ev" \
+			/usr/bin/time -f '%U %S' -o "$out/cpu" \
+			    "${bins[$b]}/ftrun" -n 8 "${opts[@]}" --events "$out/ev" \
 			    "$out/jacobi.$b" "$grid" "$steps" >"$out/o" \
 			    2>"$out/e"
 			rc=$?
@@ -106,6 +109,8 @@ for ((r = 1; r <= runs; r++)); do
 			nk=$(grep -c '"event":"inject"' "$out/ev" || true)
 			if ((rc == 0)) && cmp -s "$out/ref" "$out/o"; then
 				echo "$t" >>"$out/t.$b.$c"
+				# CPU seconds of ftrun and the ranks it reaped
+				awk 'END { print $1 + $2 }' "$out/cpu" >>"$out/c.$b.$c"
 				echo "$nk" >>"$out/n.$b.$c"
 				# ms from each death to all started, to all
 				# restored, and the slowest image read
@@ -120,8 +125,9 @@ for ((r = 1; r <= runs; r++)); do
 				res="exit $rc"
 				failed=1
 			fi
-			printf 'run %d %-5s %-9s %7.2f s, %d kills, %s, load %s\n' \
-			    "$r" "$b" "$c" "$t" "$nk" "$res" \
+			printf 'run %d %-5s %-9s %7.2f s, cpu %s s, %d kills, %s, load %s\n' \
+			    "$r" "$b" "$c" "$t" "$(awk 'END { print $1 + $2 }' \
+			    "$out/cpu")" "$nk" "$res" \
 			    "$(cut -d' ' -f1-3 /proc/loadavg)" >&2
 		done
 	done
@@ -131,21 +137,31 @@ printf '\n8-rank Jacobi %sx%s, %s steps, kill every %s s;\n' \
     "$grid" "$grid" "$steps" "$k"
 printf 'seconds, min / median of %d runs (kills, median / none median)\n\n' \
     "$runs"
-printf '| build | interval | none | coord | coord, kills | ratio |\n'
-printf '|---|---|---|---|---|---|\n'
-for b in $builds; do
-	ff=$(median <"$out/t.$b.none" 2>/dev/null)
-	for i in $interval; do
-		km=$(median <"$out/t.$b.coordkill@$i" 2>/dev/null)
-		printf '| %s | %s | %s | %s | %s (%s) | %s |\n' "$b" "$i" \
-		    "$(stats <"$out/t.$b.none" 2>/dev/null)" \
-		    "$(stats <"$out/t.$b.coord@$i" 2>/dev/null)" \
-		    "$(stats <"$out/t.$b.coordkill@$i" 2>/dev/null)" \
-		    "$(paste -sd, "$out/n.$b.coordkill@$i" 2>/dev/null)" \
-		    "$(awk -v a="$km" -v b="$ff" 'BEGIN { if (a && b)
-			printf "%.2fx", a / b; else print "-" }')"
+# The table of figure F (t: seconds, c: CPU seconds), with the kills
+# per run when K is 1.
+table() {
+	local f=$1 kl=$2 ff km b i
+	printf '| build | interval | none | coord | coord, kills | ratio |\n'
+	printf '|---|---|---|---|---|---|\n'
+	for b in $builds; do
+		ff=$(median <"$out/$f.$b.none" 2>/dev/null)
+		for i in $interval; do
+			km=$(median <"$out/$f.$b.coordkill@$i" 2>/dev/null)
+			printf '| %s | %s | %s | %s | %s%s | %s |\n' "$b" "$i" \
+			    "$(stats <"$out/$f.$b.none" 2>/dev/null)" \
+			    "$(stats <"$out/$f.$b.coord@$i" 2>/dev/null)" \
+			    "$(stats <"$out/$f.$b.coordkill@$i" 2>/dev/null)" \
+			    "$( ((kl)) && printf ' (%s)' "$(paste -sd, \
+			    "$out/n.$b.coordkill@$i" 2>/dev/null)")" \
+			    "$(awk -v a="$km" -v b="$ff" 'BEGIN { if (a && b)
+				printf "%.2fx", a / b; else print "-" }')"
+		done
 	done
-done
+}
+table t 1
+printf '\nCPU seconds (user + system, ftrun and the ranks), min / median: what\n'
+printf 'the job used, whatever else the machine runs\n\n'
+table c 0
 printf '\nrollbacks, ms (min / median over every kill): from the death to every\n'
 printf 'rank started, to every rank restored; the slowest image read\n\n'
 printf '| build | interval | started | restored | image read |\n|---|---|---|---|---|\n'

@@ -31,11 +31,18 @@ setup() {
 
 # Kill specs from a seed: NKILLS kills, the Kth of rank r_K after n_K
 # sends of its Kth process (every rank's Kth process is the one after K
-# rollbacks); the other ranks' Kth specs never fire.  Sets $kills.
+# rollbacks); the other ranks' Kth specs never fire.  With SKIP, the
+# first SKIP processes of every rank are left alone (another kill
+# takes them).  Sets $kills.
 seeded_kills() {
-	local seed=$1 nranks=$2 nkills=$3 lo=$4 hi=$5 k r victim n
+	local seed=$1 nranks=$2 nkills=$3 lo=$4 hi=$5 skip=${6:-0} k r victim n
 	RANDOM=$seed
 	kills=()
+	for ((k = 0; k < skip; k++)); do
+		for ((r = 0; r < nranks; r++)); do
+			kills+=(--inject "kill:rank=$r,after-sends=1000000000")
+		done
+	done
 	for ((k = 0; k < nkills; k++)); do
 		victim=$((RANDOM % nranks))
 		n=$((lo + RANDOM % (hi - lo)))
@@ -71,15 +78,22 @@ rollback_epoch() {
 }
 
 @test "coord: jacobi, three kills at seeded moments, the fault-free output" {
+	# The first kill is tied to an epoch: a seeded rank dies once
+	# epoch 1 or 2 is complete (so the job rolls back to a non-zero
+	# epoch whatever the machine's speed); the next two after seeded
+	# numbers of sends of the later processes.
 	for seed in 11 23; do
-		seeded_kills "$seed" 4 3 100 500
+		first=$((1 + seed % 2))
+		seeded_kills "$seed" 4 2 100 500 1
 		coord_run -n 4 --ckpt-dir "$FC_DIR/c$seed" \
-		    --ckpt-interval 10ms "${kills[@]}" "$J" 64 400
+		    --ckpt-interval 10ms "${kills[@]}" \
+		    -x FT_CKPT_TEST_DIE=complete:$first:$((seed % 4)) \
+		    "$J" 64 400
 		cmp "$FT_PROGS/jacobi.ref" "$out"
 		[ "$(rollbacks)" -eq 3 ]
-		grep -q '"event":"checkpoint","epoch":[0-9]*,"complete":true' \
-		    "$ev"
-		[[ $(cat "$err") == *"every rank rolls back to epoch"* ]]
+		e=$(rollback_epoch)
+		[ "$e" -ge "$first" ]
+		[[ $(cat "$err") == *"every rank rolls back to epoch $e (--ft coord)"* ]]
 	done
 }
 
@@ -181,6 +195,62 @@ rollback_epoch() {
 	cmp "$FT_PROGS/jacobi.ref" "$out"
 	[ "$(rollbacks)" -eq 1 ]
 	! kill -0 "$FC_PID" 2>/dev/null
+}
+
+@test "coord: a rank killed halfway through its upload: the server keeps nothing of it" {
+	fc_start "$FC_DIR/srv"
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server "$FC_ADDR" --key-file "$FC_KEY" \
+	    -x FT_CKPT_TEST_DIE=midpush:3:2 "$J" 64 400
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	# Rank 2 sent half of its image of epoch p (the first push at or
+	# after 3 ftrun named) and died: p was never complete, the job
+	# rolled back below it, and the server dropped the half upload.
+	cut='.*rank 2: epoch \([0-9]*\): .*upload cut after .* (a test): killed'
+	p=$(sed -n "s/$cut.*/\\1/p" "$err")
+	[ "$p" -ge 3 ]
+	[ "$(rollbacks)" -eq 1 ]
+	e=$(rollback_epoch)
+	[ "$e" -lt "$p" ]
+	! grep -q "\"epoch\":$p,\"complete\":true" <(sed -n \
+	    '1,/"event":"rollback"/p' "$ev")
+	ftckpt verify "$FC_DIR/srv" >/dev/null
+	[ -z "$(find "$FC_DIR/srv" -name '*.tmp')" ]
+}
+
+@test "coord: --ckpt-server auto killed: the job goes on, its local images complete epochs" {
+	# The server dies at once; ftrun says so, and from then on an
+	# epoch is complete once every rank wrote it locally: rank 1 dies
+	# once epoch 100 is (it never would, were completion waiting for
+	# the server), and the job rolls back to it or later.
+	(
+		ft_poll 30 grep -qs '"event":"ckpt_server","addr"' "$ev"
+		kill -9 "$(sed -n \
+		    's/.*"event":"ckpt_server","addr":"[^"]*","pid":\([0-9]*\).*/\1/p' \
+		    "$ev")"
+	) &
+	watcher=$!
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server auto -x FT_CKPT_TEST_DIE=complete:100:1 "$J" 64 400
+	wait "$watcher"
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	grep -q "the checkpoint server was killed by signal 9.*images are no \
+longer pushed: the job goes on with the ranks' local images" "$err"
+	grep -q '"event":"ckpt_server","status"' "$ev"
+	[ "$(rollbacks)" -eq 1 ]
+	e=$(rollback_epoch)
+	[ "$e" -ge 100 ]
+}
+
+@test "coord: a program that waits in ft_checkpoint_stat() for the server sees its images durable" {
+	# bench/ckptapp.c waits, after each checkpoint, until its image is
+	# on the server, calling nothing of MPI meanwhile: the pushes ftrun
+	# names must still reach it (ft_checkpoint_stat() makes progress).
+	ftcc -O1 -o "$BATS_TEST_TMPDIR/ckptapp" "$FT_ROOT/bench/ckptapp.c" -lm
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server auto "$BATS_TEST_TMPDIR/ckptapp" 1 3
+	[ "$(grep -c '^held=.* durable=' "$out")" -eq 3 ]
+	grep -q '"event":"checkpoint","epoch":3,"complete":true' "$ev"
 }
 
 @test "coord: ranks die with their local images: the images come from the server" {

@@ -563,6 +563,11 @@ setup_ckpt(struct ft_launch *cf, const struct ckpt *k, const char *keyfile)
 		add_env(cf, "FT_CKPT_SERVER=%s", k->server);
 		add_env(cf, "FT_CKPT_KEY_FILE=%s", key);
 	}
+	/* --ft coord: every rank pushes the epochs ftrun names (PUSH). */
+	if (strcmp(cf->proto, "coord") == 0 && k->server != NULL) {
+		add_env(cf, "FT_CKPT_PUSH=ftrun");
+		cf->ckpt_push = 1;
+	}
 	ft_info("checkpoints of job %016" PRIx64 " in '%s'", job, dir);
 }
 

@@ -67,7 +67,7 @@ ft__coord_cut_put(struct ft__coord_cuts *c, uint64_t epoch, uint64_t out,
 	if ((nv = ft_grow(c->v, &c->cap, c->n, sizeof(*nv))) == NULL)
 		return -1;
 	c->v = nv;
-	c->v[c->n++] = (struct ft__coord_cut){ epoch, out, err, 0 };
+	c->v[c->n++] = (struct ft__coord_cut){ epoch, out, err, 0, 0 };
 	return 0;
 }
 
@@ -129,20 +129,22 @@ ft__coord_cut_durable(struct ft__coord_cuts *c, uint64_t epoch)
 	return -1;
 }
 
+/* Is rank c's image of epoch durable (local: written locally)? */
 static int
-has_durable(const struct ft__coord_cuts *c, uint64_t epoch)
+has_image(const struct ft__coord_cuts *c, uint64_t epoch, int local)
 {
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
 		if (c->v[i].epoch == epoch)
-			return c->v[i].durable;
+			return c->v[i].durable || (local && c->v[i].local);
 	return 0;
 }
 
-uint64_t
-ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
-    uint64_t floor)
+/* The newest epoch above floor every rank has (local: locally). */
+static uint64_t
+newest(struct ft__coord_cuts *const *ranks, size_t n, uint64_t floor,
+    int local)
 {
 	const struct ft__coord_cuts *c0;
 	size_t i, k;
@@ -153,15 +155,113 @@ ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
 	for (i = c0->n; i > 0; i--) {
 		if (c0->v[i - 1].epoch <= floor)
 			break;
-		if (!c0->v[i - 1].durable)
+		if (!has_image(c0, c0->v[i - 1].epoch, local))
 			continue;
 		for (k = 1; k < n; k++)
-			if (!has_durable(ranks[k], c0->v[i - 1].epoch))
+			if (!has_image(ranks[k], c0->v[i - 1].epoch, local))
 				break;
 		if (k == n)
 			return c0->v[i - 1].epoch;
 	}
 	return floor;
+}
+
+uint64_t
+ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
+    uint64_t floor)
+{
+	return newest(ranks, n, floor, 0);
+}
+
+/*
+ * What is complete now, locally and in the store (from the local
+ * copies once ftrun's server is down), and which push to ask for.
+ */
+static void
+image_news(struct ft__coord *c, struct ft__coord_cuts *const *ranks,
+    size_t n, uint64_t now, struct ft__coord_news *news)
+{
+	struct ft__coord_lc *nv;
+	uint64_t e;
+	size_t i;
+
+	e = newest(ranks, n, c->local > c->complete ? c->local : c->complete,
+	    1);
+	if (e > c->local && e > c->complete) {
+		c->local = e;
+		news->local = e;
+		if ((nv = ft_grow(c->lc, &c->caplc, c->nlc,
+		    sizeof(*nv))) != NULL) {
+			c->lc = nv;
+			c->lc[c->nlc++] = (struct ft__coord_lc){ e, now };
+		}
+	}
+	e = newest(ranks, n, c->complete, c->srvdown);
+	if (e > c->complete) {
+		c->complete = e;
+		news->complete = e;
+		news->lag_ms = -1.0;
+		news->behind = c->local > e ? c->local - e : 0;
+		/* From when it, or the first one after it, was local. */
+		for (i = 0; i < c->nlc && c->lc[i].epoch < e; i++)
+			;
+		if (i < c->nlc)
+			news->lag_ms = (double)(now - c->lc[i].ns) / 1e6;
+		if (i < c->nlc && c->lc[i].epoch == e)
+			i++;
+		memmove(c->lc, c->lc + i, (c->nlc - i) * sizeof(*c->lc));
+		c->nlc -= i;
+		for (i = 0; i < n; i++)
+			ft__coord_cut_forget(ranks[i], e);
+	}
+	if (c->pushing != 0 && (c->complete >= c->pushing || c->srvdown))
+		c->pushing = 0;
+	if (c->push && !c->srvdown && c->pushing == 0 &&
+	    c->local > c->complete) {
+		c->pushing = c->local;
+		news->push = c->local;
+	}
+}
+
+int
+ft__coord_image(struct ft__coord *c, struct ft__coord_cuts *const *ranks,
+    size_t n, uint32_t rank, uint64_t epoch, int durable, uint64_t now,
+    struct ft__coord_news *news)
+{
+	struct ft__coord_cuts *r;
+	size_t i;
+
+	memset(news, 0, sizeof(*news));
+	if (rank >= n)
+		return -1;
+	r = ranks[rank];
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].epoch == epoch)
+			break;
+	if (i == r->n)
+		return -1;
+	r->v[i].local = 1;
+	if (durable)
+		r->v[i].durable = 1;
+	image_news(c, ranks, n, now, news);
+	return 0;
+}
+
+void
+ft__coord_srv_down(struct ft__coord *c, struct ft__coord_cuts *const *ranks,
+    size_t n, uint64_t now, struct ft__coord_news *news)
+{
+	memset(news, 0, sizeof(*news));
+	c->srvdown = 1;
+	image_news(c, ranks, n, now, news);
+}
+
+void
+ft__coord_lc_free(struct ft__coord *c)
+{
+	free(c->lc);
+	c->lc = NULL;
+	c->nlc = c->caplc = 0;
 }
 
 int
@@ -287,6 +387,10 @@ ft__coord_sched_reset(struct ft__coord *c, uint64_t epoch)
 	c->asking = 0;
 	c->epoch = epoch;
 	c->next_ns = 0;
+	/* coordsrv: what was being pushed is gone with the generation. */
+	c->pushing = 0;
+	c->local = epoch;
+	c->nlc = 0;
 	/* A new generation: its pace is not known yet. */
 	if (c->ans != NULL)
 		memset(c->ans, 0, c->nranks * sizeof(*c->ans));

@@ -17,6 +17,8 @@ struct ft__coord_cut {
 	uint64_t	 epoch;
 	uint64_t	 out, err;
 	int		 durable;	/* its image is in the store */
+	int		 local;		/* its image is written locally
+					 * (coordsrv) */
 };
 
 /* A rank's cuts since the complete epoch, ascending. */
@@ -67,6 +69,29 @@ struct ft__coord {
 	uint32_t	 failures;
 	uint64_t	 cost_ns;	/* 0: no sample yet */
 	uint64_t	 cut_epoch, cut_ns;	/* the newest cut heard of */
+	/*
+	 * coordsrv: with a checkpoint server (push), ftrun names the epoch
+	 * every rank pushes (PUSH): the newest one every rank has written
+	 * locally (local), once the last one asked for (pushing) is
+	 * complete.  srvdown: ftrun's own server died; the complete epoch
+	 * follows the local copies from then on (ft(7)).  lc: when each
+	 * epoch above complete became complete locally (the lag).
+	 */
+	int		 push, srvdown;
+	uint64_t	 pushing, local;
+	struct ft__coord_lc {
+		uint64_t	 epoch, ns;
+	}		*lc;
+	size_t		 nlc, caplc;
+};
+
+/* coordsrv: what a rank's image note changed (ft__coord_image). */
+struct ft__coord_news {
+	uint64_t	 local;		/* newly complete locally, or 0 */
+	uint64_t	 complete;	/* newly complete, or 0 */
+	uint64_t	 push;		/* every rank is to push it, or 0 */
+	double		 lag_ms;	/* complete: since it was local, -1 */
+	uint64_t	 behind;	/* complete: epochs local is ahead */
 };
 
 #define FT__COORD_AUTO_FIRST_NS	(1000000000ull)	/* before any cost */
@@ -122,6 +147,21 @@ int	 ft__coord_cut_durable(struct ft__coord_cuts *, uint64_t epoch);
  */
 uint64_t ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
 	    uint64_t floor);
+/*
+ * coordsrv: rank's image of epoch is written locally (durable 0) or in
+ * the store (durable 1), heard at now: the newest epoch complete
+ * locally and in the store, and the push to ask for, in *news.  Cuts
+ * before a new complete epoch are forgotten.  0, or -1 (no such cut,
+ * or ENOMEM: nothing changed).  ft__coord_srv_down: ftrun's server
+ * died (the same news, from the local copies).  ft__coord_lc_free.
+ */
+int	 ft__coord_image(struct ft__coord *, struct ft__coord_cuts *const *ranks,
+	    size_t n, uint32_t rank, uint64_t epoch, int durable, uint64_t now,
+	    struct ft__coord_news *news);
+void	 ft__coord_srv_down(struct ft__coord *,
+	    struct ft__coord_cuts *const *ranks, size_t n, uint64_t now,
+	    struct ft__coord_news *news);
+void	 ft__coord_lc_free(struct ft__coord *);
 
 /*
  * ftrun's checkpoint scheduler (--ckpt-interval D under --ft coord),

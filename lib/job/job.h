@@ -259,6 +259,9 @@ struct ft_launch {
 	 * (issue 15): ftrun gives each rank its turn (vsched.h);
 	 * FT__VSCHED_ALL (0): the ranks' own timers. */
 	int		  ckpt_policy;
+	/* --ft coord with a checkpoint server (coordsrv): ftrun names
+	 * the epoch every rank pushes (PUSH, FT_CKPT_PUSH=ftrun). */
+	int		  ckpt_push;
 };
 
 #define FT_LAUNCH_TIMEOUT_STATUS	124

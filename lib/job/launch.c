@@ -1848,6 +1848,63 @@ coord_restored(struct launcher *l, uint64_t epoch, uint64_t us)
 }
 
 /*
+ * --ft coord: rank's image of epoch is written locally (durable 0) or
+ * in the store (1), or ftrun's server died (rank UINT32_MAX): a new
+ * complete epoch is told to the ranks, a new push asked for (coordsrv,
+ * lib/job/coord.c).
+ */
+static void
+coord_image(struct launcher *l, uint32_t rank, uint64_t epoch, int durable)
+{
+	struct ft__coord_cuts **all;
+	struct ft__coord_news nw;
+	struct ft_wbuf wb;
+	uint32_t k;
+
+	/* Mid-rollback, the dead generation's cuts are not to count. */
+	if (rank == UINT32_MAX && l->coord.rolling) {
+		l->coord.srvdown = 1;
+		return;
+	}
+	if ((all = calloc(l->n, sizeof(*all))) == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	for (k = 0; k < l->n; k++)
+		all[k] = &l->ranks[k].ck_cuts;
+	if (rank == UINT32_MAX)
+		ft__coord_srv_down(&l->coord, all, l->n, ft_now_ns(), &nw);
+	else if (ft__coord_image(&l->coord, all, l->n, rank, epoch, durable,
+	    ft_now_ns(), &nw) != 0)
+		memset(&nw, 0, sizeof(nw));
+	free(all);
+	if (nw.local != 0)
+		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
+		    "\"local\":true", (unsigned long long)nw.local);
+	if (nw.complete != 0) {
+		ft__coord_auto_complete(&l->coord, nw.complete, ft_now_ns());
+		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
+		    "\"complete\":true,\"interval_ms\":%.1f,"
+		    "\"since_cut_ms\":%.1f,\"since_local_ms\":%.1f,"
+		    "\"behind\":%llu", (unsigned long long)nw.complete,
+		    (double)l->coord.interval_ns / 1e6,
+		    l->coord.cut_epoch == nw.complete ? (double)(ft_now_ns() -
+		    l->coord.cut_ns) / 1e6 : -1.0, nw.lag_ms,
+		    (unsigned long long)nw.behind);
+		coord_pin(l, nw.complete);
+	}
+	ft_wbuf_init(&wb);
+	/* The ranks keep their images of it (COMPLETE); all push the
+	 * same epoch (PUSH). */
+	if ((nw.complete != 0 && ft_msg_complete_encode(&wb,
+	    FT_WIRE_LAUNCHER, nw.complete) != 0) || (nw.push != 0 &&
+	    ft_msg_push_encode(&wb, FT_WIRE_LAUNCHER, nw.push) != 0))
+		ft_die(FT_EXIT_TEMP, "unable to encode COMPLETE or PUSH");
+	for (k = 0; wb.len > 0 && k < l->n; k++)
+		if (l->ranks[k].state == R_RUNNING)
+			send_frame(l->ranks[k].conn, &wb);
+	ft_wbuf_release(&wb);
+}
+
+/*
  * --ft coord: rank lc->rank is at the cut of an epoch (its output is
  * flushed: where it stands now is where a rollback to that epoch
  * starts printing again), or has committed an image.  The newest
@@ -1858,10 +1915,7 @@ static int
 coord_note(struct launcher *l, struct lconn *lc, const char *text)
 {
 	struct lrank *r = &l->ranks[lc->rank];
-	struct ft__coord_cuts **all;
-	uint64_t epoch, min, v;
-	struct ft_wbuf wb;
-	uint32_t k;
+	uint64_t epoch, v;
 	int kind;
 
 	if (!l->coord.on || r->spec != NULL ||
@@ -1884,35 +1938,8 @@ coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		ft__coord_auto_cut(&l->coord, epoch, ft_now_ns());
 		return 0;
 	}
-	if (v == 0 || ft__coord_cut_durable(&r->ck_cuts, epoch) != 0)
-		return 0;
-	if ((all = calloc(l->n, sizeof(*all))) == NULL)
-		ft_die(FT_EXIT_TEMP, "out of memory");
-	for (k = 0; k < l->n; k++)
-		all[k] = &l->ranks[k].ck_cuts;
-	min = ft__coord_complete(all, l->n, l->coord.complete);
-	free(all);
-	if (min > l->coord.complete) {
-		l->coord.complete = min;
-		ft__coord_auto_complete(&l->coord, min, ft_now_ns());
-		event(l, "\"event\":\"checkpoint\",\"epoch\":%llu,"
-		    "\"complete\":true,\"interval_ms\":%.1f,"
-		    "\"since_cut_ms\":%.1f", (unsigned long long)min,
-		    (double)l->coord.interval_ns / 1e6,
-		    l->coord.cut_epoch == min ? (double)(ft_now_ns() -
-		    l->coord.cut_ns) / 1e6 : -1.0);
-		for (k = 0; k < l->n; k++)
-			ft__coord_cut_forget(&l->ranks[k].ck_cuts, min);
-		coord_pin(l, min);
-		/* The ranks keep their images of it (COMPLETE). */
-		ft_wbuf_init(&wb);
-		if (ft_msg_complete_encode(&wb, FT_WIRE_LAUNCHER, min) != 0)
-			ft_die(FT_EXIT_TEMP, "unable to encode COMPLETE");
-		for (k = 0; k < l->n; k++)
-			if (l->ranks[k].state == R_RUNNING)
-				send_frame(l->ranks[k].conn, &wb);
-		ft_wbuf_release(&wb);
-	}
+	if (kind == FT__COORD_DURABLE)
+		coord_image(l, (uint32_t)(r - l->ranks), epoch, (int)v);
 	return 0;
 }
 
@@ -2382,9 +2409,12 @@ ckserver_died(struct launcher *l, int st)
 	if (l->aborting)
 		return;
 	describe_status(st, how, sizeof(how));
-	ft_warnx("the checkpoint server %s; images are no longer pushed",
-	    how);
+	ft_warnx("the checkpoint server %s; images are no longer pushed%s",
+	    how, l->coord.on ? ": the job goes on with the ranks' local "
+	    "images" : "");
 	event(l, "\"event\":\"ckpt_server\",\"status\":\"%s\"", how);
+	if (l->coord.on)
+		coord_image(l, UINT32_MAX, 0, 0);
 }
 
 /*
@@ -3265,6 +3295,7 @@ ft_launch_run(const struct ft_launch *cf)
 	l.vlog = cf->proto != NULL && strcmp(cf->proto, "vlog") == 0;
 	l.coord.on = cf->proto != NULL && strcmp(cf->proto, "coord") == 0;
 	l.coord.interval_ns = l.coord.on ? cf->ckpt_interval_ns : 0;
+	l.coord.push = l.coord.on && cf->ckpt_push;
 	if (l.coord.interval_ns > 0 && ft__coord_sched_init(&l.coord,
 	    cf->nranks) != 0)
 		ft_die(FT_EXIT_TEMP, "out of memory");
@@ -3476,6 +3507,7 @@ ft_launch_run(const struct ft_launch *cf)
 			close(l.ranks[i].ck_lease - 1);
 	}
 	ft__coord_sched_free(&l.coord);
+	ft__coord_lc_free(&l.coord);
 	ft__vsched_free(&l.vs);
 	free(l.ranks);
 	free(l.printed);

@@ -63,6 +63,8 @@
 #define STRIDE_MAX	100000u
 #define PUSH_TIMEOUT	(60ull * 1000000000u)
 #define POLL_NS		(10ull * 1000000u)	/* sched_due */
+#define ENV_PUSH	"FT_CKPT_PUSH"	/* "ftrun": PUSH frames decide */
+#define PUSH_RETRY_NS	(1000000000ull)
 
 struct region {
 	int	 id;
@@ -81,6 +83,12 @@ struct pusher {
 	uint8_t		 key[FT_WIRE_KEYLEN];
 	char		 addr[FT_WIRE_ADDR_MAX];
 	uint64_t	 warned;	/* the last epoch warned about */
+	/* --ft coord (coordsrv): ftrun names the epoch to push (PUSH),
+	 * the same on every rank; a failed push is tried again every
+	 * PUSH_RETRY_NS.  When each recent image's ft_checkpoint() began,
+	 * by epoch. */
+	int		 ftrun;
+	uint64_t	 t0e[8], t0[8];
 };
 
 /*
@@ -142,8 +150,9 @@ static struct {
 	int		 sched;
 	int		 asked, replied;
 	uint64_t	 due_epoch, due_call;
-	/* Tests (FT_CKPT_TEST_DIE=cut|writing|written|lost|push:E, first
-	 * run only): die there at epoch E; hold:E, the writer holds E's
+	/* Tests (FT_CKPT_TEST_DIE=cut|writing|written|lost|push:E[:R],
+	 * first run only, rank R only): die there at epoch E; complete:E,
+	 * at the first call once epoch E is complete (coordsrv); hold:E, the writer holds E's
 	 * image until the main thread waits for it; error:E, an error
 	 * (MPI_ERR_OTHER) at the cut of E, as a transport error. */
 	char		 die_at[16];
@@ -159,10 +168,20 @@ static struct {
 	 * durable before each image; -1: none. */
 	int		 vlog_logfd;
 	uint64_t	 nimages, img_bytes;	/* written (FT_VLOG_STATS) */
+	/* coordsrv: the image a restart checked, decompressed once and
+	 * kept for ft_recover (image_stage): its epoch (0: none), header,
+	 * regions in header order, protocol state. */
+	struct {
+		uint64_t	 epoch;
+		struct ft_ckpt_hdr *h;
+		void		**reg;
+		uint8_t		*ps;
+	}		 stg;
 } S = { .lease = -1, .vlog_logfd = -1 };
 
 static void	rank_path(char *, size_t, uint64_t);
 static void	vlog_logpath(char *, size_t);
+static void	copies_free(void **, size_t);
 
 /* Tests: flip a byte in the middle of the file at path. */
 static void
@@ -357,19 +376,101 @@ local_epochs(uint64_t **eps, size_t *n)
 	return 0;
 }
 
+/*
+ * An image read whole, decompressed once (coordsrv): the bytes of each
+ * region the header lists, in header order (dst[i], or dropped when
+ * NULL), then the protocol's state (into ps, or dropped when NULL),
+ * then the content checksum at its end.  0, or -1 with r->why.
+ * Nothing read may be used before it returns 0.
+ */
+static int
+image_read(struct ft_ckpt_reader *r, void *const *dst, uint8_t *ps)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->h->nregions; i++)
+		if (ft_ckpt_read(r, dst[i], r->h->reg[i].size) != 0)
+			return -1;
+	if (r->h->pstate > 0 && ft_ckpt_read(r, ps, r->h->pstate) != 0)
+		return -1;
+	return ft_ckpt_done(r);
+}
+
+static void
+stage_free(void)
+{
+	if (S.stg.h != NULL)
+		copies_free(S.stg.reg, S.stg.h->nregions);
+	free(S.stg.h);
+	free(S.stg.ps);
+	memset(&S.stg, 0, sizeof(S.stg));
+}
+
+/*
+ * Check our image of epoch whole (a restart, a rollback): decompressed
+ * once, into room of its own that ft_recover then copies from, so that
+ * an image is decompressed once per restart, and never half restored.
+ * Without that room it is only checked (ft_recover reads it again).
+ * 0, or -1 with why.
+ */
+static int
+image_stage(uint64_t epoch, char *why, size_t whysize)
+{
+	struct ft_ckpt_reader r;
+	char path[PATH_MAX];
+	uint32_t i;
+	int fd, rc = -1;
+
+	if (S.stg.epoch == epoch && epoch != 0)
+		return 0;
+	stage_free();
+	rank_path(path, sizeof(path), epoch);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(why, whysize, "image '%.200s': %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	if (ft_ckpt_open(&r, fd, path) != 0)
+		goto out;
+	if ((S.stg.h = malloc(sizeof(*S.stg.h))) == NULL ||
+	    (S.stg.reg = calloc(r.h->nregions + 1, sizeof(void *))) == NULL ||
+	    r.h->pstate > PSTATE_MAX || (r.h->pstate > 0 && !S.vlog &&
+	    (S.stg.ps = malloc(r.h->pstate)) == NULL))
+		goto noroom;
+	memcpy(S.stg.h, r.h, sizeof(*r.h));
+	for (i = 0; i < r.h->nregions; i++)
+		if (r.h->reg[i].size > 0 && (S.stg.reg[i] =
+		    malloc(r.h->reg[i].size)) == NULL)
+			goto noroom;
+	if ((rc = image_read(&r, S.stg.reg, S.stg.ps)) == 0)
+		S.stg.epoch = epoch;
+out:
+	if (rc != 0) {
+		snprintf(why, whysize, "%s", r.why);
+		stage_free();
+	}
+	ft_ckpt_close(&r);
+	close(fd);
+	return rc;
+noroom:
+	stage_free();
+	ft_ckpt_close(&r);
+	close(fd);
+	return ft_ckpt_verify(AT_FDCWD, path, NULL, why, whysize);
+}
+
 /* The newest epoch <= limit whose image verifies, or 0; says why not. */
 static uint64_t
 newest_good(const uint64_t *eps, size_t n, uint64_t limit)
 {
-	char path[PATH_MAX], why[FT_LOG_WHY];
+	char why[FT_LOG_WHY];
 	size_t i;
 
 	for (i = n; i > 0; i--) {
 		if (eps[i - 1] > limit || eps[i - 1] == 0)
 			continue;
-		rank_path(path, sizeof(path), eps[i - 1]);
-		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
-		    sizeof(why)) == 0)
+		if (image_stage(eps[i - 1], why, sizeof(why)) == 0)
 			return eps[i - 1];
 		ft_warnx("%s; falling back to an older image", why);
 	}
@@ -475,15 +576,11 @@ fetch(uint64_t epoch)
 static void
 rollback(uint64_t target)
 {
-	char path[PATH_MAX], why[FT_LOG_WHY];
+	char why[FT_LOG_WHY];
 
 	S.complete = target;
-	if (target > 0) {
-		rank_path(path, sizeof(path), target);
-		if (ft_ckpt_verify(AT_FDCWD, path, NULL, why,
-		    sizeof(why)) != 0)
-			(void)fetch(target);
-	}
+	if (target > 0 && image_stage(target, why, sizeof(why)) != 0)
+		(void)fetch(target);
 	restart_agree(target);
 	if (S.epoch != target) {
 		ft_errorx("rank %u: the job rolls back to epoch %" PRIu64 ", "
@@ -563,6 +660,26 @@ sched_due(uint64_t *epoch)
 	return 1;
 }
 
+/*
+ * --ft coord with a server (coordsrv): ftrun names the epoch every rank
+ * pushes, the newest all of them wrote locally; the push thread takes
+ * it (a newer name replaces one not yet under way).
+ */
+void
+ft__ckpt_push(uint64_t epoch)
+{
+	if (!S.push.started || !S.push.ftrun)
+		return;
+	pthread_mutex_lock(&S.push.mu);
+	if (epoch > S.st.durable_epoch && epoch > S.push.want) {
+		S.push.want = epoch;
+		S.push.want_t0 = S.push.t0e[epoch % 8] == epoch ?
+		    S.push.t0[epoch % 8] : ft_now_ns();
+		pthread_cond_signal(&S.push.cv);
+	}
+	pthread_mutex_unlock(&S.push.mu);
+}
+
 /* --ft coord: ftrun's news of the newest complete epoch (COMPLETE). */
 void
 ft__ckpt_complete(uint64_t epoch)
@@ -583,7 +700,8 @@ setup(void)
 {
 	const char *s, *keyfile;
 	char why[FT_LOG_WHY];
-	int flag = 0, r, sz;
+	int flag = 0, r, sz, n;
+	unsigned int dr;
 
 	S.init = 1;
 	S.last_ns = S.check_ns = ft_now_ns();
@@ -628,10 +746,11 @@ setup(void)
 	else if ((s = getenv(ENV_RESTART)) != NULL && strcmp(s, "1") == 0)
 		restart_agree(UINT64_MAX);
 	S.cut = S.epoch;
-	/* A test's fault happens once: never in a rolled-back process. */
+	/* A test's fault happens once: never in a rolled-back process;
+	 * WHERE:EPOCH:RANK, in that rank only. */
 	if ((s = getenv(ENV_TEST_DIE)) != NULL && getenv(ENV_ROLLBACK) ==
-	    NULL && sscanf(s, "%15[a-z]:%" SCNu64, S.die_at,
-	    &S.die_epoch) != 2)
+	    NULL && ((n = sscanf(s, "%15[a-z]:%" SCNu64 ":%u", S.die_at,
+	    &S.die_epoch, &dr)) < 2 || (n == 3 && dr != S.rank)))
 		S.die_epoch = 0;
 lease:
 	S.lease = ft_ckpt_lease(S.dir, S.job, S.rank, S.epoch, -1, why,
@@ -655,12 +774,15 @@ lease:
 			return;
 		}
 		snprintf(S.push.addr, sizeof(S.push.addr), "%s", s);
+		S.push.ftrun = S.coord && (s = getenv(ENV_PUSH)) != NULL &&
+		    strcmp(s, "ftrun") == 0;
 		pthread_mutex_init(&S.push.mu, NULL);
 		pthread_cond_init(&S.push.cv, NULL);
 		if (pthread_create(&S.push.th, NULL, push_main, NULL) == 0)
 			S.push.started = 1;
 		else
-			ft_warn("checkpoint server %s: no thread to push", s);
+			ft_warn("checkpoint server %s: no thread to push",
+			    S.push.addr);
 	}
 }
 
@@ -785,79 +907,39 @@ ft_restarted(void)
 	return S.restarted;
 }
 
-/* --ft vlog: the state went to the protocol at MPI_Init: skip it. */
-static int
-vlog_skip_pstate(struct ft_ckpt_reader *r)
-{
-	uint8_t buf[65536];
-	uint64_t left = r->h->pstate, n;
-
-	while (left > 0) {
-		n = left < sizeof(buf) ? left : sizeof(buf);
-		if (ft_ckpt_read(r, buf, n) != 0)
-			return -1;
-		left -= n;
-	}
-	return 0;
-}
-
 /*
  * The protocol's state in the image (coord: the messages in flight at
- * the cut), read into *buf (NULL: none, or --ft vlog's, which went to
- * the protocol at MPI_Init and is read through).
+ * the cut) goes back to the protocol, which delivers them again.
+ * --ft vlog (ps NULL): it went to the protocol at MPI_Init.
  */
 static int
-read_pstate(struct ft_ckpt_reader *r, const char *path, uint8_t **buf)
-{
-	*buf = NULL;
-	if (r->h->pstate == 0)
-		return 0;
-	if (S.vlog)
-		return vlog_skip_pstate(r);
-	if (r->h->pstate > PSTATE_MAX || (*buf = malloc(r->h->pstate)) ==
-	    NULL) {
-		snprintf(r->why, sizeof(r->why), "image '%.200s': no room for "
-		    "%" PRIu64 " bytes of protocol state", path, r->h->pstate);
-		return -1;
-	}
-	return ft_ckpt_read(r, *buf, r->h->pstate);
-}
-
-/* ... and goes back to the protocol, which delivers them again. */
-static int
-apply_pstate(struct ft_ckpt_reader *r, const char *path, uint8_t *buf)
+restore_pstate(const struct ft_ckpt_hdr *h, const uint8_t *ps,
+    const char *path, char *why, size_t whysize)
 {
 	struct ft_rbuf rb;
 
-	if (buf == NULL)
+	if (h->pstate == 0)
 		return 0;
-	ft_rbuf_init(&rb, buf, r->h->pstate);
+	ft_rbuf_init(&rb, ps, h->pstate);
 	if (ft__mpi.pt == NULL || ft_pt_restore(ft__mpi.pt, &rb) != 0) {
-		snprintf(r->why, sizeof(r->why), "image '%.200s': its %s "
-		    "state is not this protocol's, or is damaged", path,
-		    r->h->proto);
+		snprintf(why, whysize, "image '%.200s': its %s state is not "
+		    "this protocol's, or is damaged", path, h->proto);
 		return -1;
 	}
 	return 0;
 }
 
-/*
- * Restore the protected regions from this rank's image of S.epoch.
- * One pass over the image (issue 15: it was decompressed twice, to
- * check it, then to read it): the regions' bytes are read into copies
- * and the protocol's state into a buffer, and only once the whole
- * image is checked (ft_ckpt_done: its checksums) do they go where they
- * belong, so that a damaged image writes no region (ft(3)).
- */
 FT_EXPORT int
 ft_recover(void)
 {
 	struct ft_ckpt_reader r;
+	struct ft_ckpt_hdr *h;
 	char path[PATH_MAX], note[64];
-	uint8_t **tmp = NULL, *ps = NULL;
+	void **dst = NULL;
+	uint8_t *ps = NULL;
 	uint64_t t0;
 	uint32_t i;
-	int fd, k, rc = -1;
+	int fd = -1, k, rc = -1;
 
 	ensure();
 	if (!S.restarted) {
@@ -865,64 +947,73 @@ ft_recover(void)
 		return -1;
 	}
 	t0 = ft_now_ns();
+	memset(&r, 0, sizeof(r));
 	rank_path(path, sizeof(path), S.epoch);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		ft_error("image '%s'", path);
-		return -1;
-	}
-	if (ft_ckpt_open(&r, fd, path) != 0)
+	/* Never restore half an image: the restart checked it whole,
+	 * decompressed into room of its own (image_stage), which is
+	 * copied; without that room, it was checked and is read again
+	 * into the regions. */
+	if (image_stage(S.epoch, r.why, sizeof(r.why)) != 0)
 		goto out;
-	for (i = 0; i < r.h->nregions; i++)
-		if (find((int)r.h->reg[i].id) < 0 && r.h->reg[i].id <= INT_MAX)
+	if ((h = S.stg.h) == NULL) {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			ft_error("image '%s'", path);
+			return -1;
+		}
+		if (ft_ckpt_open(&r, fd, path) != 0)
+			goto out;
+		h = r.h;
+	}
+	for (i = 0; i < h->nregions; i++)
+		if (find((int)h->reg[i].id) < 0 && h->reg[i].id <= INT_MAX)
 			ft_warnx("image '%s': region %u is not protected now: "
-			    "skipped", path, r.h->reg[i].id);
+			    "skipped", path, h->reg[i].id);
 	for (k = 0; k < (int)S.nreg; k++) {
-		for (i = 0; i < r.h->nregions; i++)
-			if (r.h->reg[i].id == (uint32_t)S.reg[k].id)
+		for (i = 0; i < h->nregions; i++)
+			if (h->reg[i].id == (uint32_t)S.reg[k].id)
 				break;
-		if (i == r.h->nregions || r.h->reg[i].size != S.reg[k].size) {
+		if (i == h->nregions || h->reg[i].size != S.reg[k].size) {
 			snprintf(r.why, sizeof(r.why), "image '%.200s': region %d "
-			    "%s", path, S.reg[k].id, i == r.h->nregions ?
+			    "%s", path, S.reg[k].id, i == h->nregions ?
 			    "is not in it" : "has another size in it");
 			errno = EINVAL;
 			goto out;
 		}
 	}
-	if ((tmp = calloc(r.h->nregions + 1, sizeof(*tmp))) == NULL) {
-		snprintf(r.why, sizeof(r.why), "image '%.200s': out of memory",
-		    path);
-		goto out;
-	}
-	for (i = 0; i < r.h->nregions; i++) {
-		k = r.h->reg[i].id <= INT_MAX ? find((int)r.h->reg[i].id) : -1;
-		if (k >= 0 && r.h->reg[i].size > 0 && (tmp[i] =
-		    malloc(r.h->reg[i].size)) == NULL) {
-			snprintf(r.why, sizeof(r.why), "image '%.200s': no "
-			    "room for region %d (%" PRIu64 " bytes)", path,
-			    S.reg[k].id, r.h->reg[i].size);
+	if (S.stg.h != NULL) {
+		for (i = 0; i < h->nregions; i++)
+			if (h->reg[i].id <= INT_MAX && (k =
+			    find((int)h->reg[i].id)) >= 0 && h->reg[i].size > 0)
+				memcpy(S.reg[k].p, S.stg.reg[i],
+				    h->reg[i].size);
+		ps = S.stg.ps;
+	} else {
+		if ((dst = calloc(h->nregions + 1, sizeof(*dst))) == NULL ||
+		    h->pstate > PSTATE_MAX || (h->pstate > 0 && !S.vlog &&
+		    (ps = malloc(h->pstate)) == NULL)) {
+			snprintf(r.why, sizeof(r.why), "image '%.200s': out of "
+			    "memory", path);
 			goto out;
 		}
-		if (ft_ckpt_read(&r, tmp[i], r.h->reg[i].size) != 0)
+		for (i = 0; i < h->nregions; i++)
+			if (h->reg[i].id <= INT_MAX &&
+			    (k = find((int)h->reg[i].id)) >= 0)
+				dst[i] = S.reg[k].p;
+		if (image_read(&r, dst, ps) != 0)
 			goto out;
 	}
-	if (read_pstate(&r, path, &ps) != 0 || ft_ckpt_done(&r) != 0)
-		goto out;
-	/* Whole and checked: now the regions, then the protocol. */
-	for (i = 0; i < r.h->nregions; i++)
-		if (tmp[i] != NULL)
-			memcpy(S.reg[find((int)r.h->reg[i].id)].p, tmp[i],
-			    r.h->reg[i].size);
-	rc = apply_pstate(&r, path, ps);
+	/* --ft vlog: the state went to the protocol at MPI_Init. */
+	rc = S.vlog ? 0 : restore_pstate(h, ps, path, r.why, sizeof(r.why));
 out:
 	if (rc != 0)
 		ft_errorx("%s", r.why);
-	if (tmp != NULL)
-		for (i = 0; i < r.h->nregions; i++)
-			free(tmp[i]);
-	free(tmp);
-	free(ps);
+	if (ps != S.stg.ps)
+		free(ps);
+	free(dst);
+	stage_free();
 	ft_ckpt_close(&r);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	if (rc == 0 && S.coord) {
 		/* ftrun times the rollback's phases (--events). */
 		snprintf(note, sizeof(note), "epoch=%" PRIu64 " restored=%"
@@ -1076,7 +1167,12 @@ image_done(const struct ft_ckpt_hdr *h, uint64_t t0)
 	S.img_bytes += h->hdrlen + h->stored;
 	if (!S.w.started)
 		S.st.held_ns = ft_now_ns() - t0;
-	if (S.push.started) {
+	if (S.push.started && S.push.ftrun) {
+		/* Pushed when ftrun names it (PUSH). */
+		S.push.t0e[S.epoch % 8] = S.epoch;
+		S.push.t0[S.epoch % 8] = t0;
+		pthread_mutex_unlock(&S.push.mu);
+	} else if (S.push.started) {
 		/* (--ft vlog's writer handed it over already.) */
 		if (!(S.vlog && S.w.started)) {
 			S.push.want = S.epoch;
@@ -1698,8 +1794,12 @@ ft_checkpoint(void)
 		return 0;
 	if (S.vlog)
 		return vlog_checkpoint(t0);
-	if (S.coord)
+	if (S.coord) {
 		coord_poll();
+		/* Tests: die once epoch E is complete (progress, not time). */
+		if (S.die_epoch != 0 && S.complete >= S.die_epoch)
+			test_die("complete", S.die_epoch);
+	}
 	if (S.sched ? !sched_due(&epoch) : !due())
 		return 0;
 	if (S.coord)
@@ -1718,8 +1818,15 @@ ft_checkpoint_stat(struct ft_ckpt_stat *st)
 		errno = EINVAL;
 		return -1;
 	}
-	/* An image the writer has written since counts. */
-	writer_finish(0);
+	/* An image the writer has written since counts.  With pushes
+	 * ftrun names (coordsrv), a program waiting here for its image to
+	 * be durable must hear ftrun's PUSH and tell it what the server
+	 * holds: a progress pass. */
+	if (S.coord && S.push.started && S.push.ftrun) {
+		ft__mpi_poll();
+		coord_poll();
+	} else
+		writer_finish(0);
 	if (S.push.started)
 		pthread_mutex_lock(&S.push.mu);
 	*st = S.st;
@@ -1748,6 +1855,18 @@ push_one(uint64_t epoch)
 		return -1;
 	}
 	test_die("push", epoch);
+	/* Tests: killed halfway through the upload of epoch (or later). */
+	if (strcmp(S.die_at, "midpush") == 0 && S.die_epoch != 0 &&
+	    epoch >= S.die_epoch) {
+		struct stat sb;
+
+		S.push.k.cut_after = fstat(fd, &sb) == 0 && sb.st_size > 1 ?
+		    (uint64_t)sb.st_size / 2 : 1;
+		(void)ft_ckptc_put(&S.push.k, fd, S.job, S.rank, epoch);
+		ft_warnx("rank %u: epoch %" PRIu64 ": %s: killed", S.rank,
+		    epoch, S.push.k.why);
+		test_die("midpush", S.die_epoch);
+	}
 	rc = ft_ckptc_put(&S.push.k, fd, S.job, S.rank, epoch);
 	close(fd);
 	if (rc == 0) {
@@ -1762,6 +1881,23 @@ push_one(uint64_t epoch)
 	if (rc != 0)
 		ft_ckptc_close(&S.push.k);
 	return rc;
+}
+
+/* A failed push's pause (S.push.mu held); the job's end cuts it short. */
+static void
+push_pause(void)
+{
+	struct timespec ts;
+	uint64_t t;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec +
+	    PUSH_RETRY_NS;
+	ts.tv_sec = (time_t)(t / 1000000000u);
+	ts.tv_nsec = (long)(t % 1000000000u);
+	while (!S.push.stop && pthread_cond_timedwait(&S.push.cv,
+	    &S.push.mu, &ts) == 0)
+		;
 }
 
 static void *
@@ -1790,8 +1926,17 @@ push_main(void *arg)
 			S.st.durable_ns = ft_now_ns() - t0;
 		} else if (rc < 0 && S.push.warned != epoch) {
 			S.push.warned = epoch;
-			ft_warnx("epoch %" PRIu64 " not pushed: %s", epoch,
-			    S.push.k.why);
+			ft_warnx("epoch %" PRIu64 " not pushed: %s%s", epoch,
+			    S.push.k.why, S.push.ftrun ? "; tried again every "
+			    "second" : "");
+		}
+		/* ftrun waits for this epoch from every rank: it is tried
+		 * again, unless a newer one is named or the job ends. */
+		if (rc != 0 && S.push.ftrun && S.push.want == 0 &&
+		    !S.push.stop) {
+			S.push.want = epoch;
+			S.push.want_t0 = t0;
+			push_pause();
 		}
 		pthread_cond_broadcast(&S.push.cv);
 	}
@@ -1860,6 +2005,7 @@ ft__ckpt_finalize(void)
 		S.have_comm = 0;
 	}
 	ft_wbuf_release(&S.vbuf);
+	stage_free();
 }
 
 void

@@ -117,6 +117,18 @@ on_complete(const struct ft_hdr *h, const uint8_t *body)
 		ft__ckpt_complete(epoch);
 }
 
+/* --ft coord with a checkpoint server: the epoch to push (coordsrv). */
+static void
+on_push(const struct ft_hdr *h, const uint8_t *body)
+{
+	uint64_t epoch;
+
+	if (ft_msg_push_decode(body, h->len - FT_WIRE_HDRLEN, &epoch) != 0)
+		ft_warnx("ignored a malformed PUSH from the launcher");
+	else
+		ft__ckpt_push(epoch);
+}
+
 /* --ft coord: ftrun's checkpoint scheduler. */
 static void
 on_due(const struct ft_hdr *h, const uint8_t *body)
@@ -150,6 +162,8 @@ on_ctl(void *arg, const struct ft_hdr *h, const uint8_t *body)
 		on_complete(h, body);
 	else if (h->type == FT_MSG_COORD_DUE)
 		on_due(h, body);
+	else if (h->type == FT_MSG_COORD_PUSH)
+		on_push(h, body);
 	else if (h->type == FT_MSG_REPLY || h->type == FT_MSG_PROCS)
 		ft__mpi_dyn_ctl(h, body);
 	else

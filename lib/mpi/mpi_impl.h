@@ -410,6 +410,7 @@ void	 ft__ckpt_finalize(void);
 void	 ft__ckpt_hold(int code, const char *why);
 /* --ft coord: ftrun says epoch is the newest complete one. */
 void	 ft__ckpt_complete(uint64_t epoch);
+void	 ft__ckpt_push(uint64_t epoch);	/* coordsrv: PUSH */
 /* --ft coord: ftrun's scheduler (DUE). */
 void	 ft__ckpt_due(uint64_t epoch, uint64_t call);
 /*

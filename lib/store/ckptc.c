@@ -198,6 +198,7 @@ ft_ckptc_put(struct ft_ckptc *k, int fd, uint64_t job, uint32_t rank,
 	struct stat st;
 	uint8_t *chunk;
 	uint64_t left;
+	size_t want;
 	ssize_t n;
 	int rc = -1;
 
@@ -218,8 +219,10 @@ ft_ckptc_put(struct ft_ckptc *k, int fd, uint64_t job, uint32_t rank,
 	if (send_buf(k, &b) != 0)
 		goto out;
 	for (left = m.size; left > 0; left -= (uint64_t)n) {
-		n = pread(fd, chunk, left > FT_CKPT_CHUNK ? FT_CKPT_CHUNK :
-		    (size_t)left, (off_t)(m.size - left));
+		want = left > FT_CKPT_CHUNK ? FT_CKPT_CHUNK : (size_t)left;
+		if (k->cut_after != 0 && m.size - left + want > k->cut_after)
+			want = (size_t)(k->cut_after - (m.size - left));
+		n = pread(fd, chunk, want, (off_t)(m.size - left));
 		if (n <= 0) {
 			/* The server sees the connection end and drops it. */
 			cfail(k, n < 0 ? errno : EIO, "reading the image: %s",
@@ -232,13 +235,23 @@ ft_ckptc_put(struct ft_ckptc *k, int fd, uint64_t job, uint32_t rank,
 		if (ft_msg_ckpt_data_encode(&b, (uint32_t)getpid(), &dm) != 0 ||
 		    send_buf(k, &b) != 0)
 			goto out;
-		while (k->c.oq_bytes > UP_QUEUE)
+		while (k->c.oq_bytes > (k->cut_after != 0 &&
+		    m.size - left + (uint64_t)n >= k->cut_after ? 0 :
+		    UP_QUEUE))
 			if (ft_conn_wait(&k->c, deadline(k)) != 0 ||
 			    ft_conn_flush(&k->c) != 0 ||
 			    ft_conn_fill(&k->c) < 0) {
 				lost(k);
 				goto out;
 			}
+		/* A test's upload cut short, what was sent on the wire. */
+		if (k->cut_after != 0 && m.size - left + (uint64_t)n >=
+		    k->cut_after) {
+			cfail(k, ECANCELED, "upload cut after %" PRIu64 " of %"
+			    PRIu64 " bytes (a test)", m.size - left +
+			    (uint64_t)n, m.size);
+			goto out;
+		}
 	}
 	rc = await_result(k, m.reqid);
 out:

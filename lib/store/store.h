@@ -661,6 +661,9 @@ struct ft_ckptc {
 	uint64_t	 timeout_ns;
 	char		 addr[FT_WIRE_ADDR_MAX];
 	char		 why[FT_LOG_WHY];
+	/* Tests (coordsrv): ft_ckptc_put sends this many bytes of the
+	 * image at most, then fails (ECANCELED); 0: all. */
+	uint64_t	 cut_after;
 };
 
 int	 ft_ckptc_open(struct ft_ckptc *, const char *addr, const uint8_t *key,

@@ -183,6 +183,8 @@ ft_msg_name(unsigned int type)
 		return "COORD_COMPLETE";
 	case FT_MSG_COORD_DUE:
 		return "COORD_DUE";
+	case FT_MSG_COORD_PUSH:
+		return "COORD_PUSH";
 	case FT_MSG_JOB_RESPAWN:
 		return "JOB_RESPAWN";
 	case FT_MSG_JOB_RELEASE:

@@ -119,6 +119,7 @@ enum ft_msg_type {
 	FT_MSG_COORD_MARKER = 160,	/* rank to rank */
 	FT_MSG_COORD_COMPLETE = 161,	/* launcher to rank */
 	FT_MSG_COORD_DUE = 162,		/* launcher to rank */
+	FT_MSG_COORD_PUSH = 163,	/* launcher to rank (coordsrv) */
 	/* ULFM on intercommunicators: AGREE with each group's flag. */
 	FT_MSG_ULFM_IAGREE = 168,	/* rank to rank */
 	/* Restarts on another host (ftrun -> host agent; multihost). */
@@ -548,6 +549,14 @@ int	 ft_msg_marker_decode(const uint8_t *, size_t, struct ft_msg_marker *);
 int	 ft_msg_complete_encode(struct ft_wbuf *, uint32_t sender,
 	    uint64_t epoch);
 int	 ft_msg_complete_decode(const uint8_t *, size_t, uint64_t *epoch);
+
+/*
+ * PUSH (launcher to rank, --ft coord with a checkpoint server,
+ * coordsrv): push your image of epoch (>= 1) to the server; every rank
+ * is asked for the same epoch, the newest every rank wrote locally.
+ */
+int	 ft_msg_push_encode(struct ft_wbuf *, uint32_t sender, uint64_t epoch);
+int	 ft_msg_push_decode(const uint8_t *, size_t, uint64_t *epoch);
 
 /*
  * DUE (launcher to rank, --ft coord): ftrun's checkpoint scheduler.

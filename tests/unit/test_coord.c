@@ -749,6 +749,87 @@ test_launcher_side(void)
 	ft__coord_cuts_free(&cuts);
 }
 
+/*
+ * coordsrv: with a server, ftrun names the epoch every rank pushes: the
+ * newest all wrote locally, the next only once that one is complete;
+ * once ftrun's server died, the local copies complete epochs.
+ */
+static void
+test_push_schedule(void)
+{
+	struct ft__coord_cuts a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+	struct ft__coord_cuts *ab[2] = { &a, &b };
+	struct ft__coord_news nw;
+	struct ft__coord c;
+	uint64_t e;
+
+	memset(&c, 0, sizeof(c));
+	c.push = 1;
+	for (e = 1; e <= 6; e++) {
+		(void)ft__coord_cut_put(&a, e, e * 10, 0);
+		(void)ft__coord_cut_put(&b, e, e * 20, 0);
+	}
+	T_OK(ft__coord_image(&c, ab, 2, 0, 1, 0, 100, &nw) == 0 &&
+	    nw.local == 0 && nw.complete == 0 && nw.push == 0,
+	    "push: one rank's local image of 1: nothing to ask yet");
+	T_OK(ft__coord_image(&c, ab, 2, 1, 1, 0, 150, &nw) == 0 &&
+	    nw.local == 1 && nw.push == 1 && nw.complete == 0,
+	    "push: 1 written locally by both: every rank pushes 1");
+	(void)ft__coord_image(&c, ab, 2, 0, 2, 0, 200, &nw);
+	(void)ft__coord_image(&c, ab, 2, 0, 3, 0, 210, &nw);
+	T_OK(ft__coord_image(&c, ab, 2, 1, 3, 0, 220, &nw) == 0 &&
+	    nw.local == 3 && nw.push == 0,
+	    "push: 3 local everywhere (2 not on b): no push while 1's is "
+	    "under way");
+	T_OK(ft__coord_image(&c, ab, 2, 0, 1, 1, 300, &nw) == 0 &&
+	    nw.complete == 0 && nw.push == 0,
+	    "push: one rank's push of 1 done: not complete yet");
+	T_OK(ft__coord_image(&c, ab, 2, 1, 1, 1, 400, &nw) == 0 &&
+	    nw.complete == 1 && nw.push == 3 && c.complete == 1,
+	    "push: 1 on the server from both: complete, and every rank "
+	    "pushes 3, the newest local everywhere (2 is skipped by all)");
+	T_OK(nw.lag_ms > 249e-6 && nw.lag_ms < 251e-6 && nw.behind == 2,
+	    "push: the lag from local (150 ns) to complete (400 ns), and "
+	    "the epochs local was ahead");
+	T_OK(ft__coord_cut_get(&a, 1, &e, &e) == 0 &&
+	    ft__coord_cut_get(&a, 0, &e, &e) == 0,
+	    "push: the complete epoch's cut is kept");
+	T_OK(ft__coord_image(&c, ab, 2, 0, 9, 1, 500, &nw) == -1,
+	    "push: an image of an unknown cut is refused");
+	(void)ft__coord_image(&c, ab, 2, 0, 3, 1, 600, &nw);
+	(void)ft__coord_image(&c, ab, 2, 0, 4, 0, 610, &nw);
+	(void)ft__coord_image(&c, ab, 2, 1, 4, 0, 620, &nw);
+	T_OK(nw.local == 4 && nw.push == 0,
+	    "push: 4 local everywhere while 3's push is under way");
+	/* ftrun's server dies before b pushed 3: the local copies count. */
+	ft__coord_srv_down(&c, ab, 2, 700, &nw);
+	T_OK(nw.complete == 4 && nw.push == 0 && c.pushing == 0,
+	    "server down: the newest local epoch is complete, no push");
+	(void)ft__coord_image(&c, ab, 2, 0, 5, 0, 800, &nw);
+	T_OK(ft__coord_image(&c, ab, 2, 1, 5, 0, 810, &nw) == 0 &&
+	    nw.complete == 5 && nw.push == 0,
+	    "server down: a local image from every rank completes 5");
+	/* A rollback to 5: pushes start over from there. */
+	ft__coord_sched_reset(&c, 5);
+	ft__coord_cut_truncate(&a, 5);
+	ft__coord_cut_truncate(&b, 5);
+	T_OK(c.pushing == 0 && c.local == 5, "rollback: no push under way");
+	ft__coord_lc_free(&c);
+	ft__coord_cuts_free(&a);
+	ft__coord_cuts_free(&b);
+	/* Without a server (push 0): durable at once, nothing pushed. */
+	memset(&c, 0, sizeof(c));
+	(void)ft__coord_cut_put(&a, 1, 0, 0);
+	(void)ft__coord_cut_put(&b, 1, 0, 0);
+	(void)ft__coord_image(&c, ab, 2, 0, 1, 1, 10, &nw);
+	T_OK(ft__coord_image(&c, ab, 2, 1, 1, 1, 20, &nw) == 0 &&
+	    nw.local == 1 && nw.complete == 1 && nw.push == 0,
+	    "no server: the local directory is the store");
+	ft__coord_lc_free(&c);
+	ft__coord_cuts_free(&a);
+	ft__coord_cuts_free(&b);
+}
+
 /* ftrun's scheduler, as state (coord.h). */
 static void
 test_scheduler(void)
@@ -887,6 +968,7 @@ main(void)
 	test_orphan(&S);
 	test_bad_state(&S);
 	test_launcher_side();
+	test_push_schedule();
 	test_scheduler();
 	test_auto_interval();
 	return t_done();

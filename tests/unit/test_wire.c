@@ -2355,6 +2355,31 @@ test_marker(void)
 	errno = 0;
 	T_OK(ft_msg_complete_encode(&b, FT_WIRE_LAUNCHER, 0) == -1 &&
 	    errno == EINVAL, "COMPLETE: encoding epoch 0 is EINVAL");
+	/* coordsrv: PUSH, the epoch every rank pushes. */
+	ft_wbuf_reset(&b);
+	T_OK(ft_msg_push_encode(&b, FT_WIRE_LAUNCHER, 12) == 0 &&
+	    ft_hdr_decode(b.p, &h) == 0 && h.type == FT_MSG_COORD_PUSH &&
+	    h.len == FT_WIRE_HDRLEN + 8 && ft_msg_push_decode(b.p +
+	    FT_WIRE_HDRLEN, 8, &d.epoch) == 0 && d.epoch == 12,
+	    "PUSH: round trip");
+	errno = 0;
+	T_OK(ft_msg_push_decode(zero, 8, &d.epoch) == -1 &&
+	    errno == EPROTO, "PUSH: epoch 0 is EPROTO");
+	errno = 0;
+	T_OK(ft_msg_push_decode(b.p + FT_WIRE_HDRLEN, 7, &d.epoch) ==
+	    -1 && errno == EPROTO, "PUSH: a short body is EPROTO");
+	errno = 0;
+	{
+		uint8_t nine[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+
+		T_OK(ft_msg_push_decode(nine, 9, &d.epoch) == -1 &&
+		    errno == EPROTO, "PUSH: a byte too many is EPROTO");
+	}
+	errno = 0;
+	T_OK(ft_msg_push_encode(&b, FT_WIRE_LAUNCHER, 0) == -1 &&
+	    errno == EINVAL, "PUSH: encoding epoch 0 is EINVAL");
+	T_EQ_STR(ft_msg_name(FT_MSG_COORD_PUSH), "COORD_PUSH",
+	    "PUSH: its name");
 	{
 		struct ft_msg_due u = { 4, FT_DUE_OFF }, v;
 
