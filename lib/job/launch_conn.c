@@ -16,12 +16,11 @@ ft__l_send_frame(struct lconn *lc, const struct ft_wbuf *wb)
 		lc->closed = 1;
 }
 
-/* The table to process i alone: a restarted one (--ft vlog). */
-void
-ft__l_send_table_to(struct launcher *l, uint32_t i)
+/* The TABLE of every process's address, in wb (initialized here). */
+static void
+table_encode(const struct launcher *l, struct ft_wbuf *wb)
 {
 	struct ft_msg_table t;
-	struct ft_wbuf wb;
 	uint32_t k;
 
 	if ((t.ranks = calloc(l->n, sizeof(*t.ranks))) == NULL)
@@ -29,33 +28,33 @@ ft__l_send_table_to(struct launcher *l, uint32_t i)
 	t.n = l->n;
 	for (k = 0; k < l->n; k++)
 		t.ranks[k] = l->ranks[k].addr;
-	ft_wbuf_init(&wb);
-	if (ft_msg_table_encode(&wb, FT_WIRE_LAUNCHER, &t) != 0)
+	ft_wbuf_init(wb);
+	if (ft_msg_table_encode(wb, FT_WIRE_LAUNCHER, &t) != 0)
 		ft_die(FT_EXIT_TEMP, "unable to encode the rank table");
+	free(t.ranks);
+}
+
+/* The table to process i alone: a restarted one (--ft vlog). */
+void
+ft__l_send_table_to(struct launcher *l, uint32_t i)
+{
+	struct ft_wbuf wb;
+
+	table_encode(l, &wb);
 	ft__l_send_frame(l->ranks[i].conn, &wb);
 	ft_wbuf_release(&wb);
-	free(t.ranks);
 }
 
 static void
 send_table(struct launcher *l)
 {
-	struct ft_msg_table t;
 	struct ft_wbuf wb;
 	uint32_t i;
 
-	if ((t.ranks = calloc(l->n, sizeof(*t.ranks))) == NULL)
-		ft_die(FT_EXIT_TEMP, "unable to build the rank table");
-	t.n = l->n;
-	for (i = 0; i < l->n; i++)
-		t.ranks[i] = l->ranks[i].addr;
-	ft_wbuf_init(&wb);
-	if (ft_msg_table_encode(&wb, FT_WIRE_LAUNCHER, &t) != 0)
-		ft_die(FT_EXIT_TEMP, "unable to encode the rank table");
+	table_encode(l, &wb);
 	for (i = 0; i < l->n; i++)
 		ft__l_send_frame(l->ranks[i].conn, &wb);
 	ft_wbuf_release(&wb);
-	free(t.ranks);
 	l->table_sent = 1;
 	l->started_ns = ft_now_ns();
 	/* after-sends kills are the processes' own business. */
@@ -375,12 +374,11 @@ ft__l_accept_conns(struct launcher *l)
 	}
 }
 
-/* Tell every live process of the job which processes have failed. */
-void
-ft__l_send_view(struct launcher *l)
+/* The VIEW of the processes that have failed, in wb (initialized). */
+static void
+view_encode(const struct launcher *l, struct ft_wbuf *wb)
 {
 	struct ft_msg_view v;
-	struct ft_wbuf wb;
 	uint32_t i;
 
 	if ((v.dead = calloc(l->n, sizeof(*v.dead))) == NULL)
@@ -390,14 +388,35 @@ ft__l_send_view(struct launcher *l)
 	for (i = 0; i < l->n; i++)
 		if (l->ranks[i].dead)
 			v.dead[v.ndead++] = i;
-	ft_wbuf_init(&wb);
-	if (ft_msg_view_encode(&wb, FT_WIRE_LAUNCHER, &v) != 0)
+	ft_wbuf_init(wb);
+	if (ft_msg_view_encode(wb, FT_WIRE_LAUNCHER, &v) != 0)
 		ft_die(FT_EXIT_TEMP, "unable to encode a view");
+	free(v.dead);
+}
+
+/* Tell every live process of the job which processes have failed. */
+void
+ft__l_send_view(struct launcher *l)
+{
+	struct ft_wbuf wb;
+	uint32_t i;
+
+	view_encode(l, &wb);
 	for (i = 0; i < l->n; i++)
 		if (!l->ranks[i].dead && l->ranks[i].state == R_RUNNING)
 			ft__l_send_frame(l->ranks[i].conn, &wb);
 	ft_wbuf_release(&wb);
-	free(v.dead);
+}
+
+/* The view to process i alone: a restarted one, once it rejoined. */
+void
+ft__l_send_view_to(struct launcher *l, uint32_t i)
+{
+	struct ft_wbuf wb;
+
+	view_encode(l, &wb);
+	ft__l_send_frame(l->ranks[i].conn, &wb);
+	ft_wbuf_release(&wb);
 }
 
 void

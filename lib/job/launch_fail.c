@@ -91,6 +91,41 @@ ft__l_master_of(const struct launcher *l, uint32_t rank)
 }
 
 /*
+ * Process i failed and the job goes on without it, whichever the mode
+ * (replicate, ulfm and ftmpi, vlog, rebuild): it is dead, counted once
+ * (a vlog process that dies again before it rejoined already is); it
+ * no longer counts among the finalized, which count live processes, or
+ * FINALIZE_OK would go out while others still compute; every live
+ * process gets the next view; the failed and view events follow.  t0
+ * is when the failure was taken in.  What each mode does besides (its
+ * warning, a new master, a restart) is its own, around this.
+ */
+static void
+goes_on_without(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
+{
+	struct lrank *r = &l->ranks[i];
+
+	if (!r->dead) {
+		r->dead = 1;
+		l->ndead++;
+	}
+	if (r->finalized)
+		l->finalized--;
+	l->view_epoch++;
+	ft__l_send_view(l);
+	ft__l_failure_events(l, i, how, t0);
+}
+
+/* Process i failed once too often to start again (vlog, rebuild). */
+static void
+failed_too_often(struct launcher *l, uint32_t i)
+{
+	ft__l_event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
+	    "\"rank %u failed %u times\"", i, i, l->ranks[i].incarnation + 1);
+	ft__l_abort_job(l, 128 + SIGKILL);
+}
+
+/*
  * Replicated: process i failed.  If another replica of its rank lives,
  * the job goes on: the processes learn the new view, and where the
  * master died its next replica takes over.  Returns 0, or -1 when this
@@ -105,22 +140,16 @@ replica_failed(struct launcher *l, uint32_t i, const char *how)
 
 	if (!l->table_sent || old == UINT32_MAX)
 		return -1;
+	/* The master once it is gone: none, and the rank is lost. */
 	r->dead = 1;
-	if ((now = ft__l_master_of(l, rank)) == UINT32_MAX) {
-		r->dead = 0;
+	now = ft__l_master_of(l, rank);
+	r->dead = 0;
+	if (now == UINT32_MAX)
 		return -1;
-	}
-	l->ndead++;
-	/* finalized counts live processes: each process is counted once,
-	 * or FINALIZE_OK would go out while others still compute. */
-	if (r->finalized)
-		l->finalized--;
-	l->view_epoch++;
-	ft__l_send_view(l);
 	ft_warnx("rank %u replica %u (pid %d) %s; rank %u goes on with "
 	    "replica %u as master", rank, r->replica, (int)r->pid, how, rank,
 	    now);
-	ft__l_failure_events(l, i, how, t0);
+	goes_on_without(l, i, how, t0);
 	if (now != old)
 		ft__l_event(l, "\"event\":\"master\",\"rank\":%u,"
 		    "\"replica\":%u,\"pid\":%d,\"epoch\":%llu", rank, now,
@@ -143,16 +172,10 @@ ulfm_failed(struct launcher *l, uint32_t i, const char *how,
 	uint64_t t0 = ft_now_ns();
 	char name[48];
 
-	r->dead = 1;
-	l->ndead++;
-	if (r->finalized)
-		l->finalized--;
-	l->view_epoch++;
-	ft__l_send_view(l);
 	ft_warnx("%s (pid %d) %s%s; the job goes on (--ft %s)",
 	    ft__l_who(l, i, name, sizeof(name)), (int)r->pid, how, seen,
 	    l->cf->proto);
-	ft__l_failure_events(l, i, how, t0);
+	goes_on_without(l, i, how, t0);
 	ft__l_finalize_check(l);
 }
 
@@ -231,25 +254,15 @@ vlog_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 
 	if (!(WIFSIGNALED(r->status) || r->hung || r->lost))
 		return -1;
-	if (!r->dead) {
-		r->dead = 1;
-		l->ndead++;
-	}
 	r->died_ns = ft_now_ns();
-	if (r->finalized) {
-		r->finalized = 0;
-		l->finalized--;
-	}
-	l->view_epoch++;
-	ft__l_send_view(l);
-	ft__l_failure_events(l, i, how, t0);
+	goes_on_without(l, i, how, t0);
+	/* Its next incarnation finalizes anew. */
+	r->finalized = 0;
 	if (r->incarnation >= VLOG_RESTARTS_MAX) {
 		ft_warnx("%s (pid %d) %s%s for the %uth time; aborting the "
 		    "job", ft__l_who(l, i, name, sizeof(name)), (int)r->pid,
 		    how, seen, r->incarnation + 1);
-		ft__l_event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
-		    "\"rank %u failed %u times\"", i, i, r->incarnation + 1);
-		ft__l_abort_job(l, 128 + SIGKILL);
+		failed_too_often(l, i);
 		return 0;
 	}
 	ft_warnx("%s (pid %d) %s%s; restarting it (--ft vlog)",
@@ -268,7 +281,6 @@ ft__l_process_rejoined(struct launcher *l, uint32_t i)
 {
 	struct lrank *r = &l->ranks[i];
 	struct ft_msg_revive rv;
-	struct ft_msg_view v;
 	struct ft_wbuf wb;
 	uint32_t k;
 
@@ -286,19 +298,7 @@ ft__l_process_rejoined(struct launcher *l, uint32_t i)
 			ft__l_send_frame(l->ranks[k].conn, &wb);
 	ft_wbuf_release(&wb);
 	ft__l_send_table_to(l, i);
-	if ((v.dead = calloc(l->n, sizeof(*v.dead))) == NULL)
-		ft_die(FT_EXIT_TEMP, "out of memory");
-	v.epoch = l->view_epoch;
-	v.ndead = 0;
-	for (k = 0; k < l->n; k++)
-		if (l->ranks[k].dead)
-			v.dead[v.ndead++] = k;
-	ft_wbuf_init(&wb);
-	if (ft_msg_view_encode(&wb, FT_WIRE_LAUNCHER, &v) != 0)
-		ft_die(FT_EXIT_TEMP, "unable to encode a view");
-	ft__l_send_frame(r->conn, &wb);
-	ft_wbuf_release(&wb);
-	free(v.dead);
+	ft__l_send_view_to(l, i);
 	ft__l_event(l, "\"event\":\"rejoin\",\"rank\":%u,\"pid\":%d,"
 	    "\"incarnation\":%u", i, (int)r->pid, r->incarnation);
 }
@@ -324,19 +324,13 @@ rebuild_failed(struct launcher *l, uint32_t i, const char *how,
 
 	if (r->finalized)
 		return -1;
-	r->dead = 1;
-	l->ndead++;
-	l->view_epoch++;
-	ft__l_send_view(l);
-	ft__l_failure_events(l, i, how, t0);
+	goes_on_without(l, i, how, t0);
 	if (r->incarnation >= REBUILD_RESPAWNS_MAX) {
 		ft_warnx("%s (pid %d) %s%s, and was started %u times in its "
 		    "place already (--comm-mode rebuild); aborting the job",
 		    ft__l_who(l, i, name, sizeof(name)), (int)r->pid, how, seen,
 		    r->incarnation);
-		ft__l_event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
-		    "\"rank %u failed %u times\"", i, i, r->incarnation + 1);
-		ft__l_abort_job(l, 128 + SIGKILL);
+		failed_too_often(l, i);
 		return 0;
 	}
 	ft_warnx("%s (pid %d) %s%s; starting a new process in its place "

@@ -226,6 +226,7 @@ void	 ft__l_rank_aborted(struct launcher *l, struct lrank *r,
 void	 ft__l_lconn_read(struct launcher *l, struct lconn *lc);
 void	 ft__l_accept_conns(struct launcher *l);
 void	 ft__l_send_view(struct launcher *l);
+void	 ft__l_send_view_to(struct launcher *l, uint32_t i);
 void	 ft__l_close_lconns(struct launcher *l);
 
 /* launch_fail.c: exits, failures, restarts. */
