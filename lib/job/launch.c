@@ -8,8 +8,8 @@
  * Signals are blocked except inside ppoll, whose handlers only set flags,
  * so the loop sees every SIGCHLD, SIGINT and SIGTERM between two polls.
  *
- * This file holds the job's start (ft_launch_run), the loop and the
- * job's end; the launcher's other concerns are the launch_*.c files
+ * This file holds the job's start and end (ft_launch_run) and the
+ * loop; the launcher's other concerns are the launch_*.c files
  * (launch_impl.h lists them).
  */
 #include "launch_impl.h"
@@ -71,123 +71,6 @@ ft_find_program(const char *prog, const char *path, char *out,
 	return -1;
 }
 
-/* Signal process i's group, here or through the agent of its host. */
-void
-ft__l_proc_signal(struct launcher *l, uint32_t i, int sig)
-{
-	struct lrank *r = &l->ranks[i];
-
-	if (r->remote)
-		ft__remote_signal(l->rm, i, sig);
-	else if (killpg(r->pid, sig) != 0)
-		(void)kill(r->pid, sig);
-}
-
-/* Kill every running rank's process group with sig. */
-static void
-signal_ranks(struct launcher *l, int sig, int mark_killed)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++) {
-		if (l->ranks[i].state != R_RUNNING || l->ranks[i].pid <= 0)
-			continue;
-		/* A rank that asked for the abort exits with its code on
-		 * its own; only SIGKILL, after the grace period, is for it. */
-		if (l->ranks[i].aborted && sig != SIGKILL)
-			continue;
-		if (mark_killed)
-			l->ranks[i].killed = 1;
-		l->ranks[i].sent_sig = sig;
-		ft__l_proc_signal(l, i, sig);
-	}
-}
-
-/*
- * Did process i end because of us (a signal we sent while ending the
- * job, or its own ABORT), rather than by itself?  A process we sent
- * SIGTERM that died of SIGKILL before the grace period ran out was
- * killed by someone else: that death is a cause, not a consequence.
- */
-int
-ft__l_ended_by_us(const struct lrank *r)
-{
-	if (r->aborted)
-		return 1;
-	if (!r->killed)
-		return 0;
-	if (WIFSIGNALED(r->status))
-		return WTERMSIG(r->status) == r->sent_sig ||
-		    WTERMSIG(r->status) == SIGTERM;
-	return 1;
-}
-
-/* Start ending the job: SIGTERM now, SIGKILL after the grace period. */
-void
-ft__l_abort_job(struct launcher *l, int status)
-{
-	if (l->aborting)
-		return;
-	l->aborting = 1;
-	l->abort_status = status;
-	signal_ranks(l, SIGTERM, 1);
-	l->kill_at = ft_now_ns() + l->cf->grace_ns;
-}
-
-/*
- * At the end of the job, what the ranks started dies with them: every
- * rank leads its own process group, and the group lives on while a
- * member does, even after its leader was reaped.
- */
-static void
-kill_leftovers(struct launcher *l)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (l->ranks[i].pid > 0 && (!l->ranks[i].remote ||
-		    l->ranks[i].state == R_RUNNING))
-			ft__l_proc_signal(l, i, SIGKILL);
-}
-
-static int
-job_status(struct launcher *l)
-{
-	const struct lrank *r;
-	uint32_t i;
-
-	/* The program chose the end (MPI_Abort), or ftrun did. */
-	if (l->abort_status >= 0 && !l->abort_is_error)
-		return l->abort_status;
-	/*
-	 * Otherwise the lowest rank that failed by itself decides: a death
-	 * wins over the errors it causes in others.  Ranks we ended while
-	 * aborting do not decide; but when the user signalled the job, the
-	 * ranks' own answer to that signal is the status.
-	 */
-	for (i = 0; i < l->n; i++) {
-		r = &l->ranks[i];
-		if ((!l->user_signal && ft__l_ended_by_us(r)) ||
-		    r->state != R_EXITED || r->dead)
-			continue;
-		if (WIFSIGNALED(r->status))
-			return 128 + WTERMSIG(r->status);
-		if (WEXITSTATUS(r->status) != 0)
-			return WEXITSTATUS(r->status);
-	}
-	if (l->abort_status >= 0)
-		return l->abort_status;
-	/* --ft ulfm with no survivor: the lowest rank's death, as mpirun. */
-	if (l->ulfm && l->ndead == l->n && l->n > 0) {
-		r = &l->ranks[0];
-		if (WIFSIGNALED(r->status))
-			return 128 + WTERMSIG(r->status);
-		return WEXITSTATUS(r->status) != 0 ?
-		    WEXITSTATUS(r->status) : 1;
-	}
-	return l->aborting && !l->user_signal ? 1 : 0;
-}
-
 /* Everything the loop polls, rebuilt every round. */
 struct pollset {
 	struct pollfd	*fds;
@@ -238,7 +121,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 			    (int)term_signo);
 			ft__l_event(l, "\"event\":\"abort\",\"reason\":"
 			    "\"signal %d\"", (int)term_signo);
-			signal_ranks(l, term_signo, 0);
+			ft__l_signal_ranks(l, term_signo, 0);
 			l->user_signal = 1;
 			if (!l->aborting) {
 				l->aborting = 1;
@@ -254,7 +137,7 @@ loop(struct launcher *l, const sigset_t *waitmask)
 		if (l->deadline != 0 && now >= l->deadline && !l->aborting && l->running > 0)
 			ft__l_on_timeout(l);
 		if (l->aborting && l->kill_at != 0 && now >= l->kill_at) {
-			signal_ranks(l, SIGKILL, 1);
+			ft__l_signal_ranks(l, SIGKILL, 1);
 			l->kill_at = 0;
 		}
 		/* No restart can come now: the agents may end. */
@@ -599,7 +482,7 @@ ft_launch_run(const struct ft_launch *cf)
 			ft__l_lconn_read(&l, l.conns[i]);
 	ft_ratelim_flush(&l.refusals, 1);
 	ft__l_end_outputs(&l);
-	status = job_status(&l);
+	status = ft__l_job_status(&l);
 	ft__l_close_stdin(&l);
 	ft_rec_stdin_close(&l.inrec);
 	ft__l_close_lconns(&l);
@@ -614,7 +497,7 @@ ft_launch_run(const struct ft_launch *cf)
 		close(l.hb_fd);
 		close(l.hb_wfd);
 	}
-	kill_leftovers(&l);
+	ft__l_kill_leftovers(&l);
 	ft__remote_free(l.rm);
 	free(l.rm_env[0]);
 	free(l.rm_env[1]);

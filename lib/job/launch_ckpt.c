@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Checkpoints from the launcher's side: --ft coord's scheduler,
- * complete epochs and rollbacks (the pure state is coord.c), and
- * --ft vlog's images (cuts, and each rank's turn with --ckpt-policy).
+ * Checkpoints from the launcher's side: --ft coord's scheduler and
+ * complete epochs (the pure state is coord.c; the rollback after a
+ * failure is launch_fail.c's), and --ft vlog's images (cuts, and each
+ * rank's turn with --ckpt-policy).
  */
 #include "launch_impl.h"
 
@@ -263,112 +264,4 @@ coord_pin(struct launcher *l, uint64_t epoch)
 		else
 			r->ck_lease = fd + 1;
 	}
-}
-
-/* --ft coord: every process of the job is gone; start them all again. */
-static void
-coord_restart_all(struct launcher *l)
-{
-	struct lrank *r;
-	uint64_t out, err;
-	uint32_t k;
-
-	l->registered = l->finalized = 0;
-	l->ndead = 0;
-	l->table_sent = 0;
-	l->unjoined = -1;
-	for (k = 0; k < l->n; k++) {
-		r = &l->ranks[k];
-		r->dead = 0;
-		/* What the dead generation did after it never happened. */
-		ft__coord_cut_truncate(&r->ck_cuts, l->coord.target);
-		if (ft__coord_cut_get(&r->ck_cuts, l->coord.target, &out,
-		    &err) != 0)
-			out = err = 0;	/* not reached: checked before */
-		ft__l_restart_process(l, k);
-		if (l->aborting)
-			return;
-		/* It prints again from there: what was shown is not. */
-		r->out.off = out;
-		r->err.off = err;
-	}
-	/* The scheduler goes on from there. */
-	ft__coord_sched_reset(&l->coord, l->coord.target);
-	ft__l_event(l, "\"event\":\"rollback\",\"epoch\":%llu,\"ms\":%.3f",
-	    (unsigned long long)l->coord.target,
-	    (double)(ft_now_ns() - l->coord.failed_ns) / 1e6);
-	l->coord.rolling = 0;
-}
-
-/* --ft coord: a process is reaped while the job rolls back. */
-void
-ft__l_coord_reaped(struct launcher *l)
-{
-	/* Across hosts, restarts asked for before are killed once started. */
-	if (l->running == 0 && l->respawning == 0)
-		coord_restart_all(l);
-}
-
-/*
- * --ft coord: process i died by a signal (or hung).  Every rank rolls
- * back to the newest complete global checkpoint: the others are
- * killed, and once all are reaped, all start again from it (or from
- * the beginning when there is none yet).
- */
-int
-ft__l_coord_failed(struct launcher *l, uint32_t i, const char *how,
-    const char *seen)
-{
-	struct lrank *r = &l->ranks[i];
-	uint64_t out, err;
-	char name[48];
-	uint32_t k;
-
-	if (!(WIFSIGNALED(r->status) || r->hung || r->lost))
-		return -1;
-	if (l->coord.rolling) {
-		ft__l_coord_reaped(l);
-		return 0;
-	}
-	ft__l_failure_events(l, i, how, ft_now_ns());
-	if (++l->coord.rollbacks > FT__COORD_ROLLBACKS_MAX) {
-		ft_warnx("%s (pid %d) %s%s; %u rollbacks already: aborting "
-		    "the job", ft__l_who(l, i, name, sizeof(name)), (int)r->pid,
-		    how, seen, FT__COORD_ROLLBACKS_MAX);
-		return -1;
-	}
-	/* Every rank must know where its output stood then. */
-	for (k = 0; k < l->n; k++)
-		if (ft__coord_cut_get(&l->ranks[k].ck_cuts, l->coord.complete,
-		    &out, &err) != 0) {
-			ft_warnx("%s (pid %d) %s%s; rank %u's output at epoch "
-			    "%llu is not known: aborting the job",
-			    ft__l_who(l, i, name, sizeof(name)), (int)r->pid,
-			    how, seen, k,
-			    (unsigned long long)l->coord.complete);
-			return -1;
-		}
-	l->coord.target = l->coord.complete;
-	l->coord.rolling = 1;
-	l->coord.err_at = 0;	/* the error was the death's */
-	l->coord.nrestored = 0;
-	l->coord.restore_us = 0;
-	ft__coord_auto_failed(&l->coord, l->coord.failed_ns);
-	l->coord.failed_ns = ft_now_ns();
-	if (l->coord.target > 0)
-		ft_warnx("%s (pid %d) %s%s; every rank rolls back to epoch "
-		    "%llu (--ft coord)", ft__l_who(l, i, name, sizeof(name)),
-		    (int)r->pid, how, seen,
-		    (unsigned long long)l->coord.target);
-	else
-		ft_warnx("%s (pid %d) %s%s; no complete checkpoint yet: every "
-		    "rank starts again (--ft coord)", ft__l_who(l, i, name,
-		    sizeof(name)), (int)r->pid, how, seen);
-	for (k = 0; k < l->n; k++)
-		if (l->ranks[k].state == R_RUNNING && l->ranks[k].pid > 0) {
-			l->ranks[k].sent_sig = SIGKILL;
-			ft__l_proc_signal(l, k, SIGKILL);
-		}
-	ft__l_coord_reaped(l);
-	return 0;
 }

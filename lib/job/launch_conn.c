@@ -3,7 +3,7 @@
  * The ranks' connections to the launcher: accepting and
  * authenticating them, the frames ranks send (REGISTER, ABORT,
  * FINALIZE, NOTE, SPAWN, PORT) and those the launcher sends (TABLE,
- * VIEW, FINALIZE_OK).
+ * VIEW, REVIVE, FINALIZE_OK).
  */
 #include "launch_impl.h"
 
@@ -35,8 +35,8 @@ table_encode(const struct launcher *l, struct ft_wbuf *wb)
 }
 
 /* The table to process i alone: a restarted one (--ft vlog). */
-void
-ft__l_send_table_to(struct launcher *l, uint32_t i)
+static void
+send_table_to(struct launcher *l, uint32_t i)
 {
 	struct ft_wbuf wb;
 
@@ -77,6 +77,51 @@ send_all_empty(struct launcher *l, unsigned int type)
 		ft_die(FT_EXIT_TEMP, "unable to encode %s", ft_msg_name(type));
 	for (i = 0; i < l->n; i++)
 		ft__l_send_frame(l->ranks[i].conn, &wb);
+	ft_wbuf_release(&wb);
+}
+
+/* The VIEW of the processes that have failed, in wb (initialized). */
+static void
+view_encode(const struct launcher *l, struct ft_wbuf *wb)
+{
+	struct ft_msg_view v;
+	uint32_t i;
+
+	if ((v.dead = calloc(l->n, sizeof(*v.dead))) == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	v.epoch = l->view_epoch;
+	v.ndead = 0;
+	for (i = 0; i < l->n; i++)
+		if (l->ranks[i].dead)
+			v.dead[v.ndead++] = i;
+	ft_wbuf_init(wb);
+	if (ft_msg_view_encode(wb, FT_WIRE_LAUNCHER, &v) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode a view");
+	free(v.dead);
+}
+
+/* Tell every live process of the job which processes have failed. */
+void
+ft__l_send_view(struct launcher *l)
+{
+	struct ft_wbuf wb;
+	uint32_t i;
+
+	view_encode(l, &wb);
+	for (i = 0; i < l->n; i++)
+		if (!l->ranks[i].dead && l->ranks[i].state == R_RUNNING)
+			ft__l_send_frame(l->ranks[i].conn, &wb);
+	ft_wbuf_release(&wb);
+}
+
+/* The view to process i alone: a restarted one, once it rejoined. */
+static void
+send_view_to(struct launcher *l, uint32_t i)
+{
+	struct ft_wbuf wb;
+
+	view_encode(l, &wb);
+	ft__l_send_frame(l->ranks[i].conn, &wb);
 	ft_wbuf_release(&wb);
 }
 
@@ -143,36 +188,36 @@ on_note(struct launcher *l, struct lconn *lc, const uint8_t *body,
 	return 0;
 }
 
-/* Rank r aborted the job (ABORT): with its code, or 1. */
-void
-ft__l_rank_aborted(struct launcher *l, struct lrank *r,
-    const struct ft_msg_abort *ab)
+/*
+ * A restarted process registered (--ft vlog).  Every live process
+ * learns its address (REVIVE) before it gets the table and can call
+ * them; then it learns who is dead now.
+ */
+static void
+process_rejoined(struct launcher *l, uint32_t i)
 {
-	char reason[2 * FT_WIRE_TEXT_MAX], name[48];
-	char shown[4 * FT_WIRE_TEXT_MAX + 1];
+	struct lrank *r = &l->ranks[i];
+	struct ft_msg_revive rv;
+	struct ft_wbuf wb;
+	uint32_t k;
 
-	/* It exits by itself, with its code. */
-	r->aborted = 1;
-	ft__l_json_quote(ab->reason[0] != '\0' ? ab->reason : "MPI_Abort",
-	    reason, sizeof(reason));
-	/* An empty reason is MPI_Abort's: the program chose to end. */
-	if (ab->reason[0] == '\0')
-		ft_warnx("%s (pid %d) called MPI_Abort with code %d",
-		    ft__l_who(l, r - l->ranks, name, sizeof(name)),
-		    (int)r->pid, ab->code);
-	else
-		ft_warnx("%s (pid %d) aborted the job with code %d: %s",
-		    ft__l_who(l, r - l->ranks, name, sizeof(name)),
-		    (int)r->pid, ab->code, ft_vis(shown, sizeof(shown),
-		    ab->reason));
-	ft__l_event(l, "\"event\":\"abort\",\"rank\":%u,\"code\":%d,"
-	    "\"reason\":\"%s\"", r->rank, ab->code, reason);
-	/* An error may be the consequence of a death we have not
-	 * reaped yet: job_status lets such a death win. */
-	if (!l->aborting)
-		l->abort_is_error = ab->reason[0] != '\0';
-	/* An abort never reads as success, whatever its code. */
-	ft__l_abort_job(l, (ab->code & 0xff) != 0 ? ab->code & 0xff : 1);
+	r->dead = 0;
+	l->ndead--;
+	rv.proc = i;
+	rv.inc = r->incarnation;
+	rv.addr = r->addr;
+	ft_wbuf_init(&wb);
+	if (ft_msg_revive_encode(&wb, FT_WIRE_LAUNCHER, &rv) != 0)
+		ft_die(FT_EXIT_TEMP, "unable to encode a revive");
+	for (k = 0; k < l->n; k++)
+		if (k != i && !l->ranks[k].dead &&
+		    l->ranks[k].state == R_RUNNING)
+			ft__l_send_frame(l->ranks[k].conn, &wb);
+	ft_wbuf_release(&wb);
+	send_table_to(l, i);
+	send_view_to(l, i);
+	ft__l_event(l, "\"event\":\"rejoin\",\"rank\":%u,\"pid\":%d,"
+	    "\"incarnation\":%u", i, (int)r->pid, r->incarnation);
 }
 
 /* Handle one frame from a rank.  Returns -1 to drop the connection. */
@@ -206,7 +251,7 @@ on_rank_frame(struct launcher *l, struct lconn *lc, const struct ft_hdr *h,
 			return 0;
 		}
 		if (r->incarnation > 0 && l->table_sent) {
-			ft__l_process_rejoined(l, reg.rank);
+			process_rejoined(l, reg.rank);
 			return 0;
 		}
 		if (++l->registered == l->n0)
@@ -372,51 +417,6 @@ ft__l_accept_conns(struct launcher *l)
 		    (size_t)l->n + FT_HS_STRANGERS, ft_now_ns(),
 		    FT_HS_HELLO_NS);
 	}
-}
-
-/* The VIEW of the processes that have failed, in wb (initialized). */
-static void
-view_encode(const struct launcher *l, struct ft_wbuf *wb)
-{
-	struct ft_msg_view v;
-	uint32_t i;
-
-	if ((v.dead = calloc(l->n, sizeof(*v.dead))) == NULL)
-		ft_die(FT_EXIT_TEMP, "out of memory");
-	v.epoch = l->view_epoch;
-	v.ndead = 0;
-	for (i = 0; i < l->n; i++)
-		if (l->ranks[i].dead)
-			v.dead[v.ndead++] = i;
-	ft_wbuf_init(wb);
-	if (ft_msg_view_encode(wb, FT_WIRE_LAUNCHER, &v) != 0)
-		ft_die(FT_EXIT_TEMP, "unable to encode a view");
-	free(v.dead);
-}
-
-/* Tell every live process of the job which processes have failed. */
-void
-ft__l_send_view(struct launcher *l)
-{
-	struct ft_wbuf wb;
-	uint32_t i;
-
-	view_encode(l, &wb);
-	for (i = 0; i < l->n; i++)
-		if (!l->ranks[i].dead && l->ranks[i].state == R_RUNNING)
-			ft__l_send_frame(l->ranks[i].conn, &wb);
-	ft_wbuf_release(&wb);
-}
-
-/* The view to process i alone: a restarted one, once it rejoined. */
-void
-ft__l_send_view_to(struct launcher *l, uint32_t i)
-{
-	struct ft_wbuf wb;
-
-	view_encode(l, &wb);
-	ft__l_send_frame(l->ranks[i].conn, &wb);
-	ft_wbuf_release(&wb);
 }
 
 void

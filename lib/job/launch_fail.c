@@ -2,28 +2,11 @@
 /*
  * A process ended: how its exit reads, and what its failure does
  * under each fault-tolerance mode (the job ends; a replica takes
- * over; ULFM's survivors go on; vlog restarts it; REBUILD starts a
- * new one); restarts and their rejoining.
+ * over; ULFM's survivors go on; vlog restarts it; coord rolls every
+ * rank back; REBUILD starts a new one); restarts, here or through an
+ * agent.
  */
 #include "launch_impl.h"
-
-/*
- * Rank i ended without joining the job while others have joined (or
- * will): those wait in MPI_Init for a table that can never be complete.
- */
-void
-ft__l_unjoinable(struct launcher *l, uint32_t i)
-{
-	char name[48];
-
-	ft_warnx("%s (pid %d) exited without calling MPI_Init, and the "
-	    "ranks that did wait for it; aborting the job",
-	    ft__l_who(l, i, name, sizeof(name)), (int)l->ranks[i].pid);
-	ft__l_event(l, "\"event\":\"abort\",\"rank\":%u,\"reason\":"
-	    "\"rank %u exited without calling MPI_Init\"", l->ranks[i].rank,
-	    l->ranks[i].rank);
-	ft__l_abort_job(l, 1);
-}
 
 /*
  * Rank i failed.  Every rank of a job runs on this host, so ftrun is
@@ -33,9 +16,8 @@ ft__l_unjoinable(struct launcher *l, uint32_t i)
  * schedule and period (--detector, --gossip-period) apply between the
  * modules of several hosts.
  */
-void
-ft__l_failure_events(struct launcher *l, uint32_t i, const char *how,
-    uint64_t t0)
+static void
+failure_events(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 {
 	const char *seen = l->ranks[i].lost ? "host" : l->ranks[i].hung ?
 	    "heartbeat" : "waitpid";
@@ -75,7 +57,7 @@ rank_failed(struct launcher *l, uint32_t i, const char *how)
 	if (l->cf->events == NULL)
 		return;
 	l->view_epoch++;
-	ft__l_failure_events(l, i, how, t0);
+	failure_events(l, i, how, t0);
 }
 
 /* The master of a rank: its lowest replica that has not failed. */
@@ -113,7 +95,7 @@ goes_on_without(struct launcher *l, uint32_t i, const char *how, uint64_t t0)
 		l->finalized--;
 	l->view_epoch++;
 	ft__l_send_view(l);
-	ft__l_failure_events(l, i, how, t0);
+	failure_events(l, i, how, t0);
 }
 
 /* Process i failed once too often to start again (vlog, rebuild). */
@@ -183,12 +165,64 @@ ulfm_failed(struct launcher *l, uint32_t i, const char *how,
 #define VLOG_RESTARTS_MAX	64
 
 /*
+ * Across hosts: ask an agent to start process i again, on its host
+ * while that is alive, else on another (ft__relocate_pick); the agent's
+ * STARTED gives its pid (remote_started).
+ */
+static void
+remote_restart(struct launcher *l, uint32_t i)
+{
+	struct lrank *r = &l->ranks[i];
+	uint32_t nh = l->cf->nhosts, h, k, *load;
+	struct ft_msg_job_respawn m;
+	uint8_t *alive;
+	uint64_t after = 0;
+	int sig = 0;
+	char name[48];
+
+	alive = calloc(nh + 1, sizeof(*alive));
+	load = calloc(nh + 1, sizeof(*load));
+	if (alive == NULL || load == NULL)
+		ft_die(FT_EXIT_TEMP, "out of memory");
+	(void)ft__remote_alive(l->rm, alive);
+	for (k = 0; k < l->n; k++)
+		if (k != i && l->ranks[k].state == R_RUNNING &&
+		    l->ranks[k].remote && l->ranks[k].host < nh)
+			load[l->ranks[k].host]++;
+	h = ft__relocate_pick(r->host, alive, load, nh);
+	free(alive);
+	free(load);
+	r->lost = 0;
+	r->injected = ft__inject_after_sends(l->cf, r->incarnation, r->rank,
+	    r->replica, &after, &sig);
+	m = (struct ft_msg_job_respawn){ i, r->incarnation, 0,
+	    r->injected ? (uint32_t)sig : 0, r->injected ? after : 0, 0 };
+	if (l->coord.on && l->coord.rolling) {
+		m.flags = FT_RESPAWN_ROLLBACK;
+		m.rollback = l->coord.target;
+	}
+	if (h == FT_RELOCATE_NONE || ft__remote_respawn(l->rm, h, &m) != 0) {
+		ft_warnx("unable to restart %s: no host of the job is left",
+		    ft__l_who(l, i, name, sizeof(name)));
+		r->state = R_EXITED;
+		ft__l_abort_job(l, FT_EXIT_TEMP);
+		return;
+	}
+	if (h != r->host)
+		ft_warnx("%s moves from host '%s' to host '%s'", ft__l_who(l, i,
+		    name, sizeof(name)), l->cf->hosts[r->host].name,
+		    l->cf->hosts[h].name);
+	r->host = h;
+	l->respawning++;
+}
+
+/*
  * Start process i again, as its next incarnation (--ft vlog).  It
  * replays what its log holds and prints again what it printed: that
  * much of its output is not shown twice (flush_lines).
  */
-void
-ft__l_restart_process(struct launcher *l, uint32_t i)
+static void
+restart_process(struct launcher *l, uint32_t i)
 {
 	struct lrank *r = &l->ranks[i];
 	char path[512], name[48];
@@ -214,7 +248,7 @@ ft__l_restart_process(struct launcher *l, uint32_t i)
 	memset(&r->addr, 0, sizeof(r->addr));
 	l->restarts++;
 	if (r->remote) {
-		ft__l_remote_restart(l, i);
+		remote_restart(l, i);
 		return;
 	}
 	if (ft__l_spawn(l, i, l->prog, l->origmask, &errfd) != 0) {
@@ -267,40 +301,115 @@ vlog_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
 	}
 	ft_warnx("%s (pid %d) %s%s; restarting it (--ft vlog)",
 	    ft__l_who(l, i, name, sizeof(name)), (int)r->pid, how, seen);
-	ft__l_restart_process(l, i);
+	restart_process(l, i);
 	return 0;
 }
 
-/*
- * A restarted process registered (--ft vlog).  Every live process
- * learns its address (REVIVE) before it gets the table and can call
- * them; then it learns who is dead now.
- */
-void
-ft__l_process_rejoined(struct launcher *l, uint32_t i)
+/* --ft coord: every process of the job is gone; start them all again. */
+static void
+coord_restart_all(struct launcher *l)
 {
-	struct lrank *r = &l->ranks[i];
-	struct ft_msg_revive rv;
-	struct ft_wbuf wb;
+	struct lrank *r;
+	uint64_t out, err;
 	uint32_t k;
 
-	r->dead = 0;
-	l->ndead--;
-	rv.proc = i;
-	rv.inc = r->incarnation;
-	rv.addr = r->addr;
-	ft_wbuf_init(&wb);
-	if (ft_msg_revive_encode(&wb, FT_WIRE_LAUNCHER, &rv) != 0)
-		ft_die(FT_EXIT_TEMP, "unable to encode a revive");
+	l->registered = l->finalized = 0;
+	l->ndead = 0;
+	l->table_sent = 0;
+	l->unjoined = -1;
+	for (k = 0; k < l->n; k++) {
+		r = &l->ranks[k];
+		r->dead = 0;
+		/* What the dead generation did after it never happened. */
+		ft__coord_cut_truncate(&r->ck_cuts, l->coord.target);
+		if (ft__coord_cut_get(&r->ck_cuts, l->coord.target, &out,
+		    &err) != 0)
+			out = err = 0;	/* not reached: checked before */
+		restart_process(l, k);
+		if (l->aborting)
+			return;
+		/* It prints again from there: what was shown is not. */
+		r->out.off = out;
+		r->err.off = err;
+	}
+	/* The scheduler goes on from there. */
+	ft__coord_sched_reset(&l->coord, l->coord.target);
+	ft__l_event(l, "\"event\":\"rollback\",\"epoch\":%llu,\"ms\":%.3f",
+	    (unsigned long long)l->coord.target,
+	    (double)(ft_now_ns() - l->coord.failed_ns) / 1e6);
+	l->coord.rolling = 0;
+}
+
+/* --ft coord: a process is reaped while the job rolls back. */
+static void
+coord_reaped(struct launcher *l)
+{
+	/* Across hosts, restarts asked for before are killed once started. */
+	if (l->running == 0 && l->respawning == 0)
+		coord_restart_all(l);
+}
+
+/*
+ * --ft coord: process i died by a signal (or hung).  Every rank rolls
+ * back to the newest complete global checkpoint: the others are
+ * killed, and once all are reaped, all start again from it (or from
+ * the beginning when there is none yet).
+ */
+static int
+coord_failed(struct launcher *l, uint32_t i, const char *how, const char *seen)
+{
+	struct lrank *r = &l->ranks[i];
+	uint64_t out, err;
+	char name[48];
+	uint32_t k;
+
+	if (!(WIFSIGNALED(r->status) || r->hung || r->lost))
+		return -1;
+	if (l->coord.rolling) {
+		coord_reaped(l);
+		return 0;
+	}
+	failure_events(l, i, how, ft_now_ns());
+	if (++l->coord.rollbacks > FT__COORD_ROLLBACKS_MAX) {
+		ft_warnx("%s (pid %d) %s%s; %u rollbacks already: aborting "
+		    "the job", ft__l_who(l, i, name, sizeof(name)), (int)r->pid,
+		    how, seen, FT__COORD_ROLLBACKS_MAX);
+		return -1;
+	}
+	/* Every rank must know where its output stood then. */
 	for (k = 0; k < l->n; k++)
-		if (k != i && !l->ranks[k].dead &&
-		    l->ranks[k].state == R_RUNNING)
-			ft__l_send_frame(l->ranks[k].conn, &wb);
-	ft_wbuf_release(&wb);
-	ft__l_send_table_to(l, i);
-	ft__l_send_view_to(l, i);
-	ft__l_event(l, "\"event\":\"rejoin\",\"rank\":%u,\"pid\":%d,"
-	    "\"incarnation\":%u", i, (int)r->pid, r->incarnation);
+		if (ft__coord_cut_get(&l->ranks[k].ck_cuts, l->coord.complete,
+		    &out, &err) != 0) {
+			ft_warnx("%s (pid %d) %s%s; rank %u's output at epoch "
+			    "%llu is not known: aborting the job",
+			    ft__l_who(l, i, name, sizeof(name)), (int)r->pid,
+			    how, seen, k,
+			    (unsigned long long)l->coord.complete);
+			return -1;
+		}
+	l->coord.target = l->coord.complete;
+	l->coord.rolling = 1;
+	l->coord.err_at = 0;	/* the error was the death's */
+	l->coord.nrestored = 0;
+	l->coord.restore_us = 0;
+	ft__coord_auto_failed(&l->coord, l->coord.failed_ns);
+	l->coord.failed_ns = ft_now_ns();
+	if (l->coord.target > 0)
+		ft_warnx("%s (pid %d) %s%s; every rank rolls back to epoch "
+		    "%llu (--ft coord)", ft__l_who(l, i, name, sizeof(name)),
+		    (int)r->pid, how, seen,
+		    (unsigned long long)l->coord.target);
+	else
+		ft_warnx("%s (pid %d) %s%s; no complete checkpoint yet: every "
+		    "rank starts again (--ft coord)", ft__l_who(l, i, name,
+		    sizeof(name)), (int)r->pid, how, seen);
+	for (k = 0; k < l->n; k++)
+		if (l->ranks[k].state == R_RUNNING && l->ranks[k].pid > 0) {
+			l->ranks[k].sent_sig = SIGKILL;
+			ft__l_proc_signal(l, k, SIGKILL);
+		}
+	coord_reaped(l);
+	return 0;
 }
 
 /* --ft ftmpi --comm-mode rebuild: new processes in one rank's place. */
@@ -336,7 +445,7 @@ rebuild_failed(struct launcher *l, uint32_t i, const char *how,
 	ft_warnx("%s (pid %d) %s%s; starting a new process in its place "
 	    "(--comm-mode rebuild)", ft__l_who(l, i, name, sizeof(name)),
 	    (int)r->pid, how, seen);
-	ft__l_restart_process(l, i);
+	restart_process(l, i);
 	r->out.off = l->printed[2 * (size_t)r->rank];
 	r->err.off = l->printed[2 * (size_t)r->rank + 1];
 	return 0;
@@ -362,7 +471,7 @@ ft__l_process_failed(struct launcher *l, uint32_t i, const char *how)
 	    vlog_failed(l, i, how, seen) == 0)
 		return;
 	if (l->coord.on && !l->aborting && (l->table_sent ||
-	    l->coord.rolling) && ft__l_coord_failed(l, i, how, seen) == 0)
+	    l->coord.rolling) && coord_failed(l, i, how, seen) == 0)
 		return;
 	if (l->rebuild && l->table_sent && !l->aborting && !r->dead &&
 	    rebuild_failed(l, i, how, seen) == 0)
@@ -435,7 +544,7 @@ ft__l_rank_exited(struct launcher *l, uint32_t i, int st)
 		return;
 	/* --ft coord: killed to roll back, or died meanwhile. */
 	if (l->coord.rolling && !l->aborting) {
-		ft__l_coord_reaped(l);
+		coord_reaped(l);
 		return;
 	}
 	/* Declared failed when it fell silent, or ended the job itself. */

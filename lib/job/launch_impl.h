@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Inside lib/job: the launcher of a job (ft_launch_run, job.h), its
- * state and what its files share.  launch.c holds the loop and the
- * job's start and end; the other launch_*.c files one concern each,
- * named at their prototypes below.  Everything here runs in ftrun's
- * one thread, on the one struct launcher of the job.  ft__l_* are
- * the launcher's internals: nothing outside launch*.c calls them
- * (spawn.c goes through spawn.h's ft__launch_*).
+ * state and what its files share.  launch.c holds ft_launch_run and
+ * the loop; the other launch_*.c files one concern each, named at
+ * their prototypes below.  Everything here runs in ftrun's one thread,
+ * on the one struct launcher of the job.  ft__l_* are the launcher's
+ * internals: nothing outside launch*.c calls them (spawn.c goes
+ * through spawn.h's ft__launch_*).
  */
 #ifndef FT_JOB_LAUNCH_IMPL_H
 #define FT_JOB_LAUNCH_IMPL_H
@@ -178,10 +178,16 @@ struct launcher {
 	char			 ckkey[320];
 };
 
-/* launch.c: signals to processes, and the end of the job. */
+/* launch_end.c: signals to processes, aborting, the exit status. */
 void	 ft__l_proc_signal(struct launcher *l, uint32_t i, int sig);
+void	 ft__l_signal_ranks(struct launcher *l, int sig, int mark_killed);
 int	 ft__l_ended_by_us(const struct lrank *r);
 void	 ft__l_abort_job(struct launcher *l, int status);
+void	 ft__l_unjoinable(struct launcher *l, uint32_t i);
+void	 ft__l_rank_aborted(struct launcher *l, struct lrank *r,
+	    const struct ft_msg_abort *ab);
+int	 ft__l_job_status(struct launcher *l);
+void	 ft__l_kill_leftovers(struct launcher *l);
 
 /* launch_events.c: --events lines, and names in messages. */
 const char *ft__l_who(const struct launcher *l, uint32_t i, char *buf,
@@ -195,7 +201,6 @@ void	 ft__l_json_quote(const char *s, char *out, size_t outsize);
 void	 ft__l_describe_status(int st, char *out, size_t outsize);
 
 /* launch_proc.c: starting a process here. */
-int	 ft__l_pipe_cloexec(int p[2]);
 int	 ft__l_spawn(struct launcher *l, uint32_t i, const char *prog,
 	    const sigset_t *origmask, int *errfd);
 
@@ -216,32 +221,24 @@ int	 ft__l_make_jobdir(struct launcher *l);
 void	 ft__l_remove_jobdir(struct launcher *l);
 int	 ft__l_start_watchdog(struct launcher *l);
 void	 ft__l_watchdog_tell(struct launcher *l, pid_t pgid);
+int	 ft__l_pipe_cloexec(int p[2]);
 
 /* launch_conn.c: the ranks' connections and their frames. */
 void	 ft__l_send_frame(struct lconn *lc, const struct ft_wbuf *wb);
-void	 ft__l_send_table_to(struct launcher *l, uint32_t i);
 void	 ft__l_finalize_check(struct launcher *l);
-void	 ft__l_rank_aborted(struct launcher *l, struct lrank *r,
-	    const struct ft_msg_abort *ab);
 void	 ft__l_lconn_read(struct launcher *l, struct lconn *lc);
 void	 ft__l_accept_conns(struct launcher *l);
 void	 ft__l_send_view(struct launcher *l);
-void	 ft__l_send_view_to(struct launcher *l, uint32_t i);
 void	 ft__l_close_lconns(struct launcher *l);
 
-/* launch_fail.c: exits, failures, restarts. */
-void	 ft__l_unjoinable(struct launcher *l, uint32_t i);
-void	 ft__l_failure_events(struct launcher *l, uint32_t i, const char *how,
-	    uint64_t t0);
+/* launch_fail.c: exits, failures, restarts, coord's rollbacks. */
 uint32_t ft__l_master_of(const struct launcher *l, uint32_t rank);
-void	 ft__l_restart_process(struct launcher *l, uint32_t i);
-void	 ft__l_process_rejoined(struct launcher *l, uint32_t i);
 void	 ft__l_process_failed(struct launcher *l, uint32_t i, const char *how);
 void	 ft__l_rank_exited(struct launcher *l, uint32_t i, int st);
 void	 ft__l_rank_stopped(struct launcher *l, uint32_t i, int st);
 void	 ft__l_reap_children(struct launcher *l);
 
-/* launch_ckpt.c: --ft coord's checkpoints and rollbacks, vlog's images. */
+/* launch_ckpt.c: --ft coord's checkpoints, vlog's images. */
 int	 ft__l_vlog_ckpt_note(struct launcher *l, struct lconn *lc,
 	    const char *text);
 void	 ft__l_vlog_sched_tick(struct launcher *l, uint64_t now);
@@ -249,12 +246,8 @@ void	 ft__l_coord_tick(struct launcher *l, uint64_t now);
 void	 ft__l_coord_finalized(struct launcher *l);
 int	 ft__l_coord_note(struct launcher *l, struct lconn *lc,
 	    const char *text);
-void	 ft__l_coord_reaped(struct launcher *l);
-int	 ft__l_coord_failed(struct launcher *l, uint32_t i, const char *how,
-	    const char *seen);
 
 /* launch_remote.c: across hosts, the agents' reports. */
-void	 ft__l_remote_restart(struct launcher *l, uint32_t i);
 int	 ft__l_remote_vlog_env(struct launcher *l);
 void	 ft__l_remote_cb(struct launcher *l, struct ft__remote_cb *rcb);
 

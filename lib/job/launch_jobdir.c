@@ -139,3 +139,9 @@ ft__l_watchdog_tell(struct launcher *l, pid_t pgid)
 		l->watchdog_fd = -1;
 	}
 }
+
+int
+ft__l_pipe_cloexec(int p[2])
+{
+	return pipe2(p, O_CLOEXEC);
+}

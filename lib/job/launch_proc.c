@@ -6,12 +6,6 @@
  */
 #include "launch_impl.h"
 
-int
-ft__l_pipe_cloexec(int p[2])
-{
-	return pipe2(p, O_CLOEXEC);
-}
-
 /*
  * Spawn rank i.  In the child: own process group, die with the
  * launcher (PR_SET_PDEATHSIG), signals as they were, stdio on pipes,

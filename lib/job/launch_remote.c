@@ -1,62 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Across hosts (--host): the agents' reports on their processes,
- * each handled as the same event of a local process, and restarts
- * through an agent.
+ * each handled as the same event of a local process.
  */
 #include "launch_impl.h"
-
-/*
- * Across hosts: ask an agent to start process i again, on its host
- * while that is alive, else on another (ft__relocate_pick); the agent's
- * STARTED gives its pid (remote_started).
- */
-void
-ft__l_remote_restart(struct launcher *l, uint32_t i)
-{
-	struct lrank *r = &l->ranks[i];
-	uint32_t nh = l->cf->nhosts, h, k, *load;
-	struct ft_msg_job_respawn m;
-	uint8_t *alive;
-	uint64_t after = 0;
-	int sig = 0;
-	char name[48];
-
-	alive = calloc(nh + 1, sizeof(*alive));
-	load = calloc(nh + 1, sizeof(*load));
-	if (alive == NULL || load == NULL)
-		ft_die(FT_EXIT_TEMP, "out of memory");
-	(void)ft__remote_alive(l->rm, alive);
-	for (k = 0; k < l->n; k++)
-		if (k != i && l->ranks[k].state == R_RUNNING &&
-		    l->ranks[k].remote && l->ranks[k].host < nh)
-			load[l->ranks[k].host]++;
-	h = ft__relocate_pick(r->host, alive, load, nh);
-	free(alive);
-	free(load);
-	r->lost = 0;
-	r->injected = ft__inject_after_sends(l->cf, r->incarnation, r->rank,
-	    r->replica, &after, &sig);
-	m = (struct ft_msg_job_respawn){ i, r->incarnation, 0,
-	    r->injected ? (uint32_t)sig : 0, r->injected ? after : 0, 0 };
-	if (l->coord.on && l->coord.rolling) {
-		m.flags = FT_RESPAWN_ROLLBACK;
-		m.rollback = l->coord.target;
-	}
-	if (h == FT_RELOCATE_NONE || ft__remote_respawn(l->rm, h, &m) != 0) {
-		ft_warnx("unable to restart %s: no host of the job is left",
-		    ft__l_who(l, i, name, sizeof(name)));
-		r->state = R_EXITED;
-		ft__l_abort_job(l, FT_EXIT_TEMP);
-		return;
-	}
-	if (h != r->host)
-		ft_warnx("%s moves from host '%s' to host '%s'", ft__l_who(l, i,
-		    name, sizeof(name)), l->cf->hosts[r->host].name,
-		    l->cf->hosts[h].name);
-	r->host = h;
-	l->respawning++;
-}
 
 /*
  * Across hosts (cf->hosts): the agents report what their processes do,
