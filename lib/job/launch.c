@@ -28,49 +28,6 @@ on_signal(int sig)
 	}
 }
 
-int
-ft_find_program(const char *prog, const char *path, char *out,
-    size_t outsize)
-{
-	const char *p, *colon;
-	int found_noexec = 0;
-	struct stat sb;
-	size_t dlen;
-
-	if (strchr(prog, '/') != NULL) {
-		/* stat's errno says why: ENOENT, ELOOP, ENOTDIR... */
-		if (stat(prog, &sb) != 0)
-			return -1;
-		if (S_ISDIR(sb.st_mode)) {
-			errno = EISDIR;
-			return -1;
-		}
-		if (access(prog, X_OK) != 0) {
-			errno = EACCES;
-			return -1;
-		}
-		snprintf(out, outsize, "%s", prog);
-		return 0;
-	}
-	if (path == NULL || *path == '\0')
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; p = colon + 1) {
-		colon = strchr(p, ':');
-		dlen = colon != NULL ? (size_t)(colon - p) : strlen(p);
-		if ((int)snprintf(out, outsize, "%.*s%s%s", (int)dlen, p,
-		    dlen > 0 ? "/" : "", prog) < (int)outsize &&
-		    stat(out, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
-			if (access(out, X_OK) == 0)
-				return 0;
-			found_noexec = 1;
-		}
-		if (colon == NULL)
-			break;
-	}
-	errno = found_noexec ? EACCES : ENOENT;
-	return -1;
-}
-
 /* Everything the loop polls, rebuilt every round. */
 struct pollset {
 	struct pollfd	*fds;
@@ -538,20 +495,6 @@ ft_launch_run(const struct ft_launch *cf)
 }
 
 /* For spawn.c: the running job's processes ------------------------ */
-
-void
-ft__launch_cancel(struct launcher *l, uint32_t id, int kill_it)
-{
-	struct lrank *r = &l->ranks[id];
-
-	/* Read as an abort of its own: no failure, not in the status. */
-	r->aborted = 1;
-	if (kill_it && r->state == R_RUNNING && r->pid > 0) {
-		r->sent_sig = SIGKILL;
-		if (killpg(r->pid, SIGKILL) != 0)
-			(void)kill(r->pid, SIGKILL);
-	}
-}
 
 void
 ft__launch_send(struct launcher *l, uint32_t id, const struct ft_wbuf *wb)

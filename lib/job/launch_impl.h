@@ -200,7 +200,7 @@ void	 ft__l_event(struct launcher *l, const char *fmt, ...)
 void	 ft__l_json_quote(const char *s, char *out, size_t outsize);
 void	 ft__l_describe_status(int st, char *out, size_t outsize);
 
-/* launch_proc.c: starting a process here. */
+/* launch_proc.c: starting a process here (and ft_find_program). */
 int	 ft__l_spawn(struct launcher *l, uint32_t i, const char *prog,
 	    const sigset_t *origmask, int *errfd);
 

@@ -1,10 +1,53 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Starting the job's processes on this host: spawn one (its pipes,
- * environment and key), and add processes to the running job (for
- * spawn.c).
+ * Starting the job's processes on this host: find the program, spawn
+ * one (its pipes, environment and key), and add processes to the
+ * running job or cancel them (for spawn.c).
  */
 #include "launch_impl.h"
+
+int
+ft_find_program(const char *prog, const char *path, char *out,
+    size_t outsize)
+{
+	const char *p, *colon;
+	int found_noexec = 0;
+	struct stat sb;
+	size_t dlen;
+
+	if (strchr(prog, '/') != NULL) {
+		/* stat's errno says why: ENOENT, ELOOP, ENOTDIR... */
+		if (stat(prog, &sb) != 0)
+			return -1;
+		if (S_ISDIR(sb.st_mode)) {
+			errno = EISDIR;
+			return -1;
+		}
+		if (access(prog, X_OK) != 0) {
+			errno = EACCES;
+			return -1;
+		}
+		snprintf(out, outsize, "%s", prog);
+		return 0;
+	}
+	if (path == NULL || *path == '\0')
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = colon + 1) {
+		colon = strchr(p, ':');
+		dlen = colon != NULL ? (size_t)(colon - p) : strlen(p);
+		if ((int)snprintf(out, outsize, "%.*s%s%s", (int)dlen, p,
+		    dlen > 0 ? "/" : "", prog) < (int)outsize &&
+		    stat(out, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+			if (access(out, X_OK) == 0)
+				return 0;
+			found_noexec = 1;
+		}
+		if (colon == NULL)
+			break;
+	}
+	errno = found_noexec ? EACCES : ENOENT;
+	return -1;
+}
 
 /*
  * Spawn rank i.  In the child: own process group, die with the
@@ -144,6 +187,8 @@ ft__l_spawn(struct launcher *l, uint32_t i, const char *prog,
 	return 0;
 }
 
+/* For spawn.c: adding processes to the running job ------------------ */
+
 int
 ft__launch_add(struct launcher *l, const struct ft_launch_proc *procs,
     uint32_t n, uint32_t *first, uint32_t *failed)
@@ -206,4 +251,18 @@ fail:
 		ft__launch_cancel(l, *first + k, 1);
 	errno = e;
 	return -1;
+}
+
+void
+ft__launch_cancel(struct launcher *l, uint32_t id, int kill_it)
+{
+	struct lrank *r = &l->ranks[id];
+
+	/* Read as an abort of its own: no failure, not in the status. */
+	r->aborted = 1;
+	if (kill_it && r->state == R_RUNNING && r->pid > 0) {
+		r->sent_sig = SIGKILL;
+		if (killpg(r->pid, SIGKILL) != 0)
+			(void)kill(r->pid, SIGKILL);
+	}
 }
