@@ -2,11 +2,12 @@
 /*
  * Inside lib/job: the launcher of a job (ft_launch_run, job.h), its
  * state and what its files share.  launch.c holds ft_launch_run and
- * the loop; the other launch_*.c files one concern each, named at
- * their prototypes below.  Everything here runs in ftrun's one thread,
- * on the one struct launcher of the job.  ft__l_* are the launcher's
- * internals: nothing outside launch*.c calls them (spawn.c goes
- * through spawn.h's ft__launch_*).
+ * the loop, and calls the other launch_*.c files, one concern each,
+ * named at their prototypes below; none of them calls launch.c.
+ * Everything here runs in ftrun's one thread, on the one struct
+ * launcher of the job.  ft__l_* are the launcher's internals: nothing
+ * outside launch*.c calls them (spawn.c goes through spawn.h's
+ * ft__launch_*, in launch_proc.c).
  */
 #ifndef FT_JOB_LAUNCH_IMPL_H
 #define FT_JOB_LAUNCH_IMPL_H
@@ -200,7 +201,7 @@ void	 ft__l_event(struct launcher *l, const char *fmt, ...)
 void	 ft__l_json_quote(const char *s, char *out, size_t outsize);
 void	 ft__l_describe_status(int st, char *out, size_t outsize);
 
-/* launch_proc.c: starting a process here (and ft_find_program). */
+/* launch_proc.c: starting a process here; spawn.h's ft__launch_*. */
 int	 ft__l_spawn(struct launcher *l, uint32_t i, const char *prog,
 	    const sigset_t *origmask, int *errfd);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Starting the job's processes on this host: find the program, spawn
- * one (its pipes, environment and key), and add processes to the
- * running job or cancel them (for spawn.c).
+ * one (its pipes, environment and key); and for spawn.c, add processes
+ * to the running job or cancel them, and what it may see of them.
  */
 #include "launch_impl.h"
 
@@ -187,7 +187,7 @@ ft__l_spawn(struct launcher *l, uint32_t i, const char *prog,
 	return 0;
 }
 
-/* For spawn.c: adding processes to the running job ------------------ */
+/* For spawn.c: adding processes to the running job, and what it sees */
 
 int
 ft__launch_add(struct launcher *l, const struct ft_launch_proc *procs,
@@ -265,4 +265,52 @@ ft__launch_cancel(struct launcher *l, uint32_t id, int kill_it)
 		if (killpg(r->pid, SIGKILL) != 0)
 			(void)kill(r->pid, SIGKILL);
 	}
+}
+
+void
+ft__launch_send(struct launcher *l, uint32_t id, const struct ft_wbuf *wb)
+{
+	if (id < l->n && l->ranks[id].state == R_RUNNING)
+		ft__l_send_frame(l->ranks[id].conn, wb);
+}
+
+unsigned int
+ft__launch_state(const struct launcher *l, uint32_t id)
+{
+	const struct lrank *r = &l->ranks[id];
+	unsigned int st = 0;
+
+	if (r->registered)
+		st |= FT_LS_REGISTERED;
+	if (r->finalized)
+		st |= FT_LS_FINALIZED;
+	if (r->state == R_EXITED || r->dead || r->hung)
+		st |= FT_LS_EXITED;
+	if (id < l->n0 && l->table_sent)
+		st |= FT_LS_TABLED;
+	return st;
+}
+
+const struct ft_rank_addr *
+ft__launch_addr(const struct launcher *l, uint32_t id)
+{
+	return &l->ranks[id].addr;
+}
+
+uint32_t
+ft__launch_nprocs(const struct launcher *l)
+{
+	return l->n;
+}
+
+uint32_t
+ft__launch_nrep(const struct launcher *l)
+{
+	return l->nrep;
+}
+
+const struct ft_launch *
+ft__launch_conf(const struct launcher *l)
+{
+	return l->cf;
 }
