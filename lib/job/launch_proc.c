@@ -1,53 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Starting the job's processes on this host: find the program, spawn
- * one (its pipes, environment and key); and for spawn.c, add processes
- * to the running job or cancel them, and what it may see of them.
+ * Starting the job's processes on this host: spawn one (its pipes,
+ * environment and key); and for spawn.c, add processes to the running
+ * job or cancel them, and what it may see of them.
  */
 #include "launch_impl.h"
-
-int
-ft_find_program(const char *prog, const char *path, char *out,
-    size_t outsize)
-{
-	const char *p, *colon;
-	int found_noexec = 0;
-	struct stat sb;
-	size_t dlen;
-
-	if (strchr(prog, '/') != NULL) {
-		/* stat's errno says why: ENOENT, ELOOP, ENOTDIR... */
-		if (stat(prog, &sb) != 0)
-			return -1;
-		if (S_ISDIR(sb.st_mode)) {
-			errno = EISDIR;
-			return -1;
-		}
-		if (access(prog, X_OK) != 0) {
-			errno = EACCES;
-			return -1;
-		}
-		snprintf(out, outsize, "%s", prog);
-		return 0;
-	}
-	if (path == NULL || *path == '\0')
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; p = colon + 1) {
-		colon = strchr(p, ':');
-		dlen = colon != NULL ? (size_t)(colon - p) : strlen(p);
-		if ((int)snprintf(out, outsize, "%.*s%s%s", (int)dlen, p,
-		    dlen > 0 ? "/" : "", prog) < (int)outsize &&
-		    stat(out, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
-			if (access(out, X_OK) == 0)
-				return 0;
-			found_noexec = 1;
-		}
-		if (colon == NULL)
-			break;
-	}
-	errno = found_noexec ? EACCES : ENOENT;
-	return -1;
-}
 
 /*
  * Spawn rank i.  In the child: own process group, die with the
