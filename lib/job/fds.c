@@ -6,7 +6,7 @@
  * otherwise run out of descriptors halfway through starting.
  *
  * The counts follow what the code keeps open: spawn(), start_watchdog()
- * and accept_conns() in launch.c for ftrun; ft_pt_new(), conn_open()
+ * and accept_conns() in launch_*.c for ftrun; ft_pt_new(), conn_open()
  * and accept_all() in lib/pt2pt for a rank.  Change them together.
  */
 #include <sys/resource.h>
