@@ -9,7 +9,7 @@
 #      --ft vlog without images (the log only grows), --ft vlog
 #      --ckpt-dir with an image every N iterations of each rank
 #      (FT_CKPT_EVERY; the log memory is reused after the GC): "img",
-#      payloads of 16 KiB and more in the rank's sender-log file,
+#      payloads of 4 KiB and more in the rank's sender-log file,
 #      images naming them; "img0", FT_CKPT_VLOG_LOGFILE=off, images
 #      holding them (compressed) as before the sender-log file; with
 #      each image run, the bytes written to the checkpoint directory
