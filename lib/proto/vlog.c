@@ -61,28 +61,17 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "proto.h"
-#include "../store/store.h"
+#include "vlog_impl.h"
 
 #define LOG_MEM_DEFAULT	(1ull << 30)	/* sender log kept in memory */
 #define INC_SHIFT	48		/* clocks of incarnation i from i << 48 */
 #define SMALL_DIGEST	256		/* digests without --check-divergence */
 #define SPIN_NS		50000		/* busy waits before sleeping in poll */
-#define CHUNK_BYTES	(64ull << 20)	/* the sender log's memory, a chunk */
-#define MEMFD_MIN	(16u << 10)	/* from here on, in the memfd */
-/*
- * With images, from here on in the sender-log file: a Jacobi's 4 KiB
- * rows copied into every image cost it 1.7x its time without images,
- * written once to the file 1.0x (512^2, 8 ranks, an image every 3 s);
- * smaller payloads stay in memory (a write each would cost latency).
- */
-#define LOGFILE_MIN	(4u << 10)
 /*
  * Deliveries to receives that named their source wait to be logged
  * (nothing waits for them, unless strict) until this many are recorded
@@ -90,192 +79,6 @@
  */
 #define DELIVERY_BATCH	1024
 #define DELIVERY_NS	20000000ull
-
-/*
- * The sender log's memory: chunks that are never freed before the job
- * ends, filled in order (a bump allocator), instead of a malloc and a
- * free each (glibc maps and unmaps every large block).  Not huge pages:
- * with the kernel's default defrag=madvise, a fault may wait for
- * compaction, and the measured bandwidth was worse.
- */
-struct chunk {
-	struct chunk	*next;
-	uint8_t		*base;
-	size_t		 size, used;
-	size_t		 live;		/* bytes of entries not dropped */
-};
-
-/* A free extent of the memfd or the spill file (GC gives them back). */
-struct ext {
-	uint64_t	 off, len;
-};
-
-struct extents {
-	struct ext	*v;		/* by offset, never adjacent */
-	size_t		 n, cap;
-};
-
-/* Where an image left the receive positions (GC, lag one image). */
-struct imgpos {
-	uint64_t	 epoch;
-	uint64_t	*dlow;		/* size: by peer */
-};
-
-/* A message we sent to another rank, by its number on the channel. */
-struct lent {
-	uint32_t	 ctx, csrc;
-	int32_t		 tag;
-	int		 mode;
-	size_t		 len;
-	uint8_t		*data;		/* in memory, or NULL (len 0) */
-	uint64_t	 off;		/* or at this offset of a file */
-	int		 file;		/* 1: the memfd; 2: the spill file;
-					 * 3: the sender-log file */
-	uint64_t	 need;		/* new determinants durable first */
-	uint64_t	 clock;		/* ours when we sent it */
-	struct chunk	*ch;		/* data's chunk (file 0) */
-	uint32_t	 crc;		/* of the payload (file 3) */
-};
-
-/*
- * Room of the sender-log file that GC gave back while an image kept
- * for fallback may still name it: free once the image of epoch + 2 is
- * durable (the newest image and the one before it came after).
- */
-struct qext {
-	uint64_t	 off, len, epoch;
-};
-
-/* A message that came ahead of its turn, held by its handle. */
-struct early {
-	struct early	*next;
-	uint64_t	 seq;
-	int		 rts;
-	void		*handle;
-};
-
-/* A rank as a peer. */
-struct vpeer {
-	/* To it. */
-	struct lent	*log;		/* by seq - lbase */
-	size_t		 nlog, caplog;	/* nlog: the next seq (not a count) */
-	uint64_t	 lbase;		/* below: dropped (GC) */
-	uint64_t	 txnext;	/* next seq to transmit */
-	uint64_t	 sup;		/* it holds ours below: not sent */
-	int		 down;		/* dead, and not back yet */
-	int		 resumed;	/* we know sup (RESUME, RESTART) */
-	struct ft_vlog_digest *dig;	/* digests to send it */
-	uint32_t	 ndig;
-	/* From it. */
-	uint64_t	 rseq;		/* next seq we take */
-	uint64_t	*rts;		/* taken as RTS, payload not in */
-	size_t		 nrts, caprts;
-	struct early	*early;
-	uint32_t	*crc;		/* digest of each message, by seq */
-	size_t		 ncrc, capcrc;
-	uint64_t	*rclk;		/* its clock at each send, by seq */
-	size_t		 caprclk;	/*   - rcbase (below: delivered) */
-	uint64_t	 rcbase;
-	int		 restart_due;	/* its RESTART waits for REVIVE */
-	uint64_t	 restart_from;
-	/* Images (issue 15): every message below dlow is delivered, and
-	 * those in dskip above it; rskip, those an image restored had
-	 * delivered, dropped when they come again. */
-	uint64_t	 dlow;
-	uint64_t	*dskip, *rskip;
-	size_t		 ndskip, capdskip, nrskip, caprskip;
-	/* The newest incarnation its frames carried (RESTART, RESUME,
-	 * GC): a GC of an older one is stale (issue 15). */
-	uint32_t	 pinc;
-};
-
-/* An ANY_SOURCE receive waiting for the log. */
-struct vwait {
-	struct ft_req	*req;
-	uint64_t	 site;
-};
-
-/* A logged ANY_SOURCE outcome, by site. */
-struct vany {
-	uint64_t	 site;
-	uint32_t	 src, csrc;
-	uint64_t	 seq;		/* its message's number on its channel */
-	int		 used;
-};
-
-enum { REPLAY_NONE = 0, REPLAY_FETCH, REPLAY_ON };
-
-struct vlog {
-	struct ft_proto		*p;
-	uint32_t		 rank, size, inc;
-	int			 strict, check, diverged, replay_off;
-	uint64_t		 clock;
-	uint32_t		 lprobes;	/* logged since the last delivery */
-	uint64_t		 lclock;	/* of the last record logged */
-	uint64_t		 unsucc;	/* tests not logged yet */
-	/* The logger. */
-	struct ft_logc		*lc;
-	int			 opened;
-	uint64_t		 base;		/* seqs it held at open */
-	uint64_t		 last;		/* seqs handed to the client */
-	uint64_t		 nrec;		/* new determinants recorded */
-	uint64_t		 need;		/* sends wait for these */
-	struct ft_det		*q;		/* recorded, not handed over */
-	size_t			 qfirst, qn, qcap;
-	int			 lerr;		/* an error is reported */
-	/* Replay. */
-	int			 replay;
-	uint32_t		 fetch_id;
-	struct ft_det		*rsync;		/* other outcomes, in order */
-	size_t			 rsfirst, rsn, rscap;
-	struct vany		*rany;		/* ANY_SOURCE, sorted by site */
-	size_t			 nany, capany, anyleft;
-	uint64_t		*rdel;		/* deliveries: hash set */
-	size_t			 rdcap, rdn, rdleft;
-	struct ft_det		*pre;		/* deliveries while fetching */
-	size_t			 npre, cappre;
-	uint64_t		 any_site;
-	struct vwait		*wait;
-	size_t			 nwait, capwait;
-	int			 started;	/* RESTARTs sent */
-	/* Sender log. */
-	struct chunk		*chunks;	/* the newest first */
-	struct vpeer		*peers;
-	uint64_t		 mem, mem_max;
-	int			 spill_fd, mem_fd;
-	uint64_t		 spill_off, mem_off;
-	const char		*spill_dir;
-	/* The message the send hook holds: a progress pass it runs must
-	 * not send it from the log (own_dst UINT32_MAX: none). */
-	uint32_t		 own_dst;
-	uint64_t		 own_seq;
-	uint64_t		 oldest;	/* now_ns of the first unsent */
-	uint64_t		 flushed;	/* seqs given to ft_logc_flush */
-	int			 told;		/* FT_NOTE_REPLAYED is sent */
-	/* Images (issue 15). */
-	uint64_t		 self_sent, self_del;	/* to ourselves */
-	uint64_t		 dfrom;		/* determinants the image had */
-	uint64_t		 img_epoch;	/* of the image being saved */
-	struct imgpos		*img;		/* saved, oldest first */
-	size_t			 nimg, capimg;
-	struct chunk		*spare;		/* emptied chunks */
-	struct extents		 memx, spillx;	/* free extents */
-	uint64_t		 bytes, peak, dropped;	/* the log's */
-	uint64_t		 sent, recvd;	/* payload bytes, others */
-	/*
-	 * The sender-log file (vlogbw, FT_EXT_VLOG_LOGFILE): payloads of
-	 * log_min bytes and more, written once; images name their
-	 * extents.  log_live: its bytes in the log now.
-	 */
-	int			 log_fd;
-	uint64_t		 log_off, log_min, log_bytes, log_live;
-	struct extents		 logx;		/* free extents */
-	struct qext		*quar;		/* freed, images may name */
-	size_t			 nquar, capquar;
-	/* The newest payload written there, and at the last save
-	 * (tests: FT_CKPT_TEST_DIE=logcorrupt). */
-	uint64_t		 wr_off, wr_len, cut_off, cut_len;
-};
 
 #define CORE(s)		((s)->p->core)
 #define CORE_ARG(s)	((s)->p->cookie)
@@ -806,340 +609,11 @@ start(struct vlog *s)
 	}
 }
 
-/* Bytes of a spilled entry, read back into buf (len bytes). */
-static int
-spill_read(struct vlog *s, const struct lent *e, uint8_t *buf)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < e->len) {
-		n = pread(e->file == 1 ? s->mem_fd : e->file == 3 ?
-		    s->log_fd : s->spill_fd, buf + got, e->len - got,
-		    (off_t)(e->off + got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			errno = n == 0 ? EIO : errno;
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	return 0;
-}
-
-/*
- * len bytes of a file's room: the first free extent that holds them
- * (GC gave it back), else at the end (*end grows).
- */
-static uint64_t
-ext_take(struct extents *x, uint64_t *end, uint64_t len)
-{
-	uint64_t off;
-	size_t i;
-
-	for (i = 0; i < x->n; i++)
-		if (x->v[i].len >= len) {
-			off = x->v[i].off;
-			x->v[i].off += len;
-			if ((x->v[i].len -= len) == 0) {
-				memmove(&x->v[i], &x->v[i + 1], (x->n - i - 1) *
-				    sizeof(*x->v));
-				x->n--;
-			}
-			return off;
-		}
-	off = *end;
-	*end += len;
-	return off;
-}
-
-/* Give [off, off + len) back; what touches the end shrinks it. */
-static void
-ext_give(struct extents *x, uint64_t *end, uint64_t off, uint64_t len)
-{
-	struct ext *nv;
-	size_t i;
-
-	if (len == 0)
-		return;
-	for (i = 0; i < x->n && x->v[i].off < off; i++)
-		;
-	if (i > 0 && x->v[i - 1].off + x->v[i - 1].len == off) {
-		x->v[i - 1].len += len;
-		if (i < x->n && off + len == x->v[i].off) {
-			x->v[i - 1].len += x->v[i].len;
-			memmove(&x->v[i], &x->v[i + 1], (x->n - i - 1) *
-			    sizeof(*x->v));
-			x->n--;
-		}
-		i--;
-	} else if (i < x->n && off + len == x->v[i].off) {
-		x->v[i].off = off;
-		x->v[i].len += len;
-	} else {
-		if ((nv = ft_grow(x->v, &x->cap, x->n, sizeof(*nv))) == NULL)
-			return;	/* the room is lost, not the data */
-		x->v = nv;
-		memmove(&x->v[i + 1], &x->v[i], (x->n - i) * sizeof(*x->v));
-		x->v[i] = (struct ext){ off, len };
-		x->n++;
-	}
-	if (x->v[i].off + x->v[i].len == *end) {
-		*end = x->v[i].off;
-		memmove(&x->v[i], &x->v[i + 1], (x->n - i - 1) * sizeof(*x->v));
-		x->n--;
-	}
-}
-
-static int
-spill_write(struct vlog *s, const void *buf, size_t len, uint64_t *off,
-    int file)
-{
-	char path[FT_WIRE_ADDR_MAX + 32];
-	uint64_t at;
-	int fd;
-
-	if (file == 1) {
-		/*
-		 * Large messages in memory go to a memory file: one copy by
-		 * write(2) into pages the kernel does not zero first, where
-		 * a copy into fresh anonymous memory faults and zeroes every
-		 * page before the copy (measured: twice the cost).
-		 */
-		if (s->mem_fd == -1 &&
-		    (s->mem_fd = memfd_create("vlog-log", MFD_CLOEXEC)) == -1)
-			return -1;
-		/* Memory GC gave back is written again: no fresh pages. */
-		at = ext_take(&s->memx, &s->mem_off, len);
-		if (pwrite(s->mem_fd, buf, len, (off_t)at) != (ssize_t)len) {
-			ext_give(&s->memx, &s->mem_off, at, len);
-			return -1;
-		}
-		*off = at;
-		return 0;
-	}
-	if (s->spill_fd == -1) {
-		/* Unlinked at once: nothing is left behind, whatever ends
-		 * the process. */
-		snprintf(path, sizeof(path), "%s/vlog-spill-XXXXXX",
-		    s->spill_dir != NULL ? s->spill_dir : "/tmp");
-		if ((s->spill_fd = mkstemp(path)) == -1)
-			return -1;
-		(void)unlink(path);
-	}
-	fd = s->spill_fd;
-	at = ext_take(&s->spillx, &s->spill_off, len);
-	if (pwrite(fd, buf, len, (off_t)at) != (ssize_t)len) {
-		ext_give(&s->spillx, &s->spill_off, at, len);
-		return -1;
-	}
-	*off = at;
-	return 0;
-}
-
-/*
- * A payload into the sender-log file (vlogbw): room GC gave back
- * first (its pages are in the page cache already), else at the end.
- */
-static int
-log_write(struct vlog *s, const uint8_t *buf, size_t len, uint64_t *off)
-{
-	uint64_t at = ext_take(&s->logx, &s->log_off, len);
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < len) {
-		n = pwrite(s->log_fd, buf + got, len - got, (off_t)(at + got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			errno = n == 0 ? EIO : errno;
-			ext_give(&s->logx, &s->log_off, at, len);
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	s->log_bytes += len;
-	s->wr_off = at;
-	s->wr_len = len;
-	*off = at;
-	return 0;
-}
-
-/* GC gave [off, off + len) of the sender-log file back: later free. */
-static void
-quar_add(struct vlog *s, uint64_t off, uint64_t len)
-{
-	struct qext *nq;
-
-	if ((nq = ft_grow(s->quar, &s->capquar, s->nquar, sizeof(*nq))) ==
-	    NULL)
-		return;	/* the room is lost, not the data */
-	s->quar = nq;
-	s->quar[s->nquar++] = (struct qext){ off, len, s->img_epoch };
-}
-
-/* The image of epoch is durable: free what no kept image names. */
-static void
-quar_release(struct vlog *s, uint64_t epoch)
-{
-	size_t i, j;
-
-	for (i = j = 0; i < s->nquar; i++)
-		if (s->quar[i].epoch + 2 <= epoch)
-			ext_give(&s->logx, &s->log_off, s->quar[i].off,
-			    s->quar[i].len);
-		else
-			s->quar[j++] = s->quar[i];
-	s->nquar = j;
-}
-
-/*
- * len bytes of the sender log's memory, or NULL (ENOMEM); *chp gets
- * their chunk.  A chunk GC emptied is filled again (its pages are
- * not fresh: no faults, no zeroing).
- */
-static uint8_t *
-log_mem(struct vlog *s, size_t len, struct chunk **chp)
-{
-	struct chunk *c = s->chunks, **pp;
-	size_t size;
-	void *p;
-
-	if (c != NULL && c->live == 0)
-		c->used = 0;
-	if (c == NULL || c->size - c->used < len) {
-		for (pp = &s->spare; (c = *pp) != NULL && c->size < len;
-		    pp = &c->next)
-			;
-		if (c != NULL) {
-			*pp = c->next;
-			c->used = c->live = 0;
-			c->next = s->chunks;
-			s->chunks = c;
-			goto take;
-		}
-		size = len > CHUNK_BYTES ? len : CHUNK_BYTES;
-		if ((c = calloc(1, sizeof(*c))) == NULL)
-			return NULL;
-		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-		    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED) {
-			free(c);
-			return NULL;
-		}
-		c->base = p;
-		c->size = size;
-		c->next = s->chunks;
-		s->chunks = c;
-	}
-take:
-	c->used += len;
-	c->live += len;
-	*chp = c;
-	return c->base + c->used - len;
-}
-
-/* The payload of e goes: its room is free for the log again. */
-static void
-payload_free(struct vlog *s, struct lent *e)
-{
-	struct chunk **pp, *c;
-
-	if (e->len == 0)
-		return;
-	s->bytes -= e->len;
-	if (e->file == 0 || e->file == 1)
-		s->mem -= e->len;
-	if (e->file == 3) {
-		s->log_live -= e->len;
-		quar_add(s, e->off, e->len);
-	} else if (e->file == 1)
-		ext_give(&s->memx, &s->mem_off, e->off, e->len);
-	else if (e->file == 2)
-		ext_give(&s->spillx, &s->spill_off, e->off, e->len);
-	else if ((c = e->ch) != NULL && (c->live -= e->len) == 0 &&
-	    c != s->chunks) {
-		/* Empty, and not the one being filled: spare. */
-		for (pp = &s->chunks; *pp != NULL && *pp != c;
-		    pp = &(*pp)->next)
-			;
-		if (*pp == c) {
-			*pp = c->next;
-			c->next = s->spare;
-			s->spare = c;
-		}
-	}
-	e->data = NULL;
-	e->len = 0;
-}
-
 /* Entry seq of the log to vp (lbase <= seq < nlog). */
 static struct lent *
 lent_at(struct vpeer *vp, uint64_t seq)
 {
 	return &vp->log[seq - vp->lbase];
-}
-
-/*
- * Keep a copy of m, message m->seq to m->dst; with at, its payload is
- * in the sender-log file already, as at says (an image's extent).
- */
-static struct lent *
-log_add(struct vlog *s, const struct ft_msg *m, const struct lent *at)
-{
-	struct vpeer *vp = &s->peers[m->dst];
-	struct lent *e, *ne;
-
-	if (m->seq != vp->nlog) {
-		errno = EPROTO;
-		return NULL;
-	}
-	if ((ne = ft_grow(vp->log, &vp->caplog, vp->nlog - vp->lbase,
-	    sizeof(*ne))) == NULL)
-		return NULL;
-	vp->log = ne;
-	e = &vp->log[vp->nlog - vp->lbase];
-	memset(e, 0, sizeof(*e));
-	e->ctx = m->ctx;
-	e->csrc = m->csrc;
-	e->tag = m->tag;
-	e->mode = m->mode;
-	e->len = m->len;
-	e->need = s->need;
-	e->clock = m->clock;
-	if (m->len > 0) {
-		if (at != NULL) {
-			e->file = 3;
-			e->off = at->off;
-			e->crc = at->crc;
-		} else if (s->log_fd != -1 && m->len >= s->log_min &&
-		    log_write(s, m->buf, m->len, &e->off) == 0) {
-			/* Written once: images name it (vlogbw).  (A full
-			 * disk: kept as without the file, images hold it.) */
-			e->file = 3;
-			e->crc = ft_crc32c(0, m->buf, m->len);
-		} else if (s->mem + m->len > s->mem_max)
-			e->file = 2;
-		else if (m->len >= MEMFD_MIN)
-			e->file = 1;
-		if (e->file == 3)
-			s->log_live += m->len;
-		else if (e->file == 0) {
-			if ((e->data = log_mem(s, m->len, &e->ch)) == NULL)
-				return NULL;
-			memcpy(e->data, m->buf, m->len);
-		} else if (spill_write(s, m->buf, m->len, &e->off, e->file) !=
-		    0)
-			return NULL;
-		if (e->file == 0 || e->file == 1)
-			s->mem += m->len;
-		if ((s->bytes += m->len) > s->peak)
-			s->peak = s->bytes;
-	}
-	vp->nlog++;
-	return e;
 }
 
 /* May entry seq go to peer d now? */
@@ -1176,7 +650,7 @@ transmit(struct vlog *s, uint32_t d, uint64_t seq, const void *ubuf,
 	m.buf = ubuf != NULL ? ubuf : e->data;
 	if (m.buf == NULL && e->len > 0) {
 		if ((tmp = malloc(e->len)) == NULL ||
-		    spill_read(s, e, tmp) != 0) {
+		    ft__vlog_spill_read(s, e, tmp) != 0) {
 			free(tmp);
 			return -1;
 		}
@@ -1334,7 +808,7 @@ vlog_send(struct ft_proto *p, struct ft_msg *m)
 		return 0;
 	vp = &s->peers[m->dst];
 	fruitless_out(s);
-	if (log_add(s, m, NULL) == NULL)
+	if (ft__vlog_log_add(s, m, NULL) == NULL)
 		return -1;
 	s->sent += m->len;
 	s->own_dst = m->dst;
@@ -1880,7 +1354,7 @@ gc_drop(struct vlog *s, uint32_t q, uint64_t seq)
 	if (seq <= vp->lbase)
 		return;
 	for (k = vp->lbase; k < seq; k++)
-		payload_free(s, lent_at(vp, k));
+		ft__vlog_payload_free(s, lent_at(vp, k));
 	memmove(vp->log, vp->log + (seq - vp->lbase), (vp->nlog - seq) *
 	    sizeof(*vp->log));
 	s->dropped += seq - vp->lbase;
@@ -2143,7 +1617,8 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 			if (e->data == NULL) {
 				/* Read from its file straight in. */
 				if (ft_wbuf_reserve(wb, e->len) != 0 ||
-				    spill_read(s, e, wb->p + wb->len) != 0) {
+				    ft__vlog_spill_read(s, e, wb->p +
+				    wb->len) != 0) {
 					free(dl);
 					return -1;
 				}
@@ -2167,45 +1642,6 @@ vlog_save(struct ft_proto *p, struct ft_wbuf *wb)
 	s->img[s->nimg++] = (struct imgpos){ s->img_epoch, dl };
 	s->cut_off = s->wr_off;
 	s->cut_len = s->wr_len;
-	return 0;
-}
-
-/*
- * Is the extent [off, off + len) of the sender-log file whole (CRC32C
- * crc)?  0, or -1 with EBADMSG (missing, short or damaged file).
- */
-static int
-extent_check(struct vlog *s, uint64_t off, uint64_t len, uint32_t crc,
-    uint64_t fsize)
-{
-	uint8_t *buf;
-	uint32_t c = 0;
-	uint64_t got = 0;
-	size_t want;
-	ssize_t n;
-
-	if (s->log_fd == -1 || off > fsize || len > fsize - off) {
-		errno = EBADMSG;
-		return -1;
-	}
-	if ((buf = malloc(len < (1u << 20) ? len : (1u << 20))) == NULL)
-		return -1;
-	while (got < len) {
-		want = len - got < (1u << 20) ? (size_t)(len - got) :
-		    (1u << 20);
-		n = pread(s->log_fd, buf, want, (off_t)(off + got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		c = ft_crc32c(c, buf, (size_t)n);
-		got += (uint64_t)n;
-	}
-	free(buf);
-	if (got != len || c != crc) {
-		errno = EBADMSG;
-		return -1;
-	}
 	return 0;
 }
 
@@ -2297,11 +1733,12 @@ vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl,
 				at.crc = ft_get32(rb);
 				if (rb->err != 0 || at.off > UINT64_MAX - m.len)
 					goto bad;
-				if (!apply && files && extent_check(s, at.off,
-				    m.len, at.crc, fsize) != 0)
+				if (!apply && files && ft__vlog_extent_check(s,
+				    at.off, m.len, at.crc, fsize) != 0)
 					return -1;
 				if (apply) {
-					if (log_add(s, &m, &at) == NULL)
+					if (ft__vlog_log_add(s, &m, &at) ==
+					    NULL)
 						return -1;
 					lent_at(vp, k)->need = 0;
 				}
@@ -2312,7 +1749,7 @@ vlg_read(struct vlog *s, struct ft_rbuf *rb, int apply, uint64_t *dl,
 			m.buf = rb->p + rb->off;
 			rb->off += m.len;
 			if (apply) {
-				if (log_add(s, &m, NULL) == NULL)
+				if (ft__vlog_log_add(s, &m, NULL) == NULL)
 					return -1;
 				lent_at(vp, k)->need = 0;
 			}
@@ -2396,7 +1833,7 @@ img_durable(struct vlog *s, uint64_t epoch)
 	size_t i, prev = SIZE_MAX, j;
 	uint32_t q;
 
-	quar_release(s, epoch);
+	ft__vlog_quar_release(s, epoch);
 	for (i = 0; i < s->nimg; i++)
 		if (s->img[i].epoch < epoch)
 			prev = i;
@@ -2418,33 +1855,6 @@ img_durable(struct vlog *s, uint64_t epoch)
 		free(s->img[j].dlow);
 	memmove(s->img, s->img + prev, (s->nimg - prev) * sizeof(*s->img));
 	s->nimg -= prev;
-}
-
-/*
- * FT_EXT_VLOG_LOGFILE: payloads from here on go to a dup of the fd.
- * A file kept (not fresh) holds what an image to be restored names:
- * nothing of it is written over (new payloads go after its end).
- */
-static int
-logfile_set(struct vlog *s, struct ft_ext *x)
-{
-	struct stat st;
-	int fd;
-
-	if (s->log_fd != -1 || x->vlog_logfd < 0) {
-		errno = s->log_fd != -1 ? EBUSY : EBADF;
-		return -1;
-	}
-	if ((fd = fcntl(x->vlog_logfd, F_DUPFD_CLOEXEC, 0)) == -1)
-		return -1;
-	if ((x->vlog_logfresh ? ftruncate(fd, 0) : fstat(fd, &st)) != 0) {
-		close(fd);
-		return -1;
-	}
-	s->log_fd = fd;
-	s->log_off = x->vlog_logfresh ? 0 : (uint64_t)st.st_size;
-	s->log_min = x->vlog_logmin > 0 ? x->vlog_logmin : LOGFILE_MIN;
-	return 0;
 }
 
 static int
@@ -2490,7 +1900,7 @@ vlog_ext(struct ft_proto *p, struct ft_ext *x)
 			    s->peers[i].capcrc * 4;
 		return 0;
 	case FT_EXT_VLOG_LOGFILE:
-		return logfile_set(s, x);
+		return ft__vlog_logfile_set(s, x);
 	default:
 		errno = ENOTSUP;
 		return -1;
