@@ -43,11 +43,8 @@ fi
 failed=0
 
 # min and median of the numbers on stdin
-stats() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "-\t-"; exit }
-		printf "%.2f\t%.2f\n", v[1], v[int((NR + 1) / 2)] }'
-}
+# shellcheck source=bench/stats.bash
+. bench/stats.bash
 
 configs="ft ft-record"
 [ $ompi -eq 1 ] && configs="$configs openmpi"

@@ -53,11 +53,8 @@ trap 'rm -rf "$out"' EXIT
 failed=0
 
 # min and median of the numbers on stdin
-stats() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "-\t-"; exit }
-		printf "%.2f\t%.2f\n", v[1], v[int((NR + 1) / 2)] }'
-}
+# shellcheck source=bench/stats.bash
+. bench/stats.bash
 
 configs="none vlog-memory vlog-batch vlog-always vlog-strict"
 if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi \

@@ -82,11 +82,8 @@ fi
 failed=0
 
 # min and median of the numbers on stdin
-stats() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "-\t-"; exit }
-		printf "%.2f\t%.2f\n", v[1], v[int((NR + 1) / 2)] }'
-}
+# shellcheck source=bench/stats.bash
+. bench/stats.bash
 
 # max and median (bandwidth: the best run is the one least disturbed)
 maxmed() {
