@@ -30,7 +30,7 @@ crash_and_restart() {
 	    --timeout 60s >"$FL_DIR/load.out" 2>"$FL_DIR/load.err"
 	loadpid=$bgpid
 	ft_poll 10 fl_lines_at_least "$FL_DIR/acks" 40
-	kill -9 "$FL_PID"
+	fl_kill
 	# The load holds at 3000 until told: it is there to see the crash.
 	! ft_gone "$loadpid"
 	for r in 0 1 2 3; do
@@ -104,7 +104,7 @@ crash_and_restart() {
 @test "ftlog: a torn tail is left out by dump, cut by serve, and the log goes on" {
 	fl_start "$FL_DIR/d"
 	run -0 fl_load "$FL_ADDR" --job 6 --ranks 1 --count 50
-	kill -9 "$FL_PID"
+	fl_kill
 	seg=$(ls "$FL_DIR"/d/job-0000000000000006/rank-0/*.ftl)
 	printf '\000\000\000\074\001\002' >>"$seg"
 	run -0 --separate-stderr ftlog dump "$FL_DIR/d"
@@ -121,7 +121,7 @@ crash_and_restart() {
 @test "ftlog: a corrupt record is refused, naming the file and offset" {
 	fl_start "$FL_DIR/d"
 	run -0 fl_load "$FL_ADDR" --job 6 --ranks 2 --count 50
-	kill -9 "$FL_PID"
+	fl_kill
 	seg=$(ls "$FL_DIR"/d/job-0000000000000006/rank-1/*.ftl)
 	printf '\377' | dd of="$seg" bs=1 seek=100 conv=notrunc 2>/dev/null
 	run -1 --separate-stderr ftlog dump "$FL_DIR/d"
@@ -162,7 +162,7 @@ crash_and_restart() {
 	    --timeout 4s >"$FL_DIR/load.out" 2>"$FL_DIR/load.err"
 	loadpid=$bgpid
 	ft_poll 10 grep -qx '0 100' "$FL_DIR/acks"
-	kill -9 "$FL_PID"
+	fl_kill
 	# What it held is gone, as after its host's crash in memory mode.
 	rm -rf "$FL_DIR/d"
 	fl_start "$FL_DIR/d" --listen "tcp:127.0.0.1:$port"

@@ -7,6 +7,7 @@
 #   fl_start DIR [OPT ...]	start "ftlog serve --dir DIR" with the key;
 #				its address in $FL_ADDR, pid in $FL_PID,
 #				stderr in DIR.err (beside DIR)
+#   fl_kill			kill -9 the logger, wait until it is gone
 #   fl_load ADDR OPT ...	fttest log load with the key
 #   fl_fetch ADDR OPT ...	fttest log fetch with the key
 #   fl_acked FILE RANK		the highest seq acknowledged for RANK in an
@@ -27,8 +28,27 @@ fl_start() {
 	ft_bg ftlog serve --dir "$dir" --key-file "$FL_KEY" "$@" \
 	    >"$dir.addr" 2>"$dir.err"
 	FL_PID=$bgpid
-	ft_poll 30 test -s "$dir.addr"
+	ft_poll 30 fl_up_or_gone "$dir.addr" "$FL_PID"
+	if ! [ -s "$dir.addr" ]; then
+		echo "fl_start: ftlog serve --dir $dir $* exited:" >&2
+		cat "$dir.err" >&2
+		return 1
+	fi
 	FL_ADDR=$(cat "$dir.addr")
+}
+
+# Has the logger printed its address, or has it exited (a failed
+# start must fail the test at once, with its reason, not after 30 s)?
+fl_up_or_gone() {
+	[ -s "$1" ] || ft_gone "$2"
+}
+
+# Kill the logger at once, and wait until it is gone: its listening
+# socket lives until then, and a logger restarted on the same port
+# before would find it taken.
+fl_kill() {
+	kill -9 "$FL_PID"
+	ft_poll 30 ft_gone "$FL_PID"
 }
 
 fl_load() {
