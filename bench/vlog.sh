@@ -20,7 +20,10 @@
 #      new incarnation having done again all its log holds (the
 #      "replayed" event of ftrun --events);
 #  (c) the logger's throughput in determinants per second and its disk
-#      use per determinant (ftlog stat on the log a job left).
+#      use per determinant (ftlog stat on the log a job left);
+#  (d) this machine's floor for the 1 MiB bandwidth: what a copy into
+#      fresh memory costs here (bench/freshmem.c), and the ratio to
+#      none that one such copy a message allows at best.
 #
 # Every figure is the minimum and the median over the runs.  Benchmarks
 # measure; nothing here asserts a timing.
@@ -182,4 +185,33 @@ awk -v t="$secs" '{ for (i = 1; i <= NF; i++) { split($i, kv, "=")
 	    "bytes on disk each\n", n, t, n / t, (n > 0 ? by / n : 0) }' \
     "$out/stat"
 echo "(bench/ftlog.sh measures the logger alone, at full speed.)"
+
+# (d) this machine's floor for (a)'s 1 MiB bandwidth: a sender log that
+# keeps every payload copies each into memory it never touched (vlog
+# without checkpoints keeps them for the whole job), on top of none's
+# send.  The best vlog can do, one copy more a message than none, is
+# none's time a MiB plus that copy's.
+if cc -O2 -o "$out/freshmem" bench/freshmem.c; then
+	"$out/freshmem" >"$out/fm" || failed=1
+	nb=$(awk '$1 == "bw" && $2 == 1048576 { print $3 }' "$out/pp.none" |
+	    stats | cut -f2)
+	awk -v nb="$nb" '{ v[$1] = $2 } END {
+	    printf "\n(d) this machine, us a MiB: a copy into fresh memory " \
+		"%.1f (a memory file %.1f), into reused memory %.1f", \
+		v["fresh"], v["memfd"], v["reused"]
+	    if (nb != "-" && nb > 0) {
+		t = 1048576 / nb
+		f = v["fresh"]
+		if (v["memfd"] < f)
+			f = v["memfd"]
+		printf "; none sends a MiB in %.1f (bandwidth median): " \
+		    "at best vlog is %.2fx none without checkpoints, " \
+		    "%.2fx with memory GC gave back\n", t, t / (t + f),
+		    t / (t + v["reused"])
+	    } else
+		printf "\n"
+	}' "$out/fm"
+else
+	failed=1
+fi
 exit "$failed"
