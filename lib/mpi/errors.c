@@ -241,11 +241,15 @@ user_runs(MPI_Errhandler eh)
 	    ft__mpi.initialized && !ft__mpi.finalized;
 }
 
-int
-ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
+/*
+ * Raise an error on comm: its handler gets handed, the call returns
+ * returned (they differ only for MPI_ERR_IN_STATUS).
+ */
+static int
+raise_on(MPI_Comm comm, int handed, int returned, const char *call,
+    const char *fmt, va_list ap)
 {
 	MPI_Errhandler eh;
-	va_list ap;
 	MPI_Comm c;
 	int e;
 
@@ -253,19 +257,50 @@ ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
 		comm = MPI_COMM_WORLD;
 	eh = comm->errh;
 	if (eh != NULL && eh->kind == FT_ERRH_RETURN)
-		return code;
+		return returned;
 	if (user_runs(eh)) {
 		/*
 		 * The handler gets copies, and the name of the call (an ft
-		 * extension): the call then returns code.
+		 * extension): the call then returns returned.
 		 */
 		c = comm;
-		e = code;
+		e = handed;
 		eh->fn(&c, &e, call);
-		return code;
+		return returned;
 	}
+	fatal(handed, call, fmt, ap);
+}
+
+int
+ft__mpi_err(MPI_Comm comm, int code, const char *call, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
 	va_start(ap, fmt);
-	fatal(code, call, fmt, ap);
+	rc = raise_on(comm, code, code, call, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/*
+ * A call on many requests (Waitall, Testall, Waitsome, Testsome) in
+ * which one failed: it returns MPI_ERR_IN_STATUS, and comm's handler
+ * gets the first failed request's own code, as Open MPI does, so that
+ * a handler that looks at the class sees MPIX_ERR_PROC_FAILED, say,
+ * and not "look in the statuses".
+ */
+int
+ft__mpi_err_in_status(MPI_Comm comm, int first, const char *call,
+    const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = raise_on(comm, first, MPI_ERR_IN_STATUS, call, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* An error on MPI_FILE_NULL, raised on the default file handler. */

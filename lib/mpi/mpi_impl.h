@@ -154,6 +154,10 @@ void	 ft__mpi_replay_say(const char *word);
  */
 int	 ft__mpi_err(MPI_Comm, int code, const char *call, const char *fmt,
 	    ...) FT_PRINTF(4, 5);
+/* Waitall & co.: the handler gets first (the first failed request's
+ * code), the call returns MPI_ERR_IN_STATUS. */
+int	 ft__mpi_err_in_status(MPI_Comm, int first, const char *call,
+	    const char *fmt, ...) FT_PRINTF(4, 5);
 /* Progress until done(arg) is true. */
 void	 ft__mpi_wait(int (*done)(void *), void *arg);
 /* One pass of progress without waiting (the MPI_Test family). */

@@ -1024,11 +1024,14 @@ check_array(const char *call, int n, MPI_Request *reqs)
 	return MPI_SUCCESS;
 }
 
-/* Finish every done request of the array; returns IN_STATUS on errors. */
+/*
+ * Finish every done request of the array; returns the first failed
+ * request's code (its communicator in *errcomm), MPI_SUCCESS if none.
+ */
 static int
 finish_all(int n, MPI_Request *reqs, MPI_Status *sts, MPI_Comm *errcomm)
 {
-	int i, rc, any = 0;
+	int i, rc, any = MPI_SUCCESS;
 	MPI_Comm comm;
 
 	for (i = 0; i < n; i++) {
@@ -1042,12 +1045,22 @@ finish_all(int n, MPI_Request *reqs, MPI_Status *sts, MPI_Comm *errcomm)
 		rc = req_finish(&reqs[i], st);
 		if (st != NULL)
 			st->MPI_ERROR = rc;
-		if (rc != MPI_SUCCESS && !any) {
-			any = 1;
+		if (rc != MPI_SUCCESS && any == MPI_SUCCESS) {
+			any = rc;
 			*errcomm = comm;
 		}
 	}
-	return any ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+	return any;
+}
+
+/* A call on many requests ends: first is the first failed one's code. */
+static int
+report_many(MPI_Comm comm, int first, const char *call)
+{
+	if (first == MPI_SUCCESS)
+		return MPI_SUCCESS;
+	return ft__mpi_err_in_status(comm, first, call, "a request completed "
+	    "with an error (MPI_ERR_IN_STATUS: see the statuses)");
 }
 
 int
@@ -1062,7 +1075,7 @@ PMPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts)
 		return rc;
 	ft__mpi_wait(many_done, &m);
 	rc = finish_all(n, reqs, sts, &comm);
-	return report(NULL, comm, rc, "MPI_Waitall");
+	return report_many(comm, rc, "MPI_Waitall");
 }
 
 int
@@ -1087,7 +1100,7 @@ PMPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts)
 	if (!*flag)
 		return MPI_SUCCESS;
 	rc = finish_all(n, reqs, sts, &comm);
-	return report(NULL, comm, rc, "MPI_Testall");
+	return report_many(comm, rc, "MPI_Testall");
 }
 
 /* The lowest index of a done request, MPI_UNDEFINED if all are null,
@@ -1208,7 +1221,7 @@ finish_some(int n, MPI_Request *reqs, int *outcount, int *indices,
     MPI_Status *sts, const char *call)
 {
 	MPI_Comm comm = MPI_COMM_WORLD, c;
-	int i, k = 0, active = 0, rc, any = 0, cnt = 0, j = 0;
+	int i, k = 0, active = 0, rc, any = MPI_SUCCESS, cnt = 0, j = 0;
 
 	if (nd_on()) {
 		/* indices has room for n: it holds the list meanwhile. */
@@ -1234,14 +1247,14 @@ finish_some(int n, MPI_Request *reqs, int *outcount, int *indices,
 		rc = req_finish(&reqs[i], st);
 		if (st != NULL)
 			st->MPI_ERROR = rc;
-		if (rc != MPI_SUCCESS && !any) {
-			any = 1;
+		if (rc != MPI_SUCCESS && any == MPI_SUCCESS) {
+			any = rc;
 			comm = c;
 		}
 		indices[k++] = i;
 	}
 	*outcount = active == 0 ? MPI_UNDEFINED : k;
-	return report(NULL, comm, any ? MPI_ERR_IN_STATUS : MPI_SUCCESS, call);
+	return report_many(comm, any, call);
 }
 
 int
