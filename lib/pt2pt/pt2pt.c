@@ -199,6 +199,10 @@ struct ft_pt {
 	uint64_t		 hello_ns;	/* HELLO due after accept */
 	uint64_t		 hs_next;	/* the next one due, or 0 */
 	struct ft_ratelim	 refusals;	/* their warnings */
+	/* FT_PROTO_FAILS: requests a broken connection failed, held until
+	 * a view says their process is dead (req_fail). */
+	struct ft_req		**unconfirmed;
+	size_t			 nunconfirmed, capunconfirmed;
 };
 
 static void	req_complete(struct ft_pt *, struct ft_req *);
@@ -556,6 +560,7 @@ ft_pt_free(struct ft_pt *pt)
 	free(pt->eouts);
 	free(pt->table);
 	free(pt->slots);
+	free(pt->unconfirmed);
 	free(pt->freeslots);
 	free(pt->pfd);
 	free(pt->pfdconn);
@@ -878,12 +883,61 @@ peer_conn(struct ft_pt *pt, uint32_t dst)
  * dead; ECANCELED: its context is revoked).  Returns 0, for the calls
  * that start a request.
  */
+/* The process r waits on: its sender's, or its destination's first. */
+static uint32_t
+req_proc(const struct ft_pt *pt, const struct ft_req *r)
+{
+	if (r->kind == FT_REQ_SEND)
+		return r->dst * pt->ppr;
+	return r->wsrc != UINT32_MAX ? r->wsrc * pt->ppr : r->peer;
+}
+
 static int
 req_fail(struct ft_pt *pt, struct ft_req *r, int err)
 {
+	struct ft_req **nu;
+	uint32_t q;
+
+	/*
+	 * FT_PROTO_FAILS: a broken connection says that its process may
+	 * be dead; only the launcher's view says it is.  Until then the
+	 * request waits, so that the process failure the application is
+	 * told of is one MPIX_Comm_get_failed lists (the ULFM project's
+	 * stress/pingpairs saw MPIX_ERR_PROC_FAILED with no process
+	 * failed).  The view that names it completes the request.
+	 */
+	if (err == ECONNRESET && pt->fails && !r->multi && !pt->freeing &&
+	    (q = req_proc(pt, r)) < pt->nproc && !pt->procs[q].vgone) {
+		nu = ft_grow(pt->unconfirmed, &pt->capunconfirmed,
+		    pt->nunconfirmed, sizeof(*nu));
+		if (nu != NULL) {
+			pt->unconfirmed = nu;
+			pt->unconfirmed[pt->nunconfirmed++] = r;
+			return 0;
+		}
+		/* Out of memory: fail it now, unconfirmed. */
+	}
 	r->st.error = err;
 	req_complete(pt, r);
 	return 0;
+}
+
+/* A view came: complete the held requests whose process it names. */
+static void
+unconfirmed_settle(struct ft_pt *pt)
+{
+	struct ft_req *r;
+	size_t i, j;
+
+	for (i = j = 0; i < pt->nunconfirmed; i++) {
+		r = pt->unconfirmed[i];
+		if (pt->procs[req_proc(pt, r)].vgone) {
+			r->st.error = ECONNRESET;
+			req_complete(pt, r);
+		} else
+			pt->unconfirmed[j++] = r;
+	}
+	pt->nunconfirmed = j;
 }
 
 /* The error requests on ctx fail with (revoked), or 0. */
@@ -3010,6 +3064,9 @@ ft_pt_view(struct ft_pt *pt, const uint32_t *dead, uint32_t ndead)
 	multi_trim_gone(pt);
 	if (pt->proto.ops->view != NULL)
 		rc = pt->proto.ops->view(&pt->proto, dead, ndead);
+	/* After the protocol's hook: the failure is known when they end. */
+	if (pt->nunconfirmed > 0)
+		unconfirmed_settle(pt);
 	pt->reap_due = 1;
 	if (rc != 0)
 		return -1;
