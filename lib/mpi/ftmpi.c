@@ -24,7 +24,7 @@
  * Recovering MPI_COMM_WORLD also recovers the handle MPI_COMM_WORLD in
  * place, as FT-MPI does, so that a program that names it goes on.  The
  * agreement's context index k (the largest proposed; each member draws
- * four in a row, k + i * universe) gives four context pairs: the
+ * four in a row, ft__mpi_ctx_after(k, i)) gives four context pairs: the
  * duplicate, MPI_COMM_WORLD, and the live communicators of the two
  * when BLANK leaves holes.
  */
@@ -64,7 +64,7 @@ static void
 own_ids_past(unsigned long inc)
 {
 	uint64_t U = ft__mpi.env.universe > 0 ? ft__mpi.env.universe : 1;
-	uint64_t stride = (uint64_t)FT_MPI_CTX_OWN_LIMIT / U / 16;
+	uint64_t stride = (uint64_t)FT_MPI_CTX_OWN_SPLIT / U / 16;
 
 	if (stride > (1u << 20))
 		stride = 1u << 20;
@@ -626,8 +626,7 @@ all_alive(void *arg)
  * ledger.
  */
 static int
-rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k,
-    uint32_t U)
+rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k)
 {
 	MPI_Comm comm = wa->comm;
 	const uint8_t *failed = wa->failed;
@@ -665,9 +664,9 @@ rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k,
 	}
 	x.members = to;
 	x.n = (uint32_t)n;
-	x.ctx = FT_MPI_CTX_IDUP + 2 * (k + PAIR_WORLD * U);
-	x.ctxv = FT_MPI_CTX_IDUP + 2 * (k + PAIR_DUP * U);
-	x.seq = k + (NPAIRS - 1) * U;
+	x.ctx = FT_MPI_CTX_IDUP + 2 * ft__mpi_ctx_after(k, PAIR_WORLD);
+	x.ctxv = FT_MPI_CTX_IDUP + 2 * ft__mpi_ctx_after(k, PAIR_DUP);
+	x.seq = ft__mpi_ctx_after(k, NPAIRS - 1);
 	x.dead = still;
 	x.ndead = (uint32_t)nstill;
 	x.jmembers = v;
@@ -687,7 +686,7 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	MPI_Comm base = comm, c;
 	struct wait_alive wa;
 	uint8_t *failed;
-	uint32_t k, first, U = ft__mpi.env.universe, *w = NULL, *still = NULL;
+	uint32_t k, first, *w = NULL, *still = NULL;
 	int i, nf = 0, n, me, mode, rc, inworld, nstill = 0;
 
 	if (ft__mpi.replacement == 1 && comm == MPI_COMM_WORLD)
@@ -699,8 +698,7 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	for (i = 1; i < NPAIRS; i++)
 		(void)ft__mpi_ctx_own();
 	if (first == FT_MPI_CTX_OWN_NONE ||
-	    (uint64_t)first + (uint64_t)(NPAIRS - 1) * U >=
-	    FT_MPI_CTX_OWN_LIMIT)
+	    ft__mpi_ctx_after(first, NPAIRS - 1) == FT_MPI_CTX_OWN_NONE)
 		return ft__mpi_err(comm, MPI_ERR_INTERN, call, "no context "
 		    "id is left");
 	if ((failed = calloc(((size_t)comm->size + 7) / 8, 1)) == NULL)
@@ -716,9 +714,15 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	if ((rc = ft__mpi_ulfm_decide(comm, call, first, failed, &k)) !=
 	    MPI_SUCCESS)
 		goto out;
+	/* Every member checked its own draws: k's four are there. */
+	if (ft__mpi_ctx_after(k, NPAIRS - 1) == FT_MPI_CTX_OWN_NONE) {
+		rc = ft__mpi_err(comm, MPI_ERR_INTERN, call, "the agreed "
+		    "context index %u has no four ids", k);
+		goto out;
+	}
 	for (i = 0; i < comm->size; i++)
 		nf += (failed[i / 8] >> (i % 8)) & 1;
-#define CTX(pair)	(FT_MPI_CTX_IDUP + 2 * (k + (pair) * U))
+#define CTX(pair)	(FT_MPI_CTX_IDUP + 2 * ft__mpi_ctx_after(k, (pair)))
 	if (nf > 0 && mode == FT_FTMPI_ABORT)
 		mode_abort(comm);
 	if (nf > 0 && mode == FT_FTMPI_REBUILD && !inworld)
@@ -726,7 +730,7 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	if (nf > 0 && mode == FT_FTMPI_REBUILD) {
 		wa.comm = comm;
 		wa.failed = failed;
-		if ((rc = rebuild_wait(&wa, call, k, U)) != MPI_SUCCESS)
+		if ((rc = rebuild_wait(&wa, call, k)) != MPI_SUCCESS)
 			goto out;
 		/*
 		 * Members with a death this recovery does not rebuild (they
