@@ -757,6 +757,13 @@ PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 	return agree_start(comm, "MPIX_Comm_ishrink", NULL, newcomm, req);
 }
 
+/* See mpi_impl.h. */
+int
+ft__mpi_ulfm_shrink(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
+{
+	return agree_block(comm, call, NULL, newcomm);
+}
+
 /* The profiling interface: MPIX_X is a weak alias of PMPIX_X. */
 /*
  * Open MPI's test aid (<mpi-ext.h>): die here, as a crash would.  What
