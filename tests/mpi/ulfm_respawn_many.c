@@ -5,14 +5,14 @@
  * bounds the processes alive at once, not the processes started.  Under
  * ftrun --ft ulfm with a universe of twice the ranks or less: 40
  * rounds, one death each (world rank 1 + r mod (n - 1): original and
- * spawned processes in turn, spawned ones by spawned ones), each
- * followed by a shrink, a spawn of one process and a merge, so that the
- * job starts n + 40 processes.  Every round checks the world's size and
- * ranks (an allreduce over an MPI_Comm_idup of it), and the context
- * ids of the shrinks and duplicates come from the processes past the
- * universe, from their own blocks.  A
- * round's victim dies once every other member has told it it is
- * through.  A spawned process counts its errors with the rest.
+ * spawned processes in turn), each followed by a shrink, a spawn of one
+ * process by all the survivors, spawned ones too, and a merge, so that
+ * the job starts n + 40 processes.  Every round checks the world's size
+ * and ranks (an allreduce over an MPI_Comm_idup of it); the context ids
+ * of the shrinks and duplicates come from the processes past the
+ * universe, from their own blocks.  A round's victim dies once every
+ * other member has told it it is through.  A spawned process counts its
+ * errors with the rest.
  */
 #define NAME "ulfm_respawn_many"
 #include "ulfm.h"
