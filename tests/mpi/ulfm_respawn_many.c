@@ -8,9 +8,10 @@
  * spawned processes in turn), each followed by a shrink, a spawn of one
  * process by all the survivors, spawned ones too, and a merge, so that
  * the job starts n + 40 processes.  Every round checks the world's size
- * and ranks (an allreduce over an MPI_Comm_idup of it); the context ids
- * of the shrinks and duplicates come from the processes past the
- * universe, from their own blocks.  A round's victim dies once every
+ * and ranks (an allreduce over an MPI_Comm_idup of it, and one across
+ * a shrunk intercommunicator of its halves); the context ids of the
+ * shrinks and duplicates come from the processes past the universe,
+ * from their own blocks.  A round's victim dies once every
  * other member has told it it is through.  A spawned process counts its
  * errors with the rest.
  */
@@ -19,6 +20,40 @@
 #include "respawn.h"
 
 #define ROUNDS	40
+
+/*
+ * An intercommunicator between the even and the odd ranks of w, shrunk
+ * with no failure (the member that draws its two context ids, the one
+ * that proposed the largest, is the newest process), has both groups
+ * whole: an allreduce across it sums the other group's ranks in w.
+ */
+static void
+inter_check(MPI_Comm w, int n, int r)
+{
+	MPI_Comm half, ic, s;
+	int rank, odd, sum = -1, want = 0, rc, i;
+
+	MPI_Comm_rank(w, &rank);
+	odd = rank % 2;
+	MPI_Comm_split(w, odd, rank, &half);
+	if ((rc = MPI_Intercomm_create(half, 0, w, odd ? 0 : 1, 7, &ic)) !=
+	    MPI_SUCCESS || (rc = MPIX_Comm_shrink(ic, &s)) != MPI_SUCCESS) {
+		fail("round %d: the intercommunicator's shrink returned %d", r,
+		    rc);
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	for (i = !odd; i < n; i += 2)
+		want += i;
+	if ((rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, s)) !=
+	    MPI_SUCCESS)
+		fail("round %d: allreduce across returned %d", r, rc);
+	else if (sum != want)
+		fail("round %d: the other group's ranks sum to %d, not %d", r,
+		    sum, want);
+	MPI_Comm_free(&s);
+	MPI_Comm_free(&ic);
+	MPI_Comm_free(&half);
+}
 
 /*
  * The world has n members, and so does a duplicate made by
@@ -51,6 +86,7 @@ check(MPI_Comm w, int n, int r)
 		    n * (n - 1) / 2);
 	MPI_Comm_free(&d);
 	MPI_Comm_free(&rev);
+	inter_check(w, n, r);
 }
 
 int
