@@ -13,13 +13,19 @@
  * shrinks and duplicates come from the processes past the universe,
  * from their own blocks.  A round's victim dies once every
  * other member has told it it is through.  A spawned process counts its
- * errors with the rest.
+ * errors with the rest.  Each round also duplicates the world: under
+ * --ft ftmpi (ftmpi_respawn_many) that is FT-MPI's recovery, whose four
+ * context ids come from the newest process's block.
  */
+#ifndef NAME
 #define NAME "ulfm_respawn_many"
+#endif
 #include "ulfm.h"
 #include "respawn.h"
 
+#ifndef ROUNDS
 #define ROUNDS	40
+#endif
 
 /*
  * An intercommunicator between the even and the odd ranks of w, shrunk
@@ -86,6 +92,15 @@ check(MPI_Comm w, int n, int r)
 		    n * (n - 1) / 2);
 	MPI_Comm_free(&d);
 	MPI_Comm_free(&rev);
+	/* Under --ft ftmpi, a recovery with no failure: four ids drawn. */
+	if ((rc = MPI_Comm_dup(w, &d)) != MPI_SUCCESS) {
+		fail("round %d: MPI_Comm_dup returned %d", r, rc);
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	MPI_Comm_size(d, &size);
+	if (size != n)
+		fail("round %d: the duplicate has %d members", r, size);
+	MPI_Comm_free(&d);
 	inter_check(w, n, r);
 }
 
@@ -100,7 +115,7 @@ main(int argc, char **argv)
 	MPI_Comm_size(w, &n);
 	if (n < 2) {
 		if (myrank == 0)
-			printf("ulfm_respawn_many needs 2 or more ranks\n");
+			printf("%s needs 2 or more ranks\n", NAME);
 		MPI_Finalize();
 		return 1;
 	}
