@@ -43,7 +43,7 @@ setup() {
 	[[ $stderr == *"rank 1 (pid "*"killed by signal 9"*"aborting the job"* ]]
 }
 
-@test "ftmpi: an intercommunicator in mode ABORT ends the job; it takes no other mode" {
+@test "ftmpi: an intercommunicator in mode ABORT ends the job; it refuses blank, rebuild and nop" {
 	ft_build ftmpi_inter_abort
 	run -1 --separate-stderr ftrun -n 4 --ft ftmpi --timeout 60 \
 	    "$FT_PROGS/ftmpi_inter_abort"

@@ -77,8 +77,8 @@ const char	*ft_ftmpi_msg_name(int mode);
  * Dynamic processes: the process id of rank 0 of this process's world
  * (0 for the job's first world; a world is the MPI_COMM_WORLD of the
  * processes started together), the world's number (0, then 1, 2, ...
- * in the order of the spawns), the universe size (the processes the
- * job may start over its life, MPI_UNIVERSE_SIZE), the command number
+ * in the order of the spawns), the universe size (the processes that
+ * may be alive at once, MPI_UNIVERSE_SIZE), the command number
  * in MPI_Comm_spawn_multiple (MPI_APPNUM), and "1" when the world was
  * spawned: it then waits for a REPLY of reqid 0, after the TABLE, that
  * names its parents.
@@ -88,6 +88,15 @@ const char	*ft_ftmpi_msg_name(int mode);
 #define FT_ENV_UNIVERSE		"FT_UNIVERSE_SIZE"
 #define FT_ENV_APPNUM		"FT_APPNUM"
 #define FT_ENV_PARENT		"FT_PARENT"
+/*
+ * Process ids are never reused: a spawn takes the ids after every id
+ * given so far, so a job that replaces its dead goes past the universe
+ * size.  Each id at or past it draws its own context ids from a block
+ * of its own (lib/mpi/misc.c), and there are this many blocks: the
+ * most process ids a job gives over its life is the universe size plus
+ * this (and at most FT_WIRE_MAX_RANKS).
+ */
+#define FT_JOB_IDS_PAST_UNIVERSE	16383u
 /* The write end of the heartbeat pipe, and the period of the beats. */
 #define FT_ENV_HB_FD		"FT_HEARTBEAT_FD"
 #define FT_ENV_HB_PERIOD	"FT_HEARTBEAT_MS"
@@ -208,8 +217,8 @@ struct ft_launch {
 	int		  check_divergence;
 	const struct ft_inject *inject;	/* faults to inject */
 	size_t		  ninject;
-	/* Processes the job may start over its life, spawned ones
-	 * included (MPI_UNIVERSE_SIZE); 0: nranks * nrep. */
+	/* Processes that may be alive at once, spawned ones included
+	 * (MPI_UNIVERSE_SIZE); 0: nranks * nrep. */
 	uint32_t	  universe;
 	/*
 	 * Across hosts: every process is started by the agent of its

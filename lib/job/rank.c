@@ -73,7 +73,7 @@ ft_job_env_read(struct ft_job_env *e, const char *(*get)(const char *),
 		*why = FT_ENV_WORLD;
 	else if (get(FT_ENV_UNIVERSE) != NULL &&
 	    (get_u32(get, FT_ENV_UNIVERSE, FT_WIRE_MAX_RANKS,
-	    &e->universe) != 0 || e->universe < e->base + e->size * e->nrep))
+	    &e->universe) != 0 || e->universe < e->size * e->nrep))
 		*why = FT_ENV_UNIVERSE;
 	else if (get(FT_ENV_APPNUM) != NULL &&
 	    get_u32(get, FT_ENV_APPNUM, INT32_MAX, &e->appnum) != 0)

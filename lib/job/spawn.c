@@ -6,7 +6,11 @@
  * A world is a set of processes started together, with its own
  * MPI_COMM_WORLD: world 0 is the job's first, world k the k-th spawn.
  * New processes get the process ids after every id given so far (ids
- * are never reused), so the universe size bounds them all.  A spawn
+ * are never reused, so that no frame, view, failed group or table can
+ * take a new process for a dead one).  The universe size bounds the
+ * processes alive at once, not the ids: a job that replaces its dead
+ * goes past it, up to FT_JOB_IDS_PAST_UNIVERSE more ids, each with a
+ * block of context ids of its own (lib/mpi/misc.c).  A spawn
  * answers its root once every new process has joined (REGISTER): the
  * launcher then tells every process that is running of the new ones
  * (PROCS), sends the new ones the TABLE of everyone and their parents
@@ -407,6 +411,27 @@ spawn_fail(struct ft_spawner *sp, uint32_t from, uint32_t reqid,
 	reply(sp, from, reqid, err, 0, text, NULL, 0);
 }
 
+/* The processes not yet ended, failed or cancelled. */
+static uint32_t
+nlive(struct ft_spawner *sp)
+{
+	uint32_t id, n = 0, nprocs = ft__launch_nprocs(sp->l);
+
+	for (id = 0; id < nprocs; id++)
+		if (!(ft__launch_state(sp->l, id) & FT_LS_EXITED))
+			n++;
+	return n;
+}
+
+/* The process ids the job may give over its life. */
+static uint32_t
+ids_max(const struct ft_spawner *sp)
+{
+	uint64_t n = (uint64_t)sp->universe + FT_JOB_IDS_PAST_UNIVERSE;
+
+	return n < FT_WIRE_MAX_RANKS ? (uint32_t)n : FT_WIRE_MAX_RANKS;
+}
+
 static int
 on_spawn(struct ft_spawner *sp, uint32_t from, const uint8_t *body,
     size_t blen)
@@ -415,7 +440,7 @@ on_spawn(struct ft_spawner *sp, uint32_t from, const uint8_t *body,
 	struct ft_msg_spawn m;
 	struct ft_launch_proc *procs = NULL;
 	struct world *w, *nw;
-	uint32_t *ids = NULL, first, failed, i, k, r, at, ctx, wk;
+	uint32_t *ids = NULL, first, failed, i, k, r, at, ctx, wk, live;
 	uint64_t total = 0;
 	char prog[4096];
 
@@ -434,12 +459,19 @@ on_spawn(struct ft_spawner *sp, uint32_t from, const uint8_t *body,
 		    ft__launch_nrep(sp->l));
 		goto done;
 	}
-	if (total > sp->universe - ft__launch_nprocs(sp->l)) {
+	if (total > sp->universe - (live = nlive(sp))) {
 		spawn_fail(sp, from, m.reqid, FT_REPLY_UNIVERSE, "%llu more "
 		    "processes would exceed the universe size of %u, of "
-		    "which %u are used (ftrun --universe-size)",
-		    (unsigned long long)total, sp->universe,
-		    ft__launch_nprocs(sp->l));
+		    "which %u are alive (ftrun --universe-size)",
+		    (unsigned long long)total, sp->universe, live);
+		goto done;
+	}
+	if (total > ids_max(sp) - ft__launch_nprocs(sp->l)) {
+		spawn_fail(sp, from, m.reqid, FT_REPLY_UNIVERSE, "%llu more "
+		    "processes would exceed the %u process ids a job with a "
+		    "universe size of %u gives over its life, of which %u "
+		    "are given", (unsigned long long)total, ids_max(sp),
+		    sp->universe, ft__launch_nprocs(sp->l));
 		goto done;
 	}
 	for (i = 0; i < m.ncmds; i++)

@@ -721,14 +721,14 @@ comm_dup(const char *call, MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 		err = MPI_ERR_INFO;
 		why = "invalid info object";
 	}
-	if (FT_MPI_INTER(comm)) {
+	if (FT_MPI_INTER(comm) && (err != 0 || !ft__mpi_ftmpi_recovers(comm))) {
 		if ((rc = ft__mpi_inter_dup(comm, call, err, why, &c)) !=
 		    MPI_SUCCESS)
 			return rc;
 		return dup_finish(call, comm, c, newcomm);
 	}
 	/* FT-MPI: the duplicate of a communicator in error is the
-	 * recovered one (ft-ftmpi(3)). */
+	 * recovered one (ft-ftmpi(3)), an intercommunicator's in SHRINK. */
 	if (ft__mpi.ftmpi && err == 0) {
 		if ((rc = ft__mpi_ftmpi_dup(comm, call, newcomm)) !=
 		    MPI_SUCCESS)

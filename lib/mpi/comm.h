@@ -14,6 +14,7 @@
 #define FT_MPI_COMM_H
 
 #include "../include/mpi.h"
+#include "../job/job.h"
 
 /*
  * Tags at or above this on a communicator's collective context
@@ -64,16 +65,30 @@ struct ft_mpi_topo {
  * count of calls instead of agreeing on them; the ids agreed in comm.c
  * stay below.  ft__mpi_ctx_own counts a call and returns the index idx
  * (the id is FT_MPI_CTX_IDUP + 2 idx) that no other call of any
- * process gets, or FT_MPI_CTX_OWN_NONE when none is left.
+ * process gets, or FT_MPI_CTX_OWN_NONE when none is left.  Process q
+ * below the universe size U draws v U + q on its v-th call, below
+ * FT_MPI_CTX_OWN_SPLIT; process U + b draws from its block, the b-th
+ * of FT_MPI_CTX_OWN_BLOCK indices from the split on.
  */
 #define FT_MPI_CTX_IDUP		0x80000000u
 #define FT_MPI_CTX_OWN_LIMIT	0x3fffffffu
+#define FT_MPI_CTX_OWN_SPLIT	0x20000000u
+#define FT_MPI_CTX_OWN_BLOCK	0x8000u
 #define FT_MPI_CTX_OWN_NONE	UINT32_MAX
 
+_Static_assert((uint64_t)FT_MPI_CTX_OWN_SPLIT + (uint64_t)FT_MPI_CTX_OWN_BLOCK *
+    FT_JOB_IDS_PAST_UNIVERSE <= FT_MPI_CTX_OWN_LIMIT,
+    "every process id past the universe has a block of context ids");
+
 uint32_t ft__mpi_ctx_own(void);
+/* The index the process that drew idx draws n calls after it, or
+ * FT_MPI_CTX_OWN_NONE if it has none left by then: the same at every
+ * process. */
+uint32_t ft__mpi_ctx_after(uint32_t idx, uint32_t n);
 /* Count calls so that the next index ft__mpi_ctx_own gives is above
  * idx (a replacement process of FT-MPI's REBUILD, whose dead
- * incarnation drew indices up to there). */
+ * incarnation drew indices up to there); an index of another
+ * process's block moves nothing. */
 void	 ft__mpi_ctx_own_above(uint32_t idx);
 
 /*

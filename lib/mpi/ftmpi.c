@@ -21,10 +21,13 @@
  *            shrink, to be made again from MPI_COMM_WORLD;
  *   ABORT    nothing: the failure ends the job.
  *
+ * An intercommunicator takes SHRINK (MPIX_Comm_shrink: the survivors
+ * of both groups) and ABORT only.
+ *
  * Recovering MPI_COMM_WORLD also recovers the handle MPI_COMM_WORLD in
  * place, as FT-MPI does, so that a program that names it goes on.  The
  * agreement's context index k (the largest proposed; each member draws
- * four in a row, k + i * universe) gives four context pairs: the
+ * four in a row, ft__mpi_ctx_after(k, i)) gives four context pairs: the
  * duplicate, MPI_COMM_WORLD, and the live communicators of the two
  * when BLANK leaves holes.
  */
@@ -64,7 +67,7 @@ static void
 own_ids_past(unsigned long inc)
 {
 	uint64_t U = ft__mpi.env.universe > 0 ? ft__mpi.env.universe : 1;
-	uint64_t stride = (uint64_t)FT_MPI_CTX_OWN_LIMIT / U / 16;
+	uint64_t stride = (uint64_t)FT_MPI_CTX_OWN_SPLIT / U / 16;
 
 	if (stride > (1u << 20))
 		stride = 1u << 20;
@@ -219,9 +222,51 @@ mode_abort(MPI_Comm c)
 }
 
 /*
- * An intercommunicator has one mode of its own, ABORT (ft-ftmpi(3)): a
- * failure in either group ends the job.  Else it follows ULFM's rules.
+ * An intercommunicator takes two modes (ft-ftmpi(3)): ABORT, a failure
+ * in either group ends the job; SHRINK, MPI_Comm_dup recovers it to the
+ * survivors of both groups (REBUILD shrinks it too, as it does every
+ * communicator but MPI_COMM_WORLD).  Else (BLANK: an intercommunicator
+ * has no holes) it follows ULFM's rules, and in every mode its message
+ * mode is CONT.  0: ULFM's rules.
  */
+static int
+inter_mode(MPI_Comm c)
+{
+	int m = comm_mode(c);
+
+	if (m == FT_FTMPI_REBUILD)
+		return FT_FTMPI_SHRINK;
+	return m == FT_FTMPI_ABORT || m == FT_FTMPI_SHRINK ? m : 0;
+}
+
+int
+ft__mpi_ftmpi_recovers(MPI_Comm c)
+{
+	return ft__mpi.ftmpi && (!FT_MPI_INTER(c) ||
+	    inter_mode(c) == FT_FTMPI_SHRINK);
+}
+
+/*
+ * SHRINK of an intercommunicator: MPIX_Comm_shrink, then what a
+ * duplicate takes (its attributes copied).  As for an
+ * intracommunicator, a member that knows of a failure revokes it first,
+ * so that members still waiting on it come to the recovery.
+ */
+static int
+inter_recover(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
+{
+	MPI_Comm c;
+	int rc;
+
+	if (ft__mpi_ulfm_unacked(comm) && !ft__mpi_ulfm_revoked(comm))
+		(void)PMPIX_Comm_revoke(comm);
+	if ((rc = ft__mpi_ulfm_shrink(comm, call, &c)) != MPI_SUCCESS)
+		return rc;
+	return ft__mpi_comm_finish(call, comm, c, newcomm);
+}
+
+/* ABORT on an intercommunicator: a failure in either group ends the
+ * job. */
 static void
 inter_abort(MPI_Comm c)
 {
@@ -626,8 +671,7 @@ all_alive(void *arg)
  * ledger.
  */
 static int
-rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k,
-    uint32_t U)
+rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k)
 {
 	MPI_Comm comm = wa->comm;
 	const uint8_t *failed = wa->failed;
@@ -665,9 +709,9 @@ rebuild_wait(const struct wait_alive *wa, const char *call, uint32_t k,
 	}
 	x.members = to;
 	x.n = (uint32_t)n;
-	x.ctx = FT_MPI_CTX_IDUP + 2 * (k + PAIR_WORLD * U);
-	x.ctxv = FT_MPI_CTX_IDUP + 2 * (k + PAIR_DUP * U);
-	x.seq = k + (NPAIRS - 1) * U;
+	x.ctx = FT_MPI_CTX_IDUP + 2 * ft__mpi_ctx_after(k, PAIR_WORLD);
+	x.ctxv = FT_MPI_CTX_IDUP + 2 * ft__mpi_ctx_after(k, PAIR_DUP);
+	x.seq = ft__mpi_ctx_after(k, NPAIRS - 1);
 	x.dead = still;
 	x.ndead = (uint32_t)nstill;
 	x.jmembers = v;
@@ -687,9 +731,11 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	MPI_Comm base = comm, c;
 	struct wait_alive wa;
 	uint8_t *failed;
-	uint32_t k, first, U = ft__mpi.env.universe, *w = NULL, *still = NULL;
+	uint32_t k, first, *w = NULL, *still = NULL;
 	int i, nf = 0, n, me, mode, rc, inworld, nstill = 0;
 
+	if (FT_MPI_INTER(comm))
+		return inter_recover(comm, call, newcomm);
 	if (ft__mpi.replacement == 1 && comm == MPI_COMM_WORLD)
 		return join(call, newcomm);
 	mode = comm_mode(comm);
@@ -699,8 +745,7 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	for (i = 1; i < NPAIRS; i++)
 		(void)ft__mpi_ctx_own();
 	if (first == FT_MPI_CTX_OWN_NONE ||
-	    (uint64_t)first + (uint64_t)(NPAIRS - 1) * U >=
-	    FT_MPI_CTX_OWN_LIMIT)
+	    ft__mpi_ctx_after(first, NPAIRS - 1) == FT_MPI_CTX_OWN_NONE)
 		return ft__mpi_err(comm, MPI_ERR_INTERN, call, "no context "
 		    "id is left");
 	if ((failed = calloc(((size_t)comm->size + 7) / 8, 1)) == NULL)
@@ -716,9 +761,15 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	if ((rc = ft__mpi_ulfm_decide(comm, call, first, failed, &k)) !=
 	    MPI_SUCCESS)
 		goto out;
+	/* Every member checked its own draws: k's four are there. */
+	if (ft__mpi_ctx_after(k, NPAIRS - 1) == FT_MPI_CTX_OWN_NONE) {
+		rc = ft__mpi_err(comm, MPI_ERR_INTERN, call, "the agreed "
+		    "context index %u has no four ids", k);
+		goto out;
+	}
 	for (i = 0; i < comm->size; i++)
 		nf += (failed[i / 8] >> (i % 8)) & 1;
-#define CTX(pair)	(FT_MPI_CTX_IDUP + 2 * (k + (pair) * U))
+#define CTX(pair)	(FT_MPI_CTX_IDUP + 2 * ft__mpi_ctx_after(k, (pair)))
 	if (nf > 0 && mode == FT_FTMPI_ABORT)
 		mode_abort(comm);
 	if (nf > 0 && mode == FT_FTMPI_REBUILD && !inworld)
@@ -726,7 +777,7 @@ ft__mpi_ftmpi_dup(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
 	if (nf > 0 && mode == FT_FTMPI_REBUILD) {
 		wa.comm = comm;
 		wa.failed = failed;
-		if ((rc = rebuild_wait(&wa, call, k, U)) != MPI_SUCCESS)
+		if ((rc = rebuild_wait(&wa, call, k)) != MPI_SUCCESS)
 			goto out;
 		/*
 		 * Members with a death this recovery does not rebuild (they
@@ -841,16 +892,17 @@ ft__mpi_ftmpi_set_info(MPI_Comm comm, MPI_Info info, const char *call)
 		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "the job "
 		    "does not run under FT-MPI's modes: run it with ftrun "
 		    "--ft ftmpi");
-	/* No recovery of an intercommunicator: ABORT, or ULFM's rules. */
-	if (FT_MPI_INTER(comm) && ((cm != 0 && cm != FT_FTMPI_ABORT) ||
-	    mm == FT_FTMPI_NOP))
+	/* An intercommunicator: SHRINK, ABORT, or ULFM's rules. */
+	if (FT_MPI_INTER(comm) && (cm == FT_FTMPI_BLANK ||
+	    cm == FT_FTMPI_REBUILD || mm == FT_FTMPI_NOP))
 		return ft__mpi_err(comm, MPI_ERR_INFO_VALUE, call, "%s %s on "
-		    "an intercommunicator: ft recovers intracommunicators "
-		    "only; an intercommunicator takes %s abort or follows "
-		    "ULFM's rules (recover the communicators of its groups "
-		    "and make it again)", cm != 0 && cm != FT_FTMPI_ABORT ?
-		    KEY_COMM : KEY_MSG, cm != 0 && cm != FT_FTMPI_ABORT ?
-		    ft_ftmpi_comm_name(cm) : ft_ftmpi_msg_name(mm), KEY_COMM);
+		    "an intercommunicator: it takes %s shrink (MPI_Comm_dup "
+		    "recovers it to the survivors of both groups) or abort, "
+		    "and its message mode is cont; to have holes or new "
+		    "processes, recover the communicators of its groups and "
+		    "make it again", mm == FT_FTMPI_NOP ? KEY_MSG : KEY_COMM,
+		    mm == FT_FTMPI_NOP ? ft_ftmpi_msg_name(mm) :
+		    ft_ftmpi_comm_name(cm), KEY_COMM);
 	if (cm != 0)
 		comm->ftmpi_comm = cm;
 	if (mm != 0)
@@ -863,11 +915,11 @@ ft__mpi_ftmpi_get_info(MPI_Comm comm, MPI_Info info)
 {
 	if (!ft__mpi.ftmpi)
 		return MPI_SUCCESS;
-	/* An intercommunicator: ABORT, or no mode (ULFM's rules). */
+	/* An intercommunicator: SHRINK, ABORT, or no mode (ULFM's rules). */
 	if (FT_MPI_INTER(comm))
-		return comm_mode(comm) != FT_FTMPI_ABORT || MPI_Info_set(info,
-		    KEY_COMM, ft_ftmpi_comm_name(FT_FTMPI_ABORT)) ==
-		    MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+		return inter_mode(comm) == 0 || MPI_Info_set(info, KEY_COMM,
+		    ft_ftmpi_comm_name(inter_mode(comm))) == MPI_SUCCESS ?
+		    MPI_SUCCESS : MPI_ERR_NO_MEM;
 	if (MPI_Info_set(info, KEY_COMM,
 	    ft_ftmpi_comm_name(comm_mode(comm))) != MPI_SUCCESS ||
 	    MPI_Info_set(info, KEY_MSG, ft_ftmpi_msg_name(msg_mode(comm))) !=

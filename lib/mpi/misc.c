@@ -12,20 +12,23 @@
  * rank 0 of the parent, process q of the job, on its v-th call to
  * MPI_Comm_idup (or MPIX_Comm_ishrink, which counts with it and takes
  * the id of whichever member the agreement picks), broadcasts v (a
- * nonblocking collective, ordered with
- * the others on the parent), and everyone takes the id
- * FT_MPI_CTX_IDUP + 2 (v * universe size + q): the universe size
- * bounds every process id the job will ever give.  No process ever
- * counts the same v twice, so no two communicators share an id, anywhere, and
- * the ids of comm.c stay below FT_MPI_CTX_IDUP.  The new communicator
- * is made at the call, as the standard says, attributes copied then;
- * its id is filled in on completion.
+ * nonblocking collective, ordered with the others on the parent), and
+ * everyone takes the id FT_MPI_CTX_IDUP + 2 idx, where idx is
+ * v * universe size + q while q is below the universe size U.  Process
+ * ids are never reused, and a job that replaces its dead gives ids past
+ * U: process U + b takes idx = FT_MPI_CTX_OWN_SPLIT + b * block + v,
+ * in a block of its own, while the first ones' v U + q stay below the
+ * split.  No process ever counts the same v twice, and no two processes
+ * share q or a block, so no two communicators share an id, anywhere,
+ * and the ids of comm.c stay below FT_MPI_CTX_IDUP.  The new
+ * communicator is made at the call, as the standard says, attributes
+ * copied then; its id is filled in on completion.
  */
 #include <stdlib.h>
 
 #include "op.h"
 
-/* Ids are even, and idx = v * size + q stays below this. */
+/* Ids are even, and every idx stays below this. */
 #define IDUP_IDX_LIMIT	FT_MPI_CTX_OWN_LIMIT
 
 /* The count of this process's calls to MPI_Comm_idup and
@@ -82,21 +85,73 @@ idup_release(struct ft_mpi_req *r)
 	r->state = NULL;
 }
 
+/* Process q's index of count v, or FT_MPI_CTX_OWN_NONE. */
+static uint32_t
+own_index(uint64_t q, uint64_t v)
+{
+	uint64_t U = ft__mpi.env.universe > 0 ? ft__mpi.env.universe : 1;
+	uint64_t idx;
+
+	if (q >= U) {
+		if (q - U >= FT_JOB_IDS_PAST_UNIVERSE ||
+		    v >= FT_MPI_CTX_OWN_BLOCK)
+			return FT_MPI_CTX_OWN_NONE;
+		return (uint32_t)(FT_MPI_CTX_OWN_SPLIT + (q - U) *
+		    FT_MPI_CTX_OWN_BLOCK + v);
+	}
+	idx = v * U + q;
+	return idx < FT_MPI_CTX_OWN_SPLIT ? (uint32_t)idx :
+	    FT_MPI_CTX_OWN_NONE;
+}
+
+/* The process and the count that draw idx; -1 if none does. */
+static int
+own_parts(uint32_t idx, uint64_t *q, uint64_t *v)
+{
+	uint64_t U = ft__mpi.env.universe > 0 ? ft__mpi.env.universe : 1;
+
+	if (idx < FT_MPI_CTX_OWN_SPLIT) {
+		*q = idx % U;
+		*v = idx / U;
+		return 0;
+	}
+	if (idx >= FT_MPI_CTX_OWN_SPLIT + (uint64_t)FT_MPI_CTX_OWN_BLOCK *
+	    FT_JOB_IDS_PAST_UNIVERSE)
+		return -1;
+	*q = U + (idx - FT_MPI_CTX_OWN_SPLIT) / FT_MPI_CTX_OWN_BLOCK;
+	*v = (idx - FT_MPI_CTX_OWN_SPLIT) % FT_MPI_CTX_OWN_BLOCK;
+	return 0;
+}
+
 uint32_t
 ft__mpi_ctx_own(void)
 {
-	uint64_t idx;
+	return own_index(ft__mpi_self_rank(), idup_calls++);
+}
 
-	idx = (uint64_t)idup_calls++ * ft__mpi.env.universe +
-	    ft__mpi_self_rank();
-	return idx < IDUP_IDX_LIMIT ? (uint32_t)idx : FT_MPI_CTX_OWN_NONE;
+uint32_t
+ft__mpi_ctx_after(uint32_t idx, uint32_t n)
+{
+	uint64_t q, v;
+
+	if (own_parts(idx, &q, &v) != 0)
+		return FT_MPI_CTX_OWN_NONE;
+	return own_index(q, v + n);
 }
 
 void
 ft__mpi_ctx_own_above(uint32_t idx)
 {
-	uint64_t calls = (uint64_t)idx / ft__mpi.env.universe + 1;
+	uint64_t q, v, calls, self = ft__mpi_self_rank();
 
+	/*
+	 * Another process's block says nothing of ours; an index of the
+	 * first processes moves the count of the first ones, as before.
+	 */
+	if (own_parts(idx, &q, &v) != 0 || (q != self &&
+	    (q >= ft__mpi.env.universe || self >= ft__mpi.env.universe)))
+		return;
+	calls = v + 1;
 	if (calls > idup_calls)
 		idup_calls = calls > UINT32_MAX ? UINT32_MAX : (uint32_t)calls;
 }

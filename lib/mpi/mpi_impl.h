@@ -313,7 +313,8 @@ void	 ft__mpi_ulfm_free(MPI_Comm);
  * ftmpi_pending says whether a pending request r must stop waiting (NOP:
  * its communicator is in error, and is revoked so that every pending
  * operation on it fails).  ftmpi_dup is MPI_Comm_dup on an
- * intracommunicator: the recovery.  ftmpi_set_info and _get_info take
+ * intracommunicator, or an intercommunicator in mode SHRINK: the
+ * recovery.  ftmpi_set_info and _get_info take
  * and give the info keys "ft_comm_mode" and "ft_msg_mode".
  * ftmpi_coll_comm gives the communicator a collective on comm runs on
  * (its live one, for a BLANK communicator with holes).
@@ -328,6 +329,9 @@ void	 ft__mpi_ftmpi_tick(void);
 int	 ft__mpi_ftmpi_check(MPI_Comm, const char *call, int peer);
 int	 ft__mpi_ftmpi_pending(struct ft_mpi_req *);
 int	 ft__mpi_ftmpi_dup(MPI_Comm, const char *call, MPI_Comm *newcomm);
+/* Is MPI_Comm_dup of comm a recovery (ftmpi_dup)?  Every
+ * intracommunicator's is; an intercommunicator's in mode SHRINK. */
+int	 ft__mpi_ftmpi_recovers(MPI_Comm);
 int	 ft__mpi_ftmpi_set_info(MPI_Comm, MPI_Info, const char *call);
 int	 ft__mpi_ftmpi_get_info(MPI_Comm, MPI_Info);
 MPI_Comm ft__mpi_ftmpi_coll_comm(MPI_Comm);
@@ -375,6 +379,9 @@ void	 ft__mpi_ftmpi_revived(uint32_t proc, uint32_t inc,
 int	 ft__mpi_ulfm_decide(MPI_Comm, const char *call, uint32_t propose,
 	    uint8_t *failed, uint32_t *ctxv);
 int	 ft__mpi_ulfm_absorb(MPI_Comm, int acked);
+/* MPIX_Comm_shrink of comm, its errors reported as call's (FT-MPI's
+ * SHRINK of an intercommunicator). */
+int	 ft__mpi_ulfm_shrink(MPI_Comm, const char *call, MPI_Comm *newcomm);
 /*
  * REBUILD: comm's failed members are exactly the world ranks w[n] that
  * are its members (those not rebuilt yet), none acknowledged; later

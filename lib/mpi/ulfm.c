@@ -372,9 +372,9 @@ survivors(const struct agreement *a, const uint32_t *world, int n, int off,
 /*
  * Build the shrunk intercommunicator: the survivors of both groups.
  * Its ids: ctx is the index idx one member drew from its own count,
- * and that member drew idx + universe size (its next) for the hidden
- * local intracommunicator, both at once (agree_start_x): no other
- * communicator anywhere has either.
+ * and that member drew its next, ft__mpi_ctx_after(idx, 1), for the
+ * hidden local intracommunicator, both at once (agree_start_x): no
+ * other communicator anywhere has either.
  */
 static int
 shrink_make_inter(struct agreement *a, uint32_t idx)
@@ -383,7 +383,7 @@ shrink_make_inter(struct agreement *a, uint32_t idx)
 	uint32_t *lw, *rw, lidx;
 	int nl, nr, me = -1, i, rc = MPI_ERR_NO_MEM;
 
-	lidx = idx + (uint32_t)ft__mpi.env.universe;
+	lidx = ft__mpi_ctx_after(idx, 1);
 	lw = survivors(a, comm->world, comm->size, off_local(a), &nl);
 	rw = survivors(a, comm->rworld, comm->rsize, off_remote(a), &nr);
 	if (lw == NULL || rw == NULL)
@@ -393,7 +393,7 @@ shrink_make_inter(struct agreement *a, uint32_t idx)
 			me = i;
 	rc = MPI_ERR_INTERN;
 	if (me < 0 || idx >= FT_MPI_CTX_OWN_LIMIT ||
-	    lidx >= FT_MPI_CTX_OWN_LIMIT || lidx < idx)
+	    lidx >= FT_MPI_CTX_OWN_LIMIT)
 		goto out;
 	/* Every member of the other group died: no intercommunicator. */
 	rc = MPIX_ERR_PROC_FAILED;
@@ -755,6 +755,13 @@ int
 PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
 	return agree_start(comm, "MPIX_Comm_ishrink", NULL, newcomm, req);
+}
+
+/* See mpi_impl.h. */
+int
+ft__mpi_ulfm_shrink(MPI_Comm comm, const char *call, MPI_Comm *newcomm)
+{
+	return agree_block(comm, call, NULL, newcomm);
 }
 
 /* The profiling interface: MPIX_X is a weak alias of PMPIX_X. */

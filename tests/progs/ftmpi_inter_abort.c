@@ -4,8 +4,8 @@
  * ft_comm_mode, ft-ftmpi(3)) in a job under --ft ftmpi, SHRINK for the
  * rest: the last rank dies once every rank has set the intercommunicator
  * up, while the others wait on it, and its failure ends the job.  First,
- * the modes an intercommunicator does not take are refused
- * (MPI_ERR_INFO_VALUE); a wrong answer exits 3.
+ * the modes an intercommunicator does not take (blank, rebuild, nop) are
+ * refused (MPI_ERR_INFO_VALUE); a wrong answer exits 3.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -55,8 +55,10 @@ main(int argc, char **argv)
 	    &ic) != MPI_SUCCESS)
 		bad("MPI_Intercomm_create");
 	MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
-	if (set(ic, "ft_comm_mode", "shrink") != MPI_ERR_INFO_VALUE)
-		bad("ft_comm_mode shrink on an intercommunicator was taken");
+	if (set(ic, "ft_comm_mode", "blank") != MPI_ERR_INFO_VALUE)
+		bad("ft_comm_mode blank on an intercommunicator was taken");
+	if (set(ic, "ft_comm_mode", "rebuild") != MPI_ERR_INFO_VALUE)
+		bad("ft_comm_mode rebuild on an intercommunicator was taken");
 	if (set(ic, "ft_msg_mode", "nop") != MPI_ERR_INFO_VALUE)
 		bad("ft_msg_mode nop on an intercommunicator was taken");
 	if (set(ic, "ft_comm_mode", "abort") != MPI_SUCCESS)
