@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: ISC
+# A host cut off from the network, not killed: its processes keep
+# running while the job declares them dead and goes on without them,
+# then the link comes back.  Network namespaces (tests/netns.bash): one
+# ftboot daemon in each of hosts 1 to 3, ftrun in host 4.  The cut is
+# tied to progress (rank 0 waits at the program's gate), the heal to
+# the job having moved on (its events: the host lost, its ranks back
+# elsewhere); the gate opens only after the heal, so the old processes,
+# if still alive, come back into a job that has moved on.  --ft vlog:
+# the cut host's ranks restart elsewhere and replay; --ft coord: every
+# rank rolls back; --ft ftmpi --comm-mode rebuild: the survivors
+# rebuild MPI_COMM_WORLD with a new process.  Each ends with the
+# output of a run without failures, exit 0; no process of the old
+# incarnations is left on the cut host, and what they may send once
+# the link is back is refused.  Needs root; skips, saying so, without.
+
+load common
+load netns
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	ft_build vlogmix
+	ft_build coordring
+	ft_build rebuildgate
+	ftrun -n 6 "$FT_PROGS/vlogmix" 24 >"$FT_PROGS/vlogmix6.ref"
+	ftrun -n 6 "$FT_PROGS/coordring" 160 >"$FT_PROGS/coordring6.ref"
+	touch "$BATS_FILE_TMPDIR/open"
+	ftrun -n 4 "$FT_PROGS/rebuildgate" "$BATS_FILE_TMPDIR/open" |
+	    sort >"$FT_PROGS/rebuildgate4.ref"
+	if netns_check; then
+		ftboot keygen --key-file "$BATS_FILE_TMPDIR/cluster.key" \
+		    >/dev/null
+		netns_up 4
+	fi
+}
+
+# The daemons stay for the next test; the job's processes go.
+teardown() {
+	local i p
+	for i in 4 1 2 3; do
+		netns_heal "$i" 2>/dev/null
+		for p in $(netns_pids "$i" 2>/dev/null); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = ftboot ] ||
+			    kill -KILL "$p" 2>/dev/null
+		done
+	done
+	ft_kill_leftovers
+	netns_down
+}
+
+daemon_in() {	# i
+	local p
+	for p in $(netns_pids "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != ftboot ] || return 0
+	done
+	return 1
+}
+
+setup() {
+	ft_setup
+	netns_require
+	export FT_ALLOW_ROOT=1
+	KEY="$BATS_FILE_TMPDIR/cluster.key"
+	local i dir
+	HOSTS=""
+	for i in 1 2 3; do
+		if ! daemon_in "$i"; then
+			dir=$(mktemp -d "$BATS_FILE_TMPDIR/h$i.XXXXXX")
+			netns__spawn "$i" "boot$i.${dir##*.}" ftboot start \
+			    --foreground --listen "tcp:${NETNS_ADDR[i]}:7707" \
+			    --key-file "$KEY" --state-dir "$dir" --name "h$i" \
+			    --slots 2 --jobs 4
+			ft_poll 10 test -s "$dir/ftboot.addr"
+		fi
+		HOSTS="${HOSTS:+$HOSTS,}${NETNS_ADDR[i]}:7707"
+	done
+	EV="$BATS_TEST_TMPDIR/ev"
+	STATUS="$BATS_TEST_TMPDIR/status"
+	JOBTMP="$BATS_TEST_TMPDIR/job"
+	mkdir "$JOBTMP"
+}
+
+start_prog() {	# ftrun options and program, the gate last
+	netns__spawn 4 job env TMPDIR="$JOBTMP" sh -c \
+	    'f=$1; shift; ftrun "$@"; echo $? >"$f"' sh "$STATUS" \
+	    -n "${NRANKS:-6}" --timeout 120 --key-file "$KEY" --host "$HOSTS" \
+	    --events "$EV" "$@" "$BATS_TEST_TMPDIR/go"
+	OUT="$NETNS_DIR/job.out"
+	ERR="$NETNS_DIR/job.err"
+}
+
+all_spawned() {
+	[ "$(grep -c '"event":"spawn"' "$EV" 2>/dev/null)" -ge "${NRANKS:-6}" ]
+}
+
+# The ranks whose first process ran on host I.
+ranks_on() {	# i
+	sed -nE "s/.*\"event\":\"spawn\",\"rank\":([0-9]+),.*\"host\":\"h$1\".*/\\1/p" "$EV" |
+	    sort -un
+}
+
+host_of() {	# rank
+	sed -nE "s/.*\"event\":\"(spawn|restart)\",\"rank\":$1,.*\"host\":\"([^\"]*)\".*/\\2/p" \
+	    "$EV" | tail -n 1
+}
+
+# A host that does not run rank 0; with "one", one that runs a single
+# rank.
+victim_host() {	# [one]
+	local i
+	for i in 1 2 3; do
+		[ "h$i" != "$(host_of 0)" ] || continue
+		[ "${1:-}" != one ] || [ "$(ranks_on "$i" | wc -l)" -eq 1 ] ||
+			continue
+		echo "$i"
+		return
+	done
+}
+
+at_least() {	# n re file
+	[ "$(grep -c "$2" "$3" 2>/dev/null)" -ge "$1" ]
+}
+
+# The pids of the program PROG in host I.
+pids_in() {	# i prog
+	local p
+	for p in $(netns_pids "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != "$2" ] || echo "$p"
+	done
+}
+
+none_in() {	# i prog
+	[ -z "$(pids_in "$1" "$2")" ]
+}
+
+# Cut host V off once the job is at its gate, and heal it once the job
+# has declared the host lost and CHECK (a command) says it went on.
+cut_until() {	# v prog check ...
+	local v=$1 prog=$2
+	shift 2
+	old=$(pids_in "$v" "$prog")
+	[ -n "$old" ]
+	netns_cut "$v"
+	ft_poll 60 grep -q "\"event\":\"host\",\"host\":\"h$v\"" "$EV"
+	ft_poll 60 "$@"
+	netns_heal "$v"
+}
+
+finish() {	# prog
+	touch "$BATS_TEST_TMPDIR/go"
+	ft_poll 120 test -s "$STATUS"
+	cat "$ERR" >&2
+	[ "$(cat "$STATUS")" -eq 0 ]
+	if [ -n "${SORTED:-}" ]; then
+		sort "$OUT" | cmp "$REF" -
+	else
+		cmp "$REF" "$OUT"
+	fi
+	for i in 1 2 3 4; do
+		ft_poll 30 none_in "$i" "$1"
+	done
+	[ -z "$(ls -A "$JOBTMP")" ]
+}
+
+has_records() {	# r
+	[ -n "$(find "$LOGDIR" -path "*/rank-$1/*.ftl" -size +100c 2>/dev/null)" ]
+}
+
+rejoined() {	# ranks...
+	local r
+	for r; do
+		grep -q "\"event\":\"rejoin\",\"rank\":$r," "$EV" || return
+	done
+}
+
+@test "vlog: a host cut off, its ranks restart elsewhere; healed, its old processes are fenced" {
+	LOGDIR="$BATS_TEST_TMPDIR/log"
+	start_prog --ft vlog --log-dir "$LOGDIR" "$FT_PROGS/vlogmix" 24
+	REF=$FT_PROGS/vlogmix6.ref
+	ft_poll 60 all_spawned
+	v=$(victim_host)
+	ranks=$(ranks_on "$v")
+	[ -n "$ranks" ]
+	# The victims have logged outcomes (MPI_Test's, every round).
+	for r in $ranks; do
+		ft_poll 60 has_records "$r"
+	done
+	cut_until "$v" vlogmix rejoined $ranks
+	finish vlogmix
+	for r in $ranks; do
+		[ "$(host_of "$r")" != "h$v" ]
+	done
+	grep -q "moves from host 'h$v' to host" "$ERR"
+}
