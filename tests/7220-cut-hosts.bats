@@ -135,15 +135,37 @@ none_in() {	# i prog
 
 # Cut host V off once the job is at its gate, and heal it once the job
 # has declared the host lost and CHECK (a command) says it went on.
+# With FREEZE set, every process of the host is stopped before the cut
+# and continued after the heal (a host paused, as a virtual machine
+# can be): nothing there can notice the cut, and the old processes
+# come back, their agent included, into a job that has moved on.
 cut_until() {	# v prog check ...
-	local v=$1 prog=$2
+	local v=$1 prog=$2 all
 	shift 2
 	old=$(pids_in "$v" "$prog")
 	[ -n "$old" ]
+	if [ -n "${FREEZE:-}" ]; then
+		all=$(netns_pids "$v")
+		kill -STOP $all
+	fi
 	netns_cut "$v"
 	ft_poll 60 grep -q "\"event\":\"host\",\"host\":\"h$v\"" "$EV"
 	ft_poll 60 "$@"
 	netns_heal "$v"
+	if [ -n "${FREEZE:-}" ]; then
+		# The old processes are there, alive.
+		for p in $old; do
+			[ -d "/proc/$p" ]
+		done
+		kill -CONT $all
+	fi
+}
+
+# The agent of the cut host ended the old processes: it learnt that
+# the submitter had gone on without it.
+fenced_by_agent() {
+	grep -Eq "agent\[h$v\] job [0-9a-f]+: the submitter (is gone|was declared failed by the failure detector|cut this host off).*: killing the job's processes here" \
+	    "$NETNS_DIR"/boot$v.*.err
 }
 
 finish() {	# prog
@@ -191,4 +213,75 @@ rejoined() {	# ranks...
 		[ "$(host_of "$r")" != "h$v" ]
 	done
 	grep -q "moves from host 'h$v' to host" "$ERR"
+	fenced_by_agent
+}
+
+@test "vlog: a host paused and cut off, then back: its old processes are fenced and end, the job's output is unchanged" {
+	FREEZE=1
+	LOGDIR="$BATS_TEST_TMPDIR/log"
+	start_prog --ft vlog --log-dir "$LOGDIR" "$FT_PROGS/vlogmix" 24
+	REF=$FT_PROGS/vlogmix6.ref
+	ft_poll 60 all_spawned
+	v=$(victim_host)
+	ranks=$(ranks_on "$v")
+	[ -n "$ranks" ]
+	for r in $ranks; do
+		ft_poll 60 has_records "$r"
+	done
+	cut_until "$v" vlogmix rejoined $ranks
+	# Back, the old processes learn they were declared dead, and go.
+	ft_poll 30 none_in "$v" vlogmix
+	finish vlogmix
+	fenced_by_agent
+}
+
+rank0_image() {	# e
+	[ -n "$(find "$ck" -path "*/rank-0/$(printf '%020u' "$1").ftc" 2>/dev/null)" ]
+}
+
+restored() {
+	grep -q '"event":"restored"' "$EV"
+}
+
+@test "coord: a host paused and cut off, then back: every rank rolls back without it, its old processes are fenced" {
+	FREEZE=1
+	local ck="$BATS_TEST_TMPDIR/ck"
+	# Every host sees this directory (the namespaces share the file
+	# system): a rank moved off the cut host reads its image there.
+	start_prog --ft coord --ckpt-dir "$ck" --ckpt-interval 0 \
+	    "$FT_PROGS/coordring" 160
+	REF=$FT_PROGS/coordring6.ref
+	ft_poll 60 all_spawned
+	ft_poll 60 rank0_image 79
+	v=$(victim_host)
+	ranks=$(ranks_on "$v")
+	[ -n "$ranks" ]
+	cut_until "$v" coordring restored
+	ft_poll 30 none_in "$v" coordring
+	finish coordring
+	[ "$(grep -c '"event":"rollback"' "$EV")" -eq 1 ]
+	for r in $ranks; do
+		[ "$(host_of "$r")" != "h$v" ]
+	done
+	fenced_by_agent
+}
+
+@test "ftmpi REBUILD: a host paused and cut off, then back: a new process in its rank's place, the old one fenced" {
+	FREEZE=1
+	NRANKS=4
+	SORTED=1
+	REF=$FT_PROGS/rebuildgate4.ref
+	start_prog --ft ftmpi --comm-mode rebuild --msg-mode nop \
+	    "$FT_PROGS/rebuildgate"
+	ft_poll 60 at_least 4 ' ready$' "$OUT"
+	ft_poll 60 all_spawned
+	v=$(victim_host one)
+	[ -n "$v" ]
+	r=$(ranks_on "$v")
+	cut_until "$v" rebuildgate grep -q "\"event\":\"restart\",\"rank\":$r," "$EV"
+	ft_poll 30 none_in "$v" rebuildgate
+	finish rebuildgate
+	[ "$(host_of "$r")" != "h$v" ]
+	grep -q "starting a new process in its place (--comm-mode rebuild)" "$ERR"
+	fenced_by_agent
 }
