@@ -260,6 +260,8 @@ restored() {
 	ft_poll 30 none_in "$v" coordring
 	finish coordring
 	[ "$(grep -c '"event":"rollback"' "$EV")" -eq 1 ]
+	# No image half-written by an old process is left behind.
+	[ -z "$(find "$ck" -type f ! -name '*.ftc' ! -name lease)" ]
 	for r in $ranks; do
 		[ "$(host_of "$r")" != "h$v" ]
 	done
