@@ -1702,15 +1702,22 @@ gc_frame(struct sim *S, struct sproc *P, uint32_t x, uint32_t inc,
 	return rc;
 }
 
-static uint64_t
-dropped_now(struct sim *S, struct sproc *P)
+/* P's FT_EXT_VLOG_STATS. */
+static struct ft_ext
+vlog_stats(struct sim *S, struct sproc *P)
 {
 	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
 
 	S->in_hook++;
 	(void)S->ops->ext(&P->proto, &x);
 	S->in_hook--;
-	return x.vlog_dropped;
+	return x;
+}
+
+static uint64_t
+dropped_now(struct sim *S, struct sproc *P)
+{
+	return vlog_stats(S, P).vlog_dropped;
 }
 
 /*
@@ -1768,12 +1775,7 @@ test_stale_gc(struct sim *S)
 static uint64_t
 stale_now(struct sim *S, struct sproc *P)
 {
-	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
-
-	S->in_hook++;
-	(void)S->ops->ext(&P->proto, &x);
-	S->in_hook--;
-	return x.vlog_stale;
+	return vlog_stats(S, P).vlog_stale;
 }
 
 /* A message from process x's incarnation inc, far ahead of what q
