@@ -209,3 +209,27 @@ restored() {
 	grep -q "starting a new process in its place (--comm-mode rebuild)" "$ERR"
 	fenced_by_agent
 }
+
+@test "vlog: a host cut off from ftrun's host alone (the detector still hears it): lost by silence, its agent ends its processes, they restart elsewhere, the job ends" {
+	LOGDIR="$BATS_TEST_TMPDIR/log"
+	# The detector still hears the host through the others: only the
+	# silence of its agent's connection says it is lost.
+	start_prog --ft vlog --hang-timeout 2s --log-dir "$LOGDIR" \
+	    "$FT_PROGS/vlogmix" 24
+	REF=$FT_PROGS/vlogmix6.ref
+	ft_poll 60 all_spawned
+	v=$(victim_host)
+	ranks=$(ranks_on "$v")
+	[ -n "$ranks" ]
+	for r in $ranks; do
+		ft_poll 60 has_records "$r"
+	done
+	netns_cut_pair "$v" 4
+	ft_poll 60 grep -q "\"event\":\"host\",\"host\":\"h$v\"" "$EV"
+	ft_poll 60 rejoined $ranks
+	netns_heal_pair "$v" 4
+	finish vlogmix
+	grep -q "\"event\":\"host\",\"host\":\"h$v\",\"reason\":\"it was silent" "$EV"
+	grep -q "agent\[h$v\] job [0-9a-f]*: the submitter was silent too long: killing the job's processes here" \
+	    "$NETNS_DIR"/boot$v.*.err
+}

@@ -15,6 +15,7 @@ teardown() {
 	for i in 4 1 2 3; do
 		# A test that cut a host off leaves it joined again.
 		netns_heal "$i" 2>/dev/null
+		[ "$i" = 4 ] || netns_heal_pair "$i" 4
 		for p in $(netns_pids "$i" 2>/dev/null); do
 			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = ftboot ] ||
 			    kill -KILL "$p" 2>/dev/null
