@@ -21,82 +21,17 @@ load jobhosts
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	ft_build vlogmix
-	ft_build coordring
-	ft_build rebuildgate
 	ft_build ckjacobi
-	# The fault-free outputs the runs with failures must match.
-	ftrun -n 6 "$FT_PROGS/vlogmix" 24 >"$FT_PROGS/vlogmix6.ref"
-	ftrun -n 6 "$FT_PROGS/coordring" 160 >"$FT_PROGS/coordring6.ref"
 	ftrun -n 6 "$FT_PROGS/ckjacobi" 60 200 >"$FT_PROGS/ckjacobi6.ref"
-	touch "$BATS_FILE_TMPDIR/open"
-	ftrun -n 4 "$FT_PROGS/rebuildgate" "$BATS_FILE_TMPDIR/open" |
-	    sort >"$FT_PROGS/rebuildgate4.ref"
 	# The hosts serve every test; a test that kills one has its daemon
 	# started again by the next (setup).
-	if netns_check; then
-		ftboot keygen --key-file "$BATS_FILE_TMPDIR/cluster.key" \
-		    >/dev/null
-		netns_up 4
-	fi
+	hosts_setup_file
 }
 
 # Start vlogmix (6 ranks, 24 rounds, gated halfway) from host 4.
 start_job() {	# [ftrun options]
 	start_prog --ft vlog "$@" "$FT_PROGS/vlogmix" 24
 	REF=$FT_PROGS/vlogmix6.ref
-}
-
-
-
-# A host that does not run rank 0.
-victim_host() {
-	local i
-	for i in 1 2 3; do
-		if [ "h$i" != "$(host_of 0)" ]; then
-			echo "$i"
-			return
-		fi
-	done
-}
-
-
-# Does rank R's segment in $LOGDIR hold a record?
-has_records() {	# r
-	[ -n "$(find "$LOGDIR" -path "*/rank-$1/*.ftl" -size +100c 2>/dev/null)" ]
-}
-
-# Has rank 0 written its image of epoch E in $ck?
-rank0_image() {	# e
-	[ -n "$(find "$ck" -path "*/rank-0/$(printf '%020u' "$1").ftc" 2>/dev/null)" ]
-}
-
-
-# No process of the job is left in host I.
-none_in() {	# i
-	local p
-	for p in $(netns_pids "$1"); do
-		case $(cat "/proc/$p/comm" 2>/dev/null) in
-		vlogmix|coordring|rebuildgate|ckjacobi) return 1 ;;
-		esac
-	done
-}
-
-finish() {
-	touch "$BATS_TEST_TMPDIR/go"
-	ft_poll 120 test -s "$STATUS"
-	cat "$ERR" >&2
-	[ "$(cat "$STATUS")" -eq 0 ]
-	if [ -n "${SORTED:-}" ]; then
-		sort "$OUT" | cmp "$REF" -
-	else
-		cmp "$REF" "$OUT"
-	fi
-	for i in 1 2 3 4; do
-		ft_poll 10 none_in "$i"
-	done
-	# Nothing left in the job's temporary directory (its logger's).
-	[ -z "$(ls -A "$JOBTMP")" ]
 }
 
 @test "vlog across hosts: a rank killed is restarted on its own host" {

@@ -24,44 +24,7 @@ load jobhosts
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	ft_build vlogmix
-	ft_build coordring
-	ft_build rebuildgate
-	ftrun -n 6 "$FT_PROGS/vlogmix" 24 >"$FT_PROGS/vlogmix6.ref"
-	ftrun -n 6 "$FT_PROGS/coordring" 160 >"$FT_PROGS/coordring6.ref"
-	touch "$BATS_FILE_TMPDIR/open"
-	ftrun -n 4 "$FT_PROGS/rebuildgate" "$BATS_FILE_TMPDIR/open" |
-	    sort >"$FT_PROGS/rebuildgate4.ref"
-	if netns_check; then
-		ftboot keygen --key-file "$BATS_FILE_TMPDIR/cluster.key" \
-		    >/dev/null
-		netns_up 4
-	fi
-}
-
-# A host that does not run rank 0; with "one", one that runs a single
-# rank.
-victim_host() {	# [one]
-	local i
-	for i in 1 2 3; do
-		[ "h$i" != "$(host_of 0)" ] || continue
-		[ "${1:-}" != one ] || [ "$(ranks_on "$i" | wc -l)" -eq 1 ] ||
-			continue
-		echo "$i"
-		return
-	done
-}
-
-# The pids of the program PROG in host I.
-pids_in() {	# i prog
-	local p
-	for p in $(netns_pids "$1"); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != "$2" ] || echo "$p"
-	done
-}
-
-none_in() {	# i prog
-	[ -z "$(pids_in "$1" "$2")" ]
+	hosts_setup_file
 }
 
 # Cut host V off once the job is at its gate, and heal it once the job
@@ -99,26 +62,6 @@ fenced_by_agent() {
 	    "$NETNS_DIR"/boot$v.*.err
 }
 
-finish() {	# prog
-	touch "$BATS_TEST_TMPDIR/go"
-	ft_poll 120 test -s "$STATUS"
-	cat "$ERR" >&2
-	[ "$(cat "$STATUS")" -eq 0 ]
-	if [ -n "${SORTED:-}" ]; then
-		sort "$OUT" | cmp "$REF" -
-	else
-		cmp "$REF" "$OUT"
-	fi
-	for i in 1 2 3 4; do
-		ft_poll 30 none_in "$i" "$1"
-	done
-	[ -z "$(ls -A "$JOBTMP")" ]
-}
-
-has_records() {	# r
-	[ -n "$(find "$LOGDIR" -path "*/rank-$1/*.ftl" -size +100c 2>/dev/null)" ]
-}
-
 rejoined() {	# ranks...
 	local r
 	for r; do
@@ -126,14 +69,12 @@ rejoined() {	# ranks...
 	done
 }
 
-# A vlog job (vlogmix, gated halfway) with a host cut off once its
-# ranks have logged outcomes (MPI_Test's, every round), healed once they
-# rejoined elsewhere.  (A host paused and cut is left to coord and
-# REBUILD below: under vlog, what its processes send when back is
-# dropped as stale, checked by test_vlog.)
-vlog_cut() {
+# Start vlogmix (gated halfway) with ftrun options, and pick a victim
+# host V that does not run rank 0, once its ranks have logged outcomes
+# (MPI_Test's, every round).
+vlog_start() {	# [ftrun options]
 	LOGDIR="$BATS_TEST_TMPDIR/log"
-	start_prog --ft vlog --log-dir "$LOGDIR" "$FT_PROGS/vlogmix" 24
+	start_prog --ft vlog "$@" --log-dir "$LOGDIR" "$FT_PROGS/vlogmix" 24
 	REF=$FT_PROGS/vlogmix6.ref
 	ft_poll 60 all_spawned
 	v=$(victim_host)
@@ -142,8 +83,14 @@ vlog_cut() {
 	for r in $ranks; do
 		ft_poll 60 has_records "$r"
 	done
+}
+
+# (A host paused and cut off is left to coord and REBUILD below: under
+# vlog, what its processes send once back is dropped as stale, which
+# test_vlog checks.)
+@test "vlog: a host cut off, its ranks restart elsewhere; healed, its old processes are fenced" {
+	vlog_start
 	cut_until "$v" vlogmix rejoined $ranks
-	# Back, the old processes learn they were declared dead, and go.
 	ft_poll 30 none_in "$v" vlogmix
 	finish vlogmix
 	for r in $ranks; do
@@ -151,14 +98,6 @@ vlog_cut() {
 	done
 	grep -q "moves from host 'h$v' to host" "$ERR"
 	fenced_by_agent
-}
-
-@test "vlog: a host cut off, its ranks restart elsewhere; healed, its old processes are fenced" {
-	vlog_cut
-}
-
-rank0_image() {	# e
-	[ -n "$(find "$ck" -path "*/rank-0/$(printf '%020u' "$1").ftc" 2>/dev/null)" ]
 }
 
 restored() {
@@ -211,19 +150,9 @@ restored() {
 }
 
 @test "vlog: a host cut off from ftrun's host alone (the detector still hears it): lost by silence, its agent ends its processes, they restart elsewhere, the job ends" {
-	LOGDIR="$BATS_TEST_TMPDIR/log"
 	# The detector still hears the host through the others: only the
 	# silence of its agent's connection says it is lost.
-	start_prog --ft vlog --hang-timeout 2s --log-dir "$LOGDIR" \
-	    "$FT_PROGS/vlogmix" 24
-	REF=$FT_PROGS/vlogmix6.ref
-	ft_poll 60 all_spawned
-	v=$(victim_host)
-	ranks=$(ranks_on "$v")
-	[ -n "$ranks" ]
-	for r in $ranks; do
-		ft_poll 60 has_records "$r"
-	done
+	vlog_start --hang-timeout 2s
 	netns_cut_pair "$v" 4
 	ft_poll 60 grep -q "\"event\":\"host\",\"host\":\"h$v\"" "$EV"
 	ft_poll 60 rejoined $ranks

@@ -8,6 +8,24 @@
 # setup_file makes the hosts (netns_up 4) and the cluster key
 # ($BATS_FILE_TMPDIR/cluster.key).
 
+# For setup_file: the programs, the fault-free outputs the runs with
+# failures must match, the cluster key and the hosts.
+hosts_setup_file() {
+	ft_build vlogmix
+	ft_build coordring
+	ft_build rebuildgate
+	ftrun -n 6 "$FT_PROGS/vlogmix" 24 >"$FT_PROGS/vlogmix6.ref"
+	ftrun -n 6 "$FT_PROGS/coordring" 160 >"$FT_PROGS/coordring6.ref"
+	touch "$BATS_FILE_TMPDIR/open"
+	ftrun -n 4 "$FT_PROGS/rebuildgate" "$BATS_FILE_TMPDIR/open" |
+	    sort >"$FT_PROGS/rebuildgate4.ref"
+	if netns_check; then
+		ftboot keygen --key-file "$BATS_FILE_TMPDIR/cluster.key" \
+		    >/dev/null
+		netns_up 4
+	fi
+}
+
 # What a test started goes with it, whatever its outcome (ftrun, its
 # logger or checkpoint server, the ranks): only the daemons stay.
 teardown() {
@@ -87,4 +105,69 @@ host_of() {	# rank
 # Does FILE have at least N lines matching RE?
 at_least() {	# n re file
 	[ "$(grep -c "$2" "$3" 2>/dev/null)" -ge "$1" ]
+}
+
+# The pids of the job's programs in host I: of PROG, or of any program
+# these files run.
+pids_in() {	# i [prog]
+	local p c
+	for p in $(netns_pids "$1"); do
+		c=$(cat "/proc/$p/comm" 2>/dev/null)
+		if [ -n "${2:-}" ]; then
+			[ "$c" != "$2" ] || echo "$p"
+		else
+			case $c in
+			vlogmix|coordring|rebuildgate|ckjacobi) echo "$p" ;;
+			esac
+		fi
+	done
+}
+
+# No process of the job (of PROG) is left in host I.
+none_in() {	# i [prog]
+	[ -z "$(pids_in "$@")" ]
+}
+
+# Open the gate and wait for the job's end: exit 0, the output of a run
+# without failures ($REF, compared sorted with SORTED set), no process
+# of the job (of PROG) left in any host, and nothing in its temporary
+# directory (its logger's).
+finish() {	# [prog]
+	local i
+	touch "$BATS_TEST_TMPDIR/go"
+	ft_poll 120 test -s "$STATUS"
+	cat "$ERR" >&2
+	[ "$(cat "$STATUS")" -eq 0 ]
+	if [ -n "${SORTED:-}" ]; then
+		sort "$OUT" | cmp "$REF" -
+	else
+		cmp "$REF" "$OUT"
+	fi
+	for i in 1 2 3 4; do
+		ft_poll 30 none_in "$i" "$@"
+	done
+	[ -z "$(ls -A "$JOBTMP")" ]
+}
+
+# Does rank R's segment in $LOGDIR hold a record?
+has_records() {	# r
+	[ -n "$(find "$LOGDIR" -path "*/rank-$1/*.ftl" -size +100c 2>/dev/null)" ]
+}
+
+# Has rank 0 written its image of epoch E in $ck?
+rank0_image() {	# e
+	[ -n "$(find "$ck" -path "*/rank-0/$(printf '%020u' "$1").ftc" 2>/dev/null)" ]
+}
+
+# A host that does not run rank 0; with "one", one that runs a single
+# rank.
+victim_host() {	# [one]
+	local i
+	for i in 1 2 3; do
+		[ "h$i" != "$(host_of 0)" ] || continue
+		[ "${1:-}" != one ] || [ "$(ranks_on "$i" | wc -l)" -eq 1 ] ||
+			continue
+		echo "$i"
+		return
+	done
 }

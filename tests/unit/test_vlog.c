@@ -1721,6 +1721,29 @@ dropped_now(struct sim *S, struct sproc *P)
 }
 
 /*
+ * A 3-rank vlog run of seed with process x killed halfway and
+ * restarted: 1 with S holding it (the caller frees it), 0 when the
+ * seed gives no such run.
+ */
+static int
+run_restarted(struct sim *S, int seed, uint32_t x)
+{
+	uint64_t at;
+	long steps;
+
+	if (!run_check(S, &ft__proto_vlog, 3, (uint64_t)seed, NULL, NULL, 0,
+	    &steps) || steps < 4)
+		return 0;
+	at = (uint64_t)steps / 2;
+	if (run(S, &ft__proto_vlog, 3, (uint64_t)seed, &x, &at, 1) < 0 ||
+	    S->p[x].inc == 0) {
+		sim_free(S);
+		return 0;
+	}
+	return 1;
+}
+
+/*
  * A GC of a dead incarnation is fenced (issue 15): once a process's
  * successor has spoken (RESTART), a VLOG_GC its predecessor sent, read
  * late, drops nothing its peers hold for the successor; the same GC
@@ -1729,22 +1752,14 @@ dropped_now(struct sim *S, struct sproc *P)
 static void
 test_stale_gc(struct sim *S)
 {
-	uint64_t at, d0, d1, d2;
+	uint64_t d0, d1, d2;
 	uint32_t x = 1, q;
 	int seed, fenced = 0, bit = 0, ok = 1;
-	long steps;
 
 	S->images = 1;
 	for (seed = 1; seed <= 20 && ok && bit == 0; seed++) {
-		if (!run_check(S, &ft__proto_vlog, 3, (uint64_t)seed, NULL,
-		    NULL, 0, &steps) || steps < 4)
+		if (!run_restarted(S, seed, x))
 			continue;
-		at = (uint64_t)steps / 2;
-		if (run(S, &ft__proto_vlog, 3, (uint64_t)seed, &x, &at, 1) < 0 ||
-		    S->p[x].inc == 0) {
-			sim_free(S);
-			continue;
-		}
 		for (q = 0; q < 3 && ok; q++) {
 			if (q == x)
 				continue;
@@ -1812,21 +1827,13 @@ arrive_from(struct sim *S, struct sproc *Q, uint32_t x, uint32_t inc)
 static void
 test_stale_msg(struct sim *S)
 {
-	uint64_t at, st0;
+	uint64_t st0;
 	uint32_t x = 2, q;
 	int seed, fenced = 0, ok = 1, rc;
-	long steps;
 
 	for (seed = 1; seed <= 20 && ok && fenced == 0; seed++) {
-		if (!run_check(S, &ft__proto_vlog, 3, (uint64_t)seed, NULL,
-		    NULL, 0, &steps) || steps < 4)
+		if (!run_restarted(S, seed, x))
 			continue;
-		at = (uint64_t)steps / 2;
-		if (run(S, &ft__proto_vlog, 3, (uint64_t)seed, &x, &at, 1) < 0 ||
-		    S->p[x].inc == 0) {
-			sim_free(S);
-			continue;
-		}
 		for (q = 0; q < 2 && ok; q++) {
 			st0 = stale_now(S, &S->p[q]);
 			rc = arrive_from(S, &S->p[q], x, S->p[x].inc - 1);
