@@ -212,6 +212,31 @@ vlog_run() {
 	[ "$status" -eq 1 ]
 }
 
+@test "vlog: a rank that hangs (stopped) is killed after the hang timeout and restarted; the job ends well" {
+	local dir="$BATS_TEST_TMPDIR/log" gate="$BATS_TEST_TMPDIR/gate" ev
+	local pid
+	ev="$BATS_TEST_TMPDIR/ev"
+	mkdir -p "$BATS_TEST_TMPDIR/job"
+	# Killed, it is restarted before it is reaped: the job must not
+	# wait for the old process (it did, until --timeout).
+	ft_bg env TMPDIR="$BATS_TEST_TMPDIR/job" ftrun --ft vlog -n 4 \
+	    --timeout 60 --hang-timeout 1s --log-dir "$dir" --events "$ev" \
+	    "$FT_PROGS/vlogmix" 60 "$gate" \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	ft_poll 20 rank3_has_records "$dir"
+	pid=$(sed -nE 's/.*"event":"spawn","rank":3,.*"pid":([0-9]+).*/\1/p' "$ev")
+	[ -n "$pid" ]
+	kill -STOP "$pid"
+	ft_poll 20 grep -q '"event":"rejoin","rank":3,' "$ev"
+	touch "$gate"
+	wait "$bgpid"
+	cmp "$FT_PROGS/vlogmix.ref" "$BATS_TEST_TMPDIR/out"
+	grep -q "rank 3 (pid $pid) sent no heartbeat for .*; killed with SIGKILL; restarting it (--ft vlog)" \
+	    "$BATS_TEST_TMPDIR/err"
+	run pgrep -f "$FT_PROGS/vlogmix"
+	[ "$status" -eq 1 ]
+}
+
 @test "vlog: a restarted rank whose log is corrupt ends the job, saying why" {
 	local dir="$BATS_TEST_TMPDIR/log" gate="$BATS_TEST_TMPDIR/gate" seg st=0
 	mkdir -p "$BATS_TEST_TMPDIR/job"

@@ -88,6 +88,20 @@ echo_on() {
 	[ "${lines[1]}" = "bulk=100000 ok" ]
 }
 
+@test "netns_cut_pair stops traffic between two hosts only, netns_heal_pair restores it" {
+	netns_up 3
+	echo_on 2
+	echo_on 3
+	netns_cut_pair 1 2
+	# However slow the machine: the timeout only bounds the wait.
+	run ! netns_exec 1 timeout 3 python3 "$ECHO" rtt "${NETNS_ADDR[2]}" \
+	    7000 1
+	run -0 netns_exec 1 python3 "$ECHO" rtt "${NETNS_ADDR[3]}" 7000 1
+	run -0 netns_exec 2 python3 "$ECHO" rtt "${NETNS_ADDR[3]}" 7000 1
+	netns_heal_pair 1 2
+	run -0 netns_exec 1 python3 "$ECHO" rtt "${NETNS_ADDR[2]}" 7000 1
+}
+
 @test "netns_kill_host leaves no process in the host, and spares the others" {
 	netns_up 3
 	echo_on 2

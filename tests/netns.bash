@@ -21,6 +21,10 @@
 #			in host I, as this user, on this filesystem
 #   netns_cut I		cut host I's link (its bridge port goes down,
 #			so its eth0 loses carrier); netns_heal I restores it
+#   netns_cut_pair I J	cut the path between hosts I and J only (a
+#			blackhole route to each in the other), so
+#			both still reach every other host;
+#			netns_heal_pair I J restores it
 #   netns_kill_host I	SIGKILL every process in host I; 1 if one is
 #			left after 10 seconds
 #   netns_pids I		the pids running in host I, one a line
@@ -200,6 +204,24 @@ netns_cut() {
 netns_heal() {
 	netns__host "${1:-}" || return
 	ip -n "$NETNS_BR" link set "h$1" up
+}
+
+netns_cut_pair() {
+	local ns
+	netns__host "${1:-}" && netns__host "${2:-}" || return
+	ip -n "${NETNS_HOST[$1]}" route add blackhole "${NETNS_ADDR[$2]}/32" &&
+		ip -n "${NETNS_HOST[$2]}" route add blackhole \
+		    "${NETNS_ADDR[$1]}/32"
+}
+
+netns_heal_pair() {
+	local ns
+	netns__host "${1:-}" && netns__host "${2:-}" || return
+	ip -n "${NETNS_HOST[$1]}" route del blackhole \
+	    "${NETNS_ADDR[$2]}/32" 2>/dev/null
+	ip -n "${NETNS_HOST[$2]}" route del blackhole \
+	    "${NETNS_ADDR[$1]}/32" 2>/dev/null
+	return 0
 }
 
 # SIGKILL everything in namespace $1 until nothing is left; 1 if

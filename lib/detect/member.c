@@ -141,10 +141,13 @@ note_failed(struct ft_member *m, uint32_t id, uint32_t by, uint64_t ep)
 {
 	struct ft_mb_event ev;
 
-	/* Unknown, already known, about us (the view will say), or from
-	 * before the id last joined. */
+	/* Unknown, already known, about us (the view will say), from
+	 * before the id last joined, or said by a member we hold failed:
+	 * one cut off from us declares us all failed, and its word must
+	 * not cross back when the link does. */
 	if (id >= m->n || m->failed[id] || id == m->self ||
-	    (m->join_ep[id] != 0 && ep < m->join_ep[id]))
+	    (m->join_ep[id] != 0 && ep < m->join_ep[id]) ||
+	    (by < m->n && by != m->self && m->failed[by]))
 		return 0;
 	m->failed[id] = 1;
 	m->by[id] = by;
@@ -585,12 +588,31 @@ ft_member_recv(struct ft_member *m, uint32_t from,
     const struct ft_msg_member *msg, uint64_t now)
 {
 	struct ft_msg_member ack;
+	uint32_t i;
 
 	/* Epochs grow by one a view; one near 2^64 is forged or corrupt,
 	 * and "one above" it would wrap to 0. */
 	if (m->excluded || from >= m->n || from == m->self ||
 	    msg->epoch > FT_MB_EPOCH_MAX || msg->seen > FT_MB_EPOCH_MAX)
 		return;
+	/* A member we hold failed is fenced: it may speak again only to
+	 * rejoin, or once a view took it back in (the one it passes on
+	 * may be how we learn that).  Cut off, it made views and reports
+	 * of its own side (every other member failed, epochs perhaps
+	 * above ours), which would exclude the live members if taken in
+	 * once the link came back.  It is shown the view that left it
+	 * out, as below. */
+	if (m->failed[from] && msg->kind != FT_MB_NEW_NODE &&
+	    msg->kind != FT_MB_NODE_ALIVE) {
+		for (i = 0; i < msg->nfail; i++)
+			if (msg->fail[i] == from &&
+			    msg->by[i] == FT_MB_JOINED)
+				note_joined(m, from, msg->ep[i]);
+		if (m->failed[from]) {
+			ft_member_heard(m, from, msg->epoch, now);
+			return;
+		}
+	}
 	if (msg->kind != FT_MB_NEW_NODE && msg->kind != FT_MB_NODE_ALIVE &&
 	    msg->kind != FT_MB_FAILED_NODE && msg->kind != FT_MB_ROOT_DEAD)
 		ft_member_heard(m, from, msg->epoch, now);

@@ -1124,12 +1124,20 @@ conn_read(struct agent *a)
 	}
 }
 
+/*
+ * The submitter is gone, or has gone on without this host: the job's
+ * processes here are killed at once, not asked to end (SIGTERM and the
+ * grace period), so that none outlives the start of its successor
+ * elsewhere; there is no one left to hear how they end.
+ */
 static void
 lost(struct agent *a, const char *why)
 {
 	alog(a, "the submitter %s: killing the job's processes here", why);
 	a->lost = 1;
 	end_all(a);
+	signal_all(a, SIGKILL);
+	a->kill_at = 0;
 }
 
 static int
@@ -1397,6 +1405,15 @@ ft_agent_serve(struct ft_conn *c, const struct ft_hdr *h,
 	    SILENCE_DEFAULT_NS;
 	a.ka_ns = a.silence_ns / 10 < 1000000000u ? a.silence_ns / 10 :
 	    1000000000u;
+	/*
+	 * Self-fencing: the submitter declares this host lost after the
+	 * hang timeout of silence (or sooner, by the detector) and starts
+	 * its processes elsewhere.  Ours must be dead by then, even when
+	 * only the link to the submitter is cut (the detector then hears
+	 * this host through the others, and never declares it): they end
+	 * two keepalive periods sooner, at 8 of the default 10 seconds.
+	 */
+	a.silence_ns -= 2 * a.ka_ns;
 	a.last_rx = ft_now_ns();
 	if ((a.p = calloc(a.n + 1, sizeof(*a.p))) == NULL ||
 	    (a.st = calloc(FT_JOB_BATCH_MAX, sizeof(*a.st))) == NULL) {

@@ -231,6 +231,11 @@ restart_process(struct launcher *l, uint32_t i)
 
 	ft__l_drain_output(l, i, &r->out);
 	ft__l_drain_output(l, i, &r->err);
+	/* Hung, or cut off with its host before that was known: killed,
+	 * not reaped.  It no longer counts, or the job would wait for it
+	 * forever: its exit, if it comes, matches no process. */
+	if (r->state == R_RUNNING && r->pid > 0)
+		l->running--;
 	if (r->conn != NULL) {
 		r->conn->closed = 1;
 		r->conn = NULL;

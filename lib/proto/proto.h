@@ -416,6 +416,10 @@ struct ft_ext {
 	/* vlog's receiver (issue 15, vlogsrv), appended:
 	 * FT_EXT_VLOG_STATS, the bytes its per-message arrays hold. */
 	uint64_t	 vlog_rarr;
+	/* A host cut off, not killed (partition), appended:
+	 * FT_EXT_VLOG_STATS, the messages dropped as stale (from an
+	 * incarnation older than one heard from since, or revived). */
+	uint64_t	 vlog_stale;
 };
 
 struct ft_proto_ops {

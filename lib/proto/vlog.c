@@ -1114,6 +1114,19 @@ vlog_arrive(struct ft_proto *p, const struct ft_msg *m, void *handle)
 	if (m->src >= s->size)
 		return FT_ARRIVE_MATCH;	/* a spawned process's */
 	vp = &s->peers[m->src];
+	/*
+	 * From an incarnation older than one that spoke since, or than
+	 * the REVIVE of its successor: a process declared dead whose host
+	 * was only cut off, back before it learnt so.  Its successor
+	 * sends the message again, as its own; this copy is dropped
+	 * unread, whatever its number.
+	 */
+	if ((uint32_t)(m->clock >> INC_SHIFT) < vp->pinc) {
+		s->stale++;
+		return FT_ARRIVE_DUP;
+	}
+	if ((uint32_t)(m->clock >> INC_SHIFT) > vp->rinc)
+		vp->rinc = (uint32_t)(m->clock >> INC_SHIFT);
 	if (m->seq >= vp->rseq && rclk_put(vp, m->seq, m->clock) != 0) {
 		CORE(s)->drop(CORE_ARG(s), handle);
 		return -1;
@@ -1485,6 +1498,25 @@ vlog_view(struct ft_proto *p, const uint32_t *dead, uint32_t ndead)
 		s->peers[q].resumed = 0;
 	}
 	return 0;
+}
+
+/*
+ * proc runs again as a new incarnation (REVIVE): nothing of the ones
+ * before may be taken from now on, though a cut-off one may still
+ * speak.  Only what its messages carried is known to be older: the
+ * successor's RESTART may have been read already.
+ */
+static void
+vlog_revive(struct ft_proto *p, uint32_t proc)
+{
+	struct vlog *s = vlog_of(p);
+	struct vpeer *vp;
+
+	if (proc >= s->size || proc == s->rank)
+		return;
+	vp = &s->peers[proc];
+	if (vp->rinc + 1 > vp->pinc)
+		vp->pinc = vp->rinc + 1;
 }
 
 static void
@@ -1894,6 +1926,7 @@ vlog_ext(struct ft_proto *p, struct ft_ext *x)
 		x->vlog_logbytes = s->log_bytes;
 		x->vlog_cutoff = s->cut_off;
 		x->vlog_cutlen = s->cut_len;
+		x->vlog_stale = s->stale;
 		x->vlog_rarr = 0;
 		for (i = 0; i < s->size; i++)
 			x->vlog_rarr += s->peers[i].caprclk * 8 +
@@ -1929,4 +1962,5 @@ const struct ft_proto_ops ft__proto_vlog = {
 	.save = vlog_save,
 	.restore = vlog_restore,
 	.ext = vlog_ext,
+	.revive = vlog_revive,
 };

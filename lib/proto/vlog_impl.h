@@ -107,8 +107,11 @@ struct vpeer {
 	uint64_t	*dskip, *rskip;
 	size_t		 ndskip, capdskip, nrskip, caprskip;
 	/* The newest incarnation its frames carried (RESTART, RESUME,
-	 * GC): a GC of an older one is stale (issue 15). */
+	 * GC): a GC of an older one is stale (issue 15).  A REVIVE
+	 * raises it above every incarnation heard from, and a message of
+	 * an older one is stale too (a host cut off, not killed). */
 	uint32_t	 pinc;
+	uint32_t	 rinc;		/* the newest its messages carried */
 };
 
 /* An ANY_SOURCE receive waiting for the log. */
@@ -184,6 +187,7 @@ struct vlog {
 	struct extents		 memx, spillx;	/* free extents */
 	uint64_t		 bytes, peak, dropped;	/* the log's */
 	uint64_t		 sent, recvd;	/* payload bytes, others */
+	uint64_t		 stale;		/* of dead incarnations */
 	/*
 	 * The sender-log file (vlogbw, FT_EXT_VLOG_LOGFILE): payloads of
 	 * log_min bytes and more, written once; images name their

@@ -58,6 +58,9 @@ struct sim {
 	int		 false_failed;	/* a FAILED event for a live id */
 	int		 overflow;
 	uint64_t	 sent;
+	/* A cut: messages between members of different sides are lost. */
+	int		 cut;
+	int		 side[NMAX];
 };
 
 static uint32_t *
@@ -237,8 +240,9 @@ deliver_one(struct sim *s)
 		    p.to, ft_mb_kind_name(p.msg.kind),
 		    (unsigned long long)p.msg.epoch,
 		    (unsigned long long)p.msg.seen, p.msg.root, p.msg.nlive);
-	/* Messages of the dead still arrive: they were sent before. */
-	if (s->alive[p.to])
+	/* Messages of the dead still arrive: they were sent before.
+	 * Across a cut, none does. */
+	if (s->alive[p.to] && !(s->cut && s->side[p.from] != s->side[p.to]))
 		ft_member_recv(&s->m[p.to], p.from, &p.msg, s->now);
 	free_packet(&p);
 }
@@ -624,6 +628,76 @@ test_forged_epochs(void)
 }
 
 static void
+test_partition(void)
+{
+	struct sim s;
+	uint32_t i, j, lone;
+	uint64_t seed;
+	int ok = 1, falsely = 0;
+	char why[200] = "";
+
+	/*
+	 * A member cut off, not killed: each side's detector declares the
+	 * other side failed, each side makes its views (the lone member's
+	 * epochs may go above the others'), then the link comes back and
+	 * both sides' messages cross, retries and gossip included.  The
+	 * others must keep their view of themselves: none excluded, none
+	 * of them failed, the lone member out.
+	 */
+	for (seed = 1; seed <= 40 && ok; seed++) {
+		sim_init(&s, 8, 2, seed * 104729, (int)(seed & 1));
+		lone = (uint32_t)(seed % 8);
+		s.side[lone] = 1;
+		s.cut = 1;
+		for (i = 0; i < 8; i++)
+			for (j = 0; j < 8; j++)
+				if (i != j && (i == lone) != (j == lone) &&
+				    s.ndet < NMAX * NMAX * 2) {
+					s.det[s.ndet].when = s.now + 1 +
+					    ft_gossip_rand(&s.rng) % (3 * RETRY);
+					s.det[s.ndet].at = i;
+					s.det[s.ndet].dead = j;
+					s.ndet++;
+				}
+		sim_run(&s, 5000000);
+		s.cut = 0;
+		/* Its gossip reaches the others again, and theirs it. */
+		for (i = 0; i < 8; i++)
+			if (i != lone) {
+				ft_member_heard(&s.m[i], lone, s.m[lone].epoch,
+				    s.now);
+				ft_member_heard(&s.m[lone], i, s.m[i].epoch,
+				    s.now);
+			}
+		sim_run(&s, 5000000);
+		/* The lone member's view of itself alone is not a false
+		 * report the others took: sim_agrees would see it as one. */
+		s.false_failed = 0;
+		s.alive[lone] = 0;
+		ok = sim_agrees(&s, why, sizeof(why));
+		for (i = 0; i < 8 && ok; i++)
+			for (j = 0; j < 8; j++)
+				if (i != lone && j != lone && s.m[i].failed[j])
+					falsely = 1;
+		if (falsely) {
+			ok = 0;
+			snprintf(why, sizeof(why), "a member of the live side "
+			    "holds another failed");
+		}
+		if (!ok) {
+			t_diag("partition: seed %llu, member %u cut off: %s",
+			    (unsigned long long)seed, lone, why);
+			if (getenv("MEMBER_DEBUG") != NULL)
+				dump(&s);
+		}
+		sim_release(&s);
+	}
+	T_OK(ok, "membership: a member cut off and back (40 seeds, each "
+	    "member in turn): what its side declared does not cross; the "
+	    "others keep their view, none excluded");
+}
+
+static void
 test_basics(void)
 {
 	struct ft_member m;
@@ -653,6 +727,7 @@ main(void)
 	test_exclusion();
 	test_rival_epochs();
 	test_forged_epochs();
+	test_partition();
 	test_joins();
 	test_random();
 	return t_done();

@@ -1702,15 +1702,45 @@ gc_frame(struct sim *S, struct sproc *P, uint32_t x, uint32_t inc,
 	return rc;
 }
 
-static uint64_t
-dropped_now(struct sim *S, struct sproc *P)
+/* P's FT_EXT_VLOG_STATS. */
+static struct ft_ext
+vlog_stats(struct sim *S, struct sproc *P)
 {
 	struct ft_ext x = { .op = FT_EXT_VLOG_STATS };
 
 	S->in_hook++;
 	(void)S->ops->ext(&P->proto, &x);
 	S->in_hook--;
-	return x.vlog_dropped;
+	return x;
+}
+
+static uint64_t
+dropped_now(struct sim *S, struct sproc *P)
+{
+	return vlog_stats(S, P).vlog_dropped;
+}
+
+/*
+ * A 3-rank vlog run of seed with process x killed halfway and
+ * restarted: 1 with S holding it (the caller frees it), 0 when the
+ * seed gives no such run.
+ */
+static int
+run_restarted(struct sim *S, int seed, uint32_t x)
+{
+	uint64_t at;
+	long steps;
+
+	if (!run_check(S, &ft__proto_vlog, 3, (uint64_t)seed, NULL, NULL, 0,
+	    &steps) || steps < 4)
+		return 0;
+	at = (uint64_t)steps / 2;
+	if (run(S, &ft__proto_vlog, 3, (uint64_t)seed, &x, &at, 1) < 0 ||
+	    S->p[x].inc == 0) {
+		sim_free(S);
+		return 0;
+	}
+	return 1;
 }
 
 /*
@@ -1722,22 +1752,14 @@ dropped_now(struct sim *S, struct sproc *P)
 static void
 test_stale_gc(struct sim *S)
 {
-	uint64_t at, d0, d1, d2;
+	uint64_t d0, d1, d2;
 	uint32_t x = 1, q;
 	int seed, fenced = 0, bit = 0, ok = 1;
-	long steps;
 
 	S->images = 1;
 	for (seed = 1; seed <= 20 && ok && bit == 0; seed++) {
-		if (!run_check(S, &ft__proto_vlog, 3, (uint64_t)seed, NULL,
-		    NULL, 0, &steps) || steps < 4)
+		if (!run_restarted(S, seed, x))
 			continue;
-		at = (uint64_t)steps / 2;
-		if (run(S, &ft__proto_vlog, 3, (uint64_t)seed, &x, &at, 1) < 0 ||
-		    S->p[x].inc == 0) {
-			sim_free(S);
-			continue;
-		}
 		for (q = 0; q < 3 && ok; q++) {
 			if (q == x)
 				continue;
@@ -1765,6 +1787,92 @@ test_stale_gc(struct sim *S)
 	    fenced, bit);
 }
 
+static uint64_t
+stale_now(struct sim *S, struct sproc *P)
+{
+	return vlog_stats(S, P).vlog_stale;
+}
+
+/* A message from process x's incarnation inc, far ahead of what q
+ * expects: what the arrive hook says of it. */
+static int
+arrive_from(struct sim *S, struct sproc *Q, uint32_t x, uint32_t inc)
+{
+	static const uint8_t b[8];
+	struct ft_msg m;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.src = m.proc = x;
+	m.dst = Q->id;
+	m.seq = UINT64_MAX / 4;
+	m.buf = b;
+	m.len = sizeof(b);
+	m.clock = ((uint64_t)inc << 48) + 5;
+	S->in_hook++;
+	rc = S->ops->arrive(&Q->proto, &m, NULL);
+	S->in_hook--;
+	return rc;
+}
+
+/*
+ * A host cut off, not killed: a process declared dead comes back on
+ * the network before it learns so, and its messages must not be taken
+ * (its successor sends them again).  Once the successor has spoken
+ * (RESTART), a message of the incarnation before is dropped unread,
+ * whatever its number; and once a REVIVE said a successor runs, a
+ * message of any incarnation heard from before is, even before the
+ * successor speaks.
+ */
+static void
+test_stale_msg(struct sim *S)
+{
+	uint64_t st0;
+	uint32_t x = 2, q;
+	int seed, fenced = 0, ok = 1, rc;
+
+	for (seed = 1; seed <= 20 && ok && fenced == 0; seed++) {
+		if (!run_restarted(S, seed, x))
+			continue;
+		for (q = 0; q < 2 && ok; q++) {
+			st0 = stale_now(S, &S->p[q]);
+			rc = arrive_from(S, &S->p[q], x, S->p[x].inc - 1);
+			if (rc != FT_ARRIVE_DUP ||
+			    stale_now(S, &S->p[q]) != st0 + 1) {
+				t_diag("seed %d: process %u took a message of "
+				    "process %u's dead incarnation (arrive "
+				    "%d)", seed, q, x, rc);
+				ok = 0;
+			}
+			fenced++;
+		}
+		sim_free(S);
+	}
+	T_OK(ok && fenced > 0, "sim: vlog: a message of a dead incarnation "
+	    "read after its successor's RESTART is dropped as stale (%d "
+	    "peers)", fenced);
+
+	/* No restart: process 2 is revived while process 0 holds its
+	 * messages of incarnation 0. */
+	ok = 0;
+	for (seed = 1; seed <= 20 && !ok; seed++) {
+		if (run(S, &ft__proto_vlog, 3, (uint64_t)seed, NULL, NULL,
+		    0) < 0) {
+			sim_free(S);
+			continue;
+		}
+		S->in_hook++;
+		S->ops->revive(&S->p[0].proto, x);
+		S->in_hook--;
+		st0 = stale_now(S, &S->p[0]);
+		ok = arrive_from(S, &S->p[0], x, 0) == FT_ARRIVE_DUP &&
+		    stale_now(S, &S->p[0]) == st0 + 1;
+		sim_free(S);
+	}
+	T_OK(ok, "sim: vlog: after a REVIVE, a message of the incarnation "
+	    "before is dropped as stale, before the successor speaks");
+}
+
 int
 main(void)
 {
@@ -1790,6 +1898,7 @@ main(void)
 	test_images(&S, 3, 1, 13, 1);
 	test_logfile(&S, 3, 13, 1);
 	test_stale_gc(&S);
+	test_stale_msg(&S);
 	S.images = 1;
 	test_kills(&S, 3, 2, 0, 6);
 	test_kills(&S, 4, 2, 1, 6);
