@@ -27,7 +27,7 @@ ft__l_vlog_ckpt_note(struct launcher *l, struct lconn *lc, const char *text)
 	if (kind == FT__COORD_CUT)
 		ft__l_cut_output(l, r, epoch);
 	else if (kind == FT__COORD_SERVER)
-		ft__l_ckserver_reach(l, r->rank, (int)v);
+		ft__l_ckserver_reach(l, lc->rank, r->rank, (int)v);
 	else if (kind == FT__COORD_RECV)
 		r->ck_recv = v;
 	else if (kind == FT__COORD_SENT)
@@ -258,7 +258,7 @@ ft__l_coord_note(struct launcher *l, struct lconn *lc, const char *text)
 		return 0;
 	}
 	if (kind == FT__COORD_SERVER) {
-		ft__l_ckserver_reach(l, (uint32_t)(r - l->ranks), (int)v);
+		ft__l_ckserver_reach(l, lc->rank, r->rank, (int)v);
 		return 0;
 	}
 	if (kind == FT__COORD_RESTORED) {

@@ -168,17 +168,40 @@ ft__l_ckserver_died(struct launcher *l, int st)
 	    how, l->ckserver.addr, (int)l->ckserver.pid, l->ckserver_restarts);
 }
 
+/* Has a live process other than i said it cannot reach the server? */
+static int
+ckserver_others_down(const struct launcher *l, uint32_t i)
+{
+	const struct lrank *r;
+	uint32_t k;
+
+	for (k = 0; k < l->n; k++) {
+		r = &l->ranks[k];
+		if (k != i && r->ck_srvdown == r->incarnation + 1 &&
+		    r->state == R_RUNNING && !r->finalized && !r->dead)
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * A rank could not push to the checkpoint server (up 0), or pushed to
- * it again (up 1), ckptsrv2: a server run by hand that died is noticed
- * by the ranks' failing pushes (each retries every second); said once
- * on stderr and in --events, until a rank reaches it again.  --ft
- * coord: the complete epoch follows the local images meanwhile.
+ * Process i (rank) could not push to the checkpoint server (up 0), or
+ * pushed to it again (up 1), ckptsrv2: a server run by hand that died
+ * is noticed by the ranks' failing pushes (each retries every second);
+ * said once on stderr and in --events, until a rank reaches it again.
+ * A rank that says it cannot while others who said so have not said
+ * otherwise yet is late news (its retry is still to come): not said
+ * again.  --ft coord: the complete epoch follows the local images
+ * meanwhile.
  */
 void
-ft__l_ckserver_reach(struct launcher *l, uint32_t rank, int up)
+ft__l_ckserver_reach(struct launcher *l, uint32_t i, uint32_t rank, int up)
 {
-	if (l->aborting || (up != 0) == (l->ckserver_down == 0))
+	int others = ckserver_others_down(l, i);
+
+	l->ranks[i].ck_srvdown = up ? 0 : l->ranks[i].incarnation + 1;
+	if (l->aborting || (up != 0) == (l->ckserver_down == 0) ||
+	    (!up && others))
 		return;
 	l->ckserver_down = !up;
 	if (!up) {
