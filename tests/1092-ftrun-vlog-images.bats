@@ -11,6 +11,7 @@
 # write, in its push, the server killed.
 
 load common
+load ckpt
 bats_require_minimum_version 1.5.0
 
 setup_file() {
@@ -218,50 +219,144 @@ server_whole() {	# [killed]
 
 # Has rank R pushed its image of epoch E to the server in $ck?
 pushed() {	# r e
-	[ -n "$(find "$ck/server" -path "*/rank-$1/$(printf '%020u' "$2").ftc" 2>/dev/null)" ]
+	[ -n "$(find -L "$ck/server" -path "*/rank-$1/$(printf '%020u' "$2").ftc" 2>/dev/null)" ]
 }
 
 # Has rank R pushed an image of epoch E or later (a push takes the
 # newest image only, and may skip some)?
 pushed_since() {	# r e
 	local k
-	for ((k = $2; k <= 7; k++)); do
+	for ((k = $2; k <= 15; k++)); do
 		! pushed "$1" "$k" || return 0
 	done
 	return 1
 }
 
-@test "vlog images with a server: the server killed, the job goes on from local images" {
-	local tmp="$BATS_TEST_TMPDIR/job" pid
+# The newest epoch of rank R's images on the server, 0 if none.
+newest_pushed() {	# r
+	local f n=0 e
+	for f in $(find -L "$ck/server" -path "*/rank-$1/*.ftc" 2>/dev/null); do
+		e=$(basename "$f" .ftc)
+		e=$((10#$e))
+		[ "$e" -le "$n" ] || n=$e
+	done
+	echo "$n"
+}
+
+# Images of each rank on the server, "R:N" per rank, sorted.
+server_counts() {
+	find -L "$ck/server" -name '*.ftc' | sed -E 's,.*/rank-([0-9]+)/.*,\1,' |
+	    sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }'
+}
+
+@test "vlog images with a server: the server killed is restarted on its address; a rank that loses its disk later fetches its image from it; GC on the server" {
+	local tmp="$BATS_TEST_TMPDIR/job" pid addr m e
 	mkdir -p "$tmp"
 	out="$BATS_TEST_TMPDIR/out"
 	err="$BATS_TEST_TMPDIR/err"
 	ev="$BATS_TEST_TMPDIR/ev"
 	ck="$BATS_TEST_TMPDIR/ck"
 	# Rank 0 waits at the gate (iteration 150) while rank 2 has pushed
-	# an image of epoch 3 (iteration 60) or later; the server is killed there;
-	# rank 2 dies at its 400th send (iteration 200), after images it
-	# could not push.
-	env TMPDIR="$tmp" FT_CKPT_EVERY=20 FT_VLOG_STATS=1 \
+	# an image of epoch 3 (iteration 60) or later; the server is killed
+	# there, and the gate opens once ftrun has restarted it.  Rank 2
+	# dies at its image of epoch 10 (iteration 200) with its local
+	# images, once the server holds its image of 9: written (iteration
+	# 180) after the restart, since rank 2 cannot pass iteration 152
+	# while rank 0 waits.
+	env TMPDIR="$tmp" FT_CKPT_EVERY=20 FT_CKPT_TEST_DIE=lost:10:2 \
 	    ftrun --ft vlog --ckpt-dir "$ck" --ckpt-server auto --events "$ev" \
-	    --inject kill:rank=2,after-sends=400 -n 4 "$FT_PROGS/ckjacobi" \
-	    64 300 "$BATS_TEST_TMPDIR/go" >"$out" 2>"$err" &
+	    -n 4 "$FT_PROGS/ckjacobi" 64 300 "$BATS_TEST_TMPDIR/go" \
+	    >"$out" 2>"$err" &
 	FT_BG_PIDS+=("$!")
 	ft_poll 60 pushed_since 2 3
-	pid=$(sed -nE 's/.*"event":"ckpt_server".*"pid":([0-9]+).*/\1/p' "$ev")
-	[ -n "$pid" ]
+	pid=$(sed -nE '1,/"event":"ckpt_server"/s/.*"event":"ckpt_server","addr":"[^"]*","pid":([0-9]+).*/\1/p' "$ev")
+	addr=$(sed -nE '1,/"event":"ckpt_server"/s/.*"event":"ckpt_server","addr":"([^"]*)".*/\1/p' "$ev")
+	[ -n "$pid" ] && [ -n "$addr" ]
 	kill -KILL "$pid"
+	ft_poll 60 grep -qs '"event":"ckpt_server".*"restarted":true' "$ev"
+	m=$(newest_pushed 2)
+	[ "$m" -ge 3 ] && [ "$m" -le 7 ]
 	touch "$BATS_TEST_TMPDIR/go"
 	rc=0
 	wait "${FT_BG_PIDS[-1]}" || rc=$?
 	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
 	cmp "$FT_PROGS/ckjacobi4.ref" "$out"
-	grep -q "the checkpoint server was killed by signal 9 (Killed); images are no longer pushed" "$err"
-	grep -q "rank 2\]: warning: epoch [0-9]* not pushed: checkpoint server" "$err"
-	# From an image newer than any the server got.
+	grep -q "the checkpoint server was killed by signal 9 (Killed); restarted on $addr (1 of 8)" "$err"
+	grep -q "\"restarted\":true,\"addr\":\"$addr\"" "$ev"
+	# From the new server: an image it got after its restart.
+	e=$(sed -nE "s/.*rank 2: its image of epoch ([0-9]+) was fetched from the checkpoint server $addr.*/\1/p" "$err")
+	[ -n "$e" ] && [ "$e" -gt "$m" ]
+	grep -q "rank 2 (incarnation 1) restarts from its image of epoch $e" "$err"
+	server_whole killed
+	# GC on the server: each rank's retention (3 images) only, where
+	# 15 images a rank were written.
+	[ "$(server_counts)" = "0:3 1:3 2:3 3:3 " ] || {
+		echo "on the server: $(server_counts)" >&2
+		false
+	}
+	# ftckpt prune still works on top.
+	run -0 ftckpt prune --keep 1 "$ck/server"
+	[ "$(server_counts)" = "0:1 1:1 2:1 3:1 " ]
+	[ -z "$(ls -A "$tmp")" ]
+}
+
+@test "vlog images with a server run by hand: its death is said once, the job goes on from local images, pushes resume once it is back" {
+	local tmp="$BATS_TEST_TMPDIR/job" e n job
+	mkdir -p "$tmp"
+	# fc_setup's key without its ft_setup (setup ran it).
+	FC_DIR=$BATS_TEST_TMPDIR
+	FC_KEY=$FC_DIR/cluster.key
+	ftboot keygen --key-file "$FC_KEY" >/dev/null
+	fc_start "$FC_DIR/srv"
+	out="$BATS_TEST_TMPDIR/out"
+	err="$BATS_TEST_TMPDIR/err"
+	ev="$BATS_TEST_TMPDIR/ev"
+	ck="$BATS_TEST_TMPDIR/ck"
+	# Gate 1 (iteration 150): rank 2 has pushed epoch 3 or later; the
+	# server is killed.  Rank 2 dies at its 400th send (iteration
+	# 200), after images it could not push, and restarts from a local
+	# one.  Gate 2 (iteration 250): once ftrun said the server is gone
+	# and rank 2 is back, the server starts again on its address, and
+	# the gate opens once rank 0's pushes reach it.
+	mkdir -p "$ck"
+	ln -s "$FC_DIR/srv" "$ck/server"
+	env TMPDIR="$tmp" FT_CKPT_EVERY=20 FT_TEST_GATE2_AT=250 \
+	    ftrun --ft vlog --ckpt-dir "$ck" --ckpt-server "$FC_ADDR" \
+	    --key-file "$FC_KEY" --events "$ev" \
+	    --inject kill:rank=2,after-sends=400 -n 4 "$FT_PROGS/ckjacobi" \
+	    64 300 "$BATS_TEST_TMPDIR/go" >"$out" 2>"$err" &
+	job=$!
+	FT_BG_PIDS+=("$job")
+	ft_poll 60 pushed_since 2 3
+	kill -KILL "$FC_PID"
+	touch "$BATS_TEST_TMPDIR/go"
+	ft_poll 60 grep -qs '"status":"unreachable"' "$ev"
+	ft_poll 60 grep -qs '"event":"restart_image","rank":2' "$ev"
+	ft_bg ftckpt serve --dir "$FC_DIR/srv" --listen "$FC_ADDR" \
+	    --key-file "$FC_KEY" >/dev/null 2>"$FC_DIR/srv2.err"
+	# Rank 0 (at iteration 250), whose pushes failed since gate 1,
+	# tries its newest image again every second: the one of epoch 12
+	# reaches the server.
+	ft_poll 60 pushed_since 0 12
+	touch "$BATS_TEST_TMPDIR/go2"
+	rc=0
+	wait "$job" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$err" >&2; false; }
+	cmp "$FT_PROGS/ckjacobi4.ref" "$out"
+	# Said once, by ftrun, and once that it is back.
+	n=$(grep -c "cannot reach the checkpoint server: images stay local until it is back" "$err")
+	[ "$n" -eq 1 ]
+	[ "$(grep -c '"status":"unreachable"' "$ev")" -eq 1 ]
+	grep -q "reached the checkpoint server again: images are pushed" "$err"
+	[ "$(grep -c '"status":"reachable"' "$ev")" -eq 1 ]
+	# From a local image newer than any the server got before.
 	e=$(sed -nE 's/.*rank 2 \(incarnation 1\) restarts from its image of epoch ([0-9]+).*/\1/p' "$err")
 	[ -n "$e" ] && [ "$e" -ge 8 ]
-	! pushed 2 "$e"
+	[[ $(cat "$err") != *"fetched from the checkpoint server"* ]]
+	# Pushes resumed: images written after gate 2 (iteration 260 on)
+	# are on the server.
+	[ "$(newest_pushed 0)" -ge 13 ]
+	[ "$(newest_pushed 2)" -ge 13 ]
+	[ "$(newest_pushed 3)" -ge 13 ]
 	server_whole killed
-	[ -z "$(ls -A "$tmp")" ]
 }

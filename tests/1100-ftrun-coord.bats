@@ -218,11 +218,11 @@ rollback_epoch() {
 	[ -z "$(find "$FC_DIR/srv" -name '*.tmp')" ]
 }
 
-@test "coord: --ckpt-server auto killed: the job goes on, its local images complete epochs" {
-	# The server dies at once; ftrun says so, and from then on an
-	# epoch is complete once every rank wrote it locally: rank 1 dies
-	# once epoch 100 is (it never would, were completion waiting for
-	# the server), and the job rolls back to it or later.
+@test "coord: --ckpt-server auto killed: restarted on its address, epochs complete on it again" {
+	# The server dies at once; ftrun says so and restarts it on its
+	# address (ckptsrv2), and the ranks push to it again: rank 1 dies
+	# once epoch 100 is complete (it never would, were the restarted
+	# server not reached), and the job rolls back to it or later.
 	(
 		ft_poll 30 grep -qs '"event":"ckpt_server","addr"' "$ev"
 		kill -9 "$(sed -n \
@@ -234,9 +234,34 @@ rollback_epoch() {
 	    --ckpt-server auto -x FT_CKPT_TEST_DIE=complete:100:1 "$J" 64 400
 	wait "$watcher"
 	cmp "$FT_PROGS/jacobi.ref" "$out"
-	grep -q "the checkpoint server was killed by signal 9.*images are no \
-longer pushed: the job goes on with the ranks' local images" "$err"
-	grep -q '"event":"ckpt_server","status"' "$ev"
+	grep -q "the checkpoint server was killed by signal 9 (Killed); \
+restarted on tcp:127.0.0.1:[0-9]* (1 of 8)" "$err"
+	grep -q '"event":"ckpt_server","status":"[^"]*","restarted":true' "$ev"
+	[ "$(rollbacks)" -eq 1 ]
+	e=$(rollback_epoch)
+	[ "$e" -ge 100 ]
+}
+
+@test "coord: a server run by hand killed: said once, its local images complete epochs" {
+	# The server goes once an epoch is complete on it.  The ranks'
+	# pushes fail: ftrun says so once, and from then on an epoch is
+	# complete once every rank wrote it locally (ckptsrv2): rank 1
+	# dies once epoch 100 is (it never would, were completion waiting
+	# for the server), and the job rolls back to it or later.
+	fc_start "$FC_DIR/srv"
+	(
+		ft_poll 30 grep -qs '"complete":true' "$ev"
+		kill -9 "$FC_PID"
+	) &
+	watcher=$!
+	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval 0 \
+	    --ckpt-server "$FC_ADDR" --key-file "$FC_KEY" \
+	    -x FT_CKPT_TEST_DIE=complete:100:1 "$J" 64 400
+	wait "$watcher"
+	cmp "$FT_PROGS/jacobi.ref" "$out"
+	[ "$(grep -c "cannot reach the checkpoint server: images stay \
+local until it is back" "$err")" -eq 1 ]
+	[ "$(grep -c '"status":"unreachable"' "$ev")" -eq 1 ]
 	[ "$(rollbacks)" -eq 1 ]
 	e=$(rollback_epoch)
 	[ "$e" -ge 100 ]

@@ -49,6 +49,8 @@ ft__coord_note_parse(const char *text, uint64_t *epoch, int *kind,
 		*kind = FT__COORD_RECV;
 	else if (strcmp(word, "sent") == 0)
 		*kind = FT__COORD_SENT;
+	else if (strcmp(word, "server") == 0 && v <= 1)
+		*kind = FT__COORD_SERVER;
 	else
 		return -1;
 	*epoch = e;
@@ -249,10 +251,10 @@ ft__coord_image(struct ft__coord *c, struct ft__coord_cuts *const *ranks,
 
 void
 ft__coord_srv_down(struct ft__coord *c, struct ft__coord_cuts *const *ranks,
-    size_t n, uint64_t now, struct ft__coord_news *news)
+    size_t n, uint64_t now, struct ft__coord_news *news, int down)
 {
 	memset(news, 0, sizeof(*news));
-	c->srvdown = 1;
+	c->srvdown = down;
 	image_news(c, ranks, n, now, news);
 }
 

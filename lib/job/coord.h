@@ -119,6 +119,9 @@ enum ft__coord_note {
 	FT__COORD_RECV,		/* "epoch=E recv=B", "epoch=E sent=B" (--ft */
 	FT__COORD_SENT,		/* vlog): its traffic in bytes, for
 				 * --ckpt-policy adaptive */
+	FT__COORD_SERVER,	/* "epoch=E server=S" (ckptsrv2): its push
+				 * of E failed (S 0: the server cannot be
+				 * reached), or succeeded after that (1) */
 };
 
 /* Parse a FT_NOTE_CKPT text: 0 with *kind and *value, or -1. */
@@ -152,15 +155,17 @@ uint64_t ft__coord_complete(struct ft__coord_cuts *const *ranks, size_t n,
  * the store (durable 1), heard at now: the newest epoch complete
  * locally and in the store, and the push to ask for, in *news.  Cuts
  * before a new complete epoch are forgotten.  0, or -1 (no such cut,
- * or ENOMEM: nothing changed).  ft__coord_srv_down: ftrun's server
- * died (the same news, from the local copies).  ft__coord_lc_free.
+ * or ENOMEM: nothing changed).  ft__coord_srv_down: the server died
+ * or cannot be reached (down 1: the same news, from the local copies
+ * from then on), or is reached again (down 0, ckptsrv2: complete
+ * epochs need the store again, never going back).  ft__coord_lc_free.
  */
 int	 ft__coord_image(struct ft__coord *, struct ft__coord_cuts *const *ranks,
 	    size_t n, uint32_t rank, uint64_t epoch, int durable, uint64_t now,
 	    struct ft__coord_news *news);
 void	 ft__coord_srv_down(struct ft__coord *,
 	    struct ft__coord_cuts *const *ranks, size_t n, uint64_t now,
-	    struct ft__coord_news *news);
+	    struct ft__coord_news *news, int down);
 void	 ft__coord_lc_free(struct ft__coord *);
 
 /*

@@ -26,6 +26,8 @@ ft__l_vlog_ckpt_note(struct launcher *l, struct lconn *lc, const char *text)
 		return -1;
 	if (kind == FT__COORD_CUT)
 		ft__l_cut_output(l, r, epoch);
+	else if (kind == FT__COORD_SERVER)
+		ft__l_ckserver_reach(l, lc->rank, r->rank, (int)v);
 	else if (kind == FT__COORD_RECV)
 		r->ck_recv = v;
 	else if (kind == FT__COORD_SENT)
@@ -172,7 +174,8 @@ coord_restored(struct launcher *l, uint64_t epoch, uint64_t us)
 
 /*
  * --ft coord: rank's image of epoch is written locally (durable 0) or
- * in the store (1), or ftrun's server died (rank UINT32_MAX): a new
+ * in the store (1), or the server died or cannot be reached (rank
+ * UINT32_MAX), or is reached again (UINT32_MAX - 1, ckptsrv2): a new
  * complete epoch is told to the ranks, a new push asked for (coordsrv,
  * lib/job/coord.c).
  */
@@ -186,16 +189,17 @@ ft__l_coord_image(struct launcher *l, uint32_t rank, uint64_t epoch,
 	uint32_t k;
 
 	/* Mid-rollback, the dead generation's cuts are not to count. */
-	if (rank == UINT32_MAX && l->coord.rolling) {
-		l->coord.srvdown = 1;
+	if (rank >= UINT32_MAX - 1 && l->coord.rolling) {
+		l->coord.srvdown = rank == UINT32_MAX;
 		return;
 	}
 	if ((all = calloc(l->n, sizeof(*all))) == NULL)
 		ft_die(FT_EXIT_TEMP, "out of memory");
 	for (k = 0; k < l->n; k++)
 		all[k] = &l->ranks[k].ck_cuts;
-	if (rank == UINT32_MAX)
-		ft__coord_srv_down(&l->coord, all, l->n, ft_now_ns(), &nw);
+	if (rank >= UINT32_MAX - 1)
+		ft__coord_srv_down(&l->coord, all, l->n, ft_now_ns(), &nw,
+		    rank == UINT32_MAX);
 	else if (ft__coord_image(&l->coord, all, l->n, rank, epoch, durable,
 	    ft_now_ns(), &nw) != 0)
 		memset(&nw, 0, sizeof(nw));
@@ -251,6 +255,10 @@ ft__l_coord_note(struct launcher *l, struct lconn *lc, const char *text)
 	}
 	if (kind == FT__COORD_MISSED) {
 		coord_missed(l, epoch);
+		return 0;
+	}
+	if (kind == FT__COORD_SERVER) {
+		ft__l_ckserver_reach(l, lc->rank, r->rank, (int)v);
 		return 0;
 	}
 	if (kind == FT__COORD_RESTORED) {

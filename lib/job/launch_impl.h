@@ -87,6 +87,9 @@ struct lrank {
 	struct ft__coord_cuts ck_cuts;
 	uint64_t	 ck_recv;	/* --ft vlog: its last "recv=" */
 	int		 ck_lease;	/* its lease's fd + 1, 0: none */
+	/* ckptsrv2: it said it cannot reach the checkpoint server (its
+	 * incarnation + 1), and has not said it reached it since; 0: no. */
+	uint32_t	 ck_srvdown;
 };
 
 struct lconn {
@@ -177,6 +180,12 @@ struct launcher {
 	/* --ckpt-server auto: the checkpoint server we run, its key. */
 	struct ft__logger	 ckserver;	/* pid -1: none */
 	char			 ckkey[320];
+	/* ckptsrv2: the auto server is restarted on its address, at most
+	 * FT__CKSERVER_RESTARTS_MAX times (gone: not any more); down: the
+	 * server (auto or by hand) died or a rank cannot reach it, said
+	 * once until a rank reaches it again. */
+	uint32_t		 ckserver_restarts;
+	int			 ckserver_gone, ckserver_down;
 };
 
 /* launch_end.c: signals to processes, aborting, the exit status. */
@@ -260,6 +269,8 @@ void	 ft__l_logger_died(struct launcher *l, int st);
 void	 ft__l_stop_logger(struct launcher *l, int status);
 void	 ft__l_ckserver_died(struct launcher *l, int st);
 int	 ft__l_start_ckserver(struct launcher *l);
+void	 ft__l_ckserver_reach(struct launcher *l, uint32_t i, uint32_t rank,
+	    int up);
 
 /* launch_hang.c: heartbeats, hangs, the timeout. */
 void	 ft__l_hb_note(struct launcher *l, const struct ft_hb_rec *rec,

@@ -68,7 +68,9 @@ ft__l_spawn(struct launcher *l, uint32_t i, const char *prog,
 	    l->ranks[i].incarnation, l->ranks[i].rank, l->ranks[i].replica,
 	    &re.kill_after, &re.kill_signal))
 		l->ranks[i].injected = 1;
-	if (l->ckserver.pid > 0) {
+	/* A restart of it (ckptsrv2) listens on the same address. */
+	if (l->ckserver.pid > 0 || (l->ckserver.addr[0] != '\0' &&
+	    !l->ckserver_gone)) {
 		re.ckpt_server = l->ckserver.addr;
 		re.ckpt_keyfile = l->ckkey;
 	}

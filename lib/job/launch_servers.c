@@ -111,24 +111,114 @@ ft__l_stop_logger(struct launcher *l, int status)
 }
 
 /*
- * --ckpt-server auto: the server died.  It is not started again:
- * images stop being durable, and the job goes on from what it holds.
+ * --ckpt-server auto: the server died (ckptsrv2).  It is started again
+ * on the same address and directory, at most FT__CKSERVER_RESTARTS_MAX
+ * times: what it acknowledged is in its directory (an image is renamed
+ * into place, fsynced, before its RESULT), and the ranks, whose
+ * environment names that address, push again the newest image it
+ * lacks (each retries a failed push every second).  If it cannot be
+ * restarted, images stay local for the rest of the job (--ft coord: an
+ * epoch is complete once local).
  */
+#define FT__CKSERVER_RESTARTS_MAX	8
+
+/* It is not restarted: images stay local from now on. */
+static void
+ckserver_lost(struct launcher *l, const char *how)
+{
+	ft__l_event(l, "\"event\":\"ckpt_server\",\"status\":\"%s\","
+	    "\"restarted\":false", how);
+	l->ckserver_gone = 1;
+	l->ckserver_down = 1;
+	if (l->coord.on)
+		ft__l_coord_image(l, UINT32_MAX, 0, 0);
+}
+
 void
 ft__l_ckserver_died(struct launcher *l, int st)
 {
-	char how[128];
+	char how[128], addr[FT_WIRE_ADDR_MAX];
 
 	l->ckserver.pid = -1;
 	if (l->aborting)
 		return;
 	ft__l_describe_status(st, how, sizeof(how));
-	ft_warnx("the checkpoint server %s; images are no longer pushed%s",
-	    how, l->coord.on ? ": the job goes on with the ranks' local "
-	    "images" : "");
-	ft__l_event(l, "\"event\":\"ckpt_server\",\"status\":\"%s\"", how);
+	snprintf(addr, sizeof(addr), "%s", l->ckserver.addr);
+	if (l->ckserver_restarts >= FT__CKSERVER_RESTARTS_MAX) {
+		ft_warnx("the checkpoint server %s, %u times: not restarted; "
+		    "images are no longer pushed%s", how,
+		    l->ckserver_restarts + 1, l->coord.on ? ": the job goes "
+		    "on with the ranks' local images" : "");
+		ckserver_lost(l, how);
+		return;
+	}
+	l->ckserver_restarts++;
+	if (ft__ckserver_start(&l->ckserver, l->cf->ckpt_serve_dir, l->ckkey,
+	    addr, l->origmask, 10000000000ull) != 0) {
+		ft_warn("the checkpoint server %s; unable to restart it on %s: "
+		    "images are no longer pushed%s", how, addr, l->coord.on ?
+		    ": the job goes on with the ranks' local images" : "");
+		ckserver_lost(l, how);
+		return;
+	}
+	ft_warnx("the checkpoint server %s; restarted on %s (%u of %u)", how,
+	    l->ckserver.addr, l->ckserver_restarts, FT__CKSERVER_RESTARTS_MAX);
+	ft__l_event(l, "\"event\":\"ckpt_server\",\"status\":\"%s\","
+	    "\"restarted\":true,\"addr\":\"%s\",\"pid\":%d,\"restarts\":%u",
+	    how, l->ckserver.addr, (int)l->ckserver.pid, l->ckserver_restarts);
+}
+
+/* Has a live process other than i said it cannot reach the server? */
+static int
+ckserver_others_down(const struct launcher *l, uint32_t i)
+{
+	const struct lrank *r;
+	uint32_t k;
+
+	for (k = 0; k < l->n; k++) {
+		r = &l->ranks[k];
+		if (k != i && r->ck_srvdown == r->incarnation + 1 &&
+		    r->state == R_RUNNING && !r->finalized && !r->dead)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Process i (rank) could not push to the checkpoint server (up 0), or
+ * pushed to it again (up 1), ckptsrv2: a server run by hand that died
+ * is noticed by the ranks' failing pushes (each retries every second);
+ * said once on stderr and in --events, until a rank reaches it again.
+ * A rank that says it cannot while others who said so have not said
+ * otherwise yet is late news (its retry is still to come): not said
+ * again.  --ft coord: the complete epoch follows the local images
+ * meanwhile.
+ */
+void
+ft__l_ckserver_reach(struct launcher *l, uint32_t i, uint32_t rank, int up)
+{
+	int others = ckserver_others_down(l, i);
+
+	l->ranks[i].ck_srvdown = up ? 0 : l->ranks[i].incarnation + 1;
+	if (l->aborting || (up != 0) == (l->ckserver_down == 0) ||
+	    (!up && others))
+		return;
+	l->ckserver_down = !up;
+	if (!up) {
+		ft_warnx("rank %u cannot reach the checkpoint server: images "
+		    "stay local until it is back", rank);
+		ft__l_event(l, "\"event\":\"ckpt_server\",\"status\":"
+		    "\"unreachable\",\"rank\":%u", rank);
+		if (l->coord.on)
+			ft__l_coord_image(l, UINT32_MAX, 0, 0);
+		return;
+	}
+	ft_warnx("rank %u reached the checkpoint server again: images are "
+	    "pushed", rank);
+	ft__l_event(l, "\"event\":\"ckpt_server\",\"status\":"
+	    "\"reachable\",\"rank\":%u", rank);
 	if (l->coord.on)
-		ft__l_coord_image(l, UINT32_MAX, 0, 0);
+		ft__l_coord_image(l, UINT32_MAX - 1, 0, 0);
 }
 
 /*
@@ -145,7 +235,7 @@ ft__l_start_ckserver(struct launcher *l)
 		return -1;
 	}
 	if (ft__ckserver_start(&l->ckserver, l->cf->ckpt_serve_dir, l->ckkey,
-	    l->origmask, 10000000000ull) != 0) {
+	    NULL, l->origmask, 10000000000ull) != 0) {
 		ft_warn("unable to start the checkpoint server");
 		return -1;
 	}

@@ -200,10 +200,12 @@ ft__logger_start(struct ft__logger *lg, const struct ft__logger_cfg *cf)
 
 int
 ft__ckserver_start(struct ft__logger *srv, const char *dir,
-    const char *keyfile, const sigset_t *mask, uint64_t timeout_ns)
+    const char *keyfile, const char *listen, const sigset_t *mask,
+    uint64_t timeout_ns)
 {
 	char *argv[] = { "ftckpt", "serve", "--dir", (char *)(uintptr_t)dir,
-	    "--listen", "tcp:127.0.0.1:0", "--key-file",
+	    "--listen", (char *)(uintptr_t)(listen != NULL ? listen :
+	    "tcp:127.0.0.1:0"), "--key-file",
 	    (char *)(uintptr_t)keyfile, NULL };
 
 	return helper_start(srv, "ftckpt", argv, NULL, 0, -1, mask,

@@ -48,12 +48,14 @@ int	 ft__logger_start(struct ft__logger *, const struct ft__logger_cfg *);
 
 /*
  * --ckpt-server auto: start `ftckpt serve --dir dir --key-file keyfile`
- * on loopback (ftckpt next to the running program, else on PATH), and
- * wait until it says where it listens; srv->addr holds it.  As
+ * on listen (NULL: loopback, a port of its choice; a restart: the
+ * address it had) (ftckpt next to the running program, else on PATH),
+ * and wait until it says where it listens; srv->addr holds it.  As
  * ft__logger_start.  ft__logger_stop stops it too.
  */
 int	 ft__ckserver_start(struct ft__logger *srv, const char *dir,
-	    const char *keyfile, const sigset_t *mask, uint64_t timeout_ns);
+	    const char *keyfile, const char *listen, const sigset_t *mask,
+	    uint64_t timeout_ns);
 
 /* Stop it (SIGTERM, so that it writes what it holds) and reap it. */
 void	 ft__logger_stop(struct ft__logger *);

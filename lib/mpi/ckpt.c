@@ -89,6 +89,13 @@ struct pusher {
 	 * by epoch. */
 	int		 ftrun;
 	uint64_t	 t0e[8], t0[8];
+	/* ckptsrv2: the server could not be reached at the last push
+	 * (down; its epoch), and what ftrun was last told of it (told,
+	 * main thread): it reports a server that died once, and one that
+	 * is back.  --ft vlog too retries the newest image every second,
+	 * so that a restarted server gets it. */
+	int		 down, told;
+	uint64_t	 down_epoch;
 };
 
 /*
@@ -182,6 +189,7 @@ static struct {
 static void	rank_path(char *, size_t, uint64_t);
 static void	vlog_logpath(char *, size_t);
 static void	copies_free(void **, size_t);
+static void	server_news(void);
 
 /* Tests: flip a byte in the middle of the file at path. */
 static void
@@ -245,9 +253,13 @@ test_die(const char *where, uint64_t epoch)
 		vlog_logpath(cmd, sizeof(cmd));
 		(void)unlink(cmd);
 	}
-	if (strcmp(where, "lost") == 0 && S.push.started) {
+	if (strcmp(where, "lost") == 0 && S.push.started && !S.push.ftrun) {
 		/* With a server, once the image before is there (a test
-		 * that the restart fetches it; bounded all the same). */
+		 * that the restart fetches it; bounded all the same).
+		 * Not under --ft coord with pushes ftrun names: the epoch
+		 * it rolls back to is on the server by definition, and
+		 * ftrun's PUSH needs this thread, which waits here (it
+		 * waited out its 60 s in 1100's "lost:60", ckptsrv2). */
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -1559,6 +1571,7 @@ coord_poll(void)
 		snprintf(text, sizeof(text), "epoch=%" PRIu64 " durable=1", d);
 		ft__mpi_note(FT_NOTE_CKPT, text);
 	}
+	server_news();
 }
 
 /*
@@ -1634,6 +1647,31 @@ coord_checkpoint(uint64_t t0, uint64_t epoch)
 	return 1;
 }
 
+/*
+ * ckptsrv2: tell ftrun when pushes start failing (the server died or
+ * cannot be reached) and when one succeeds again ("epoch=E server=0",
+ * "server=1"); ftrun says it once for the job.  Main thread.
+ */
+static void
+server_news(void)
+{
+	char text[64];
+	uint64_t e;
+	int down;
+
+	if (!S.push.started)
+		return;
+	pthread_mutex_lock(&S.push.mu);
+	down = S.push.down;
+	e = S.push.down_epoch;
+	pthread_mutex_unlock(&S.push.mu);
+	if (down == S.push.told || e == 0)
+		return;
+	S.push.told = down;
+	snprintf(text, sizeof(text), "epoch=%" PRIu64 " server=%d", e, !down);
+	ft__mpi_note(FT_NOTE_CKPT, text);
+}
+
 /* --ft vlog: the protocol hears of images that became durable. */
 static void
 vlog_poll(void)
@@ -1642,6 +1680,7 @@ vlog_poll(void)
 	uint64_t d;
 
 	writer_finish(0);
+	server_news();
 	d = S.epoch;
 	if (S.push.started) {
 		pthread_mutex_lock(&S.push.mu);
@@ -1836,6 +1875,26 @@ ft_checkpoint_stat(struct ft_ckpt_stat *st)
 }
 
 /*
+ * --ft vlog (ckptsrv2): epoch is on the server: what this rank's
+ * retention no longer keeps goes from there too (GC: the images below
+ * its keep newest at or below epoch; ft_ckpt_gc_decide).  A GC lost or
+ * late is harmless: the next push sends another.
+ */
+static int
+gc_one(uint64_t epoch)
+{
+	struct ft_msg_ckpt_req q;
+
+	memset(&q, 0, sizeof(q));
+	q.op = FT_CKPT_GC;
+	q.job = S.job;
+	q.rank = S.rank;
+	q.epoch = epoch;
+	q.keep = S.keep;
+	return ft_ckptc_request(&S.push.k, &q, NULL, NULL);
+}
+
+/*
  * Push one epoch: 0 once the server holds it durably; 1, it is gone
  * here (retired: not durable, a newer one follows); -1.
  */
@@ -1877,6 +1936,14 @@ push_one(uint64_t epoch)
 		q.rank = S.rank;
 		q.epoch = epoch - 1;
 		rc = ft_ckptc_request(&S.push.k, &q, NULL, NULL);
+	}
+	if (rc == 0 && S.vlog && gc_one(epoch) != 0) {
+		/* The image is durable; only the GC failed (a server
+		 * without it): the next push opens again. */
+		ft_debug("rank %u: gc on the checkpoint server: %s", S.rank,
+		    S.push.k.why);
+		ft_ckptc_close(&S.push.k);
+		return 0;
 	}
 	if (rc != 0)
 		ft_ckptc_close(&S.push.k);
@@ -1924,15 +1991,20 @@ push_main(void *arg)
 		if (rc == 0) {
 			S.st.durable_epoch = epoch;
 			S.st.durable_ns = ft_now_ns() - t0;
-		} else if (rc < 0 && S.push.warned != epoch) {
+			S.push.down = 0;
+			S.push.down_epoch = epoch;
+		} else if (rc < 0 && !S.push.down) {
+			/* Said once until the server is reached again. */
+			S.push.down = 1;
+			S.push.down_epoch = epoch;
 			S.push.warned = epoch;
-			ft_warnx("epoch %" PRIu64 " not pushed: %s%s", epoch,
-			    S.push.k.why, S.push.ftrun ? "; tried again every "
-			    "second" : "");
+			ft_warnx("epoch %" PRIu64 " not pushed: %s; tried again "
+			    "every second", epoch, S.push.k.why);
 		}
-		/* ftrun waits for this epoch from every rank: it is tried
+		/* ftrun waits for this epoch from every rank (--ft coord),
+		 * a restarted server lacks it (--ft vlog): it is tried
 		 * again, unless a newer one is named or the job ends. */
-		if (rc != 0 && S.push.ftrun && S.push.want == 0 &&
+		if (rc < 0 && (S.push.ftrun || S.vlog) && S.push.want == 0 &&
 		    !S.push.stop) {
 			S.push.want = epoch;
 			S.push.want_t0 = t0;
@@ -1996,6 +2068,8 @@ ft__ckpt_finalize(void)
 		pthread_cond_broadcast(&S.push.cv);
 		pthread_mutex_unlock(&S.push.mu);
 		pthread_join(S.push.th, NULL);
+		/* Its last push may be the first to reach it again. */
+		server_news();
 		ft_ckptc_close(&S.push.k);
 		explicit_bzero(S.push.key, sizeof(S.push.key));
 		S.push.started = 0;

@@ -366,7 +366,7 @@ ft_ckptc_request(struct ft_ckptc *k, const struct ft_msg_ckpt_req *req,
 	q.reqid = ++k->reqid;
 	if (send_req(k, &q) != 0)
 		return -1;
-	if (q.op == FT_CKPT_RM || q.op == FT_CKPT_PIN)
+	if (q.op == FT_CKPT_RM || q.op == FT_CKPT_PIN || q.op == FT_CKPT_GC)
 		return await_result(k, q.reqid);
 	if ((m.e = calloc(FT_CKPT_ENTRIES_MAX, sizeof(*m.e))) == NULL)
 		return cfail(k, ENOMEM, "out of memory");

@@ -464,6 +464,28 @@ on_pin(struct ckptd *d, struct ft__srv_conn *sc,
 	return send_result(d, sc, q->reqid, 0, "");
 }
 
+/*
+ * ckptsrv2: a rank's GC (store.h, ft_ckpt_gc_decide).  Idempotent: a
+ * GC lost, repeated or overtaken by a newer one is harmless; errors are
+ * answered, the connection stays.
+ */
+static int
+on_gc(struct ckptd *d, struct ft__srv_conn *sc,
+    const struct ft_msg_ckpt_req *q)
+{
+	char text[64];
+	size_t n;
+
+	if (ft_ckpt_gc(d->cfg->dir, q->job, q->rank, q->epoch, q->keep, &n,
+	    d->why, sizeof(d->why)) != 0)
+		return send_result(d, sc, q->reqid, err_code(errno), d->why);
+	if (n > 0)
+		ft_debug("gc: job %016" PRIx64 " rank %u: %zu images below "
+		    "epoch %" PRIu64 " removed", q->job, q->rank, n, q->epoch);
+	snprintf(text, sizeof(text), "%zu removed", n);
+	return send_result(d, sc, q->reqid, 0, text);
+}
+
 static int
 on_req(struct ckptd *d, struct ft__srv_conn *sc, const uint8_t *body,
     size_t len)
@@ -494,6 +516,8 @@ on_req(struct ckptd *d, struct ft__srv_conn *sc, const uint8_t *body,
 		return on_prune(d, sc, &q);
 	case FT_CKPT_PIN:
 		return on_pin(d, sc, &q);
+	case FT_CKPT_GC:
+		return on_gc(d, sc, &q);
 	}
 	errno = EPROTO;
 	return -1;

@@ -605,6 +605,33 @@ int	 ft_ckpt_prune(const char *dir, const struct ft_ckpt_prune *,
 int	 ft_ckpt_lease(const char *dir, uint64_t job, uint32_t rank,
 	    uint64_t pin, int fd, char *why, size_t whysize);
 int	 ft_ckpt_clean_tmp(const char *dir);
+
+/*
+ * The job's garbage collection on the checkpoint server (ckptsrv2,
+ * ckgc.c).  A rank that pushed its image of epoch `durable` (the
+ * server acknowledged it) asks the server to drop what its retention
+ * (FT_CKPT_KEEP) no longer keeps.  ft_ckpt_gc_decide marks the
+ * entries e[0..n) of that one job and rank (sorted by epoch)
+ * FT_CKPT_REMOVED or FT_CKPT_KEPT and returns how many go: nothing
+ * at all unless the image of epoch durable is there and complete
+ * (a GC that names an image the server lacks, after a restart on
+ * another directory or a prune, decides nothing); then every image
+ * at or above durable stays, and the keep newest complete ones at or
+ * below it, and only images below the oldest of those go.  A stale or
+ * reordered GC (an older durable) removes a subset of what a newer one
+ * removes, and one repeated removes nothing more: lost, late or
+ * duplicated GCs never remove the newest complete image nor the
+ * keep - 1 before it.  keep 0 counts as 1.
+ *
+ * ft_ckpt_gc scans the rank's images under dir, decides, and removes
+ * (an image already gone counts as removed): 0 with *removed, or -1
+ * with errno and why.
+ */
+size_t	 ft_ckpt_gc_decide(struct ft_ckpt_ent *e, size_t n, uint64_t durable,
+	    uint32_t keep);
+int	 ft_ckpt_gc(const char *dir, uint64_t job, uint32_t rank,
+	    uint64_t durable, uint32_t keep, size_t *removed, char *why,
+	    size_t whysize);
 /*
  * Copy the image read from sfd (spath names it) to name under dirfd:
  * to a temporary file, verified whole (and, with expect, of the same

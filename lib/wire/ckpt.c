@@ -20,7 +20,9 @@ req_ok(const struct ft_msg_ckpt_req *m)
 {
 	return m->op >= 1 && m->op <= FT_CKPT_OP_MAX &&
 	    (m->flags & ~FT_CKPT_REQ_FLAGS) == 0 &&
-	    m->rank < FT_WIRE_MAX_RANKS;
+	    m->rank < FT_WIRE_MAX_RANKS && (m->op != FT_CKPT_GC ||
+	    (m->epoch != 0 && m->keep != 0 && (m->flags &
+	    (FT_CKPT_ALLJOBS | FT_CKPT_ALLRANKS)) == 0));
 }
 
 int

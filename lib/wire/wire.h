@@ -1428,7 +1428,11 @@ int	 ft_msg_revive_decode(const uint8_t *, size_t, struct ft_msg_revive *);
  * VERIFY and PRUNE (ENTRIES, then RESULT), PIN (RESULT: the server
  * holds rank's lease with epoch as its pin while the connection
  * lives).  PRUNE takes keep (0: no count limit) and older_ns (0: no
- * age limit) and FT_CKPT_DRYRUN.
+ * age limit) and FT_CKPT_DRYRUN.  GC (ckptsrv2, RESULT): the job's
+ * garbage collection of one rank's images (ft_ckpt_gc_decide): epoch
+ * (not 0) is that rank's newest image the server holds, keep (not 0)
+ * how many complete ones at or below it stay; no FT_CKPT_ALLJOBS nor
+ * FT_CKPT_ALLRANKS.
  *
  * PUT: an image of size bytes follows in DATA frames of the same
  * reqid (client to server: an upload, answered by RESULT once the
@@ -1451,7 +1455,8 @@ enum ft_ckpt_op {
 	FT_CKPT_VERIFY,
 	FT_CKPT_PRUNE,
 	FT_CKPT_PIN,
-	FT_CKPT_OP_MAX = FT_CKPT_PIN,
+	FT_CKPT_GC,		/* ckptsrv2 */
+	FT_CKPT_OP_MAX = FT_CKPT_GC,
 };
 
 #define FT_CKPT_ALLJOBS		0x1u

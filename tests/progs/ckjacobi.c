@@ -7,7 +7,9 @@
  *	ckjacobi N ITERS [GATE]
  *
  * With GATE, rank 0 waits halfway, outside MPI, until the file GATE
- * exists (a test does something to the job there).
+ * exists (a test does something to the job there); with
+ * FT_TEST_GATE2_AT=K too, at iteration K, until GATE2 exists (GATE
+ * with "2" appended).
  * Rank 0 prints the iteration it starts from and the grid's checksum at
  * the end.  With FT_TEST_DIE_AT=K (and FT_TEST_DIE_RANK=R, default the
  * last rank) rank R kills itself with SIGKILL right after the
@@ -27,7 +29,8 @@ int
 main(int argc, char *argv[])
 {
 	int rank, size, n, iters, rows, i, j, die_at = -1, die_rank;
-	int iter = 0, saved = 0, up, down;
+	int iter = 0, saved = 0, up, down, gate2 = -1;
+	char g2[4096];
 	double *g, *t, sum = 0, total = 0;
 	const char *s;
 
@@ -46,6 +49,9 @@ main(int argc, char *argv[])
 		die_at = atoi(s);
 	if ((s = getenv("FT_TEST_DIE_RANK")) != NULL)
 		die_rank = atoi(s);
+	if ((s = getenv("FT_TEST_GATE2_AT")) != NULL && argc > 3)
+		gate2 = atoi(s);
+	snprintf(g2, sizeof(g2), "%s2", argc > 3 ? argv[3] : "");
 	/* rows + 2 halo rows of n columns; the top edge is hot. */
 	g = calloc((size_t)(rows + 2) * n, sizeof(*g));
 	t = calloc((size_t)(rows + 2) * n, sizeof(*t));
@@ -68,6 +74,8 @@ main(int argc, char *argv[])
 	for (; iter < iters; iter++) {
 		while (rank == 0 && argc > 3 && iter == iters / 2 &&
 		    access(argv[3], F_OK) != 0)
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+		while (rank == 0 && iter == gate2 && access(g2, F_OK) != 0)
 			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 		MPI_Sendrecv(&g[n], n, MPI_DOUBLE, up, 0, &g[(rows + 1) * n],
 		    n, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -699,6 +699,14 @@ test_launcher_side(void)
 	    val == 2500, "note: an image read back after a rollback");
 	T_OK(ft__coord_note_parse("epoch=9 restored=0", &e, &kind, &val) ==
 	    -1, "note: a restore takes at least 1 us");
+	T_OK(ft__coord_note_parse("epoch=4 server=0", &e, &kind, &val) ==
+	    0 && e == 4 && kind == FT__COORD_SERVER && val == 0,
+	    "note: a push failed: the server cannot be reached");
+	T_OK(ft__coord_note_parse("epoch=4 server=1", &e, &kind, &val) ==
+	    0 && kind == FT__COORD_SERVER && val == 1,
+	    "note: the server is reached again");
+	T_OK(ft__coord_note_parse("epoch=4 server=2", &e, &kind, &val) ==
+	    -1, "note: server is 0 or 1");
 	for (i = 0; i < FT_NELEM(bad); i++)
 		refused += ft__coord_note_parse(bad[i], &e, &kind, &val) == -1;
 	T_EQ_INT(refused, (int)FT_NELEM(bad), "note: malformed texts refused");
@@ -802,18 +810,30 @@ test_push_schedule(void)
 	T_OK(nw.local == 4 && nw.push == 0,
 	    "push: 4 local everywhere while 3's push is under way");
 	/* ftrun's server dies before b pushed 3: the local copies count. */
-	ft__coord_srv_down(&c, ab, 2, 700, &nw);
+	ft__coord_srv_down(&c, ab, 2, 700, &nw, 1);
 	T_OK(nw.complete == 4 && nw.push == 0 && c.pushing == 0,
 	    "server down: the newest local epoch is complete, no push");
 	(void)ft__coord_image(&c, ab, 2, 0, 5, 0, 800, &nw);
 	T_OK(ft__coord_image(&c, ab, 2, 1, 5, 0, 810, &nw) == 0 &&
 	    nw.complete == 5 && nw.push == 0,
 	    "server down: a local image from every rank completes 5");
-	/* A rollback to 5: pushes start over from there. */
-	ft__coord_sched_reset(&c, 5);
-	ft__coord_cut_truncate(&a, 5);
-	ft__coord_cut_truncate(&b, 5);
-	T_OK(c.pushing == 0 && c.local == 5, "rollback: no push under way");
+	/* ckptsrv2: the server is reached again: 6 complete once held
+	 * there by both, pushed once local everywhere; 5 stays. */
+	ft__coord_srv_down(&c, ab, 2, 820, &nw, 0);
+	T_OK(nw.complete == 0 && nw.push == 0 && c.complete == 5 &&
+	    !c.srvdown, "server back: nothing new, complete stays 5");
+	(void)ft__coord_image(&c, ab, 2, 0, 6, 0, 830, &nw);
+	T_OK(ft__coord_image(&c, ab, 2, 1, 6, 0, 840, &nw) == 0 &&
+	    nw.local == 6 && nw.complete == 0 && nw.push == 6,
+	    "server back: 6 local everywhere is not complete: pushed");
+	(void)ft__coord_image(&c, ab, 2, 0, 6, 1, 850, &nw);
+	T_OK(ft__coord_image(&c, ab, 2, 1, 6, 1, 860, &nw) == 0 &&
+	    nw.complete == 6, "server back: 6 on the server: complete");
+	/* A rollback to 6: pushes start over from there. */
+	ft__coord_sched_reset(&c, 6);
+	ft__coord_cut_truncate(&a, 6);
+	ft__coord_cut_truncate(&b, 6);
+	T_OK(c.pushing == 0 && c.local == 6, "rollback: no push under way");
 	ft__coord_lc_free(&c);
 	ft__coord_cuts_free(&a);
 	ft__coord_cuts_free(&b);
