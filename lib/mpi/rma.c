@@ -447,9 +447,9 @@ in_range(MPI_Win win, const struct rma_args *a, const struct blks *b)
 	if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC || b->bytes == 0)
 		return 1;	/* the target checks attached memory */
 	at = a->disp * win->units[a->target];
-	if (a->disp < 0 || (win->units[a->target] != 0 &&
-	    at / win->units[a->target] != a->disp))
-		return 0;
+	if (win->units[a->target] != 0 && at / win->units[a->target] !=
+	    a->disp)
+		return 0;	/* overflow */
 	return at + b->lo >= 0 && at + b->hi <= size;
 }
 
