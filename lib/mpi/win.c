@@ -392,6 +392,7 @@ PMPI_Win_free(MPI_Win *winp)
 			break;
 		}
 	ft__mpi_hset_del(&wins, win);
+	ft__mpi_fint_forget(FT_FINT_WIN, win);
 	ft__mpi_comm_drop_hidden(win->comm);
 	win_release(win);
 	*winp = MPI_WIN_NULL;

@@ -13,7 +13,7 @@
  * assertion (MPI_ERR_ASSERT), a rank out of range (MPI_ERR_RANK),
  * attaching to a window that is not dynamic (MPI_ERR_RMA_FLAVOR), and
  * a dynamic window's target address attached nowhere (MPI_ERR_RMA_RANGE
- * at the flush that completes it).
+ * at the flush that completes it).  MPI_Win_c2f and MPI_Win_f2c.
  */
 #define NAME	"rma_win"
 #include "mtest.h"
@@ -76,6 +76,7 @@ main(int argc, char **argv)
 	MPI_Aint a, qsize;
 	char name[MPI_MAX_OBJECT_NAME], val[64];
 	int buf[8], *abuf, *sbuf, dyn[4], key, flag, len, cmp, v = 1, qunit;
+	MPI_Fint fw;
 	void *qbase;
 
 	init(&argc, &argv);
@@ -156,8 +157,13 @@ main(int argc, char **argv)
 		fail("the user handler ran %d times, code %d", handled,
 		    last_code);
 	MPI_Errhandler_free(&eh);
+	fw = MPI_Win_c2f(win);
+	if (fw == 0 || MPI_Win_f2c(fw) != win)
+		fail("Win_c2f/f2c: %d does not convert back", fw);
 	freed = win;
 	ok(MPI_Win_free(&win), "Win_free");
+	if (MPI_Win_f2c(fw) != MPI_WIN_NULL)
+		fail("Win_f2c of a freed window is not MPI_WIN_NULL");
 	if (deletes != 1)
 		fail("the delete function ran %d times at Win_free", deletes);
 	expect(MPI_Win_fence(0, freed), MPI_ERR_WIN, "fence on a freed "
