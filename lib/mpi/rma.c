@@ -12,6 +12,7 @@
  * atomic for each element (indeed whole) with respect to every other
  * accumulate, as the standard asks.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,11 +185,17 @@ op_send(MPI_Win win, const char *call, struct ft_rma_op *o, size_t len)
 	if (len > INT32_MAX)
 		return ft__mpi_win_err(win, MPI_ERR_COUNT, call,
 		    "an operation of %zu bytes is too large", len);
+	/* ULFM: the call that completes it reports the dead target. */
+	if (ft__mpi_rma_dead(win, o->target)) {
+		o->err = ECONNRESET;
+		return MPI_SUCCESS;
+	}
 	ft__mpi_req_init(&o->send, FT_MPI_REQ_SEND, win->comm);
 	if ((rc = ft__mpi_isend_ctx(call, o->msg, (int)len, MPI_BYTE,
 	    o->target, FT_RMA_TAG_REQ, win->comm, win->comm->ctx,
 	    &o->send)) != MPI_SUCCESS)
-		return rc;
+		return ft__mpi_win_err(win, rc, call, "unable to send to rank "
+		    "%d", o->target);
 	o->has_send = 1;
 	win->sent[o->target]++;
 	return MPI_SUCCESS;
@@ -204,7 +211,8 @@ op_recv(MPI_Win win, const char *call, struct ft_rma_op *o, void *buf,
 	ft__mpi_req_init(&o->recv, FT_MPI_REQ_RECV, win->comm);
 	if ((rc = ft__mpi_irecv_ctx(call, buf, count, type, o->target, tag,
 	    win->comm, win->comm->ctx, &o->recv)) != MPI_SUCCESS)
-		return rc;
+		return ft__mpi_win_err(win, rc, call, "unable to receive from "
+		    "rank %d", o->target);
 	o->has_recv = 1;
 	return MPI_SUCCESS;
 }
@@ -230,10 +238,26 @@ ops_done(void *arg)
 	return 1;
 }
 
-/* A failed request's class (a peer gone), or 0. */
+int
+ft__mpi_rma_class(int err)
+{
+	int c = ft__mpi_ulfm_class(err);
+
+	return c != 0 ? c : MPI_ERR_OTHER;
+}
+
+int
+ft__mpi_rma_dead(MPI_Win win, int r)
+{
+	return ft__mpi.ulfm && !ft__mpi_ulfm_alive(win->comm->world[r]);
+}
+
+/* A failed request's error number (a peer gone), or 0. */
 static int
 op_error(const struct ft_rma_op *o)
 {
+	if (o->err != 0)
+		return o->err;
 	if (o->has_send && o->send.pt.st.error != 0)
 		return o->send.pt.st.error;
 	if (o->has_recv && o->recv.pt.st.error != 0)
@@ -254,7 +278,7 @@ ft__mpi_rma_local(MPI_Win win, const char *call, int target)
 			e = op_error(o);
 	reap(&win->ops, &win->opstail);
 	if (e != 0)
-		return ft__mpi_win_err(win, MPI_ERR_OTHER, call,
+		return ft__mpi_win_err(win, ft__mpi_rma_class(e), call,
 		    "an operation failed: %s", strerror(e));
 	return MPI_SUCCESS;
 }
@@ -313,7 +337,7 @@ ft__mpi_rma_ctl(MPI_Win win, const char *call, int kind, int target, int arg,
 	e = op_error(w.one);
 	reap(&win->ops, &win->opstail);
 	if (e != 0)
-		return ft__mpi_win_err(win, MPI_ERR_OTHER, call,
+		return ft__mpi_win_err(win, ft__mpi_rma_class(e), call,
 		    "rank %d did not answer: %s", target, strerror(e));
 	return MPI_SUCCESS;
 }
@@ -337,7 +361,7 @@ ft__mpi_rma_ctl_all(MPI_Win win, const char *call, int kind, int arg,
 	}
 	reap(&win->ops, &win->opstail);
 	if (rc == MPI_SUCCESS && e != 0)
-		rc = ft__mpi_win_err(win, MPI_ERR_OTHER, call,
+		rc = ft__mpi_win_err(win, ft__mpi_rma_class(e), call,
 		    "a target did not answer: %s", strerror(e));
 	return rc;
 }
@@ -371,7 +395,8 @@ post_in(void *arg)
 {
 	const struct postwait *p = arg;
 
-	return p->win->posts[p->target] > 0;
+	return p->win->posts[p->target] > 0 ||
+	    ft__mpi_rma_dead(p->win, p->target);
 }
 
 int
@@ -379,10 +404,12 @@ ft__mpi_rma_await_post(MPI_Win win, const char *call, int target)
 {
 	struct postwait p = { win, target };
 
-	(void)call;
 	if (win->posted[target])
 		return MPI_SUCCESS;
 	ft__mpi_wait(post_in, &p);
+	if (win->posts[target] == 0)
+		return ft__mpi_win_err(win, MPIX_ERR_PROC_FAILED, call,
+		    "rank %d failed before it posted", target);
 	win->posts[target]--;
 	win->posted[target] = 1;
 	return MPI_SUCCESS;
@@ -819,6 +846,11 @@ reply(MPI_Win win, int src, int32_t tag, void *buf, size_t len)
 {
 	struct ft_rma_op *o;
 
+	/* ULFM: nobody waits for it any more. */
+	if (ft__mpi_rma_dead(win, src)) {
+		free(buf);
+		return;
+	}
 	if ((o = calloc(1, sizeof(*o))) == NULL) {
 		free(buf);
 		ft__mpi_abort(FT_EXIT_TEMP, "one-sided reply: out of memory");
@@ -907,6 +939,27 @@ combine(uintptr_t at, const struct blk *v, uint32_t n, uint64_t bytes,
 	}
 }
 
+/* Origin src lets go of its lock, held or still asked for. */
+static void
+unlock(MPI_Win win, int src)
+{
+	int k;
+
+	if (win->held[src] == FT_WIN_LOCK_EXCL && win->excl == src)
+		win->excl = -1;
+	else if (win->held[src] == FT_WIN_LOCK_SHARED && win->nshared > 0)
+		win->nshared--;
+	win->held[src] = FT_WIN_LOCK_NONE;
+	for (k = 0; k < win->nwaiting; k++)
+		if (win->waiting[k].src == src) {
+			memmove(&win->waiting[k], &win->waiting[k + 1],
+			    (size_t)(win->nwaiting - k - 1) *
+			    sizeof(win->waiting[0]));
+			win->nwaiting--;
+			k--;
+		}
+}
+
 /* Grant what the lock queue allows, in order. */
 static void
 grant_waiting(MPI_Win win)
@@ -922,6 +975,8 @@ grant_waiting(MPI_Win win)
 			win->excl = q->src;
 		else
 			win->nshared++;
+		win->held[q->src] = q->type == MPI_LOCK_EXCLUSIVE ?
+		    FT_WIN_LOCK_EXCL : FT_WIN_LOCK_SHARED;
 		ack(win, q->src, q->tag, 0);
 		memmove(q, q + 1, (size_t)--win->nwaiting * sizeof(*q));
 	}
@@ -972,10 +1027,7 @@ apply(MPI_Win win, int src, uint8_t *buf, size_t len)
 		lock_req(win, src, (int)h.arg, h.tag);
 		return;
 	case FT_RMA_UNLOCK:
-		if (win->excl == src)
-			win->excl = -1;
-		else if (win->nshared > 0)
-			win->nshared--;
+		unlock(win, src);
 		ack(win, src, h.tag, win->terr[src]);
 		win->terr[src] = 0;
 		grant_waiting(win);
@@ -1091,6 +1143,30 @@ apply(MPI_Win win, int src, uint8_t *buf, size_t len)
 	free(v);
 }
 
+/*
+ * ULFM: let go of the locks that dead origins hold or wait for, once
+ * for each new failure, so that the others may go on.
+ */
+static void
+drop_dead(MPI_Win win)
+{
+	struct ft_ext x = { .op = FT_EXT_FAILED };
+	uint32_t known;
+	int i;
+
+	if (ft_pt_ext(ft__mpi.pt, &x) != 0)
+		return;
+	known = x.ndead;
+
+	if (known == win->known)
+		return;
+	win->known = known;
+	for (i = 0; i < win->size; i++)
+		if (ft__mpi_rma_dead(win, i))
+			unlock(win, i);
+	grant_waiting(win);
+}
+
 /* Claim the requests that arrived for win, and apply them in order. */
 static void
 win_tick(MPI_Win win)
@@ -1098,6 +1174,9 @@ win_tick(MPI_Win win)
 	struct ft_pt_status st;
 	struct ft_rma_in *in;
 	void *msg;
+
+	if (ft__mpi.ulfm)
+		drop_dead(win);
 
 	while (ft_pt_improbe(ft__mpi.pt, FT_PT_ANY, FT_RMA_TAG_REQ,
 	    win->comm->ctx, &st, &msg) == 1) {
@@ -1169,12 +1248,15 @@ ft__mpi_rma_drop(MPI_Win win)
 	ft__mpi_wait(replies_out, &d);
 	reap(&win->replies, &win->repliestail);
 	reap(&win->ops, &win->opstail);
-	/* Nothing can be in: every origin's epoch ended before the free. */
+	/*
+	 * Nothing is left but what a dead origin (ULFM) may have half
+	 * sent: the engine still refers to such a receive, so it is left
+	 * behind, never freed.
+	 */
 	while ((in = win->in) != NULL) {
 		win->in = in->next;
 		if (!in->r.pt.done)
-			ft__mpi_abort(FT_EXIT_TEMP, "MPI_Win_free: a one-sided "
-			    "request is still arriving");
+			continue;
 		ft__mpi_req_cleanup(&in->r);
 		free(in->buf);
 		free(in);

@@ -6,9 +6,13 @@
  * the requests of rma.c (win.h tells how they travel).
  *
  * Windows are made only under ftrun --ft none (and alone, without
- * ftrun): the other protocols neither log nor replicate what a target
- * applies at progress, so their recovery would be silently wrong;
- * MPI_Win_create and its kin say so and fail (ft-mpi(3)).
+ * ftrun) and --ft ulfm, where a failure is returned to the application:
+ * the other protocols neither log nor replicate what a target applies
+ * at progress, so their recovery would be silently wrong; MPI_Win_create
+ * and its kin say so and fail (ft-mpi(3)).  Under ULFM a call that
+ * needs a dead process (its acknowledgement, its post, its complete)
+ * fails with MPIX_ERR_PROC_FAILED, and a target drops the locks of dead
+ * origins.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -73,10 +77,12 @@ refused(void)
 	static char why[160];
 	const char *p = ft__mpi.singleton ? "none" : ft__mpi.env.proto;
 
-	if (p == NULL || p[0] == '\0' || strcmp(p, "none") == 0)
+	if (p == NULL || p[0] == '\0' || strcmp(p, "none") == 0 ||
+	    strcmp(p, "ulfm") == 0)
 		return NULL;
 	snprintf(why, sizeof(why), "one-sided communication is not "
-	    "available under --ft %s (ft-mpi(3): only --ft none)", p);
+	    "available under --ft %s (ft-mpi(3): only --ft none and ulfm)",
+	    p);
 	return why;
 }
 
@@ -97,6 +103,8 @@ win_release(MPI_Win w)
 	free(w->posted);
 	free(w->posts);
 	free(w->terr);
+	free(w->held);
+	free(w->exposing);
 	free(w->waiting);
 	w->magic = 0;
 	free(w);
@@ -156,13 +164,15 @@ win_make(const char *call, MPI_Comm comm, int flavor, void *base,
 		w->posted = calloc((size_t)n, sizeof(*w->posted));
 		w->posts = calloc((size_t)n, sizeof(*w->posts));
 		w->terr = calloc((size_t)n, sizeof(*w->terr));
+		w->held = calloc((size_t)n, sizeof(*w->held));
+		w->exposing = calloc((size_t)n, sizeof(*w->exposing));
 		w->info = MPI_INFO_NULL;
 	}
 	both = calloc((size_t)n * 2, sizeof(*both));
 	if (err == 0 && (w == NULL || both == NULL || w->sizes == NULL ||
 	    w->units == NULL || w->sent == NULL || w->locked == NULL ||
 	    w->access == NULL || w->posted == NULL || w->posts == NULL ||
-	    w->terr == NULL)) {
+	    w->terr == NULL || w->held == NULL || w->exposing == NULL)) {
 		err = MPI_ERR_NO_MEM;
 		why = "out of memory";
 	}
@@ -186,6 +196,8 @@ win_make(const char *call, MPI_Comm comm, int flavor, void *base,
 		return rc;
 	}
 	ft__mpi_comm_hide(wc);
+	/* Its errors come back here, for the window's handler. */
+	wc->errh = MPI_ERRORS_RETURN;
 	w->magic = FT_WIN_MAGIC;
 	w->comm = wc;
 	w->rank = wc->rank;
@@ -213,7 +225,8 @@ win_make(const char *call, MPI_Comm comm, int flavor, void *base,
 	if (rc != MPI_SUCCESS) {
 		win_release(w);
 		ft__mpi_comm_drop_hidden(wc);
-		return rc;
+		return ft__mpi_err(comm, rc, call, "the members could not "
+		    "exchange their windows' sizes");
 	}
 	if (info != MPI_INFO_NULL && PMPI_Info_dup(info, &w->info) !=
 	    MPI_SUCCESS)
@@ -362,7 +375,7 @@ PMPI_Win_free(MPI_Win *winp)
 	static const char call[] = "MPI_Win_free";
 	struct ft_mpi_win **pp;
 	MPI_Win win;
-	int rc;
+	int rc, failed;
 
 	FT_MPI_CHECK_INIT(call);
 	if (winp == NULL)
@@ -379,8 +392,12 @@ PMPI_Win_free(MPI_Win *winp)
 		return rc;
 	if ((rc = ft__mpi_rma_flush_sent(win, call)) != MPI_SUCCESS)
 		return rc;
-	if ((rc = PMPI_Barrier(win->comm)) != MPI_SUCCESS)
+	/* ULFM: a member is dead; the window goes here all the same, and
+	 * the call says so. */
+	if ((rc = PMPI_Barrier(win->comm)) != MPI_SUCCESS &&
+	    (!ft__mpi.ulfm || rc == MPI_ERR_NO_MEM))
 		return ft__mpi_win_err(win, rc, call, "the barrier failed");
+	failed = rc;
 	if ((rc = ft__mpi_attrs_delete(FT_ATTR_WIN, win, &win->attrs)) !=
 	    MPI_SUCCESS)
 		return ft__mpi_win_err(win, rc, call,
@@ -396,6 +413,9 @@ PMPI_Win_free(MPI_Win *winp)
 	ft__mpi_comm_drop_hidden(win->comm);
 	win_release(win);
 	*winp = MPI_WIN_NULL;
+	if (failed != MPI_SUCCESS)
+		return ft__mpi_err(MPI_COMM_NULL, failed, call, "a member of "
+		    "the window has failed; the window is freed here");
 	return MPI_SUCCESS;
 }
 
@@ -670,7 +690,8 @@ PMPI_Win_fence(int assert, MPI_Win win)
 	    (rc = ft__mpi_rma_flush_sent(win, call)) != MPI_SUCCESS)
 		return rc;
 	if ((rc = PMPI_Barrier(win->comm)) != MPI_SUCCESS)
-		return ft__mpi_win_err(win, rc, call, "the barrier failed");
+		return ft__mpi_win_err(win, rc, call, "the barrier failed%s",
+		    rc == MPIX_ERR_PROC_FAILED ? ": a member has failed" : "");
 	win->fence = (assert & MPI_MODE_NOSUCCEED) == 0;
 	return target_err(win, call);
 }
@@ -717,8 +738,11 @@ PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 			if (v[i])
 				rc = ft__mpi_rma_ctl(win, call, FT_RMA_POST, i,
 				    0, 0);
-		if (rc == MPI_SUCCESS)
+		if (rc == MPI_SUCCESS) {
 			win->exposed = n > 0 ? n : -1;
+			memcpy(win->exposing, v, (size_t)win->size *
+			    sizeof(*v));
+		}
 	}
 	free(v);
 	return rc;
@@ -774,20 +798,39 @@ PMPI_Win_complete(MPI_Win win)
 	return rc;
 }
 
+/* ULFM: is an origin of the exposure epoch dead? */
+static int
+exposer_dead(MPI_Win win)
+{
+	int i;
+
+	for (i = 0; ft__mpi.ulfm && i < win->size; i++)
+		if (win->exposing[i] && ft__mpi_rma_dead(win, i))
+			return 1;
+	return 0;
+}
+
 static int
 all_completed(void *arg)
 {
 	MPI_Win win = arg;
 
-	return win->exposed < 0 || win->completes >= win->exposed;
+	return win->exposed < 0 || win->completes >= win->exposed ||
+	    exposer_dead(win);
 }
 
 static int
 end_exposure(MPI_Win win, const char *call)
 {
+	int dead = win->exposed > 0 && win->completes < win->exposed;
+
 	if (win->exposed > 0)
-		win->completes -= win->exposed;
+		win->completes = dead ? 0 : win->completes - win->exposed;
 	win->exposed = 0;
+	memset(win->exposing, 0, (size_t)win->size * sizeof(*win->exposing));
+	if (dead)
+		return ft__mpi_win_err(win, MPIX_ERR_PROC_FAILED, call,
+		    "an origin of the exposure epoch has failed");
 	return target_err(win, call);
 }
 
@@ -901,7 +944,8 @@ int
 PMPI_Win_lock_all(int assert, MPI_Win win)
 {
 	static const char call[] = "MPI_Win_lock_all";
-	int rc;
+	MPI_Errhandler eh;
+	int rc, i, *live;
 
 	if ((rc = check_sync(win, call, assert)) != MPI_SUCCESS)
 		return rc;
@@ -909,8 +953,22 @@ PMPI_Win_lock_all(int assert, MPI_Win win)
 		return ft__mpi_win_err(win, MPI_ERR_RMA_SYNC, call,
 		    "an access epoch is already open");
 	if ((assert & MPI_MODE_NOCHECK) == 0 && (rc = ft__mpi_rma_ctl_all(win,
-	    call, FT_RMA_LOCK, MPI_LOCK_SHARED, NULL)) != MPI_SUCCESS)
+	    call, FT_RMA_LOCK, MPI_LOCK_SHARED, NULL)) != MPI_SUCCESS) {
+		/* ULFM: give back the locks the live targets granted. */
+		if (ft__mpi.ulfm && (live = calloc((size_t)win->size,
+		    sizeof(*live))) != NULL) {
+			for (i = 0; i < win->size; i++)
+				live[i] = !ft__mpi_rma_dead(win, i);
+			eh = win->errh;
+			win->errh = MPI_ERRORS_RETURN;
+			(void)ft__mpi_rma_ctl_all(win, call, FT_RMA_UNLOCK, 0,
+			    live);
+			win->errh = eh;
+			win->err = 0;
+			free(live);
+		}
 		return rc;
+	}
 	win->lock_all = (assert & MPI_MODE_NOCHECK) != 0 ?
 	    FT_WIN_LOCK_NOCHECK : FT_WIN_LOCK_SHARED;
 	return MPI_SUCCESS;

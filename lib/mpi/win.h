@@ -72,6 +72,7 @@ struct ft_rma_op {
 	void			*tmp;		/* a reply to unpack */
 	int			 user;		/* a request holds it */
 	int			 reaped;	/* the window let it go */
+	int			 err;		/* an errno: not sent */
 	int32_t			 ack;		/* an acknowledgement */
 };
 
@@ -146,6 +147,9 @@ struct ft_mpi_win {
 		int32_t	tag;
 	}			*waiting;
 	int			 nwaiting, capwaiting;
+	int			*held;		/* FT_WIN_LOCK_* per origin */
+	int			*exposing;	/* PSCW: in the post group */
+	uint32_t		 known;		/* ULFM: failures seen */
 	int32_t			*terr;		/* errors to acknowledge */
 	struct ft_mpi_win	*next;		/* every live window */
 };
@@ -184,6 +188,13 @@ int	 ft__mpi_rma_ctl_all(MPI_Win, const char *call, int kind, int arg,
 	    const int *only);
 int	 ft__mpi_rma_local(MPI_Win, const char *call, int target);
 int	 ft__mpi_rma_flush_sent(MPI_Win, const char *call);
+/*
+ * ULFM (--ft ulfm): is rank r of win dead?  An error number of a
+ * request as an MPI class (MPIX_ERR_PROC_FAILED for a dead peer, else
+ * MPI_ERR_OTHER).
+ */
+int	 ft__mpi_rma_dead(MPI_Win, int r);
+int	 ft__mpi_rma_class(int err);
 /* Wait for one POST from target (PSCW's access). */
 int	 ft__mpi_rma_await_post(MPI_Win, const char *call, int target);
 /* Let go of what the window still holds of either side, at its free. */

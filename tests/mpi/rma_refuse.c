@@ -2,11 +2,11 @@
 /*
  * rma_refuse: windows under each fault-tolerance protocol (ft-mpi(3),
  * One-sided communication).  Under --ft none (FT_PROTO unset or
- * "none") every flavor of window is made, used and freed.  Under any
- * other protocol each call that makes a window fails on every rank
- * with MPI_ERR_OTHER, leaves the handle alone, and the job goes on:
- * the ranks still reduce together afterwards.  ft's own guarantee, so
- * it reads ft's FT_PROTO.
+ * "none") and --ft ulfm every flavor of window is made, used and freed.
+ * Under any other protocol each call that makes a window fails on
+ * every rank with MPI_ERR_OTHER, leaves the handle alone, and the job
+ * goes on: the ranks still reduce together afterwards.  ft's own
+ * guarantee, so it reads ft's FT_PROTO.
  */
 #define NAME	"rma_refuse"
 #include "mtest.h"
@@ -15,7 +15,8 @@ int
 main(int argc, char **argv)
 {
 	const char *proto = getenv("FT_PROTO");
-	int none = proto == NULL || strcmp(proto, "none") == 0;
+	int none = proto == NULL || strcmp(proto, "none") == 0 ||
+	    strcmp(proto, "ulfm") == 0;
 	MPI_Win win = MPI_WIN_NULL;
 	int buf[4] = { 0 }, *mem = NULL, rc[4], i, one = 1, sum = 0;
 
