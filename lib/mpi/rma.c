@@ -930,6 +930,8 @@ combine(uintptr_t at, const struct blk *v, uint32_t n, uint64_t bytes,
 	for (i = 0; i < n; i++) {
 		void *dst = (void *)(at + (uintptr_t)v[i].off);
 
+		if (v[i].len == 0 || unit == 0)
+			continue;	/* nothing (apply checked unit) */
 		if (op->code == FT_OP_REPLACE)
 			memcpy(dst, data, v[i].len);
 		else if (op->code != FT_OP_NO_OP)

@@ -7,7 +7,7 @@
  * a vector type on the origin side, on the target side and on both;
  * MPI_Get_accumulate and MPI_Fetch_and_op fetch what was there.  Every
  * value is checked after the closing fence.  Windows of
- * MPI_Win_create and MPI_Win_allocate both.
+ * MPI_Win_create and MPI_Win_allocate both; operations of no data.
  */
 #define NAME	"rma_fence"
 #include "mtest.h"
@@ -45,6 +45,12 @@ flavor_run(int allocate)
 	ok(MPI_Put(src, N, MPI_INT, right, 0, N, MPI_INT, win), "Put");
 	ok(MPI_Put(src, N / 2, MPI_INT, right, N, 1, vec, win),
 	    "Put, vector target");
+	/* Nothing at all: no data, and nothing to divide by. */
+	ok(MPI_Put(src, 0, MPI_INT, right, 0, 0, MPI_INT, win), "Put of 0");
+	ok(MPI_Accumulate(src, 0, MPI_INT, right, 0, 0, MPI_INT, MPI_SUM,
+	    win), "Accumulate of 0");
+	ok(MPI_Get_accumulate(src, 0, MPI_INT, got, 0, MPI_INT, right, 0, 0,
+	    MPI_INT, MPI_SUM, win), "Get_accumulate of 0");
 	ok(MPI_Win_fence(0, win), "fence (puts)");
 	for (i = 0; i < N; i++)
 		if (buf[i] != left * 1000 + i)
