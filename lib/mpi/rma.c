@@ -840,23 +840,29 @@ op_of(uint32_t code)
 	return NULL;
 }
 
-/* Send a reply of len bytes (taken: the reply owns buf) to src. */
+/*
+ * Send a reply of len bytes at buf to src: taken (the reply frees it)
+ * when own, else the window's memory itself, which stays until the
+ * send is done (MPI_Win_free waits for it).
+ */
 static void
-reply(MPI_Win win, int src, int32_t tag, void *buf, size_t len)
+reply_buf(MPI_Win win, int src, int32_t tag, void *buf, size_t len, int own)
 {
 	struct ft_rma_op *o;
 
 	/* ULFM: nobody waits for it any more. */
 	if (ft__mpi_rma_dead(win, src)) {
-		free(buf);
+		if (own)
+			free(buf);
 		return;
 	}
 	if ((o = calloc(1, sizeof(*o))) == NULL) {
-		free(buf);
+		if (own)
+			free(buf);
 		ft__mpi_abort(FT_EXIT_TEMP, "one-sided reply: out of memory");
 	}
 	o->target = src;
-	o->msg = buf;
+	o->msg = own ? buf : NULL;
 	ft__mpi_req_init(&o->send, FT_MPI_REQ_SEND, win->comm);
 	if (ft__mpi_isend_ctx("one-sided reply", buf, (int)len, MPI_BYTE, src,
 	    tag, win->comm, win->comm->ctx, &o->send) != MPI_SUCCESS) {
@@ -866,6 +872,12 @@ reply(MPI_Win win, int src, int32_t tag, void *buf, size_t len)
 	o->has_send = 1;
 	*win->repliestail = o;
 	win->repliestail = &o->next;
+}
+
+static void
+reply(MPI_Win win, int src, int32_t tag, void *buf, size_t len)
+{
+	reply_buf(win, src, tag, buf, len, 1);
 }
 
 static void
@@ -1124,6 +1136,12 @@ apply(MPI_Win win, int src, uint8_t *buf, size_t len)
 		    (enum ft_type_kind)h.elem, unit);
 		break;
 	case FT_RMA_GET:
+		/* One block: straight from the window, no copy. */
+		if (h.nblk == 0) {
+			reply_buf(win, src, h.tag, (void *)at, h.bytes, 0);
+			break;
+		}
+		/* FALLTHROUGH */
 	case FT_RMA_GACC:
 		if ((out = malloc(h.bytes > 0 ? h.bytes : 1)) == NULL)
 			ft__mpi_abort(FT_EXIT_TEMP, "one-sided: out of memory");
