@@ -119,7 +119,8 @@ static int
 op_done(const struct ft_rma_op *o)
 {
 	return (!o->has_send || o->send.pt.done) &&
-	    (!o->has_recv || o->recv.pt.done);
+	    (!o->has_recv || o->recv.pt.done) &&
+	    (!o->has_data || o->data.pt.done);
 }
 
 static void
@@ -129,6 +130,8 @@ op_free(struct ft_rma_op *o)
 		ft__mpi_req_cleanup(&o->send);
 	if (o->has_recv)
 		ft__mpi_req_cleanup(&o->recv);
+	if (o->has_data)
+		ft__mpi_req_cleanup(&o->data);
 	free(o->msg);
 	free(o->tmp);
 	free(o);
@@ -262,6 +265,8 @@ op_error(const struct ft_rma_op *o)
 		return o->send.pt.st.error;
 	if (o->has_recv && o->recv.pt.st.error != 0)
 		return o->recv.pt.st.error;
+	if (o->has_data && o->data.pt.st.error != 0)
+		return o->data.pt.st.error;
 	return 0;
 }
 
@@ -495,7 +500,7 @@ op_start(MPI_Win win, const char *call, struct rma_args *a,
 	uint64_t obytes = 0;
 	size_t len, unit = 0, i;
 	uint8_t *p;
-	int rc, acc = a->kind == FT_RMA_ACC || a->kind == FT_RMA_GACC ||
+	int split, rc, acc = a->kind == FT_RMA_ACC || a->kind == FT_RMA_GACC ||
 	    a->kind == FT_RMA_CAS, fetch = a->kind == FT_RMA_GET ||
 	    a->kind == FT_RMA_GACC || a->kind == FT_RMA_CAS;
 	int noop = a->op == MPI_NO_OP;
@@ -592,7 +597,9 @@ op_start(MPI_Win win, const char *call, struct rma_args *a,
 	}
 	if (b.n == 1 && b.v[0].off == 0)
 		b.n = 0;
-	len = sizeof(*h) + b.n * sizeof(struct blk) + (size_t)obytes;
+	split = a->kind == FT_RMA_PUT && obytes >= FT_RMA_SPLIT;
+	len = sizeof(*h) + b.n * sizeof(struct blk) + (split ? 0 :
+	    (size_t)obytes);
 	if ((o->msg = malloc(len)) == NULL) {
 		free(b.v);
 		return ft__mpi_win_err(win, MPI_ERR_NO_MEM, call,
@@ -613,7 +620,10 @@ op_start(MPI_Win win, const char *call, struct rma_args *a,
 	for (i = 0; i < b.n; i++, p += sizeof(struct blk))
 		memcpy(p, &b.v[i], sizeof(struct blk));
 	free(b.v);
-	if (a->kind == FT_RMA_CAS) {
+	if (split) {
+		h->arg = FT_RMA_DATA;
+		h->tag = next_tag(win);
+	} else if (a->kind == FT_RMA_CAS) {
 		memcpy(p, a->compare, a->otype->size);
 		memcpy(p + a->otype->size, a->oaddr, a->otype->size);
 	} else if (obytes > 0)
@@ -634,6 +644,16 @@ op_start(MPI_Win win, const char *call, struct rma_args *a,
 	}
 	if ((rc = op_send(win, call, o, len)) != MPI_SUCCESS)
 		return rc;
+	/* The data follows the request, from the origin's buffer. */
+	if (split && o->err == 0) {
+		ft__mpi_req_init(&o->data, FT_MPI_REQ_SEND, win->comm);
+		if ((rc = ft__mpi_isend_ctx(call, a->oaddr, a->ocount,
+		    a->otype, a->target, h->tag, win->comm, win->comm->ctx,
+		    &o->data)) != MPI_SUCCESS)
+			return ft__mpi_win_err(win, rc, call, "unable to send "
+			    "to rank %d", a->target);
+		o->has_data = 1;
+	}
 	if (req != NULL) {
 		if ((ur = ft__mpi_req_new(FT_MPI_REQ_COLL, MPI_COMM_NULL)) ==
 		    NULL)
@@ -1017,7 +1037,7 @@ lock_req(MPI_Win win, int src, int type, int32_t tag)
 
 /* Apply one request from src (len bytes at buf). */
 static void
-apply(MPI_Win win, int src, uint8_t *buf, size_t len)
+apply(MPI_Win win, int src, uint8_t *buf, size_t len, const uint8_t *ext)
 {
 	struct ft_rma_hdr h;
 	struct blk *v = NULL;
@@ -1102,6 +1122,13 @@ apply(MPI_Win win, int src, uint8_t *buf, size_t len)
 		uint64_t want = h.kind == FT_RMA_PUT || h.kind == FT_RMA_ACC ?
 		    h.bytes : h.kind == FT_RMA_CAS ? 2 * h.bytes : 0;
 
+		/* A split put's data came on its own (ext). */
+		if (h.kind == FT_RMA_PUT && h.arg == FT_RMA_DATA) {
+			want = 0;
+			if (ext == NULL && h.bytes > 0)
+				bad = 1;
+		}
+
 		if (h.kind == FT_RMA_GACC)
 			want = len - (size_t)(data - buf);
 		if ((uint64_t)(len - (size_t)(data - buf)) != want ||
@@ -1128,8 +1155,8 @@ apply(MPI_Win win, int src, uint8_t *buf, size_t len)
 		v = NULL;
 	switch (h.kind) {
 	case FT_RMA_PUT:
-		combine(at, v, h.nblk, h.bytes, data, MPI_REPLACE,
-		    FT_TK_DERIVED, 1);
+		combine(at, v, h.nblk, h.bytes, h.arg == FT_RMA_DATA ? ext :
+		    data, MPI_REPLACE, FT_TK_DERIVED, 1);
 		break;
 	case FT_RMA_ACC:
 		combine(at, v, h.nblk, h.bytes, data, op,
@@ -1187,6 +1214,46 @@ drop_dead(MPI_Win win)
 	grant_waiting(win);
 }
 
+/*
+ * If in is a split put, post the receive of its data, straight into
+ * the window when the target data is one block in it, else into tmp
+ * for apply to place (or to drop, when it is bad); returns 1 then, and
+ * in waits for its data.
+ */
+static int
+split_start(MPI_Win win, struct ft_rma_in *in)
+{
+	struct ft_rma_hdr h;
+	uintptr_t at;
+	void *dst;
+	int src = in->r.pt.st.source;
+
+	if (in->r.pt.st.bytes < sizeof(h))
+		return 0;
+	memcpy(&h, in->buf, sizeof(h));
+	if (h.kind != FT_RMA_PUT || h.arg != FT_RMA_DATA || h.bytes == 0 ||
+	    h.bytes > INT32_MAX)
+		return 0;
+	at = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uintptr_t)h.disp :
+	    (uintptr_t)win->base + (uintptr_t)(h.disp * win->disp_unit);
+	in->split = 1;
+	if (h.nblk == 0 && in->r.pt.st.bytes == sizeof(h) &&
+	    mem_ok(win, at, h.bytes)) {
+		in->inplace = 1;
+		dst = (void *)at;
+	} else if ((dst = in->tmp = malloc(h.bytes)) == NULL)
+		ft__mpi_abort(FT_EXIT_TEMP, "one-sided: out of memory");
+	ft__mpi_req_init(&in->data, FT_MPI_REQ_RECV, win->comm);
+	if (ft__mpi_irecv_ctx("one-sided progress", dst, (int)h.bytes,
+	    MPI_BYTE, src, h.tag, win->comm, win->comm->ctx, &in->data) !=
+	    MPI_SUCCESS) {
+		/* Nothing will come: the request is dropped. */
+		in->inplace = 1;
+		in->data.pt.done = 1;
+	}
+	return 1;
+}
+
 /* Claim the requests that arrived for win, and apply them in order. */
 static void
 win_tick(MPI_Win win)
@@ -1216,12 +1283,21 @@ win_tick(MPI_Win win)
 		win->intail = &in->next;
 	}
 	while ((in = win->in) != NULL && in->r.pt.done) {
+		if (!in->split && in->r.pt.st.error == 0 &&
+		    split_start(win, in) != 0)
+			continue;	/* its data comes next */
+		if (in->split && !in->data.pt.done)
+			break;
 		if ((win->in = in->next) == NULL)
 			win->intail = &win->in;
-		if (in->r.pt.st.error == 0)
+		if (in->r.pt.st.error == 0 && !in->inplace &&
+		    (!in->split || in->data.pt.st.error == 0))
 			apply(win, in->r.pt.st.source, in->buf,
-			    in->r.pt.st.bytes);
+			    in->r.pt.st.bytes, in->tmp);
 		ft__mpi_req_cleanup(&in->r);
+		if (in->split)
+			ft__mpi_req_cleanup(&in->data);
+		free(in->tmp);
 		free(in->buf);
 		free(in);
 	}

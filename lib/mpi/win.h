@@ -22,6 +22,15 @@
 
 #include "mpi_impl.h"
 
+/*
+ * A put of at least FT_RMA_SPLIT bytes travels as two messages: the
+ * request (arg FT_RMA_DATA, no data) and the data on the request's tag,
+ * which the target receives straight into the window when the target
+ * data is one block.
+ */
+#define FT_RMA_SPLIT		65536
+#define FT_RMA_DATA		1
+
 /* The tag of requests; replies use tags from FT_RMA_TAG_REPLY up. */
 #define FT_RMA_TAG_REQ		1
 #define FT_RMA_TAG_REPLY	2
@@ -68,6 +77,8 @@ struct ft_rma_op {
 	int			 target;
 	int			 has_send, has_recv;
 	struct ft_mpi_req	 send, recv;
+	int			 has_data;	/* a split put's data */
+	struct ft_mpi_req	 data;
 	void			*msg;		/* what send sends */
 	void			*tmp;		/* a reply to unpack */
 	int			 user;		/* a request holds it */
@@ -82,6 +93,11 @@ struct ft_rma_in {
 	struct ft_mpi_req	 r;
 	uint8_t			*buf;
 	size_t			 len;
+	/* A split put: its data, received into the window (inplace) or
+	 * into tmp. */
+	int			 split, inplace;
+	struct ft_mpi_req	 data;
+	uint8_t			*tmp;
 };
 
 /* A memory region attached to a dynamic window. */

@@ -228,11 +228,62 @@ flavor_run(int allocate)
 	return 0;
 }
 
+/*
+ * Puts of 64 KiB and more travel as a request and its data: into the
+ * window at once when the target data is one block, else through a
+ * buffer; a dynamic window's target out of its memory is refused.
+ */
+#define BIG	(40 * 1024)
+
+static void
+big_run(void)
+{
+	MPI_Datatype vec;
+	MPI_Win win;
+	int *mem, *src, i, right, left;
+
+	right = (myrank + 1) % nprocs;
+	left = (myrank + nprocs - 1) % nprocs;
+	src = xzalloc(BIG * sizeof(int));
+	for (i = 0; i < BIG; i++)
+		src[i] = myrank * 100000 + i;
+	ok(MPI_Win_allocate(3 * BIG * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	    MPI_COMM_WORLD, &mem, &win), "Win_allocate (big)");
+	memset(mem, 0xff, 3 * BIG * sizeof(int));
+	MPI_Type_vector(BIG, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	ok(MPI_Win_fence(0, win), "fence (big)");
+	ok(MPI_Put(src, BIG, MPI_INT, right, 0, BIG, MPI_INT, win),
+	    "Put of 160 KiB");
+	ok(MPI_Put(src, BIG, MPI_INT, right, BIG, 1, vec, win),
+	    "Put of 160 KiB, vector target");
+	ok(MPI_Win_fence(0, win), "fence (big done)");
+	for (i = 0; i < BIG; i++)
+		if (mem[i] != left * 100000 + i) {
+			fail("big put: mem[%d] = %d, want %d", i, mem[i],
+			    left * 100000 + i);
+			break;
+		}
+	for (i = 0; i < 2 * BIG; i++) {
+		int want = i % 2 == 0 ? left * 100000 + i / 2 : -1;
+
+		if (mem[BIG + i] != want) {
+			fail("big vector put: mem[%d] = %d, want %d", BIG + i,
+			    mem[BIG + i], want);
+			break;
+		}
+	}
+	MPI_Type_free(&vec);
+	ok(MPI_Win_free(&win), "Win_free (big)");
+	free(src);
+}
+
 int
 main(int argc, char **argv)
 {
 	init(&argc, &argv);
 	flavor_run(0);
 	flavor_run(1);
+	big_run();
 	return finish();
 }

@@ -77,6 +77,7 @@ main(int argc, char **argv)
 	char name[MPI_MAX_OBJECT_NAME], val[64];
 	int buf[8], *abuf, *sbuf, dyn[4], key, flag, len, cmp, v = 1, qunit;
 	MPI_Fint fw;
+	int *big;
 	void *qbase;
 
 	init(&argc, &argv);
@@ -224,6 +225,13 @@ main(int argc, char **argv)
 		    MPI_INT, dwin), "Put (dynamic, unattached)");
 		expect(MPI_Win_flush(right, dwin), MPI_ERR_RMA_RANGE,
 		    "flush of a Put to unattached memory");
+		/* The same of 80 KiB, whose data travels on its own. */
+		big = xzalloc(20000 * sizeof(int));
+		ok(MPI_Put(big, 20000, MPI_INT, right, ra + 4 * sizeof(int),
+		    20000, MPI_INT, dwin), "Put of 80 KiB (dynamic, too long)");
+		expect(MPI_Win_flush(right, dwin), MPI_ERR_RMA_RANGE,
+		    "flush of an 80 KiB Put past attached memory");
+		free(big);
 		ok(MPI_Win_unlock(right, dwin), "unlock (dynamic, bad)");
 		MPI_Barrier(MPI_COMM_WORLD);
 		if (dyn[2] != 500 + left || dyn[0] != 0 || dyn[1] != 0 ||
