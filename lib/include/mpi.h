@@ -24,7 +24,7 @@ typedef struct ft_mpi_comm	*MPI_Comm;
 typedef struct ft_mpi_type	*MPI_Datatype;
 typedef struct ft_mpi_req	*MPI_Request;
 typedef struct ft_mpi_errh	*MPI_Errhandler;
-/* Windows and files: handles only, until one-sided and I/O come. */
+/* Windows (one-sided communication); files: handles only, no I/O. */
 typedef struct ft_mpi_win	*MPI_Win;
 typedef struct ft_mpi_file	*MPI_File;
 typedef ptrdiff_t		 MPI_Aint;
@@ -90,7 +90,19 @@ typedef struct MPI_Status {
 #define MPI_ERR_PROC_FAILED		MPIX_ERR_PROC_FAILED
 #define MPI_ERR_PROC_FAILED_PENDING	MPIX_ERR_PROC_FAILED_PENDING
 #define MPI_ERR_REVOKED			MPIX_ERR_REVOKED
-#define MPI_ERR_LASTCODE	34
+/* One-sided communication's classes (MPI-3.1 8.4, chapter 11). */
+#define MPI_ERR_BASE		35
+#define MPI_ERR_LOCKTYPE	36
+#define MPI_ERR_RMA_CONFLICT	37
+#define MPI_ERR_RMA_SYNC	38
+#define MPI_ERR_RMA_RANGE	39
+#define MPI_ERR_RMA_ATTACH	40
+#define MPI_ERR_RMA_SHARED	41
+#define MPI_ERR_RMA_FLAVOR	42
+#define MPI_ERR_SIZE		43
+#define MPI_ERR_DISP		44
+#define MPI_ERR_ASSERT		45
+#define MPI_ERR_LASTCODE	45
 
 /* Wildcards and special ranks. */
 #define MPI_ANY_SOURCE		(-1)
@@ -892,6 +904,8 @@ FT_MPI_API MPI_Fint	MPI_Info_c2f(MPI_Info);
 FT_MPI_API MPI_Info	MPI_Info_f2c(MPI_Fint);
 FT_MPI_API MPI_Fint	MPI_Message_c2f(MPI_Message);
 FT_MPI_API MPI_Message	MPI_Message_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	MPI_Win_c2f(MPI_Win);
+FT_MPI_API MPI_Win	MPI_Win_f2c(MPI_Fint);
 FT_MPI_API MPI_Fint	MPI_Op_c2f(MPI_Op);
 FT_MPI_API MPI_Op	MPI_Op_f2c(MPI_Fint);
 FT_MPI_API MPI_Fint	MPI_Request_c2f(MPI_Request);
@@ -1329,6 +1343,8 @@ FT_MPI_API MPI_Fint	PMPI_Info_c2f(MPI_Info);
 FT_MPI_API MPI_Info	PMPI_Info_f2c(MPI_Fint);
 FT_MPI_API MPI_Fint	PMPI_Message_c2f(MPI_Message);
 FT_MPI_API MPI_Message	PMPI_Message_f2c(MPI_Fint);
+FT_MPI_API MPI_Fint	PMPI_Win_c2f(MPI_Win);
+FT_MPI_API MPI_Win	PMPI_Win_f2c(MPI_Fint);
 FT_MPI_API MPI_Fint	PMPI_Op_c2f(MPI_Op);
 FT_MPI_API MPI_Op	PMPI_Op_f2c(MPI_Fint);
 FT_MPI_API MPI_Fint	PMPI_Request_c2f(MPI_Request);
@@ -1367,6 +1383,162 @@ FT_MPI_API int	PMPIX_Comm_get_failed(MPI_Comm, MPI_Group *);
 FT_MPI_API int	PMPIX_Comm_ack_failed(MPI_Comm, int, int *);
 FT_MPI_API int	PMPIX_Comm_failure_ack(MPI_Comm);
 FT_MPI_API int	PMPIX_Comm_failure_get_acked(MPI_Comm, MPI_Group *);
+
+/* --- one-sided communication (MPI-3.1 chapter 11; lib/mpi/win.c, rma.c) --- */
+
+/* Window attributes (MPI_Win_get_attr). */
+#define MPI_WIN_BASE		10
+#define MPI_WIN_SIZE		11
+#define MPI_WIN_DISP_UNIT	12
+#define MPI_WIN_CREATE_FLAVOR	13
+#define MPI_WIN_MODEL		14
+
+#define MPI_WIN_FLAVOR_CREATE	1
+#define MPI_WIN_FLAVOR_ALLOCATE	2
+#define MPI_WIN_FLAVOR_DYNAMIC	3
+#define MPI_WIN_FLAVOR_SHARED	4
+
+#define MPI_WIN_SEPARATE	1
+#define MPI_WIN_UNIFIED		2
+
+#define MPI_LOCK_EXCLUSIVE	234
+#define MPI_LOCK_SHARED		235
+
+/* Assertions of the synchronization calls. */
+#define MPI_MODE_NOCHECK	1024
+#define MPI_MODE_NOSTORE	2048
+#define MPI_MODE_NOPUT		4096
+#define MPI_MODE_NOPRECEDE	8192
+#define MPI_MODE_NOSUCCEED	16384
+
+typedef int	MPI_Win_copy_attr_function(MPI_Win, int, void *, void *,
+		    void *, int *);
+typedef int	MPI_Win_delete_attr_function(MPI_Win, int, void *, void *);
+FT_MPI_API int	ft_mpi_win_dup_fn(MPI_Win, int, void *, void *, void *,
+		    int *);
+#define MPI_WIN_NULL_COPY_FN	((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN	((MPI_Win_delete_attr_function *)0)
+#define MPI_WIN_DUP_FN		(ft_mpi_win_dup_fn)
+
+FT_MPI_API int	MPI_Win_create(void *, MPI_Aint, int, MPI_Info, MPI_Comm,
+		    MPI_Win *);
+FT_MPI_API int	MPI_Win_allocate(MPI_Aint, int, MPI_Info, MPI_Comm, void *,
+		    MPI_Win *);
+FT_MPI_API int	MPI_Win_allocate_shared(MPI_Aint, int, MPI_Info, MPI_Comm,
+		    void *, MPI_Win *);
+FT_MPI_API int	MPI_Win_shared_query(MPI_Win, int, MPI_Aint *, int *, void *);
+FT_MPI_API int	MPI_Win_create_dynamic(MPI_Info, MPI_Comm, MPI_Win *);
+FT_MPI_API int	MPI_Win_attach(MPI_Win, void *, MPI_Aint);
+FT_MPI_API int	MPI_Win_detach(MPI_Win, const void *);
+FT_MPI_API int	MPI_Win_free(MPI_Win *);
+FT_MPI_API int	MPI_Win_get_group(MPI_Win, MPI_Group *);
+FT_MPI_API int	MPI_Win_set_info(MPI_Win, MPI_Info);
+FT_MPI_API int	MPI_Win_get_info(MPI_Win, MPI_Info *);
+FT_MPI_API int	MPI_Win_set_name(MPI_Win, const char *);
+FT_MPI_API int	MPI_Win_get_name(MPI_Win, char *, int *);
+FT_MPI_API int	MPI_Win_create_keyval(MPI_Win_copy_attr_function *,
+		    MPI_Win_delete_attr_function *, int *, void *);
+FT_MPI_API int	MPI_Win_free_keyval(int *);
+FT_MPI_API int	MPI_Win_set_attr(MPI_Win, int, void *);
+FT_MPI_API int	MPI_Win_get_attr(MPI_Win, int, void *, int *);
+FT_MPI_API int	MPI_Win_delete_attr(MPI_Win, int);
+FT_MPI_API int	MPI_Put(const void *, int, MPI_Datatype, int, MPI_Aint, int,
+		    MPI_Datatype, MPI_Win);
+FT_MPI_API int	MPI_Get(void *, int, MPI_Datatype, int, MPI_Aint, int,
+		    MPI_Datatype, MPI_Win);
+FT_MPI_API int	MPI_Accumulate(const void *, int, MPI_Datatype, int, MPI_Aint,
+		    int, MPI_Datatype, MPI_Op, MPI_Win);
+FT_MPI_API int	MPI_Get_accumulate(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype,
+		    MPI_Op, MPI_Win);
+FT_MPI_API int	MPI_Fetch_and_op(const void *, void *, MPI_Datatype, int,
+		    MPI_Aint, MPI_Op, MPI_Win);
+FT_MPI_API int	MPI_Compare_and_swap(const void *, const void *, void *,
+		    MPI_Datatype, int, MPI_Aint, MPI_Win);
+FT_MPI_API int	MPI_Rput(const void *, int, MPI_Datatype, int, MPI_Aint, int,
+		    MPI_Datatype, MPI_Win, MPI_Request *);
+FT_MPI_API int	MPI_Rget(void *, int, MPI_Datatype, int, MPI_Aint, int,
+		    MPI_Datatype, MPI_Win, MPI_Request *);
+FT_MPI_API int	MPI_Raccumulate(const void *, int, MPI_Datatype, int, MPI_Aint,
+		    int, MPI_Datatype, MPI_Op, MPI_Win, MPI_Request *);
+FT_MPI_API int	MPI_Rget_accumulate(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype,
+		    MPI_Op, MPI_Win, MPI_Request *);
+FT_MPI_API int	MPI_Win_fence(int, MPI_Win);
+FT_MPI_API int	MPI_Win_start(MPI_Group, int, MPI_Win);
+FT_MPI_API int	MPI_Win_complete(MPI_Win);
+FT_MPI_API int	MPI_Win_post(MPI_Group, int, MPI_Win);
+FT_MPI_API int	MPI_Win_wait(MPI_Win);
+FT_MPI_API int	MPI_Win_test(MPI_Win, int *);
+FT_MPI_API int	MPI_Win_lock(int, int, int, MPI_Win);
+FT_MPI_API int	MPI_Win_unlock(int, MPI_Win);
+FT_MPI_API int	MPI_Win_lock_all(int, MPI_Win);
+FT_MPI_API int	MPI_Win_unlock_all(MPI_Win);
+FT_MPI_API int	MPI_Win_flush(int, MPI_Win);
+FT_MPI_API int	MPI_Win_flush_all(MPI_Win);
+FT_MPI_API int	MPI_Win_flush_local(int, MPI_Win);
+FT_MPI_API int	MPI_Win_flush_local_all(MPI_Win);
+FT_MPI_API int	MPI_Win_sync(MPI_Win);
+FT_MPI_API int	PMPI_Win_create(void *, MPI_Aint, int, MPI_Info, MPI_Comm,
+		    MPI_Win *);
+FT_MPI_API int	PMPI_Win_allocate(MPI_Aint, int, MPI_Info, MPI_Comm, void *,
+		    MPI_Win *);
+FT_MPI_API int	PMPI_Win_allocate_shared(MPI_Aint, int, MPI_Info, MPI_Comm,
+		    void *, MPI_Win *);
+FT_MPI_API int	PMPI_Win_shared_query(MPI_Win, int, MPI_Aint *, int *, void *);
+FT_MPI_API int	PMPI_Win_create_dynamic(MPI_Info, MPI_Comm, MPI_Win *);
+FT_MPI_API int	PMPI_Win_attach(MPI_Win, void *, MPI_Aint);
+FT_MPI_API int	PMPI_Win_detach(MPI_Win, const void *);
+FT_MPI_API int	PMPI_Win_free(MPI_Win *);
+FT_MPI_API int	PMPI_Win_get_group(MPI_Win, MPI_Group *);
+FT_MPI_API int	PMPI_Win_set_info(MPI_Win, MPI_Info);
+FT_MPI_API int	PMPI_Win_get_info(MPI_Win, MPI_Info *);
+FT_MPI_API int	PMPI_Win_set_name(MPI_Win, const char *);
+FT_MPI_API int	PMPI_Win_get_name(MPI_Win, char *, int *);
+FT_MPI_API int	PMPI_Win_create_keyval(MPI_Win_copy_attr_function *,
+		    MPI_Win_delete_attr_function *, int *, void *);
+FT_MPI_API int	PMPI_Win_free_keyval(int *);
+FT_MPI_API int	PMPI_Win_set_attr(MPI_Win, int, void *);
+FT_MPI_API int	PMPI_Win_get_attr(MPI_Win, int, void *, int *);
+FT_MPI_API int	PMPI_Win_delete_attr(MPI_Win, int);
+FT_MPI_API int	PMPI_Put(const void *, int, MPI_Datatype, int, MPI_Aint, int,
+		    MPI_Datatype, MPI_Win);
+FT_MPI_API int	PMPI_Get(void *, int, MPI_Datatype, int, MPI_Aint, int,
+		    MPI_Datatype, MPI_Win);
+FT_MPI_API int	PMPI_Accumulate(const void *, int, MPI_Datatype, int, MPI_Aint,
+		    int, MPI_Datatype, MPI_Op, MPI_Win);
+FT_MPI_API int	PMPI_Get_accumulate(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype,
+		    MPI_Op, MPI_Win);
+FT_MPI_API int	PMPI_Fetch_and_op(const void *, void *, MPI_Datatype, int,
+		    MPI_Aint, MPI_Op, MPI_Win);
+FT_MPI_API int	PMPI_Compare_and_swap(const void *, const void *, void *,
+		    MPI_Datatype, int, MPI_Aint, MPI_Win);
+FT_MPI_API int	PMPI_Rput(const void *, int, MPI_Datatype, int, MPI_Aint, int,
+		    MPI_Datatype, MPI_Win, MPI_Request *);
+FT_MPI_API int	PMPI_Rget(void *, int, MPI_Datatype, int, MPI_Aint, int,
+		    MPI_Datatype, MPI_Win, MPI_Request *);
+FT_MPI_API int	PMPI_Raccumulate(const void *, int, MPI_Datatype, int,
+		    MPI_Aint, int, MPI_Datatype, MPI_Op, MPI_Win, MPI_Request
+		    *);
+FT_MPI_API int	PMPI_Rget_accumulate(const void *, int, MPI_Datatype, void *,
+		    int, MPI_Datatype, int, MPI_Aint, int, MPI_Datatype,
+		    MPI_Op, MPI_Win, MPI_Request *);
+FT_MPI_API int	PMPI_Win_fence(int, MPI_Win);
+FT_MPI_API int	PMPI_Win_start(MPI_Group, int, MPI_Win);
+FT_MPI_API int	PMPI_Win_complete(MPI_Win);
+FT_MPI_API int	PMPI_Win_post(MPI_Group, int, MPI_Win);
+FT_MPI_API int	PMPI_Win_wait(MPI_Win);
+FT_MPI_API int	PMPI_Win_test(MPI_Win, int *);
+FT_MPI_API int	PMPI_Win_lock(int, int, int, MPI_Win);
+FT_MPI_API int	PMPI_Win_unlock(int, MPI_Win);
+FT_MPI_API int	PMPI_Win_lock_all(int, MPI_Win);
+FT_MPI_API int	PMPI_Win_unlock_all(MPI_Win);
+FT_MPI_API int	PMPI_Win_flush(int, MPI_Win);
+FT_MPI_API int	PMPI_Win_flush_all(MPI_Win);
+FT_MPI_API int	PMPI_Win_flush_local(int, MPI_Win);
+FT_MPI_API int	PMPI_Win_flush_local_all(MPI_Win);
+FT_MPI_API int	PMPI_Win_sync(MPI_Win);
 
 #ifdef __cplusplus
 }

@@ -96,6 +96,8 @@ attr_del(enum ft_attr_kind kind, void *obj, const struct ft_mpi_attr *a)
 		return kv->fns.comm_del(obj, a->keyval, a->val, kv->extra);
 	if (kind == FT_ATTR_TYPE && kv->fns.type_del != NULL)
 		return kv->fns.type_del(obj, a->keyval, a->val, kv->extra);
+	if (kind == FT_ATTR_WIN && kv->fns.win_del != NULL)
+		return kv->fns.win_del(obj, a->keyval, a->val, kv->extra);
 	return MPI_SUCCESS;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Attributes cached on communicators and datatypes, and their keyvals
- * (attr.c), for comm.c and typex.c.  A keyval belongs to one kind of
+ * Attributes cached on communicators, datatypes and windows, and their
+ * keyvals (attr.c), for comm.c, typex.c and win.c.  A keyval belongs to one kind of
  * object; the keyvals of every kind are numbered in one sequence from
  * FT_KEYVAL_BASE up (the predefined keys of communicators are lower),
  * and never reused, so a freed keyval, or one of another kind, stays
@@ -18,6 +18,7 @@
 enum ft_attr_kind {
 	FT_ATTR_COMM = 1,
 	FT_ATTR_TYPE,
+	FT_ATTR_WIN,		/* windows (win.c) */
 };
 
 /* The callbacks of a keyval: those of its kind (NULL: none). */
@@ -26,6 +27,8 @@ struct ft_attr_fns {
 	MPI_Comm_delete_attr_function	*comm_del;
 	MPI_Type_copy_attr_function	*type_copy;
 	MPI_Type_delete_attr_function	*type_del;
+	MPI_Win_copy_attr_function	*win_copy;	/* never called */
+	MPI_Win_delete_attr_function	*win_del;
 };
 
 /* A new keyval into *keyval.  Returns 0, or -1 when out of memory. */

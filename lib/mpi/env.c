@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "mpi_impl.h"
+#include "win.h"
 
 struct ft_mpi_state ft__mpi = { .spin_us = 50 };
 
@@ -594,6 +595,7 @@ ft__mpi_poll(void)
 {
 	(void)ft_pt_progress(ft__mpi.pt, 0);
 	ft__mpi_ftmpi_tick();
+	ft__mpi_rma_tick();
 	hb_publish(0);
 }
 
@@ -616,6 +618,8 @@ ft__mpi_wait(int (*done)(void *), void *arg)
 			ft__mpi_abort(FT_EXIT_TEMP, "progress failed");
 		ft__mpi.waits++;
 		ft__mpi_ftmpi_tick();
+		/* One-sided requests for our windows (rma.c). */
+		ft__mpi_rma_tick();
 		if (spin && ft__mpi.oversubscribed)
 			sched_yield();
 	}

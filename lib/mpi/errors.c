@@ -5,8 +5,8 @@
  * error classes and codes above MPI_ERR_LASTCODE, each with a text, and
  * error handlers of its own, which ft calls and then returns the code
  * as MPI_ERRORS_RETURN does.  Windows and files have handlers of their
- * own kind, but no window or file exists yet: every window is invalid,
- * and the only file is MPI_FILE_NULL, whose handler is the default one
+ * own kind; a window's errors go to its handler (win.c), and since no
+ * file exists the only file is MPI_FILE_NULL, whose handler is the default one
  * for files (MPI-3.1 13.7).
  */
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "mpi_impl.h"
+#include "win.h"
 
 struct ft_mpi_errh ft_mpi_errors_are_fatal = { .kind = FT_ERRH_FATAL };
 struct ft_mpi_errh ft_mpi_errors_return = { .kind = FT_ERRH_RETURN };
@@ -74,6 +75,21 @@ static const char *const err_text[] = {
 	    "process that could match the receive has failed; the request "
 	    "is still pending",
 	[MPIX_ERR_REVOKED] = "MPIX_ERR_REVOKED: the communicator is revoked",
+	[MPI_ERR_BASE] = "MPI_ERR_BASE: invalid base address",
+	[MPI_ERR_LOCKTYPE] = "MPI_ERR_LOCKTYPE: invalid lock type",
+	[MPI_ERR_RMA_CONFLICT] = "MPI_ERR_RMA_CONFLICT: conflicting accesses "
+	    "to a window",
+	[MPI_ERR_RMA_SYNC] = "MPI_ERR_RMA_SYNC: wrong synchronization of "
+	    "RMA calls",
+	[MPI_ERR_RMA_RANGE] = "MPI_ERR_RMA_RANGE: target memory is not part "
+	    "of the window",
+	[MPI_ERR_RMA_ATTACH] = "MPI_ERR_RMA_ATTACH: memory cannot be "
+	    "attached",
+	[MPI_ERR_RMA_SHARED] = "MPI_ERR_RMA_SHARED: memory cannot be shared",
+	[MPI_ERR_RMA_FLAVOR] = "MPI_ERR_RMA_FLAVOR: wrong window flavor",
+	[MPI_ERR_SIZE] = "MPI_ERR_SIZE: invalid size argument",
+	[MPI_ERR_DISP] = "MPI_ERR_DISP: invalid displacement argument",
+	[MPI_ERR_ASSERT] = "MPI_ERR_ASSERT: invalid assert argument",
 };
 
 _Static_assert(sizeof(err_text) / sizeof(err_text[0]) == MPI_ERR_LASTCODE + 1,
@@ -231,6 +247,15 @@ fatal(int code, const char *call, const char *fmt, va_list ap)
 		_exit(code);
 	}
 	ft__mpi_abort(code, why);
+}
+
+static void FT_NORETURN FT_PRINTF(3, 4)
+fatal_str(int code, const char *call, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fatal(code, call, fmt, ap);
 }
 
 /* Can a user handler run: between MPI_Init and MPI_Finalize. */
@@ -469,40 +494,68 @@ PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
 	return rc;
 }
 
-/*
- * No window exists yet: any is invalid, an error raised, as for an
- * invalid communicator, on MPI_COMM_WORLD.
- */
-static int
-bad_win(const char *call)
+/* See win.h: the end of an error on window win. */
+int
+ft__mpi_errh_win(MPI_Errhandler eh, MPI_Win win, int code, const char *call,
+    const char *msg)
 {
-	FT_MPI_CHECK_INIT(call);
-	return ft__mpi_err(MPI_COMM_NULL, MPI_ERR_WIN, call,
-	    "invalid window (ft has no one-sided communication yet)");
+	MPI_Win w;
+	int e;
+
+	if (eh != NULL && eh->kind == FT_ERRH_RETURN)
+		return code;
+	if (user_runs(eh)) {
+		w = win;
+		e = code;
+		eh->wfn(&w, &e, call);
+		return code;
+	}
+	fatal_str(code, call, "%s", msg);
 }
 
 int
 PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
 {
-	(void)win;
-	(void)eh;
-	return bad_win("MPI_Win_set_errhandler");
+	int rc;
+
+	if ((rc = ft__mpi_win_check(win, "MPI_Win_set_errhandler")) !=
+	    MPI_SUCCESS)
+		return rc;
+	if (!errh_fits(eh, FT_ERRH_WIN))
+		return ft__mpi_win_err(win, MPI_ERR_ARG,
+		    "MPI_Win_set_errhandler", "not an error handler for "
+		    "windows");
+	win->errh = eh;
+	return MPI_SUCCESS;
 }
 
 int
 PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *eh)
 {
-	(void)win;
-	(void)eh;
-	return bad_win("MPI_Win_get_errhandler");
+	int rc;
+
+	if ((rc = ft__mpi_win_check(win, "MPI_Win_get_errhandler")) !=
+	    MPI_SUCCESS)
+		return rc;
+	if (eh == NULL)
+		return ft__mpi_win_err(win, MPI_ERR_ARG,
+		    "MPI_Win_get_errhandler", "NULL argument");
+	*eh = errh_hand(win->errh);
+	return MPI_SUCCESS;
 }
 
 int
 PMPI_Win_call_errhandler(MPI_Win win, int code)
 {
-	(void)win;
-	(void)code;
-	return bad_win("MPI_Win_call_errhandler");
+	int rc;
+
+	if ((rc = ft__mpi_win_check(win, "MPI_Win_call_errhandler")) !=
+	    MPI_SUCCESS)
+		return rc;
+	/* The handler ran (if it returns at all): that is success. */
+	(void)ft__mpi_win_err(win, code, "MPI_Win_call_errhandler",
+	    "the application raised error code %d", code);
+	return MPI_SUCCESS;
 }
 
 int

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 
 #include "op.h"
+#include "win.h"
 
 #define SLOT_BITS	21
 #define SLOT_MAX	(1u << SLOT_BITS)
@@ -60,6 +61,7 @@ static const struct {
 	[FT_FINT_OP] = { "operation", MPI_ERR_OP },
 	[FT_FINT_REQUEST] = { "request", MPI_ERR_REQUEST },
 	[FT_FINT_TYPE] = { "datatype", MPI_ERR_TYPE },
+	[FT_FINT_WIN] = { "window", MPI_ERR_WIN },
 };
 
 /* The i-th predefined handle of kind k; NULL past the last. */
@@ -109,6 +111,8 @@ valid(enum ft_fint_kind k, const void *h)
 		return ft__mpi_op_ok((MPI_Op)(uintptr_t)h);
 	case FT_FINT_TYPE:
 		return ft__mpi_type_valid((MPI_Datatype)(uintptr_t)h);
+	case FT_FINT_WIN:
+		return ft__mpi_win_ok((MPI_Win)(uintptr_t)h);
 	default:
 		return 1;	/* requests: nothing to check them against */
 	}
@@ -291,6 +295,7 @@ FINT_PAIR(Message, MPI_Message, FT_FINT_MESSAGE)
 FINT_PAIR(Op, MPI_Op, FT_FINT_OP)
 FINT_PAIR(Request, MPI_Request, FT_FINT_REQUEST)
 FINT_PAIR(Type, MPI_Datatype, FT_FINT_TYPE)
+FINT_PAIR(Win, MPI_Win, FT_FINT_WIN)
 
 /* Statuses ----------------------------------------------------------- */
 
@@ -369,5 +374,7 @@ PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c)
 #pragma weak MPI_Request_f2c = PMPI_Request_f2c
 #pragma weak MPI_Type_c2f = PMPI_Type_c2f
 #pragma weak MPI_Type_f2c = PMPI_Type_f2c
+#pragma weak MPI_Win_c2f = PMPI_Win_c2f
+#pragma weak MPI_Win_f2c = PMPI_Win_f2c
 #pragma weak MPI_Status_c2f = PMPI_Status_c2f
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c

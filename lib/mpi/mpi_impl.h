@@ -284,6 +284,7 @@ enum ft_fint_kind {
 	FT_FINT_OP,
 	FT_FINT_REQUEST,
 	FT_FINT_TYPE,
+	FT_FINT_WIN,		/* windows (win.c) */
 	FT_FINT_NKINDS
 };
 void	 ft__mpi_fint_forget(enum ft_fint_kind, const void *handle);

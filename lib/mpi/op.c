@@ -542,6 +542,28 @@ ft__mpi_op_apply(MPI_Op op, const void *in, void *inout, int count,
 	    ft__mpi_addr(inout, type->lb), n * (size_t)count);
 }
 
+int
+ft__mpi_op_check_kind(MPI_Op op, enum ft_type_kind k)
+{
+	if (!ft__mpi_op_ok(op) || op->code == FT_OP_USER)
+		return MPI_ERR_OP;
+	if (op->code == FT_OP_REPLACE || op->code == FT_OP_NO_OP)
+		return MPI_SUCCESS;
+	return class_ok(op->code, kind_class(k)) ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+int
+ft__mpi_op_apply_kind(MPI_Op op, enum ft_type_kind k, const void *in,
+    void *inout, size_t n)
+{
+	if (op->code == FT_OP_USER || k <= FT_TK_DERIVED ||
+	    k >= FT_TK_NKINDS || kind_fn[k] == NULL)
+		return -1;
+	if (n > 0)
+		kind_fn[k](op->code, in, inout, n);
+	return 0;
+}
+
 void
 ft__mpi_op_retain(MPI_Op op)
 {

@@ -60,6 +60,15 @@ int	 ft__mpi_op_check(MPI_Op, MPI_Datatype);
 /* inout = in op inout, count elements of type; op_check passed. */
 void	 ft__mpi_op_apply(MPI_Op, const void *in, void *inout, int count,
 	    MPI_Datatype);
+/*
+ * One-sided accumulates (rma.c): may predefined op combine units of
+ * kind k (MPI_SUCCESS or MPI_ERR_OP, not reported; MPI_REPLACE and
+ * MPI_NO_OP take any)?  inout = in op inout for n units of kind k;
+ * -1 when op has no code for k.
+ */
+int	 ft__mpi_op_check_kind(MPI_Op, enum ft_type_kind);
+int	 ft__mpi_op_apply_kind(MPI_Op, enum ft_type_kind, const void *in,
+	    void *inout, size_t n);
 /* Keep a user operation alive while a schedule uses it. */
 void	 ft__mpi_op_retain(MPI_Op);
 void	 ft__mpi_op_release(MPI_Op);

@@ -1382,6 +1382,18 @@ ft__mpi_type_dense(MPI_Datatype type, int count, MPI_Aint *offset)
 	return 1;
 }
 
+/* See type.h. */
+size_t
+ft__mpi_kind_size(enum ft_type_kind k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(predefined) / sizeof(predefined[0]); i++)
+		if (predefined[i]->kind == k)
+			return predefined[i]->size;
+	return 0;
+}
+
 /* See type.h.  type must be committed. */
 void
 ft__mpi_pack(const void *in, int count, MPI_Datatype type, void *out)

@@ -272,6 +272,8 @@ ft__mpi_addr(const void *buf, MPI_Aint off)
 }
 
 /* Pack count elements at in into out (count * size bytes). */
+/* The size of predefined kind k (0: none, FT_TK_DERIVED). */
+size_t	 ft__mpi_kind_size(enum ft_type_kind);
 void	 ft__mpi_pack(const void *in, int count, MPI_Datatype, void *out);
 /*
  * Unpack bytes packed bytes (possibly fewer than count elements, when a
