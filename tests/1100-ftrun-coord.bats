@@ -195,7 +195,11 @@ rollback_epoch() {
 	# and a later failure rolls back to what it acknowledged before.
 	rm -f "$ev"
 	(
-		ft_poll 30 grep -qs '"complete":true' "$ev"
+		if ! ft_poll 30 grep -qs '"complete":true' "$ev"; then
+			echo "no complete epoch; the last checkpoint events:"
+			grep '"event":"checkpoint"' "$ev" | tail -5
+			exit 1
+		fi
 		kill -9 "$FC_PID"
 	) &
 	watcher=$!
