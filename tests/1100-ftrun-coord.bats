@@ -79,6 +79,9 @@ rollbacks_are() {	# n
 	[ "$got" -eq "$1" ] && return 0
 	echo "$got rollbacks, not $1:"
 	grep -E '"event":"(inject|failed|rollback|abort)"' "$ev" || true
+	echo "checkpoint events: $(grep -c '"complete":true' "$ev") complete," \
+	    "$(grep -c '"missed":true' "$ev") missed; the first complete:"
+	grep -m 1 '"complete":true' "$ev" || true
 	return 1
 }
 
