@@ -60,7 +60,7 @@ open(sys.argv[2], "w").write("ready\n")
 c, _ = s.accept()
 time.sleep(60)
 ' "$BATS_TEST_TMPDIR/mute.sock" "$BATS_TEST_TMPDIR/mute.ready"
-	ft_poll 30 test -s "$BATS_TEST_TMPDIR/mute.ready"
+	ft_await 30 "$BATS_TEST_TMPDIR/mute.ready" "$bgpid"
 	run -99 --separate-stderr fttest connect "unix:$BATS_TEST_TMPDIR/mute.sock"
 	[ "$stderr" = "fttest: fatal: the handshake timed out" ]
 }

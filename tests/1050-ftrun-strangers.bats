@@ -122,7 +122,7 @@ finish_gate() {
 	# though its limit of 256 descriptors would allow more.
 	ft_bg python3 "$FLOOD" "tcp:127.0.0.1:$port" 1000 \
 	    "$BATS_TEST_TMPDIR/ready1"
-	ft_poll 60 test -s "$BATS_TEST_TMPDIR/ready1"
+	ft_await 60 "$BATS_TEST_TMPDIR/ready1" "$bgpid"
 	[ "$(cat "$BATS_TEST_TMPDIR/ready1")" -gt 900 ]
 	ft_poll 30 accepted_all "$pid"
 	n=$(nfds "$pid")

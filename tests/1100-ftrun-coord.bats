@@ -71,6 +71,20 @@ rollbacks() {
 	grep -c '"event":"rollback"' "$ev" || true
 }
 
+# Were there N rollbacks?  If not, say what failed and what rolled back
+# (a flake under load is then understood from its output alone).
+rollbacks_are() {	# n
+	local got
+	got=$(rollbacks)
+	[ "$got" -eq "$1" ] && return 0
+	echo "$got rollbacks, not $1:"
+	grep -E '"event":"(inject|failed|rollback|abort)"' "$ev" || true
+	echo "checkpoint events: $(grep -c '"complete":true' "$ev") complete," \
+	    "$(grep -c '"missed":true' "$ev") missed; the first complete:"
+	grep -m 1 '"complete":true' "$ev" || true
+	return 1
+}
+
 # The epoch of the (first) rollback.
 rollback_epoch() {
 	sed -n 's/.*"event":"rollback","epoch":\([0-9]*\),.*/\1/p' "$ev" |
@@ -90,7 +104,7 @@ rollback_epoch() {
 		    -x FT_CKPT_TEST_DIE=complete:$first:$((seed % 4)) \
 		    "$J" 64 400
 		cmp "$FT_PROGS/jacobi.ref" "$out"
-		[ "$(rollbacks)" -eq 3 ]
+		rollbacks_are 3
 		e=$(rollback_epoch)
 		[ "$e" -ge "$first" ]
 		[[ $(cat "$err") == *"every rank rolls back to epoch $e (--ft coord)"* ]]
@@ -103,7 +117,7 @@ rollback_epoch() {
 		coord_run -n 4 --ckpt-dir "$FC_DIR/c$seed" \
 		    --ckpt-interval 5ms "${kills[@]}" "$R" 300
 		cmp "$FT_PROGS/coordring.ref" "$out"
-		[ "$(rollbacks)" -eq 2 ]
+		rollbacks_are 2
 	done
 }
 
@@ -167,7 +181,7 @@ rollback_epoch() {
 	cmp "$FT_PROGS/jacobi.ref" "$out"
 	grep -q '"event":"checkpoint","epoch":40,"complete":true' "$ev"
 	grep -q '"event":"checkpoint","epoch":41,"complete":true' "$ev"
-	[ "$(rollbacks)" -eq 0 ]
+	rollbacks_are 0
 }
 
 @test "coord: a rank killed during the push, and the checkpoint server killed" {
@@ -182,19 +196,32 @@ rollback_epoch() {
 	[ "$e" -lt 3 ]
 	# The server goes once a complete epoch is on it: the job goes on,
 	# and a later failure rolls back to what it acknowledged before.
+	# The watcher waits while the job runs (coord_run's timeout bounds
+	# it), not 30 s of its own: at load 20 the job had not one
+	# checkpoint event in 30 s, twice in two rounds.
 	rm -f "$ev"
 	(
-		ft_poll 30 grep -qs '"complete":true' "$ev"
+		until grep -qs '"complete":true' "$ev"; do
+			if [ -e "$FC_DIR/done" ]; then
+				echo "the job ended with no complete epoch:"
+				grep '"event":"checkpoint"' "$ev" | tail -5
+				exit 1
+			fi
+			sleep 0.05
+		done
 		kill -9 "$FC_PID"
-	) &
+	) 3>&- &
 	watcher=$!
+	FT_BG_PIDS+=("$watcher")
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c2" --ckpt-interval 5ms \
 	    --ckpt-server "$FC_ADDR" --key-file "$FC_KEY" \
 	    --inject kill:rank=3,after-sends=1200 "$J" 64 400
+	touch "$FC_DIR/done"
 	wait "$watcher"
 	cmp "$FT_PROGS/jacobi.ref" "$out"
-	[ "$(rollbacks)" -eq 1 ]
-	! kill -0 "$FC_PID" 2>/dev/null
+	rollbacks_are 1
+	# Killed: gone (a zombie not yet reaped counts as gone).
+	ft_poll 10 ft_gone "$FC_PID"
 }
 
 @test "coord: a rank killed halfway through its upload: the server keeps nothing of it" {
@@ -209,7 +236,7 @@ rollback_epoch() {
 	cut='.*rank 2: epoch \([0-9]*\): .*upload cut after .* (a test): killed'
 	p=$(sed -n "s/$cut.*/\\1/p" "$err")
 	[ "$p" -ge 3 ]
-	[ "$(rollbacks)" -eq 1 ]
+	rollbacks_are 1
 	e=$(rollback_epoch)
 	[ "$e" -lt "$p" ]
 	! grep -q "\"epoch\":$p,\"complete\":true" <(sed -n \
@@ -237,7 +264,7 @@ rollback_epoch() {
 	grep -q "the checkpoint server was killed by signal 9 (Killed); \
 restarted on tcp:127.0.0.1:[0-9]* (1 of 8)" "$err"
 	grep -q '"event":"ckpt_server","status":"[^"]*","restarted":true' "$ev"
-	[ "$(rollbacks)" -eq 1 ]
+	rollbacks_are 1
 	e=$(rollback_epoch)
 	[ "$e" -ge 100 ]
 }
@@ -262,7 +289,7 @@ restarted on tcp:127.0.0.1:[0-9]* (1 of 8)" "$err"
 	[ "$(grep -c "cannot reach the checkpoint server: images stay \
 local until it is back" "$err")" -eq 1 ]
 	[ "$(grep -c '"status":"unreachable"' "$ev")" -eq 1 ]
-	[ "$(rollbacks)" -eq 1 ]
+	rollbacks_are 1
 	e=$(rollback_epoch)
 	[ "$e" -ge 100 ]
 }
@@ -324,7 +351,7 @@ local until it is back" "$err")" -eq 1 ]
 	touch "$FC_DIR/stop"
 	wait "$pruner"
 	cmp "$FT_PROGS/jacobi.ref" "$out"
-	[ "$(rollbacks)" -eq 3 ]
+	rollbacks_are 3
 }
 
 @test "coord: --ckpt-policy rr and adaptive are refused (they are vlog's), saying why; all is accepted" {
@@ -350,6 +377,6 @@ local until it is back" "$err")" -eq 1 ]
 	coord_run -n 4 --ckpt-dir "$FC_DIR/c" --ckpt-interval auto \
 	    "${kills[@]}" "$J" 64 400
 	cmp "$FT_PROGS/jacobi.ref" "$out"
-	[ "$(rollbacks)" -eq 1 ]
+	rollbacks_are 1
 	! grep '"complete":true' "$ev" | grep -qv '"interval_ms":'
 }

@@ -103,7 +103,7 @@ teardown() {
 	# An address without "tcp:" is taken as HOST:PORT.
 	ft_bg ftboot start --foreground --listen 127.0.0.1:0 \
 	    --key-file "$FB_KEY" --state-dir "$FB_DIR/f" 2>"$FB_DIR/f.err"
-	ft_poll 30 test -s "$FB_DIR/f/ftboot.addr"
+	ft_await 30 "$FB_DIR/f/ftboot.addr" "$bgpid" "$FB_DIR/f.err"
 	[ "$(cat "$FB_DIR/f/ftboot.pid")" = "$bgpid" ]
 	run -0 ftboot status --state-dir "$FB_DIR/f"
 	kill -TERM "$bgpid"

@@ -123,20 +123,29 @@ teardown() {
 }
 
 @test "supernode: peers are ranked by measured RTT, a delayed link last" {
-	local port relay
+	local port relay try rc
 	fb_supernode
 	# h2 is reached through a relay that delays each way by 40ms: it
 	# advertises the relay's address, so every ping to it takes the
 	# slow road.  A free port for h2, then the relay in front of it.
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	ft_bg fttest relay --listen 127.0.0.1:0 --to "127.0.0.1:$port" \
-	    --delay 40ms >"$FB_DIR/relay.addr"
-	ft_poll 30 test -s "$FB_DIR/relay.addr"
-	relay=$(head -1 "$FB_DIR/relay.addr")
+	# The port is free only when probed: should another process take
+	# it before h2 listens (status 111), both start again on another.
 	FB_NAMES+=(h2)
-	ftboot start --listen "tcp:127.0.0.1:$port" --advertise "$relay" \
-	    --key-file "$FB_KEY" --state-dir "$FB_DIR/h2" --name h2 \
-	    --supernode "$FB_SN" --refresh 300ms >/dev/null
+	for try in 1 2 3 4 5; do
+		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		ft_bg fttest relay --listen 127.0.0.1:0 --to "127.0.0.1:$port" \
+		    --delay 40ms >"$FB_DIR/relay.addr"
+		ft_await 30 "$FB_DIR/relay.addr" "$bgpid"
+		relay=$(head -1 "$FB_DIR/relay.addr")
+		rc=0
+		ftboot start --listen "tcp:127.0.0.1:$port" --advertise "$relay" \
+		    --key-file "$FB_KEY" --state-dir "$FB_DIR/h2" --name h2 \
+		    --supernode "$FB_SN" --refresh 300ms >/dev/null || rc=$?
+		[ "$rc" -eq 111 ] || break
+		kill -KILL "$bgpid"
+		wait "$bgpid" 2>/dev/null || true
+	done
+	[ "$rc" -eq 0 ]
 	cp "$FB_DIR/h2/ftboot.pid" "$FB_DIR/h2.pid"
 	fb_start h1 --supernode "$FB_SN" --refresh 300ms
 	fb_start h3 --supernode "$FB_SN" --refresh 300ms

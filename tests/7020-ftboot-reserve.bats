@@ -181,7 +181,7 @@ reserved_on() {
 
 # A peer that accepts, takes HELLO and never answers: it writes its
 # address to $1, then the number of HELLOs taken so far to $2, and
-# holds every connection open.
+# holds every connection open.  Its pid is in $SILENT_PID.
 silent_peer() {
 	python3 - "$1" "$2" <<'PY' &
 import os, socket, sys, time
@@ -199,6 +199,7 @@ while True:
     os.rename(sys.argv[2] + ".tmp", sys.argv[2])
 PY
 	FT_BG_PIDS+=("$!")
+	SILENT_PID=$!
 }
 
 # Has the silent peer taken at least N HELLOs?
@@ -208,7 +209,7 @@ hellos() {
 
 @test "allocate: the daemon answers while an allocation waits on a silent peer" {
 	silent_peer "$FB_DIR/silent.addr" "$FB_DIR/silent.hello"
-	ft_poll 30 test -s "$FB_DIR/silent.addr"
+	ft_await 30 "$FB_DIR/silent.addr" "$SILENT_PID"
 	mkdir -p "$FB_DIR/h1"
 	printf '# ft-peers 1\n%s host=mute slots=4 jobs=1 rtt_us=1 seen=1\n' \
 	    "$(cat "$FB_DIR/silent.addr")" >"$FB_DIR/h1/peers"
@@ -230,7 +231,7 @@ hellos() {
 
 @test "allocate: a submitter gone before its grants leaves nothing reserved" {
 	silent_peer "$FB_DIR/silent.addr" "$FB_DIR/silent.hello"
-	ft_poll 30 test -s "$FB_DIR/silent.addr"
+	ft_await 30 "$FB_DIR/silent.addr" "$SILENT_PID"
 	mkdir -p "$FB_DIR/h1"
 	printf '# ft-peers 1\n%s host=mute slots=4 jobs=1 rtt_us=1 seen=1\n' \
 	    "$(cat "$FB_DIR/silent.addr")" >"$FB_DIR/h1/peers"

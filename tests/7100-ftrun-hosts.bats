@@ -25,7 +25,7 @@ agent() {	# name [key file]
 	    --key-file "$key" --state-dir "$dir" --name "$name" --slots 16 \
 	    --jobs 8 2>"$BATS_TEST_TMPDIR/$name.log"
 	AGENTS+=("$bgpid")
-	ft_poll 30 test -s "$dir/ftboot.addr"
+	ft_await 30 "$dir/ftboot.addr" "$bgpid" "$BATS_TEST_TMPDIR/$name.log"
 	HOSTS="${HOSTS:+$HOSTS,}$(sed 's/^tcp://' "$dir/ftboot.addr")"
 }
 
@@ -192,7 +192,7 @@ log_count() {	# n re file
 	ft_bg ftboot start --foreground --listen tcp:127.0.0.1:0 \
 	    --key-file "$KEY" --state-dir "$dir" --name one --slots 4 \
 	    --jobs 1 2>"$BATS_TEST_TMPDIR/one.log"
-	ft_poll 30 test -s "$dir/ftboot.addr"
+	ft_await 30 "$dir/ftboot.addr" "$bgpid" "$BATS_TEST_TMPDIR/one.log"
 	# ftrun ends once the daemon's agent is gone, so the next job finds
 	# the daemon's one job slot free again.
 	for i in 1 2 3 4 5; do
@@ -355,7 +355,7 @@ c.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: 10000000\r\n\r\n" + b"x" * 100000
 time.sleep(120)
 PY
 	ft_bg python3 "$BATS_TEST_TMPDIR/stall.py" >"$BATS_TEST_TMPDIR/port"
-	ft_poll 30 test -s "$BATS_TEST_TMPDIR/port"
+	ft_await 30 "$BATS_TEST_TMPDIR/port" "$bgpid"
 	port=$(cat "$BATS_TEST_TMPDIR/port")
 	ft_bg ftrun -n 1 --timeout 100 --key-file "$KEY" --host "$HOSTS" \
 	    --stage "http://127.0.0.1:$port/big" /bin/true \
@@ -384,7 +384,7 @@ PY
 	ft_bg ftboot start --foreground --listen tcp:127.0.0.1:0 \
 	    --key-file "$KEY" --state-dir "$dir" --name left \
 	    2>"$BATS_TEST_TMPDIR/left.log"
-	ft_poll 30 test -s "$dir/ftboot.addr"
+	ft_await 30 "$dir/ftboot.addr" "$bgpid" "$BATS_TEST_TMPDIR/left.log"
 	[ ! -e "$dir/cache/tmp.AbCdEf" ]
 	[ -e "$dir/cache/0123" ]
 	[ -z "$(ls -A "$dir/jobs")" ]

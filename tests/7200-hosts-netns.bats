@@ -26,7 +26,8 @@ setup() {
 		netns__spawn "$i" "boot$i" ftboot start --foreground \
 		    --listen "tcp:${NETNS_ADDR[i]}:7707" --key-file "$KEY" \
 		    --state-dir "$dir" --name "h$i" --slots 16 --jobs 4
-		ft_poll 30 test -s "$dir/ftboot.addr"
+		ft_await 30 "$dir/ftboot.addr" \
+		    "$(cat "$NETNS_DIR/boot$i.pid")" "$NETNS_DIR/boot$i.err"
 		HOSTS="${HOSTS:+$HOSTS,}${NETNS_ADDR[i]}:7707"
 	done
 	ft_build gate

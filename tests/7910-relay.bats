@@ -14,7 +14,7 @@ ECHO="$FT_ROOT/tests/tcpecho.py"
 # Start the echo server; its port is in $echo_port.
 echo_start() {
 	ft_bg python3 "$ECHO" serve 127.0.0.1 >"$BATS_TEST_TMPDIR/echo.out"
-	ft_poll 10 grep -q ' [0-9]' "$BATS_TEST_TMPDIR/echo.out"
+	ft_await 30 "$BATS_TEST_TMPDIR/echo.out" "$bgpid"
 	echo_port=$(cut -d' ' -f2 "$BATS_TEST_TMPDIR/echo.out")
 }
 
@@ -22,7 +22,9 @@ echo_start() {
 relay_start() {
 	ft_bg fttest relay --listen 127.0.0.1:0 --to "$1" --delay "$2" \
 	    >"$BATS_TEST_TMPDIR/relay.out" 2>"$BATS_TEST_TMPDIR/relay.err"
-	ft_poll 30 grep -q '^tcp:127.0.0.1:[0-9]' "$BATS_TEST_TMPDIR/relay.out"
+	ft_await 30 "$BATS_TEST_TMPDIR/relay.out" "$bgpid" \
+	    "$BATS_TEST_TMPDIR/relay.err"
+	grep -q '^tcp:127.0.0.1:[0-9]' "$BATS_TEST_TMPDIR/relay.out"
 	relay_port=$(sed 's/.*://' "$BATS_TEST_TMPDIR/relay.out")
 }
 

@@ -47,7 +47,7 @@ fb_supernode() {
 	ft_bg ftboot supernode --listen tcp:127.0.0.1:0 --key-file "$FB_KEY" \
 	    --addr-file "$FB_DIR/sn.addr" "$@" 2>"$FB_DIR/sn.log"
 	FB_SN_PID=$bgpid
-	ft_poll 30 test -s "$FB_DIR/sn.addr"
+	ft_await 30 "$FB_DIR/sn.addr" "$FB_SN_PID" "$FB_DIR/sn.log" || return 1
 	FB_SN=$(cat "$FB_DIR/sn.addr")
 }
 

@@ -21,7 +21,7 @@ fc_start() {
 	ft_bg ftckpt serve --dir "$dir" --key-file "$FC_KEY" \
 	    >"$dir.addr" 2>"$dir.err"
 	FC_PID=$bgpid
-	ft_poll 30 test -s "$dir.addr"
+	ft_await 30 "$dir.addr" "$FC_PID" "$dir.err" || return 1
 	FC_ADDR=$(cat "$dir.addr")
 }
 

@@ -10,6 +10,8 @@
 #				$bgpid and teardown kills it and its tree
 #   ft_poll SECS CMD ...	run CMD every 50 ms until it succeeds;
 #				fail after SECS seconds
+#   ft_await SECS FILE PID [ERR]	wait for process PID to write FILE;
+#				fail at once, showing ERR, if PID exits
 #   $BATS_TEST_TMPDIR/*.pid	pids a test wants killed in teardown
 #   ft_events FILE		check an --events file, print a summary
 # Jobs put their job directory in $TMPDIR, which is the test's own
@@ -92,6 +94,30 @@ ft_poll() {
 	"$@" && return 0
 	echo "ft_poll: '$*' still false after ${secs}s" >&2
 	return 1
+}
+
+# Wait at most SECS seconds for FILE to be non-empty, as process PID
+# writes it (a daemon's address, a helper's "ready"): if PID exits
+# first, fail at once, saying so and showing ERR (its stderr), instead
+# of polling on for the whole SECS.
+ft_await() {	# secs file pid [err]
+	local secs=$1 file=$2 pid=$3 err=${4:-}
+	ft_poll "$secs" ft__written_or_gone "$file" "$pid" 2>/dev/null
+	[ -s "$file" ] && return 0
+	if ft_gone "$pid"; then
+		echo "ft_await: process $pid exited before writing '$file'" >&2
+	else
+		echo "ft_await: '$file' still empty after ${secs}s" >&2
+	fi
+	if [ -n "$err" ] && [ -s "$err" ]; then
+		echo "ft_await: its stderr ($err):" >&2
+		cat "$err" >&2
+	fi
+	return 1
+}
+
+ft__written_or_gone() {
+	[ -s "$1" ] || ft_gone "$2"
 }
 
 # The state letter of a process (R, S, Z...), nothing if it is gone.

@@ -71,7 +71,9 @@ setup() {
 			    --foreground --listen "tcp:${NETNS_ADDR[i]}:7707" \
 			    --key-file "$KEY" --state-dir "$dir" --name "h$i" \
 			    --slots 2 --jobs 4
-			ft_poll 10 test -s "$dir/ftboot.addr"
+			ft_await 30 "$dir/ftboot.addr" \
+			    "$(cat "$NETNS_DIR/boot$i.${dir##*.}.pid")" \
+			    "$NETNS_DIR/boot$i.${dir##*.}.err"
 		fi
 		HOSTS="${HOSTS:+$HOSTS,}${NETNS_ADDR[i]}:7707"
 	done

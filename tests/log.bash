@@ -28,19 +28,9 @@ fl_start() {
 	ft_bg ftlog serve --dir "$dir" --key-file "$FL_KEY" "$@" \
 	    >"$dir.addr" 2>"$dir.err"
 	FL_PID=$bgpid
-	ft_poll 30 fl_up_or_gone "$dir.addr" "$FL_PID"
-	if ! [ -s "$dir.addr" ]; then
-		echo "fl_start: ftlog serve --dir $dir $* exited:" >&2
-		cat "$dir.err" >&2
-		return 1
-	fi
+	# A failed start fails the test at once, with its reason.
+	ft_await 30 "$dir.addr" "$FL_PID" "$dir.err" || return 1
 	FL_ADDR=$(cat "$dir.addr")
-}
-
-# Has the logger printed its address, or has it exited (a failed
-# start must fail the test at once, with its reason, not after 30 s)?
-fl_up_or_gone() {
-	[ -s "$1" ] || ft_gone "$2"
 }
 
 # Kill the logger at once, and wait until it is gone: its listening

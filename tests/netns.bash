@@ -296,13 +296,15 @@ netns__wait_line() {
 
 # netns__spawn I NAME CMD ...: start CMD in host I, detached from this
 # shell (no job to reap, bats's fd 3 closed), its output in
-# $NETNS_DIR/NAME.out and .err.  netns_down kills it with the host.
+# $NETNS_DIR/NAME.out and .err, its pid in .pid.  netns_down kills it
+# with the host.
 netns__spawn() {
 	local ns name=$2
 	netns__host "${1:-}" || return
 	shift 2
 	(ip netns exec "$ns" "$@" </dev/null >"$NETNS_DIR/$name.out" \
-	    2>"$NETNS_DIR/$name.err" 3>&- &)
+	    2>"$NETNS_DIR/$name.err" 3>&- &
+	echo $! >"$NETNS_DIR/$name.pid")
 }
 
 netns_relay() {

@@ -96,7 +96,10 @@ for s in "${suites[@]}"; do
 		tally mpi-r2 <"$log/mpi-r2.tap" ;;
 	valgrind)
 		bash tests/mpi/valgrind.sh >"$log/valgrind.tap" 2>&1
-		tally valgrind <"$log/valgrind.tap" ;;
+		tally valgrind <"$log/valgrind.tap"
+		# The daemons, each through a short session.
+		bash tests/valgrind-daemons.sh >"$log/valgrind-daemons.tap" 2>&1
+		tally valgrind <"$log/valgrind-daemons.tap" ;;
 	fuzz)
 		# Each target is one busy process: run as many as there are
 		# cores at once, then report them in order.

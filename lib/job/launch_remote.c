@@ -29,6 +29,12 @@ remote_started(void *arg, uint32_t i, pid_t pid, int err, const char *host)
 	l->running++;
 	/* Asked for before the job began to end, or to roll back again. */
 	if (l->aborting || (l->coord.on && l->coord.rolling)) {
+		/* Ended by us, as the ranks ft__l_abort_job signalled: a
+		 * process that started after the abort (its host was slower)
+		 * must not read as a failure of its own, nor its SIGKILL as
+		 * the job's status. */
+		if (l->aborting)
+			r->killed = 1;
 		r->sent_sig = SIGKILL;
 		ft__l_proc_signal(l, i, SIGKILL);
 	}

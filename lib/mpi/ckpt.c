@@ -164,6 +164,9 @@ static struct {
 	 * (MPI_ERR_OTHER) at the cut of E, as a transport error. */
 	char		 die_at[16];
 	uint64_t	 die_epoch;
+	/* lost:E when ftrun names the pushes: E is written, and the rank
+	 * dies at its first call once an epoch is complete (flakes). */
+	uint64_t	 lost_at;
 	/* --ft vlog (issue 15): each rank saves alone; the epoch its
 	 * process was restored from at MPI_Init (0: none); a checkpoint
 	 * every `every` calls (FT_CKPT_EVERY) or every interval; the
@@ -252,6 +255,21 @@ test_die(const char *where, uint64_t epoch)
 		/* Its sender-log file is lost (its images are not). */
 		vlog_logpath(cmd, sizeof(cmd));
 		(void)unlink(cmd);
+	}
+	if (strcmp(where, "lost") == 0 && S.push.started && S.push.ftrun &&
+	    S.complete == 0) {
+		/*
+		 * When ftrun names the pushes, its PUSH comes with this
+		 * thread's calls and it names the next once every rank
+		 * told it of the last: a wait here held every push up
+		 * (for the whole bound, under load), and the job rolled
+		 * back with nothing on the server to fetch.  Go on instead,
+		 * and die at the first call once an epoch is complete
+		 * (ft_checkpoint), before telling ftrun of a newer one:
+		 * the rollback goes to one below E, from the server.
+		 */
+		S.lost_at = epoch;
+		return;
 	}
 	if (strcmp(where, "lost") == 0 && S.push.started && !S.push.ftrun) {
 		/* With a server, once the image before is there (a test
@@ -1834,6 +1852,9 @@ ft_checkpoint(void)
 	if (S.vlog)
 		return vlog_checkpoint(t0);
 	if (S.coord) {
+		/* Tests: lost:E, written, once an epoch is complete. */
+		if (S.lost_at != 0 && S.complete > 0)
+			test_die("lost", S.lost_at);
 		coord_poll();
 		/* Tests: die once epoch E is complete (progress, not time). */
 		if (S.die_epoch != 0 && S.complete >= S.die_epoch)
