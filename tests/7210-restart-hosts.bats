@@ -160,15 +160,9 @@ on_server() {	# r
 }
 
 @test "ftmpi REBUILD across hosts: a rank killed starts again on its host" {
-	NRANKS=4
-	SORTED=1
-	REF=$FT_PROGS/rebuildgate4.ref
-	start_prog --ft ftmpi --comm-mode rebuild --msg-mode nop \
-	    --inject kill:rank=1,after-sends=1 "$FT_PROGS/rebuildgate"
-	# Every process joined (the table is out); once rank 0 passes the
-	# gate, rank 1 dies at its first send in the barrier, and is started
-	# again on its host.
-	ft_poll 60 at_least 4 ' ready$' "$OUT"
+	# Once rank 0 passes the gate, rank 1 dies at its first send in
+	# the barrier, and is started again on its host.
+	rebuild_start --inject kill:rank=1,after-sends=1
 	finish
 	grep -q '"event":"restart","rank":1,' "$EV"
 	first=$(sed -nE 's/.*"event":"spawn","rank":1,.*"host":"([^"]*)".*/\1/p' "$EV" | head -n 1)
@@ -177,15 +171,7 @@ on_server() {	# r
 }
 
 @test "ftmpi REBUILD across hosts: a host killed, its rank starts on another" {
-	NRANKS=4
-	SORTED=1
-	REF=$FT_PROGS/rebuildgate4.ref
-	start_prog --ft ftmpi --comm-mode rebuild --msg-mode nop \
-	    "$FT_PROGS/rebuildgate"
-	# Every process joined (the table is out) and rank 0 waits at the
-	# gate, the others in the barrier.
-	ft_poll 60 at_least 4 ' ready$' "$OUT"
-	ft_poll 60 all_spawned
+	rebuild_start
 	# A host that runs one rank, not rank 0 (two deaths at once are
 	# a known bug of REBUILD, ft-ftmpi(3)).
 	victim=

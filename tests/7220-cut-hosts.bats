@@ -131,13 +131,7 @@ restored() {
 
 @test "ftmpi REBUILD: a host paused and cut off, then back: a new process in its rank's place, the old one fenced" {
 	FREEZE=1
-	NRANKS=4
-	SORTED=1
-	REF=$FT_PROGS/rebuildgate4.ref
-	start_prog --ft ftmpi --comm-mode rebuild --msg-mode nop \
-	    "$FT_PROGS/rebuildgate"
-	ft_poll 60 at_least 4 ' ready$' "$OUT"
-	ft_poll 60 all_spawned
+	rebuild_start
 	v=$(victim_host one)
 	[ -n "$v" ]
 	r=$(ranks_on "$v")

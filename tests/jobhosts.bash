@@ -92,6 +92,19 @@ start_prog() {	# ftrun options and program, without the gate
 	ERR="$NETNS_DIR/job.err"
 }
 
+# Start rebuildgate (4 ranks) under FT-MPI's REBUILD, with more ftrun
+# options, and wait until every process joined (the table is out) and
+# rank 0 waits at the gate, the others in the barrier.
+rebuild_start() {	# [ftrun options]
+	NRANKS=4
+	SORTED=1
+	REF=$FT_PROGS/rebuildgate4.ref
+	start_prog --ft ftmpi --comm-mode rebuild --msg-mode nop "$@" \
+	    "$FT_PROGS/rebuildgate"
+	ft_poll 60 at_least 4 ' ready$' "$OUT"
+	ft_poll 60 all_spawned
+}
+
 # The ranks whose first process ran on host I.
 ranks_on() {	# i
 	sed -nE "s/.*\"event\":\"spawn\",\"rank\":([0-9]+),.*\"host\":\"h$1\".*/\\1/p" "$EV" |
