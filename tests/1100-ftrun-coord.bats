@@ -95,12 +95,15 @@ rollback_epoch() {
 	# The first kill is tied to an epoch: a seeded rank dies once
 	# epoch 1 or 2 is complete (so the job rolls back to a non-zero
 	# epoch whatever the machine's speed); the next two after seeded
-	# numbers of sends of the later processes.
+	# numbers of sends of the later processes.  An epoch at every
+	# ft_checkpoint() call, not every 10 ms: under load the job could
+	# end before ftrun named one, and then no kill ever fired (0
+	# rollbacks, seen twice in six loaded rounds of the suite).
 	for seed in 11 23; do
 		first=$((1 + seed % 2))
 		seeded_kills "$seed" 4 2 100 500 1
 		coord_run -n 4 --ckpt-dir "$FC_DIR/c$seed" \
-		    --ckpt-interval 10ms "${kills[@]}" \
+		    --ckpt-interval 0 "${kills[@]}" \
 		    -x FT_CKPT_TEST_DIE=complete:$first:$((seed % 4)) \
 		    "$J" 64 400
 		cmp "$FT_PROGS/jacobi.ref" "$out"
