@@ -7,11 +7,6 @@
  */
 #include "pt2pt_impl.h"
 
-/*
- * FT_PROTO_FAILS: complete r in error err (ECONNRESET: its peer is
- * dead; ECANCELED: its context is revoked).  Returns 0, for the calls
- * that start a request.
- */
 /* The process r waits on: its sender's, or its destination's first. */
 static uint32_t
 req_proc(const struct ft_pt *pt, const struct ft_req *r)
@@ -21,6 +16,11 @@ req_proc(const struct ft_pt *pt, const struct ft_req *r)
 	return r->wsrc != UINT32_MAX ? r->wsrc * pt->ppr : r->peer;
 }
 
+/*
+ * FT_PROTO_FAILS: complete r in error err (ECONNRESET: its peer is
+ * dead; ECANCELED: its context is revoked).  Returns 0, for the calls
+ * that start a request.
+ */
 int
 ft__pt_req_fail(struct ft_pt *pt, struct ft_req *r, int err)
 {
